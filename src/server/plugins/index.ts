@@ -1,0 +1,6 @@
+/** Our flying-squid plugins, installed in this order on every embedded server. */
+import type { ServerPlugin } from '../embedded.ts';
+import { worldPlugin } from './world.ts';
+import { inventoryPlugin } from './inventory.ts';
+
+export const builtinPlugins: ServerPlugin[] = [worldPlugin, inventoryPlugin];

@@ -1,0 +1,45 @@
+/** Shared test fixtures: a real embedded server and real mineflayer bots on it. */
+import mineflayer, { type Bot } from 'mineflayer';
+import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../src/server/embedded.ts';
+
+/** Starts the embedded server on a free loopback port. */
+export async function startTestServer(options: Partial<EmbeddedServerOptions> = {}): Promise<EmbeddedServer> {
+  return startEmbeddedServer({ port: 0, ...options });
+}
+
+/** Connects a mineflayer bot and resolves once it has spawned (rejects after `timeoutMs`). */
+export async function connectBot(server: EmbeddedServer, username: string, timeoutMs = 20_000): Promise<Bot> {
+  const bot = mineflayer.createBot({
+    host: server.host,
+    port: server.port,
+    username,
+    version: server.version,
+    auth: 'offline',
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
+    bot.once('spawn', () => { clearTimeout(timer); resolve(); });
+    bot.once('error', (err) => { clearTimeout(timer); reject(err); });
+    bot.once('kicked', (reason) => { clearTimeout(timer); reject(new Error(`${username} kicked: ${JSON.stringify(reason)}`)); });
+  });
+  await bot.waitForChunksToLoad();
+  return bot;
+}
+
+/** Polls `check` every 50 ms until it returns true; rejects with `what` after `timeoutMs`. */
+export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The server-side player object for a username. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function serverPlayer(server: EmbeddedServer, username: string): any {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const player = server.serv.players.find((p: any) => p.username === username);
+  if (!player) throw new Error(`no player ${username} on the server`);
+  return player;
+}
