@@ -1,0 +1,155 @@
+/**
+ * Settings and profiles: found and loaded with cosmiconfig, validated with zod.
+ * Every validation error names the file, the key, what was expected and what was found.
+ */
+import path from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { z } from 'zod';
+import { DEFAULT_SERVER_VERSION } from '../server/embedded.ts';
+
+/** Minecraft usernames: 3–16 letters, digits or underscores (vanilla rule). */
+const usernameSchema = z.string().regex(/^\w{3,16}$/, 'a Minecraft username: 3–16 letters, digits or _');
+
+/** `provider/model` string, `oracle`, or an object with a base URL and parameters. */
+export const modelFieldSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    model: z.string().min(1),
+    url: z.url().optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    apiKeyEnv: z.string().optional(),
+  }),
+]);
+
+export const settingsSchema = z.strictObject({
+  /** Minecraft version the bots speak (and the embedded server runs). */
+  minecraft_version: z.string().default(DEFAULT_SERVER_VERSION),
+  /** `embedded`: start our flying-squid server in-process; `external`: join host:port. */
+  server: z.enum(['embedded', 'external']).default('embedded'),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(1).max(65535).default(55916),
+  auth: z.enum(['offline', 'microsoft']).default('offline'),
+  /** Profile files, relative to settings.json; one bot each. */
+  profiles: z.array(z.string()).min(1).default(['./profiles/andy.json']),
+  /** When non-empty, only these players may talk to and command the bots. */
+  only_chat_with: z.array(z.string()).default([]),
+  /** Commands removed for every bot (`!stop`, `!stats`, `!inventory`, `!goal` cannot be). */
+  blocked_actions: z.array(z.string()).default([]),
+  /** Maximum consecutive command replies per message; -1 = no limit. */
+  max_commands: z.number().int().min(-1).default(-1),
+  /** Echo bot-to-bot messages publicly as "(to X) ..." so people see the collaboration. */
+  chat_bot_messages: z.boolean().default(true),
+  /** Message each bot's model gets once it has spawned; empty = none. */
+  init_message: z.string().default(''),
+  /** Turns kept in a bot's history before older ones are dropped. */
+  max_messages: z.number().int().min(2).default(15),
+  /** Upper bound for one action, in seconds. */
+  action_timeout_s: z.number().positive().default(300),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const profileSchema = z.strictObject({
+  name: usernameSchema,
+  /** `oracle` (offline rule-based policy) or `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  model: modelFieldSchema.default('oracle'),
+  /** Extra persona text added to the system prompt. */
+  persona: z.string().default(''),
+  /** Commands removed for this bot only. */
+  blocked_actions: z.array(z.string()).default([]),
+  /** Minimum spacing between two model calls of this bot, in ms. */
+  cooldown_ms: z.number().int().min(0).default(0),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** A settings or profile file that failed validation. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return `an array (${JSON.stringify(value).slice(0, 60)})`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function valueAt(data: unknown, keys: PropertyKey[]): unknown {
+  let v: unknown = data;
+  for (const k of keys) v = v != null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * Validates `data` against `schema`, turning zod issues into one readable message.
+ *
+ * @throws ConfigError naming the file, each wrong key, what was expected and what was found.
+ */
+export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(top level)';
+    if (issue.code === 'unrecognized_keys') {
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in "${key}"` : ''}: remove or correct ${issue.keys.length > 1 ? 'them' : 'it'}`;
+    }
+    const expected = issue.code === 'invalid_type'
+      ? issue.expected
+      : issue.message.replace(/^(Invalid input|Too small|Too big|Invalid option): /, '').replace(/^expected /, '');
+    return `key "${key}": expected ${expected}, found ${describeValue(valueAt(data, issue.path))}`;
+  });
+  throw new ConfigError(`${file}: ${lines.join('; ')}`);
+}
+
+const explorer = cosmiconfig('mindcraft', {
+  searchPlaces: ['settings.json', 'mindcraft.config.json', '.mindcraftrc.json'],
+  searchStrategy: 'none',
+});
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Absolute path of the file read, or undefined when defaults were used. */
+  file?: string;
+  profiles: Profile[];
+}
+
+/**
+ * Finds settings.json (or mindcraft.config.json) in `dir` with cosmiconfig, validates it and
+ * loads every profile it lists. Missing settings = all defaults.
+ *
+ * @throws ConfigError for an unreadable file, a wrong key or type, or duplicate bot names.
+ */
+export async function loadSettings(dir = process.cwd(), overrides: Partial<Settings> = {}): Promise<LoadedSettings> {
+  let found;
+  try {
+    found = await explorer.search(dir);
+  } catch (err) {
+    throw new ConfigError(`settings: ${(err as Error).message}`);
+  }
+  const file = found?.filepath;
+  const settings = validate(settingsSchema, { ...(found?.config ?? {}), ...overrides }, file ?? 'settings (defaults)');
+  const base = file ? path.dirname(file) : dir;
+  const profiles = await Promise.all(settings.profiles.map((p) => loadProfile(path.resolve(base, p))));
+  const seen = new Set<string>();
+  for (const p of profiles) {
+    if (seen.has(p.name)) throw new ConfigError(`${file ?? 'settings'}: key "profiles": two profiles use the name "${p.name}"; bot names must be unique`);
+    seen.add(p.name);
+  }
+  return { settings, file, profiles };
+}
+
+/**
+ * Loads and validates one profile file.
+ *
+ * @throws ConfigError when the file is missing, not JSON, or has a wrong key or type.
+ */
+export async function loadProfile(file: string): Promise<Profile> {
+  let loaded;
+  try {
+    loaded = await explorer.load(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(code === 'ENOENT' ? `${file}: profile file not found` : `${file}: ${(err as Error).message}`);
+  }
+  return validate(profileSchema, loaded?.config ?? {}, file);
+}
