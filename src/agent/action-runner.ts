@@ -1,0 +1,99 @@
+/**
+ * Runs at most one action at a time for one bot. Each action gets an AbortSignal that fires on
+ * `stop()`, when another action starts, or when its time bound passes; `run()` settles within
+ * {@link SETTLE_MS} of that even if the action ignores its signal.
+ */
+import { abortError, isAbortError } from '../util/abort.ts';
+
+/** How long a cancelled action may take to notice its signal before `run()` returns anyway (ms). */
+export const SETTLE_MS = 1_000;
+
+export interface ActionResult {
+  label: string;
+  /** The action's own report, or what went wrong. */
+  output: string;
+  /** Finished by itself without error. */
+  ok: boolean;
+  /** Cancelled by `stop()` or by a newer action. */
+  interrupted: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface ActionRunnerOptions {
+  /** Default time bound of an action, in ms. */
+  timeoutMs: number;
+  /** Called after every action ends, e.g. to release the bot's controls and stop pathfinding. */
+  release?: () => void;
+}
+
+interface Running {
+  label: string;
+  controller: AbortController;
+  done: Promise<ActionResult>;
+}
+
+export class ActionRunner {
+  #running?: Running;
+  readonly #options: ActionRunnerOptions;
+
+  constructor(options: ActionRunnerOptions) {
+    this.#options = options;
+  }
+
+  /** Label of the action running now, if any. */
+  get current(): string | undefined {
+    return this.#running?.label;
+  }
+
+  /**
+   * Runs `fn` as the bot's one action, first cancelling any action already running.
+   *
+   * @param label short name shown to the model and in `!stats`, e.g. `!collectBlocks`.
+   * @param fn the action; it must honour `signal` and returns a short report for the model.
+   * @param timeoutMs time bound for this action (default: the runner's), in ms.
+   * @returns the outcome; never rejects.
+   */
+  async run(label: string, fn: (signal: AbortSignal) => Promise<string | undefined>, timeoutMs = this.#options.timeoutMs): Promise<ActionResult> {
+    await this.stop(`interrupted by ${label}`);
+    const controller = new AbortController();
+    const started = Date.now();
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
+    const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({ label, durationMs: Date.now() - started, ...partial });
+
+    const work = Promise.resolve().then(() => fn(signal));
+    const cancelled = new Promise<never>((_, reject) => {
+      signal.addEventListener('abort', () => setTimeout(() => reject(abortError(signal)), SETTLE_MS).unref(), { once: true });
+    });
+    const done = Promise.race([work, cancelled]).then(
+      (output) => finish({ output: output ?? `${label} done.`, ok: true, interrupted: false, timedOut: false }),
+      (err: unknown) => {
+        const timedOut = !controller.signal.aborted && signal.aborted;
+        if (timedOut) return finish({ output: `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`, ok: false, interrupted: false, timedOut: true });
+        if (controller.signal.aborted || isAbortError(err)) {
+          const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
+          return finish({ output: `${label} was ${why}.`, ok: false, interrupted: true, timedOut: false });
+        }
+        return finish({ output: `${label} failed: ${(err as Error)?.message ?? String(err)}`, ok: false, interrupted: false, timedOut: false });
+      },
+    ).finally(() => {
+      if (this.#running?.controller === controller) this.#running = undefined;
+      this.#options.release?.();
+    });
+    work.catch(() => {}); // a late failure after cancellation has already been reported
+    this.#running = { label, controller, done };
+    return done;
+  }
+
+  /**
+   * Cancels the running action, if any, and waits until it has settled (at most about 1 s).
+   *
+   * @param reason why, shown to the model (e.g. `stopped by Steve`).
+   */
+  async stop(reason = 'stopped'): Promise<void> {
+    const running = this.#running;
+    if (!running) return;
+    running.controller.abort(reason);
+    await running.done;
+  }
+}

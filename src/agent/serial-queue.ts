@@ -1,0 +1,21 @@
+/** Runs queued async jobs one after another, so no two handlers of one agent ever race. */
+export class SerialQueue {
+  #tail: Promise<void> = Promise.resolve();
+  #pending = 0;
+
+  /** Jobs queued or running. */
+  get size(): number {
+    return this.#pending;
+  }
+
+  /**
+   * Queues `job`; resolves when it has run. A failing job rejects its own promise only and never
+   * blocks the jobs after it.
+   */
+  push<T>(job: () => Promise<T>): Promise<T> {
+    this.#pending++;
+    const result = this.#tail.then(job);
+    this.#tail = result.then(() => {}, () => {}).finally(() => { this.#pending--; });
+    return result;
+  }
+}

@@ -1,0 +1,70 @@
+import { expect, test } from 'vitest';
+import { ActionRunner } from '../../src/agent/action-runner.ts';
+import { SerialQueue } from '../../src/agent/serial-queue.ts';
+import { sleep } from '../../src/util/abort.ts';
+
+test('an action that finishes reports its output', async () => {
+  let released = 0;
+  const runner = new ActionRunner({ timeoutMs: 1000, release: () => released++ });
+  const result = await runner.run('!demo', async () => 'made 3 planks');
+  expect(result).toMatchObject({ ok: true, output: 'made 3 planks', interrupted: false, timedOut: false });
+  expect(released).toBe(1);
+  expect(runner.current).toBeUndefined();
+});
+
+test('stop() cancels a running action through its signal', async () => {
+  const runner = new ActionRunner({ timeoutMs: 10_000 });
+  let sawAbort = false;
+  const pending = runner.run('!wait', async (signal) => {
+    try { await sleep(10_000, signal); } catch (e) { sawAbort = true; throw e; }
+    return 'never';
+  });
+  await sleep(20);
+  expect(runner.current).toBe('!wait');
+  const t = Date.now();
+  await runner.stop('stopped by Steve');
+  const result = await pending;
+  expect(Date.now() - t).toBeLessThan(500);
+  expect(sawAbort).toBe(true);
+  expect(result).toMatchObject({ ok: false, interrupted: true, output: '!wait was stopped by Steve.' });
+});
+
+test('a new action interrupts the old one', async () => {
+  const runner = new ActionRunner({ timeoutMs: 10_000 });
+  const first = runner.run('!first', (signal) => sleep(10_000, signal).then(() => 'x'));
+  await sleep(10);
+  const second = await runner.run('!second', async () => 'ok');
+  expect((await first).output).toBe('!first was interrupted by !second.');
+  expect(second.ok).toBe(true);
+});
+
+test('an action that ignores its signal still settles within the bound', async () => {
+  const runner = new ActionRunner({ timeoutMs: 100 });
+  const t = Date.now();
+  const result = await runner.run('!stubborn', () => new Promise<string>(() => {}));
+  expect(result.timedOut).toBe(true);
+  expect(result.output).toMatch(/took longer than/);
+  expect(Date.now() - t).toBeLessThan(1500);
+});
+
+test('errors are reported, not thrown', async () => {
+  const runner = new ActionRunner({ timeoutMs: 1000 });
+  const result = await runner.run('!bad', async () => { throw new Error('no crafting table nearby'); });
+  expect(result).toMatchObject({ ok: false, interrupted: false, output: '!bad failed: no crafting table nearby' });
+});
+
+test('the serial queue runs jobs one at a time, in order, past failures', async () => {
+  const q = new SerialQueue();
+  const log: string[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const job = (name: string, ms: number, fail = false) => q.push(async () => {
+    running++; maxRunning = Math.max(maxRunning, running);
+    await sleep(ms); log.push(name); running--;
+    if (fail) throw new Error(name);
+  });
+  const all = [job('a', 30), job('b', 5, true).catch(() => {}), job('c', 1)];
+  await Promise.all(all);
+  expect(log).toEqual(['a', 'b', 'c']);
+  expect(maxRunning).toBe(1);
+});
