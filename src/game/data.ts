@@ -44,7 +44,7 @@ export function recipeIngredients(recipe: Recipe): Map<number, number> {
 /** Items one craft of `recipe` produces. */
 export function recipeResultCount(recipe: Recipe): number {
   const result = recipe.result as RecipeItem;
-  return typeof result === 'object' && !Array.isArray(result) ? (result.count ?? 1) : 1;
+  return result !== null && typeof result === 'object' && !Array.isArray(result) ? (result.count ?? 1) : 1;
 }
 
 /**
