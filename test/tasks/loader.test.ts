@@ -1,0 +1,68 @@
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { gameData } from '../../src/game/data.ts';
+import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
+
+const CRAFTING = path.resolve('../shared/minecollab/crafting_tasks/test_tasks');
+
+async function tempFile(content: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mc-task-'));
+  const file = path.join(dir, 'tasks.json');
+  await writeFile(file, content);
+  return file;
+}
+
+describe('MineCollab task files', () => {
+  test('every crafting task file of the benchmark loads', async () => {
+    const files = (await readdir(CRAFTING)).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    let total = 0;
+    for (const f of files) {
+      const tasks = await loadTaskFile(path.join(CRAFTING, f));
+      expect(tasks.size).toBeGreaterThan(0);
+      for (const task of tasks.values()) {
+        expect(task.type).toBe('techtree');
+        expect(Object.keys(taskTargets(task)).length).toBeGreaterThan(0);
+        total++;
+      }
+    }
+    expect(total).toBeGreaterThan(50);
+  });
+
+  test('a task keeps the benchmark fields', async () => {
+    const task = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0');
+    expect(task.agent_count).toBe(2);
+    expect(task.initial_inventory['1']).toEqual({ purple_wool: 3, crafting_table: 1 });
+    expect(taskTargets(task)).toEqual({ purple_banner: 1 });
+    expect(goalFor(task, 1)).toMatch(/purple_banner/);
+    expect(task.timeout).toBe(300);
+    expect(task.requires_ctable).toBe(true);
+  });
+
+  test('an unknown task id names the closest id', async () => {
+    const err = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_purple_baner').catch((e) => e);
+    expect(err).toBeInstanceOf(TaskError);
+    expect(err.message).toMatch(/no task "multiagent_crafting_purple_baner"\. Closest id: "multiagent_crafting_purple_banner/);
+  });
+
+  test('invalid files are rejected precisely', async () => {
+    await expect(loadTaskFile('/nonexistent/tasks.json')).rejects.toThrow(/task file not found/);
+    await expect(loadTaskFile(await tempFile('{ "a": '))).rejects.toThrow(/not valid JSON/);
+    await expect(loadTaskFile(await tempFile('[]'))).rejects.toThrow(/expected an object mapping task ids/);
+    const bad = await tempFile(JSON.stringify({ t1: { type: 'techtree', goal: 'x', agent_count: 'two', timeout: -5 } }));
+    const err: Error = await loadTaskFile(bad).catch((e) => e);
+    expect(err.message).toMatch(/task "t1": key "agent_count": expected number, found string "two"/);
+    expect(err.message).toMatch(/key "timeout"/);
+    const blocked = await tempFile(JSON.stringify({ t2: { type: 'techtree', goal: 'x', blocked_actions: { 0: ['getCraftingPlan'] } } }));
+    await expect(loadTaskFile(blocked)).rejects.toThrow(/blocked_actions\.0\.0/);
+  });
+
+  test('names unknown in the version are reported with the closest valid name', async () => {
+    const task = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_magenta_wool_full_plan__depth_2');
+    expect(() => checkTaskForVersion(task, gameData('1.21.4'))).toThrow(/initial_inventory\["0"\]: "rose_red" is not an item in Minecraft 1\.21\.4/);
+    const ok = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0');
+    expect(() => checkTaskForVersion(ok, gameData('1.21.4'))).not.toThrow();
+  });
+});
