@@ -1,0 +1,224 @@
+/**
+ * The command registry: typed command definitions, blocking, and the compact docs the model
+ * reads in its system prompt.
+ *
+ * A command is written by the model as `!name` or `!name(arg1, arg2, ...)`; see `parser.ts`.
+ */
+import { distance } from 'fastest-levenshtein';
+
+/** Parameter types a command can declare. `ItemName`/`BlockName` are validated game names. */
+export type ParamType = 'int' | 'float' | 'boolean' | 'string' | 'ItemName' | 'BlockName';
+
+/** One declared parameter. */
+export interface ParamSpec {
+  type: ParamType;
+  /** Short, shown in the docs and in errors. */
+  description: string;
+  /** Numbers only: allowed interval `[lo, hi)`; `hi` may be `Infinity`. Absent = any finite number. */
+  domain?: [number, number];
+  /** Optional example value used in docs and error messages; a sensible default is derived otherwise. */
+  example?: string | number | boolean;
+}
+
+type ArgOf<T extends ParamType> = T extends 'int' | 'float' ? number : T extends 'boolean' ? boolean : string;
+
+/** The typed argument object a command's `perform` receives. */
+export type ArgsOf<P extends Record<string, ParamSpec>> = { [K in keyof P]: ArgOf<P[K]['type']> };
+
+/** A command definition. `Ctx` is whatever the agent passes to `perform` (bot, agent, ...). */
+export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<string, ParamSpec>> {
+  /** With the bang, e.g. `'!collectBlocks'`. */
+  name: string;
+  kind: 'query' | 'action';
+  description: string;
+  /** Declaration order = argument order. */
+  params: P;
+  /** Runs the command; the returned text (if any) is shown to the model. */
+  perform(ctx: Ctx, args: ArgsOf<P>): Promise<string | undefined>;
+}
+
+/**
+ * Identity helper that infers the parameter types, so `perform`'s `args` is typed.
+ * `Ctx` is inferred from the annotation of `perform`'s first parameter:
+ *
+ * ```ts
+ * defineCommand({ name: '!digDown', kind: 'action', description: 'Dig straight down.',
+ *   params: { distance: { type: 'int', description: 'blocks', domain: [1, 64] } },
+ *   async perform(agent: Agent, { distance }) { ... } });
+ * ```
+ * If you cannot annotate `ctx`, use {@link defineCommandFor}.
+ */
+export function defineCommand<Ctx, const P extends Record<string, ParamSpec>>(
+  def: CommandDef<Ctx, P>,
+): CommandDef<Ctx, P> {
+  return def;
+}
+
+/** Curried {@link defineCommand} with `Ctx` fixed up front: `const define = defineCommandFor<Agent>();`. */
+export function defineCommandFor<Ctx>(): <const P extends Record<string, ParamSpec>>(
+  def: CommandDef<Ctx, P>,
+) => CommandDef<Ctx, P> {
+  return (def) => def;
+}
+
+/** Commands that can never be blocked. */
+export const UNBLOCKABLE: readonly string[] = ['!stop', '!stats', '!inventory', '!goal'];
+
+/** `'stop'` or `'!stop'` → `'!stop'` (trimmed). */
+export function withBang(name: string): string {
+  const n = name.trim();
+  return n.startsWith('!') ? n : `!${n}`;
+}
+
+/** `[1, 1000)`, `[-64, 320)`, `[0, inf)`. */
+export function formatDomain([lo, hi]: [number, number]): string {
+  const f = (n: number): string => (n === Infinity ? 'inf' : n === -Infinity ? '-inf' : String(n));
+  return `[${f(lo)}, ${f(hi)})`;
+}
+
+/** Human phrase for what a parameter expects: `an int in [1, 1000)`, `a block name`. */
+export function describeExpected(spec: ParamSpec): string {
+  const base: Record<ParamType, string> = {
+    int: 'an int',
+    float: 'a number',
+    boolean: 'a boolean (true or false)',
+    string: 'a string',
+    ItemName: 'an item name',
+    BlockName: 'a block name',
+  };
+  const domain = spec.domain && (spec.type === 'int' || spec.type === 'float') ? ` in ${formatDomain(spec.domain)}` : '';
+  return base[spec.type] + domain;
+}
+
+/** `!collectBlocks(type: BlockName, num: int)`; a command without params is just `!stats`. */
+export function signature(def: CommandDef<unknown, any>): string {
+  const params = Object.entries(def.params as Record<string, ParamSpec>);
+  if (params.length === 0) return def.name;
+  return `${def.name}(${params.map(([n, s]) => `${n}: ${s.type}`).join(', ')})`;
+}
+
+/** A valid example value for a parameter, rendered as the model should write it. */
+function exampleValue(spec: ParamSpec): string {
+  let v: string | number | boolean;
+  if (spec.example !== undefined) v = spec.example;
+  else if (spec.type === 'int' || spec.type === 'float') {
+    const [lo, hi] = spec.domain ?? [-Infinity, Infinity];
+    const want = spec.type === 'int' ? 4 : 1.5;
+    v = want >= lo && want < hi ? want : lo !== -Infinity ? lo : Math.floor(hi - 1);
+  } else if (spec.type === 'boolean') v = true;
+  else if (spec.type === 'ItemName') v = 'oak_planks';
+  else if (spec.type === 'BlockName') v = 'oak_log';
+  else v = 'text';
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+/** A well-formed invocation: `!collectBlocks("oak_log", 4)`. */
+export function exampleCall(def: CommandDef<unknown, any>): string {
+  const params = Object.values(def.params as Record<string, ParamSpec>);
+  if (params.length === 0) return def.name;
+  return `${def.name}(${params.map(exampleValue).join(', ')})`;
+}
+
+/**
+ * One command's doc block: `!name(p: type, ...): description`, then one `  p: description [lo, hi)`
+ * line per parameter. A parameter line that would say nothing new (no domain, and a description
+ * that is empty or just repeats the name, like `x: x`) is left out.
+ */
+function docBlock(def: CommandDef<unknown, any>): string {
+  const lines = [`${signature(def)}: ${def.description}`];
+  for (const [n, s] of Object.entries(def.params as Record<string, ParamSpec>)) {
+    const desc = s.description.trim();
+    const redundant = desc === '' || desc.toLowerCase() === n.toLowerCase();
+    if (redundant && !s.domain) continue;
+    lines.push(`  ${n}:${redundant ? '' : ` ${desc}`}${s.domain ? ` ${formatDomain(s.domain)}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** An immutable set of commands with unique names. */
+export class CommandRegistry<Ctx> {
+  readonly #defs: CommandDef<Ctx, any>[];
+  readonly #byName: Map<string, CommandDef<Ctx, any>>;
+
+  /**
+   * @param defs command definitions; names must start with `!` and be unique.
+   * @throws Error on a duplicate or malformed name.
+   */
+  constructor(defs: CommandDef<Ctx, any>[]) {
+    this.#defs = [...defs];
+    this.#byName = new Map();
+    for (const def of defs) {
+      if (!/^![A-Za-z][A-Za-z0-9_]*$/.test(def.name)) {
+        throw new Error(`CommandRegistry: malformed command name "${def.name}" (expected e.g. "!collectBlocks")`);
+      }
+      if (this.#byName.has(def.name)) throw new Error(`CommandRegistry: duplicate command "${def.name}"`);
+      this.#byName.set(def.name, def);
+    }
+  }
+
+  /** The command called `name` (with or without the bang; exact case), if registered. */
+  get(name: string): CommandDef<Ctx, any> | undefined {
+    return this.#byName.get(withBang(name));
+  }
+
+  /** Case-insensitive lookup; used by the parser to forgive `!CollectBlocks`. */
+  getIgnoringCase(name: string): CommandDef<Ctx, any> | undefined {
+    const exact = this.get(name);
+    if (exact) return exact;
+    const lower = withBang(name).toLowerCase();
+    const matches = this.#defs.filter((d) => d.name.toLowerCase() === lower);
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** All commands, in registration order. */
+  list(): CommandDef<Ctx, any>[] {
+    return [...this.#defs];
+  }
+
+  /**
+   * A registry without the blocked commands (names with or without `!`).
+   * {@link UNBLOCKABLE} commands are kept even if listed.
+   */
+  without(blocked: readonly string[]): CommandRegistry<Ctx> {
+    const drop = new Set(blocked.map(withBang).filter((n) => !UNBLOCKABLE.includes(n)));
+    return new CommandRegistry(this.#defs.filter((d) => !drop.has(d.name)));
+  }
+
+  /**
+   * The `n` registered names closest to `name` (case-insensitive Levenshtein), closest first;
+   * names sharing a prefix with the query are preferred on ties.
+   */
+  closest(name: string, n = 3): string[] {
+    const q = withBang(name).toLowerCase().slice(0, 80);
+    return this.#defs
+      .map((d) => ({ name: d.name, d: distance(q, d.name.toLowerCase()) }))
+      .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+      .slice(0, n)
+      .map((x) => x.name);
+  }
+
+  /** Compact docs for the system prompt: one block per command, queries first. */
+  docs(): string {
+    return this.#ordered()
+      .map((d) => docBlock(d))
+      .join('\n');
+  }
+
+  /** What `!help` prints: the syntax, then queries and actions. */
+  help(): string {
+    const queries = this.#defs.filter((d) => d.kind === 'query');
+    const actions = this.#defs.filter((d) => d.kind === 'action');
+    const sample = this.#defs.find((d) => Object.keys(d.params).length > 0) ?? this.#defs[0];
+    const parts = [
+      `Use a command by writing it in your reply${sample ? `, e.g. ${exampleCall(sample)}` : ''}. ` +
+        'Only the first command in a reply runs; quote text arguments.',
+    ];
+    if (queries.length) parts.push('Queries:\n' + queries.map(docBlock).join('\n'));
+    if (actions.length) parts.push('Actions:\n' + actions.map(docBlock).join('\n'));
+    return parts.join('\n');
+  }
+
+  #ordered(): CommandDef<Ctx, any>[] {
+    return [...this.#defs.filter((d) => d.kind === 'query'), ...this.#defs.filter((d) => d.kind === 'action')];
+  }
+}
