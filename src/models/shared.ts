@@ -1,0 +1,150 @@
+/** Helpers shared by the provider adapters: turn normalisation and SDK-error translation. */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { ModelAbortError, ModelError, type ChatTurn, type ModelErrorKind } from './types.ts';
+
+/** Sent as the only user turn when a request has no turns at all. */
+export const EMPTY_CONVERSATION_PLACEHOLDER = '(no messages yet)';
+/** Replaces an empty turn's content (providers reject empty text). */
+export const EMPTY_TURN_PLACEHOLDER = '(empty)';
+
+/** Options of {@link normalizeTurns}. */
+export interface NormalizeOptions {
+  /** Insert a placeholder user turn if the conversation starts with the assistant. */
+  startWithUser?: boolean;
+  /** Append a placeholder user turn if the conversation ends with the assistant. */
+  endWithUser?: boolean;
+}
+
+/**
+ * Makes a turn list acceptable to strict chat APIs: consecutive turns with the same role are
+ * merged (joined by a blank line), empty contents get a placeholder, and an empty list becomes a
+ * single user turn {@link EMPTY_CONVERSATION_PLACEHOLDER}. Does not mutate its input.
+ */
+export function normalizeTurns(turns: readonly ChatTurn[], options: NormalizeOptions = {}): ChatTurn[] {
+  const out: ChatTurn[] = [];
+  for (const turn of turns) {
+    const content = turn.content.trim() === '' ? EMPTY_TURN_PLACEHOLDER : turn.content;
+    const last = out.at(-1);
+    if (last && last.role === turn.role) last.content = `${last.content}\n\n${content}`;
+    else out.push({ role: turn.role, content });
+  }
+  if (out.length === 0) return [{ role: 'user', content: EMPTY_CONVERSATION_PLACEHOLDER }];
+  if (options.startWithUser && out[0].role === 'assistant') {
+    out.unshift({ role: 'user', content: '(conversation start)' });
+  }
+  if (options.endWithUser && out.at(-1)!.role === 'assistant') {
+    out.push({ role: 'user', content: '(continue)' });
+  }
+  return out;
+}
+
+/** Context for {@link toModelError}. */
+export interface ErrorContext {
+  provider: string;
+  modelId: string;
+  baseURL: string;
+  /** Variable the key came from, for auth hints. */
+  keyEnv: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  signal: AbortSignal | undefined;
+}
+
+interface SdkErrorShape {
+  status?: unknown;
+  message?: unknown;
+  apiMessage?: unknown;
+  error?: unknown;
+  cause?: unknown;
+}
+
+/** The provider's own message from an SDK APIError, for either SDK's error body layout. */
+function apiMessage(e: SdkErrorShape): string | undefined {
+  if (typeof e.apiMessage === 'string' && e.apiMessage) return e.apiMessage;
+  const body = e.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  if (body && typeof body === 'object') {
+    if (typeof body.error?.message === 'string') return body.error.message; // Anthropic: {type:'error', error:{type, message}}
+    if (typeof body.message === 'string') return body.message; // OpenAI: error object itself
+  }
+  return typeof e.message === 'string' ? e.message.replace(/^\d{3}\s+/, '') : undefined;
+}
+
+function causeText(e: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const c = cur as { message?: unknown; code?: unknown; cause?: unknown };
+    if (typeof c.code === 'string') parts.push(c.code);
+    if (typeof c.message === 'string') parts.push(c.message);
+    cur = c.cause;
+  }
+  return parts.join(' ');
+}
+
+/**
+ * The SDK error class of `err` (checked with instanceof against both SDKs, most specific first),
+ * or its `name`: the OpenAI SDK does not set `name` on its errors.
+ */
+function sdkErrorName(err: unknown): string {
+  if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return 'APIUserAbortError';
+  if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) return 'APIConnectionTimeoutError';
+  if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) return 'APIConnectionError';
+  return err instanceof Error ? err.name : '';
+}
+
+const retriesText = (n: number): string => (n === 1 ? '1 retry' : `${n} retries`);
+
+/**
+ * Translates anything thrown by an SDK call into a {@link ModelError}, or a {@link ModelAbortError}
+ * if the caller's signal has aborted. Classifies by HTTP status when there is one, and by the SDK
+ * error's name otherwise (both SDKs use the same names).
+ */
+export function toModelError(err: unknown, ctx: ErrorContext): ModelError | ModelAbortError {
+  if (err instanceof ModelError || err instanceof ModelAbortError) return err;
+  if (ctx.signal?.aborted) return new ModelAbortError(ctx.modelId, ctx.signal.reason);
+  const e = (typeof err === 'object' && err !== null ? err : { message: String(err) }) as SdkErrorShape;
+  const name = sdkErrorName(err);
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  const base = { provider: ctx.provider, modelId: ctx.modelId, status, cause: err };
+  const make = (kind: ModelErrorKind, retryable: boolean, message: string): ModelError =>
+    new ModelError({ ...base, kind, retryable, message });
+  const tried = `after ${retriesText(ctx.maxRetries)}`;
+
+  if (name === 'APIUserAbortError') return new ModelAbortError(ctx.modelId, err);
+  if (name === 'APIConnectionTimeoutError') {
+    return make('timeout', true, `no answer from ${ctx.baseURL} within ${ctx.timeoutMs} ms per attempt, ${tried} — check the server or raise timeoutMs`);
+  }
+  if (name === 'APIConnectionError' || (status === undefined && /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND/i.test(causeText(err)))) {
+    return make('connection', true, `cannot reach ${ctx.baseURL} (${causeText(e.cause ?? err) || 'connection error'}), ${tried} — is the server running and the url right?`);
+  }
+  if (status === undefined) {
+    return make('unknown', false, `unexpected error: ${causeText(err) || String(err)}`);
+  }
+  const detail = apiMessage(e) ?? 'no details';
+  const keyHint = ctx.keyEnv ? `set ${ctx.keyEnv} (environment or keys in settings)` : 'pass an API key (apiKeyEnv in the model spec)';
+  if (status === 401) return make('auth', false, `401 invalid API key (${detail}) — ${keyHint}`);
+  if (status === 403) return make('auth', false, `403 permission denied (${detail}) — check that the key may use this model`);
+  if (status === 404) return make('not_found', false, `404 not found (${detail}) — check the model name and url (${ctx.baseURL})`);
+  if (status === 429) return make('rate_limit', true, `429 rate limited ${tried} (${detail}) — wait, lower request rate, or raise the account's limits`);
+  if (status === 408 || status === 409 || status >= 500) {
+    return make('server', true, `${status} provider error ${tried} (${detail}) — the provider is failing; try again later`);
+  }
+  if (status === 400 || status === 413 || status === 422) {
+    return make('bad_request', false, `${status} request rejected (${detail}) — check params in the model spec and the prompt size`);
+  }
+  return make('unknown', false, `${status} unexpected response (${detail})`);
+}
+
+/** Throws a {@link ModelAbortError} if `signal` has already aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined, modelId: string): void {
+  if (signal?.aborted) throw new ModelAbortError(modelId, signal.reason);
+}
+
+/** Keys a spec's `params` may not override, because the adapter owns them. */
+export const RESERVED_PARAMS = new Set(['model', 'messages', 'system', 'stream', 'stream_options']);
+
+/** `params` without {@link RESERVED_PARAMS}. */
+export function passThroughParams(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => !RESERVED_PARAMS.has(k)));
+}

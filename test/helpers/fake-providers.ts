@@ -1,0 +1,347 @@
+/**
+ * Fake LLM provider servers for tests: real HTTP servers on 127.0.0.1 speaking the real wire
+ * protocols of the Anthropic Messages API and the OpenAI Chat Completions API, so the real SDKs
+ * (and everything above them) run unmodified against a scripted model.
+ *
+ * ```ts
+ * const fake = await startFakeProvider('anthropic', { replies: ['!collectBlocks("oak_log", 3)'] });
+ * const model = createModel(fake.spec('claude-test'), { env: fake.env });
+ * await model.complete({ system: 'You are a bot', turns: [] }); // → '!collectBlocks("oak_log", 3)'
+ * fake.requests[0].call.system;                                  // → 'You are a bot'
+ * await fake.close();
+ * ```
+ *
+ * Each request takes the next queued reply ({@link FakeProviderServer.enqueue}); when the queue is
+ * empty, the handler answers; with neither, the server answers 500 with `x-should-retry: false`
+ * and the message "fake provider: no reply scripted", so a missing script fails fast.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Which wire protocol the fake speaks. */
+export type FakeProtocol = 'anthropic' | 'openai';
+
+/** One turn as the fake understood it (text content only; content blocks are joined). */
+export interface FakeMessage {
+  role: string;
+  content: string;
+}
+
+/** A request, reduced to what a scripted model needs, the same for both protocols. */
+export interface FakeChatCall {
+  model: string;
+  /** System prompt: Anthropic's `system` field, or OpenAI's system/developer messages joined. */
+  system: string;
+  /** Conversation turns, without OpenAI system/developer messages. */
+  messages: FakeMessage[];
+  /** Content of the last user turn, or `''`. */
+  lastUserMessage: string;
+  /** The raw JSON body as received. */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A recorded HTTP request. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body (undefined if it was not JSON). */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Parsed view of a chat request; undefined for other paths. */
+  call: FakeChatCall | undefined;
+  /** `Date.now()` when the body was fully received. */
+  receivedAt: number;
+}
+
+/** A successful answer with custom extras. */
+export interface FakeTextReply {
+  text: string;
+  /** Wait this long (ms) before answering. */
+  delayMs?: number;
+  /** Anthropic `stop_reason` / OpenAI `finish_reason`; defaults to the protocol's normal stop. */
+  stopReason?: string;
+}
+
+/** An error answer in the protocol's own error shape. */
+export interface FakeErrorReply {
+  status: number;
+  /** Error message; defaults to a realistic one for the status. */
+  message?: string;
+  /** Error `type`; defaults to the protocol's type for the status. */
+  errorType?: string;
+  /** Extra response headers, e.g. `{ 'retry-after': '0' }`. */
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** Never answer (until the client gives up or the server closes). */
+export interface FakeHangReply {
+  hang: true;
+}
+
+/** Accept the request, then destroy the socket without answering (a connection error). */
+export interface FakeDropReply {
+  drop: true;
+}
+
+/** What the fake does with one request. A plain string is a normal answer with that text. */
+export type FakeReply = string | FakeTextReply | FakeErrorReply | FakeHangReply | FakeDropReply;
+
+/** Computes the reply to a chat request. May be async. Throwing answers 500 with the error's message. */
+export type FakeHandler = (call: FakeChatCall, request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
+/** Options of {@link startFakeProvider}. */
+export interface FakeProviderOptions {
+  /** Replies used first, in order, one per request. */
+  replies?: FakeReply[];
+  /** Answers requests once the queue is empty. */
+  handler?: FakeHandler;
+  /** If set, requests must carry this key (Anthropic: `x-api-key` or `Authorization: Bearer`; OpenAI: `Authorization: Bearer`), else 401. Default `'test-key'`. `null` disables the check. */
+  apiKey?: string | null;
+}
+
+/** A running fake provider. */
+export interface FakeProviderServer {
+  readonly protocol: FakeProtocol;
+  /** Base URL to put in a model spec's `url` (`http://127.0.0.1:PORT` for Anthropic, `…/v1` for OpenAI). */
+  readonly url: string;
+  readonly port: number;
+  /** The key the server expects (or null). */
+  readonly apiKey: string | null;
+  /** Environment with the expected key under ANTHROPIC_API_KEY, OPENAI_API_KEY and OPENROUTER_API_KEY. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Every request received, in order (including failed ones). */
+  readonly requests: RecordedRequest[];
+  /** Errors thrown by the handler, in order. */
+  readonly handlerErrors: unknown[];
+  /** Model spec for this server: `{ model: '<prefix>/<model>', url }`; prefix defaults to the protocol's. */
+  spec(model?: string, prefix?: string): { model: string; url: string; params?: Record<string, unknown> };
+  /** Queues replies (used before the handler). */
+  enqueue(...replies: FakeReply[]): void;
+  /** Replaces the handler. */
+  setHandler(handler: FakeHandler | undefined): void;
+  /** Resolves once at least `count` requests have been received; rejects after `timeoutMs` (default 5000). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Stops the server and drops open connections (including hung requests). */
+  close(): Promise<void>;
+}
+
+let idCounter = 0;
+const nextId = (prefix: string): string => `${prefix}${(++idCounter).toString(36).padStart(8, '0')}${Math.random().toString(36).slice(2, 10)}`;
+const roughTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
+      .join('');
+  }
+  return '';
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function parseCall(protocol: FakeProtocol, body: any): FakeChatCall {
+  const rawMessages: Array<{ role?: unknown; content?: unknown }> = Array.isArray(body?.messages) ? body.messages : [];
+  let system = '';
+  let messages: FakeMessage[];
+  if (protocol === 'anthropic') {
+    system = blockText(body?.system);
+    messages = rawMessages.map((m) => ({ role: String(m.role), content: blockText(m.content) }));
+  } else {
+    const sys = rawMessages.filter((m) => m.role === 'system' || m.role === 'developer');
+    system = sys.map((m) => blockText(m.content)).join('\n\n');
+    messages = rawMessages.filter((m) => !sys.includes(m)).map((m) => ({ role: String(m.role), content: blockText(m.content) }));
+  }
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', body };
+}
+
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
+  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+};
+const OPENAI_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error', 401: 'invalid_request_error', 403: 'invalid_request_error', 404: 'invalid_request_error',
+  429: 'requests', 500: 'server_error', 503: 'server_error',
+};
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'Invalid request.', 401: 'invalid x-api-key', 403: 'Your API key does not have permission to use the specified resource.',
+  404: 'The requested resource could not be found.', 429: 'Rate limit exceeded. Please try again later.',
+  500: 'Internal server error.', 503: 'Service unavailable.', 529: 'Overloaded',
+};
+
+function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text).toString(), ...headers });
+  res.end(text);
+}
+
+function sendError(protocol: FakeProtocol, res: ServerResponse, reply: FakeErrorReply): void {
+  const message = reply.message ?? DEFAULT_MESSAGES[reply.status] ?? `Error ${reply.status}`;
+  if (protocol === 'anthropic') {
+    const requestId = nextId('req_');
+    const type = reply.errorType ?? ANTHROPIC_ERROR_TYPES[reply.status] ?? (reply.status >= 500 ? 'api_error' : 'invalid_request_error');
+    sendJson(res, reply.status, { type: 'error', error: { type, message }, request_id: requestId }, { 'request-id': requestId, ...reply.headers });
+  } else {
+    const type = reply.errorType ?? OPENAI_ERROR_TYPES[reply.status] ?? (reply.status >= 500 ? 'server_error' : 'invalid_request_error');
+    const code = reply.status === 401 ? 'invalid_api_key' : reply.status === 429 ? 'rate_limit_exceeded' : null;
+    sendJson(res, reply.status, { error: { message, type, param: null, code } }, { 'x-request-id': nextId('req_'), ...reply.headers });
+  }
+}
+
+function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCall, reply: FakeTextReply): void {
+  const input = roughTokens(call.system + call.messages.map((m) => m.content).join(''));
+  const output = roughTokens(reply.text);
+  if (protocol === 'anthropic') {
+    const requestId = nextId('req_');
+    sendJson(res, 200, {
+      id: nextId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model: call.model,
+      content: [{ type: 'text', text: reply.text }],
+      stop_reason: reply.stopReason ?? 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    }, { 'request-id': requestId });
+  } else {
+    sendJson(res, 200, {
+      id: nextId('chatcmpl-'),
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: call.model,
+      choices: [{
+        index: 0,
+        message: { role: 'assistant', content: reply.text, refusal: null, annotations: [] },
+        logprobs: null,
+        finish_reason: reply.stopReason ?? 'stop',
+      }],
+      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      system_fingerprint: 'fp_fake',
+    }, { 'x-request-id': nextId('req_') });
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The API key a request carried: `x-api-key` (Anthropic's classic header) or an
+ * `Authorization: Bearer` token (OpenAI, and Anthropic's SDK 1.x); undefined if neither.
+ */
+export function presentedApiKey(request: Pick<RecordedRequest, 'headers'>): string | undefined {
+  const xKey = request.headers['x-api-key'];
+  if (typeof xKey === 'string' && xKey) return xKey;
+  const auth = request.headers.authorization;
+  return auth?.match(/^Bearer\s+(.+)$/i)?.[1];
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts a fake provider on 127.0.0.1 (a free port).
+ *
+ * Anthropic: `POST /v1/messages`, key in `x-api-key` or `Authorization: Bearer`, answers `{type:'message', content:[{type:'text'}], …}`
+ * with a `request-id` header; errors are `{type:'error', error:{type, message}}`.
+ * OpenAI: `POST /v1/chat/completions`, key in `Authorization: Bearer`, answers
+ * `{object:'chat.completion', choices:[{message}], …}`; errors are `{error:{message, type, param, code}}`.
+ * Streaming (`stream: true`) is not supported and is answered with 400.
+ *
+ * @param protocol wire protocol to speak.
+ * @param options scripted replies, handler, expected API key.
+ */
+export async function startFakeProvider(protocol: FakeProtocol, options: FakeProviderOptions = {}): Promise<FakeProviderServer> {
+  const queue: FakeReply[] = [...(options.replies ?? [])];
+  let handler = options.handler;
+  const apiKey = options.apiKey === undefined ? 'test-key' : options.apiKey;
+  const requests: RecordedRequest[] = [];
+  const handlerErrors: unknown[] = [];
+  const chatPath = protocol === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
+  const waiters = new Set<() => void>();
+
+  const server = createServer(async (req, res) => {
+    const raw = await readBody(req).catch(() => '');
+    let body: unknown;
+    try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
+    const path = (req.url ?? '/').split('?')[0];
+    const isChat = req.method === 'POST' && path === chatPath;
+    const record: RecordedRequest = {
+      method: req.method ?? '', path, headers: req.headers, body,
+      call: isChat ? parseCall(protocol, body) : undefined, receivedAt: Date.now(),
+    };
+    requests.push(record);
+    for (const w of waiters) w();
+
+    if (!isChat) return sendError(protocol, res, { status: 404, message: `Not found: ${req.method} ${path}` });
+    const presented = presentedApiKey(record);
+    if (apiKey !== null && presented !== apiKey) {
+      return sendError(protocol, res, { status: 401, message: protocol === 'anthropic' ? 'invalid x-api-key' : 'Incorrect API key provided.' });
+    }
+    if (body === undefined || typeof body !== 'object') return sendError(protocol, res, { status: 400, message: 'Request body is not valid JSON.' });
+    if ((body as { stream?: unknown }).stream === true) return sendError(protocol, res, { status: 400, message: 'fake provider: streaming is not supported' });
+
+    let reply: FakeReply;
+    try {
+      if (queue.length > 0) reply = queue.shift()!;
+      else if (handler) reply = await handler(record.call!, record);
+      else reply = { status: 500, message: 'fake provider: no reply scripted', headers: { 'x-should-retry': 'false' } };
+    } catch (err) {
+      handlerErrors.push(err);
+      reply = { status: 500, message: `fake provider handler threw: ${(err as Error)?.message ?? String(err)}`, headers: { 'x-should-retry': 'false' } };
+    }
+    if (typeof reply === 'string') reply = { text: reply };
+    if ('hang' in reply) return; // leave the response open; close() drops it
+    if ('drop' in reply) { req.socket.destroy(); return; }
+    if (reply.delayMs) await sleep(reply.delayMs);
+    if (res.destroyed) return;
+    if ('status' in reply) sendError(protocol, res, reply);
+    else sendText(protocol, res, record.call!, reply);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  const url = protocol === 'anthropic' ? origin : `${origin}/v1`;
+  const key = apiKey ?? 'unused-key';
+
+  return {
+    protocol,
+    url,
+    port,
+    apiKey,
+    env: { ANTHROPIC_API_KEY: key, OPENAI_API_KEY: key, OPENROUTER_API_KEY: key },
+    requests,
+    handlerErrors,
+    spec(model = 'fake-model', prefix = protocol) {
+      return { model: `${prefix}/${model}`, url };
+    },
+    enqueue(...replies) { queue.push(...replies); },
+    setHandler(h) { handler = h; },
+    waitForRequests(count, timeoutMs = 5000) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`fake ${protocol}: ${requests.length}/${count} requests after ${timeoutMs} ms`)); }, timeoutMs);
+        const check = (): void => {
+          if (requests.length >= count) { clearTimeout(timer); waiters.delete(check); resolve(); }
+        };
+        waiters.add(check);
+      });
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
