@@ -1,0 +1,66 @@
+/** Crafting with mineflayer's own recipe API, at the 2x2 grid or at a crafting table. */
+import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import { abortable } from '../util/abort.ts';
+import { formatCounts, planCrafting } from './crafting-plan.ts';
+import { inventoryCounts } from './items.ts';
+import { goTo } from './movement.ts';
+import { placeNearby } from './place.ts';
+
+const { goals } = pathfinderPkg;
+
+/** How far the bot looks for a crafting table to use before placing its own (blocks). */
+export const TABLE_SEARCH_RANGE = 32;
+
+/** The nearest crafting table within {@link TABLE_SEARCH_RANGE}, if any. */
+export function nearestCraftingTable(bot: Bot): Block | null {
+  return bot.findBlock({ matching: bot.registry.blocksByName.crafting_table.id, maxDistance: TABLE_SEARCH_RANGE });
+}
+
+/**
+ * Crafts at least `count` of `itemName` (rounded up to whole crafts), using a crafting table
+ * within 32 blocks, or placing one from the inventory when the recipe needs one.
+ *
+ * @returns a report of what was crafted, or of what is missing and how to get it.
+ * @throws Error when the item has no recipe at all.
+ */
+export async function craftRecipe(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+  const item = bot.registry.itemsByName[itemName];
+  if (!item) throw new Error(`${itemName} is not an item.`);
+  if (bot.recipesAll(item.id, null, true).length === 0) throw new Error(`${itemName} has no crafting recipe; it must be found, mined or smelted.`);
+
+  let table: Block | null = null;
+  let recipe = bot.recipesFor(item.id, null, 1, null)[0];
+  if (!recipe) {
+    table = nearestCraftingTable(bot);
+    if (!table && bot.recipesFor(item.id, null, 1, true).length > 0) {
+      if (!inventoryCounts(bot).crafting_table) {
+        return `Crafting ${itemName} needs a crafting table. None is within ${TABLE_SEARCH_RANGE} blocks and you have none: craft one from 4 planks, or ask for one.`;
+      }
+      table = await placeNearby(bot, 'crafting_table', signal);
+    }
+    if (table) recipe = bot.recipesFor(item.id, null, 1, table)[0];
+  }
+  if (!recipe) {
+    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, count, { expand: 'direct' });
+    const missing = formatCounts(plan.missing);
+    return missing
+      ? `You cannot craft ${itemName} yet: you are missing ${missing}.`
+      : `You cannot craft ${itemName} directly: craft its ingredients first (${plan.steps.map((s) => s.item).join(' -> ')}).`;
+  }
+  if (table && bot.entity.position.distanceTo(table.position.offset(0.5, 0.5, 0.5)) > 3.5) {
+    await goTo(bot, new goals.GoalNear(table.position.x, table.position.y, table.position.z, 2), signal);
+  }
+  const perCraft = recipe.result.count;
+  const wanted = Math.ceil(count / perCraft);
+  // recipesFor(…, minResultCount) tells how many crafts the inventory allows.
+  let times = wanted;
+  while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
+  const before = inventoryCounts(bot)[itemName] ?? 0;
+  await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => { if (bot.currentWindow) bot.closeWindow(bot.currentWindow); });
+  const after = inventoryCounts(bot)[itemName] ?? 0;
+  const made = after - before;
+  const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';
+  return `Crafted ${made} ${itemName}; you now have ${after}.${short}`;
+}

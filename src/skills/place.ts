@@ -1,0 +1,41 @@
+/** Placing blocks. */
+import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import { Vec3 } from 'vec3';
+import { abortable, throwIfAborted } from '../util/abort.ts';
+
+/** Blocks a placed block may replace (vanilla: air-like and replaceable plants). */
+function isReplaceable(block: Block | null): boolean {
+  return !!block && (block.boundingBox === 'empty') && !['water', 'lava'].includes(block.name);
+}
+
+/**
+ * Places one `blockName` from the inventory on the ground next to the bot (never inside the
+ * space the bot occupies).
+ *
+ * @returns the placed block as the bot sees it.
+ * @throws Error when the bot holds none, or no free spot with solid ground is within 2 blocks.
+ */
+export async function placeNearby(bot: Bot, blockName: string, signal: AbortSignal): Promise<Block> {
+  const item = bot.inventory.items().find((i) => i.name === blockName);
+  if (!item) throw new Error(`You have no ${blockName} to place.`);
+  const feet = bot.entity.position.floored();
+  const offsets: Vec3[] = [];
+  for (const r of [1, 2]) for (let dx = -r; dx <= r; dx++) for (let dz = -r; dz <= r; dz++) {
+    if (Math.max(Math.abs(dx), Math.abs(dz)) === r) offsets.push(new Vec3(dx, 0, dz));
+  }
+  offsets.sort((a, b) => a.x * a.x + a.z * a.z - (b.x * b.x + b.z * b.z));
+  for (const off of offsets) {
+    throwIfAborted(signal);
+    for (const dy of [0, -1, 1]) {
+      const pos = feet.plus(off).offset(0, dy, 0);
+      const below = bot.blockAt(pos.offset(0, -1, 0));
+      if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block') continue;
+      await abortable(bot.equip(item, 'hand'), signal);
+      await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
+      const placed = bot.blockAt(pos);
+      if (placed?.name === blockName) return placed;
+    }
+  }
+  throw new Error(`No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`);
+}
