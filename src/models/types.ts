@@ -109,6 +109,5 @@ export class ModelAbortError extends Error {
 
 /** True for a {@link ModelAbortError} or any other error named `'AbortError'` (e.g. a DOMException). */
 export function isAbortError(err: unknown): boolean {
-  return err instanceof ModelAbortError || (err instanceof Error && err.name === 'AbortError')
-    || (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError');
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
 }

@@ -89,6 +89,15 @@ export function reliabilitySuite(protocol: FakeProtocol, prefix: string): void {
       expect((err as ModelError).message).toContain('messages: field required');
     });
 
+    test('an unexpected status → ModelError(unknown), never a raw SDK error', async () => {
+      fake.enqueue({ status: 418, message: 'short and stout' });
+      const err = await rejection(model().complete(req));
+      expect(err).toBeInstanceOf(ModelError);
+      expect((err as ModelError).kind).toBe('unknown');
+      expect((err as ModelError).status).toBe(418);
+      expect((err as ModelError).message).toContain('short and stout');
+    });
+
     test('dropped connection is retried', async () => {
       const before = fake.requests.length;
       fake.enqueue({ drop: true }, 'survived');
