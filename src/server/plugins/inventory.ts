@@ -1,4 +1,253 @@
+/**
+ * Inventory mechanics for the embedded flying-squid server, which ignores window clicks since
+ * 1.17 and has no crafting: server-side window clicks for the player inventory and crafting
+ * tables (./clicks.ts), 2x2 and 3x3 crafting from minecraft-data recipes (./crafting.ts),
+ * thrown items with vanilla pickup delay, full-count pickup and item-entity metadata
+ * (./drops.ts), and stateId-based client sync (./menus.ts).
+ */
+import { createRequire } from 'node:module';
 import type { SquidServer } from '../embedded.ts';
+import { applyClick, type Click } from './clicks.ts';
+import {
+  addToInventory, collectItemEntity, placeBackOrDrop, sendItemMetadata, throwFromPlayer, type SquidEntity,
+} from './drops.ts';
+import {
+  PLAYER_SLOTS, activeMenu, applyClientPrediction, broadcastChanges, countOf, createCraftingTableMenu,
+  createInventoryMenu, gridSlots, refreshCraftingResult, sendFullState, windowTypeId, withCount,
+  type InventorySession, type Slot, type SquidPlayer,
+} from './menus.ts';
 
-/** Inventory clicks, item drops and pickup, crafting. */
-export function inventoryPlugin(_serv: SquidServer): void {}
+const require = createRequire(import.meta.url);
+
+const sessions = new WeakMap<SquidPlayer, InventorySession>();
+
+/** block_dig statuses (protocol): drop the whole held stack / one held item. */
+const DIG_STATUS_DROP_STACK = 3;
+const DIG_STATUS_DROP_ITEM = 4;
+
+/** Equipment slot ids of entity_equipment (protocol, 1.9+) for player-inventory window slots. */
+const EQUIPMENT_OF_ARMOR_SLOT: Record<number, number> = { 5: 5, 6: 4, 7: 3, 8: 2 };
+const EQUIPMENT_MAINHAND = 0;
+const EQUIPMENT_OFFHAND = 1;
+
+/**
+ * Installs the inventory plugin on a started server: every player who joins afterwards gets
+ * server-side click handling, crafting, throwing and pickup; right-clicking a crafting_table
+ * block opens a crafting window.
+ */
+export function inventoryPlugin(serv: SquidServer): void {
+  serv.on('newPlayer', (player: SquidPlayer) => installPlayer(serv, player));
+  serv.onBlockInteraction('crafting_table', ({ block, player }: { block: { position: unknown }; player: SquidPlayer }) => {
+    if (player.crouching) return false;
+    const session = sessions.get(player);
+    if (!session) return false;
+    openCraftingTable(session);
+    return true;
+  });
+}
+
+/** The plugin's state for a player (undefined before they joined or when not installed). */
+export function inventorySession(player: SquidPlayer): InventorySession | undefined {
+  return sessions.get(player);
+}
+
+/**
+ * Gives a player items server-side, merging into existing stacks first (vanilla
+ * `Inventory.add` order), and syncs their client. Unlike flying-squid's `/give` it respects
+ * stack sizes (minecraft-data `stackSize`) and stores numeric counts.
+ *
+ * @param itemName minecraft-data item name, with or without `minecraft:`.
+ * @param count number of items (may exceed one stack).
+ * @returns the number of items that fitted; the rest is not given.
+ * @throws Error for an unknown item name or a player without the plugin installed.
+ */
+export function giveItems(player: SquidPlayer, itemName: string, count: number): number {
+  const session = sessions.get(player);
+  if (!session) throw new Error(`inventory plugin not installed for ${player?.username}`);
+  const info = session.serv.registry.itemsByName[itemName.replace(/^minecraft:/, '')];
+  if (!info) throw new Error(`unknown item ${itemName}`);
+  const stack = new session.Item(info.id, count);
+  const added = addToInventory(session, stack);
+  broadcastChanges(session);
+  syncEquipment(session);
+  return added;
+}
+
+function installPlayer(serv: SquidServer, player: SquidPlayer): void {
+  const Item = require('prismarine-item')(serv.registry);
+  const inventoryMenu = createInventoryMenu(player);
+  const session: InventorySession = {
+    serv,
+    player,
+    Item,
+    stateId: 0,
+    carried: null,
+    inventoryMenu,
+    container: null,
+    containerCounter: 0,
+    remote: new Array<Slot>(inventoryMenu.size).fill(null),
+    remoteCarried: null,
+    batching: false,
+    look: { yaw: 0, pitch: 0 },
+  };
+  sessions.set(player, session);
+  const client = player._client;
+
+  // Server-initiated slot changes (flying-squid's /give, block placing, login restore) go
+  // through updateSlot: replace its listener (which sends set_slot without a stateId and maps
+  // equipment slots wrongly) with one that syncs through our remote view.
+  player.inventory.removeAllListeners('updateSlot');
+  player.inventory.on('updateSlot', (_slot: number, _old: Slot, item: Slot) => {
+    if (item && typeof item.count !== 'number') item.count = countOf(item);
+    if (session.batching) return;
+    broadcastChanges(session);
+    syncEquipment(session);
+  });
+  player.on('spawned', () => sendFullState(session));
+
+  client.on('look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
+  client.on('position_look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
+
+  client.removeAllListeners('window_click');
+  client.on('window_click', (packet: Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown }) => {
+    try {
+      onWindowClick(session, packet);
+    } catch (err) {
+      serv.emit('error', err);
+    }
+  });
+  client.on('close_window', ({ windowId }: { windowId: number }) => closeMenu(session, windowId));
+  client.on('held_item_slot', () => syncEquipment(session));
+
+  // Q / ctrl+Q: handle the drop statuses ourselves, pass the digging ones to flying-squid.
+  const digListeners = client.listeners('block_dig') as ((packet: { status: number }) => void)[];
+  client.removeAllListeners('block_dig');
+  client.on('block_dig', (packet: { status: number }) => {
+    if (packet.status === DIG_STATUS_DROP_STACK || packet.status === DIG_STATUS_DROP_ITEM) {
+      dropHeldItem(session, packet.status === DIG_STATUS_DROP_STACK);
+      return;
+    }
+    for (const listener of digListeners) listener.call(client, packet);
+  });
+
+  player.collect = (entity: SquidEntity) => collectItemEntity(session, entity);
+
+  const spawnEntity = player.spawnEntity;
+  player.spawnEntity = (entity: SquidEntity) => {
+    spawnEntity(entity);
+    if (entity.itemId !== undefined) sendItemMetadata(serv, entity, [player]);
+  };
+}
+
+function onWindowClick(
+  session: InventorySession,
+  packet: Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown },
+): void {
+  const menu = activeMenu(session);
+  // vanilla ignores clicks aimed at a window that is not (or no longer) open.
+  if (packet.windowId !== menu.id) return;
+  const stale = packet.stateId !== session.stateId;
+  session.batching = true;
+  try {
+    applyClick(session, menu, packet);
+    refreshCraftingResult(session, menu);
+  } finally {
+    session.batching = false;
+  }
+  applyClientPrediction(session, packet.changedSlots, packet.cursorItem);
+  if (stale) {
+    sendFullState(session);
+  } else {
+    // Like vanilla, the result slot is re-sent after every click on the grid or result;
+    // mineflayer waits for it before its next crafting click.
+    const gridEnd = menu.gridStart + menu.gridWidth * menu.gridWidth;
+    const craftingClick = packet.slot >= menu.resultSlot && packet.slot < gridEnd;
+    broadcastChanges(session, craftingClick ? [menu.resultSlot] : []);
+  }
+  syncEquipment(session);
+}
+
+/** Opens a crafting table window (`minecraft:crafting`) for the player. */
+function openCraftingTable(session: InventorySession): void {
+  if (session.container) closeMenu(session, session.container.id);
+  // vanilla: container ids cycle 1..100.
+  session.containerCounter = (session.containerCounter % 100) + 1;
+  const menu = createCraftingTableMenu(session.player, session.containerCounter);
+  session.container = menu;
+  session.player._client.write('open_window', {
+    windowId: menu.id,
+    inventoryType: windowTypeId(session.serv, 'minecraft:crafting'),
+    windowTitle: session.serv._createChatComponent('Crafting').toNetworkFormat(),
+  });
+  sendFullState(session);
+}
+
+/**
+ * Closes the player's window `windowId` (0 = their inventory): grid items and the cursor stack
+ * go back to the inventory, or are thrown when it is full (vanilla `AbstractContainerMenu.removed`).
+ */
+function closeMenu(session: InventorySession, windowId: number): void {
+  const menu = activeMenu(session);
+  if (windowId !== menu.id && windowId !== 0) return;
+  session.batching = true;
+  try {
+    for (const s of gridSlots(menu)) {
+      const item = menu.get(s);
+      menu.set(s, null);
+      placeBackOrDrop(session, item);
+    }
+    menu.set(menu.resultSlot, null);
+    const carried = session.carried;
+    session.carried = null;
+    placeBackOrDrop(session, carried);
+  } finally {
+    session.batching = false;
+  }
+  if (session.container) {
+    session.container = null;
+    sendFullState(session);
+  } else {
+    broadcastChanges(session);
+  }
+  syncEquipment(session);
+}
+
+/** Q (one item) / ctrl+Q (whole stack) on the held hotbar slot: throws it in front of the player. */
+function dropHeldItem(session: InventorySession, wholeStack: boolean): void {
+  const slot = PLAYER_SLOTS.hotbarStart + (session.player.heldItemSlot ?? 0);
+  const item = session.inventoryMenu.get(slot);
+  if (!item) return;
+  const n = wholeStack ? countOf(item) : 1;
+  throwFromPlayer(session, withCount(session.Item, item, n));
+  item.count = countOf(item) - n;
+  if (item.count <= 0) session.inventoryMenu.set(slot, null);
+  broadcastChanges(session);
+  syncEquipment(session);
+}
+
+const lastEquipment = new WeakMap<InventorySession, (string | null)[]>();
+
+/** Shows the player's held item, offhand and armour to the other players when they changed. */
+function syncEquipment(session: InventorySession): void {
+  const { player, Item } = session;
+  const inv = session.inventoryMenu;
+  const bySlot: [number, Slot][] = [
+    [EQUIPMENT_MAINHAND, inv.get(PLAYER_SLOTS.hotbarStart + (player.heldItemSlot ?? 0))],
+    [EQUIPMENT_OFFHAND, inv.get(PLAYER_SLOTS.offhand)],
+    ...Object.entries(EQUIPMENT_OF_ARMOR_SLOT).map(([s, e]) => [e, inv.get(Number(s))] as [number, Slot]),
+  ];
+  const previous = lastEquipment.get(session) ?? [];
+  const changed: { slot: number; item: unknown }[] = [];
+  const now: (string | null)[] = [];
+  for (const [equipmentSlot, item] of bySlot) {
+    const key = item ? `${item.type}x${countOf(item)}` : null;
+    now[equipmentSlot] = key;
+    if (previous[equipmentSlot] === key || (previous[equipmentSlot] === undefined && key === null)) continue;
+    player.setEquipment?.(equipmentSlot, item);
+    changed.push({ slot: equipmentSlot, item: Item.toNotch(item) });
+  }
+  lastEquipment.set(session, now);
+  if (changed.length > 0 && session.serv.supportFeature('allEntityEquipmentInOne')) {
+    player._writeOthersNearby('entity_equipment', { entityId: player.id, equipments: changed });
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Server-side menus (open windows) of a player and their synchronisation with the client.
+ *
+ * A {@link Menu} is a view of slots as numbered on the wire: window 0 is the player inventory
+ * (0 = craft result, 1–4 = 2x2 grid, 5–8 = armour, 9–35 = main, 36–44 = hotbar, 45 = offhand);
+ * a crafting table window has 0 = result, 1–9 = 3x3 grid, 10–36 = main, 37–45 = hotbar, the
+ * last 36 slots being the player's own inventory slots 9–44.
+ *
+ * Synchronisation follows vanilla (1.17.1+): the server keeps, per player, the slot contents it
+ * believes the client shows ("remote" slots) and a `stateId`. A click carries the client's
+ * predicted changes; they become the remote view, the server applies the click to its own
+ * slots, and every slot where the two differ is re-sent with `set_slot` (each one incrementing
+ * the stateId). A click made with a stale stateId, or a wrong prediction of the cursor item, is
+ * answered with the whole window (`window_items`).
+ */
+import { createRequire } from 'node:module';
+import type { Item } from 'prismarine-item';
+import type { SquidServer } from '../embedded.ts';
+import { recipeBookFor } from './crafting.ts';
+
+const require = createRequire(import.meta.url);
+
+/** A slot's content: an item stack or empty. */
+export type Slot = Item | null;
+/** The prismarine-item class of one registry. */
+export type ItemClass = typeof Item;
+/** A flying-squid player (untyped upstream). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SquidPlayer = any;
+
+/** Window slots of the player inventory (window 0), a protocol fact. */
+export const PLAYER_SLOTS = {
+  result: 0,
+  gridStart: 1,
+  armorStart: 5,
+  mainStart: 9,
+  hotbarStart: 36,
+  /** Exclusive end of main + hotbar. */
+  hotbarEnd: 45,
+  offhand: 45,
+} as const;
+
+export interface Menu {
+  /** Window id on the wire: 0 for the player inventory, 1–100 for containers. */
+  readonly id: number;
+  readonly kind: 'inventory' | 'crafting_table';
+  /** Number of slots (46 for both kinds). */
+  readonly size: number;
+  /** Craft result slot (0). */
+  readonly resultSlot: number;
+  /** First crafting grid slot (1) and the grid's width/height in cells (2 or 3). */
+  readonly gridStart: number;
+  readonly gridWidth: number;
+  /** Main inventory start, hotbar start and exclusive end of main + hotbar, in this menu's numbering. */
+  readonly inventoryStart: number;
+  readonly hotbarStart: number;
+  readonly inventoryEnd: number;
+  get(slot: number): Slot;
+  /** Writes a slot without notifying anyone; the caller syncs afterwards. */
+  set(slot: number, item: Slot): void;
+}
+
+/** Per-player inventory state kept by our plugin. */
+export interface InventorySession {
+  serv: SquidServer;
+  player: SquidPlayer;
+  Item: ItemClass;
+  /** Last stateId sent to the client. */
+  stateId: number;
+  /** The item stack held on the mouse cursor (server's truth). */
+  carried: Slot;
+  inventoryMenu: Menu;
+  /** The open container (crafting table), if any. */
+  container: Menu | null;
+  /** Last container window id handed out (vanilla cycles 1–100). */
+  containerCounter: number;
+  /** What the client is believed to show for the active menu, and on its cursor. */
+  remote: Slot[];
+  remoteCarried: Slot;
+  /** Set while we mutate player.inventory ourselves, so its updateSlot events don't sync per slot. */
+  batching: boolean;
+  /** Last look direction the client reported, in degrees (Notchian: yaw 0 = +z, pitch 90 = down). */
+  look: { yaw: number; pitch: number };
+}
+
+/** The menu the client currently shows: the open container, else the player inventory. */
+export function activeMenu(session: InventorySession): Menu {
+  return session.container ?? session.inventoryMenu;
+}
+
+/** Count of a stack as a number (flying-squid's /give stores it as a string). */
+export function countOf(item: Slot): number {
+  return item ? Number(item.count) : 0;
+}
+
+/** Maximum stack size of an item, from minecraft-data `items[].stackSize`. */
+export function maxStack(serv: SquidServer, item: Item): number {
+  return serv.registry.items[item.type]?.stackSize ?? 64;
+}
+
+/** True when two stacks are the same item (type, metadata, components) and may merge. */
+export function sameItem(Item: ItemClass, a: Slot, b: Slot): boolean {
+  if (!a || !b) return false;
+  if (!Item.equal(a, b, false, true)) return false;
+  // 1.20.5+ items carry data components (not in prismarine-item's typings).
+  const components = (item: Item): string => JSON.stringify((item as Item & { components?: unknown }).components ?? []);
+  return components(a) === components(b);
+}
+
+/** A copy of `item` with `count` items (same type and components). */
+export function withCount(Item: ItemClass, item: Item, count: number): Item {
+  const copy = Item.fromNotch(Item.toNotch(item)) as Item;
+  copy.count = count;
+  return copy;
+}
+
+function cloneSlot(Item: ItemClass, item: Slot): Slot {
+  return item && countOf(item) > 0 ? withCount(Item, item, countOf(item)) : null;
+}
+
+function slotsEqual(Item: ItemClass, a: Slot, b: Slot): boolean {
+  const ea = !a || countOf(a) <= 0, eb = !b || countOf(b) <= 0;
+  if (ea || eb) return ea === eb;
+  return countOf(a) === countOf(b) && sameItem(Item, a, b);
+}
+
+/** The player inventory as window 0, backed by `player.inventory.slots`. */
+export function createInventoryMenu(player: SquidPlayer): Menu {
+  const slots: Slot[] = player.inventory.slots;
+  return {
+    id: 0,
+    kind: 'inventory',
+    size: slots.length,
+    resultSlot: PLAYER_SLOTS.result,
+    gridStart: PLAYER_SLOTS.gridStart,
+    gridWidth: 2,
+    inventoryStart: PLAYER_SLOTS.mainStart,
+    hotbarStart: PLAYER_SLOTS.hotbarStart,
+    inventoryEnd: PLAYER_SLOTS.hotbarEnd,
+    get: (slot) => slots[slot] ?? null,
+    set: (slot, item) => {
+      if (item && countOf(item) <= 0) item = null;
+      if (item) item.slot = slot;
+      slots[slot] = item;
+    },
+  };
+}
+
+/**
+ * A crafting table window (`minecraft:crafting`, 46 slots): its own result + 3x3 grid, then a
+ * view of the player's main inventory and hotbar.
+ */
+export function createCraftingTableMenu(player: SquidPlayer, id: number): Menu {
+  const own: Slot[] = new Array(10).fill(null);
+  const invSlots: Slot[] = player.inventory.slots;
+  // Table slot i >= 10 is player inventory slot i - 1 (main 9–35, hotbar 36–44).
+  const offset = 1;
+  return {
+    id,
+    kind: 'crafting_table',
+    size: 46,
+    resultSlot: 0,
+    gridStart: 1,
+    gridWidth: 3,
+    inventoryStart: 10,
+    hotbarStart: 37,
+    inventoryEnd: 46,
+    get: (slot) => (slot < 10 ? own[slot] : invSlots[slot - offset]) ?? null,
+    set: (slot, item) => {
+      if (item && countOf(item) <= 0) item = null;
+      if (slot < 10) {
+        if (item) item.slot = slot;
+        own[slot] = item;
+      } else {
+        if (item) item.slot = slot - offset;
+        invSlots[slot - offset] = item;
+      }
+    },
+  };
+}
+
+/** Slots of a menu's crafting grid. */
+export function gridSlots(menu: Menu): number[] {
+  return Array.from({ length: menu.gridWidth * menu.gridWidth }, (_, i) => menu.gridStart + i);
+}
+
+/** Recomputes a menu's craft result slot from its grid and minecraft-data recipes. */
+export function refreshCraftingResult(session: InventorySession, menu: Menu): void {
+  const cells = gridSlots(menu).map((s) => menu.get(s)?.type ?? null);
+  const match = recipeBookFor(session.serv.registry).match(cells, menu.gridWidth);
+  menu.set(menu.resultSlot, match ? new session.Item(match.id, match.count) : null);
+}
+
+function nextStateId(session: InventorySession): number {
+  // vanilla: AbstractContainerMenu.incrementStateId wraps at 15 bits.
+  session.stateId = (session.stateId + 1) & 32767;
+  return session.stateId;
+}
+
+/** Sends the whole active menu and the cursor (`window_items`), resetting the remote view. */
+export function sendFullState(session: InventorySession): void {
+  const menu = activeMenu(session);
+  const { Item } = session;
+  const items: Slot[] = [];
+  for (let i = 0; i < menu.size; i++) items.push(menu.get(i));
+  session.player._client.write('window_items', {
+    windowId: menu.id,
+    stateId: nextStateId(session),
+    items: items.map((item) => Item.toNotch(item)),
+    carriedItem: Item.toNotch(session.carried),
+  });
+  session.remote = items.map((item) => cloneSlot(Item, item));
+  session.remoteCarried = cloneSlot(Item, session.carried);
+}
+
+/**
+ * Sends `set_slot` for every slot of the active menu that differs from the client's believed
+ * view (plus the `force`d ones, e.g. the craft result that mineflayer waits for), or the whole
+ * window when the cursor differs.
+ */
+export function broadcastChanges(session: InventorySession, force: number[] = []): void {
+  const menu = activeMenu(session);
+  const { Item } = session;
+  if (session.remote.length !== menu.size) { sendFullState(session); return; }
+  if (!slotsEqual(Item, session.carried, session.remoteCarried)) { sendFullState(session); return; }
+  for (let i = 0; i < menu.size; i++) {
+    const item = menu.get(i);
+    if (slotsEqual(Item, item, session.remote[i]) && !force.includes(i)) continue;
+    session.player._client.write('set_slot', {
+      windowId: menu.id,
+      stateId: nextStateId(session),
+      slot: i,
+      item: Item.toNotch(item),
+    });
+    session.remote[i] = cloneSlot(Item, item);
+  }
+}
+
+/** Records the client's predicted slot contents of a click as its believed view. */
+export function applyClientPrediction(
+  session: InventorySession,
+  changedSlots: { location: number; item: unknown }[],
+  cursorItem: unknown,
+): void {
+  const { Item } = session;
+  for (const { location, item } of changedSlots ?? []) {
+    if (location >= 0 && location < session.remote.length) session.remote[location] = Item.fromNotch(item as object);
+  }
+  session.remoteCarried = cursorItem === undefined ? session.remoteCarried : Item.fromNotch(cursorItem as object);
+}
+
+/** The prismarine-windows protocol type id of a window kind (e.g. `minecraft:crafting`). */
+export function windowTypeId(serv: SquidServer, key: string): number {
+  const windows = require('prismarine-windows')(serv.registry).windows;
+  const type = windows[key]?.type;
+  if (typeof type !== 'number') throw new Error(`no window type ${key} for ${serv.registry.version.minecraftVersion}`);
+  return type;
+}
