@@ -33,6 +33,11 @@ export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<st
   description: string;
   /** Declaration order = argument order. */
   params: P;
+  /**
+   * True for an action that does not occupy the bot's body (e.g. `!stop`, conversation control):
+   * it runs at once, without interrupting the current action.
+   */
+  alongside?: boolean;
   /** Runs the command; the returned text (if any) is shown to the model. */
   perform(ctx: Ctx, args: ArgsOf<P>): Promise<string | undefined>;
 }

@@ -9,6 +9,7 @@ import { placeNearby } from '../../skills/place.ts';
 export const stop = defineCommand({
   name: '!stop',
   kind: 'action',
+  alongside: true,
   description: 'Stop the current action and any self-prompting.',
   params: {},
   async perform({ agent }) {
@@ -115,6 +116,7 @@ export const placeHere = defineCommand({
 export const startConversation = defineCommand({
   name: '!startConversation',
   kind: 'action',
+  alongside: true,
   description: 'Start a conversation with another bot.',
   params: {
     player_name: { type: 'string', description: 'bot', example: 'Bob' },
@@ -128,6 +130,7 @@ export const startConversation = defineCommand({
 export const endConversation = defineCommand({
   name: '!endConversation',
   kind: 'action',
+  alongside: true,
   description: 'End the conversation with a bot.',
   params: {
     player_name: { type: 'string', description: 'bot', example: 'Bob' },
