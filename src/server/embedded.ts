@@ -20,6 +20,12 @@ export type SquidServer = any;
 /** Plugin installed on a started flying-squid server (our own mechanics). */
 export type ServerPlugin = (serv: SquidServer) => void;
 
+/** Severity of a flying-squid log line. */
+export type ServerLogLevel = 'info' | 'warn' | 'error' | 'log';
+
+/** Callback that receives flying-squid's log lines (text without colours or timestamp). */
+export type ServerLogger = (level: ServerLogLevel, message: string) => void;
+
 export interface EmbeddedServerOptions {
   /** TCP port; 0 picks a free one (read it back from {@link EmbeddedServer.port}). */
   port: number;
@@ -29,8 +35,13 @@ export interface EmbeddedServerOptions {
   host?: string;
   /** Folder to persist the world in; omitted = in memory only. */
   worldFolder?: string;
-  /** Print flying-squid's own log lines; default false. */
+  /**
+   * Print flying-squid's own log lines (INFO/WARN/ERROR) to the console; default false (silent).
+   * Ignored when {@link logger} is given. flying-squid's log *files* (`logs/`) are never written.
+   */
   logging?: boolean;
+  /** Receives flying-squid's log lines instead of the console (e.g. to forward to our own logger). */
+  logger?: ServerLogger;
   /** Maximum simultaneous players; default 50. */
   maxPlayers?: number;
   /** Extra plugins to install after ours (`./plugins/index.ts`). */
@@ -42,7 +53,10 @@ export interface EmbeddedServer {
   host: string;
   port: number;
   version: string;
-  /** Stops the server and disconnects everyone; resolves within about 1 s. */
+  /**
+   * Stops the server: disconnects every player cleanly (they see "Server closed"), stops the tick
+   * loop and closes the port. Resolves within about 2 s; calling it again is a no-op.
+   */
   close(): Promise<void>;
 }
 
@@ -61,7 +75,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     host,
     'max-players': options.maxPlayers ?? 50,
     'online-mode': false,
-    logging: options.logging ?? false,
+    // flying-squid's `logging` means "write logs/<time>.log"; console output is routed below.
+    logging: false,
+    noConsoleOutput: true,
+    // Setting `debug` also keeps flying-squid's errorHandler from installing process-wide
+    // uncaughtException/unhandledRejection handlers (which call process.exit()).
+    debug: () => {},
     gameMode: 0,
     difficulty: 1,
     worldFolder: options.worldFolder,
@@ -75,20 +94,55 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     'max-entities': 200,
     version,
   };
+  // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
+  const consoleLog = console.log;
   const serv: SquidServer = flyingSquid.createMCServer(settings);
-  // flying-squid's errorHandler plugin installs process-wide handlers that call process.exit();
-  // it skips them when serv.debug is set. We log through our own code instead.
-  serv.debug ??= () => {};
+  console.log = consoleLog;
+  routeServerLog(serv, options);
   const failed = new Promise<never>((_, reject) => serv.once('error', reject));
   await Promise.race([serv.waitForReady(10_000), failed]);
   for (const plugin of [...builtinPlugins, ...(options.plugins ?? [])]) plugin(serv);
+  let closing: Promise<void> | undefined;
   return {
     serv,
     host,
     port: serv.listeningPort ?? options.port,
     version,
-    async close() {
-      await serv.destroy().catch(() => {});
-    },
+    close: () => (closing ??= closeServer(serv)),
   };
+}
+
+/** Time to wait for each player's disconnect during {@link EmbeddedServer.close}, in ms. */
+const DISCONNECT_TIMEOUT_MS = 1_000;
+
+/**
+ * Replaces flying-squid's console logger (set up synchronously by `createMCServer`, before its
+ * first line is logged) with `options.logger`, the console (`logging: true`) or nothing.
+ */
+function routeServerLog(serv: SquidServer, options: EmbeddedServerOptions): void {
+  const sink: ServerLogger | undefined = options.logger
+    ?? (options.logging ? (level, message) => (level === 'error' ? console.error : console.log)(`[${level.toUpperCase()}] ${message}`) : undefined);
+  const emit = (level: ServerLogLevel) => (message: unknown): void => { sink?.(level, String(message)); };
+  serv.log = emit('log');
+  serv.info = emit('info');
+  serv.warn = emit('warn');
+  serv.err = emit('error');
+}
+
+/**
+ * Disconnects players before destroying the server: flying-squid's `destroy()` makes every
+ * remaining player's `write` throw "Tried to write to a closed connection", and its disconnect
+ * handler (logout.js) then writes to them and crashes asynchronously.
+ */
+async function closeServer(serv: SquidServer): Promise<void> {
+  serv.stopTickInterval?.();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const players: any[] = [...serv.players];
+  await Promise.all(players.map((player) => new Promise<void>((resolve) => {
+    if (player.disconnected) { resolve(); return; }
+    const timer = setTimeout(resolve, DISCONNECT_TIMEOUT_MS);
+    player.once('disconnected', () => { clearTimeout(timer); resolve(); });
+    player._client.end('Server closed');
+  })));
+  await serv.destroy().catch(() => {});
 }

@@ -1,0 +1,137 @@
+/**
+ * Player-entity fixes: the real `player` entity type in spawn packets, working respawn after
+ * death, and initial food saturation.
+ */
+import type { SquidServer } from '../embedded.ts';
+import type { SquidEntity, SquidPlayer } from './types.ts';
+
+/** Vanilla health, food and saturation after (re)spawning (Minecraft wiki "Hunger"). */
+const FULL_HEALTH = 20;
+const FULL_FOOD = 20;
+const INITIAL_SATURATION = 5;
+/** `previousGamemode` value meaning "none" in the respawn packet. */
+const NO_PREVIOUS_GAME_MODE = 255;
+
+/** Installs every fix in this module. */
+export function installPlayerFixes(serv: SquidServer): void {
+  installPlayerEntityType(serv);
+  installPlayerList(serv);
+  installRespawn(serv);
+  installFoodSaturation(serv);
+}
+
+/**
+ * flying-squid creates players with `entityType = null`, which the spawn packet sends as type 0
+ * (`allay` on 1.21.1). Use minecraft-data's `player` entity id instead.
+ */
+function installPlayerEntityType(serv: SquidServer): void {
+  const playerTypeId: number = serv.registry.entitiesByName.player.id;
+  serv.on('newEntity', (entity: SquidEntity) => {
+    if (entity.type === 'player') entity.entityType = playerTypeId;
+  });
+}
+
+/**
+ * On 1.19.3+ (`playerInfoActionIsBitfield`) flying-squid's `_sendPlayerList(newPlayer)` writes the
+ * whole tab list to the *other* players and nothing to the new one, so a joining client never
+ * learns who is online (itself included): mineflayer's `bot.players` stays empty and player
+ * entities have no username. Replace it: the newcomer gets every player, the others get the
+ * newcomer. flying-squid re-assigns the function on every join, so it is re-replaced each time.
+ */
+function installPlayerList(serv: SquidServer): void {
+  if (!serv.supportFeature('playerInfoActionIsBitfield')) return;
+  const fields: Array<{ name: string; type: unknown }> = serv.registry.protocol?.play?.toClient?.types?.packet_player_info?.[1]?.[1]?.type?.[1]?.type?.[1] ?? [];
+  const listedType = JSON.stringify(fields.find((field) => field.name === 'listed')?.type ?? '');
+  const listed = listedType.includes('bool') ? true : 1;
+  const action = { add_player: true, update_game_mode: true, update_listed: true, update_latency: true };
+  const entry = (player: SquidPlayer) => ({
+    uuid: player.uuid,
+    player: { name: player.username, properties: player.profileProperties ?? [] },
+    gamemode: player.gameMode ?? 0,
+    listed,
+    latency: player._client.latency ?? 0,
+  });
+  const sendPlayerList = (newcomer: SquidPlayer): void => {
+    const everyone: SquidPlayer[] = serv.players.includes(newcomer) ? serv.players : [...serv.players, newcomer];
+    newcomer._client.write('player_info', { action, data: everyone.map(entry) });
+    for (const other of serv.players as SquidPlayer[]) {
+      if (other !== newcomer) other._client.write('player_info', { action, data: [entry(newcomer)] });
+    }
+  };
+  serv.on('newPlayer', () => { serv._sendPlayerList = sendPlayerList; });
+}
+
+/** flying-squid never sets saturation, so clients read NaN: start at vanilla's 5. */
+function installFoodSaturation(serv: SquidServer): void {
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    if (!Number.isFinite(player.foodSaturation)) player.foodSaturation = INITIAL_SATURATION;
+  });
+}
+
+/** The respawn packet's game-mode mapping (`SpawnInfo.gamemode`) from the protocol definition. */
+function gameModeNames(serv: SquidServer): Record<string, string> {
+  const types = serv.registry.protocol?.types ?? {};
+  const spawnInfo: Array<{ name: string; type: unknown }> | undefined = (types.SpawnInfo ?? serv.registry.protocol?.play?.toClient?.types?.SpawnInfo)?.[1];
+  const field = spawnInfo?.find((f) => f.name === 'gamemode')?.type as [string, { mappings?: Record<string, string> }] | undefined;
+  return field?.[1]?.mappings ?? {};
+}
+
+/**
+ * Respawn, fixed for 1.20.5+:
+ * - the client's request arrives as `client_command { actionId: 'perform_respawn' }` (the mapped
+ *   name), which flying-squid compares with `0`, so it never respawned anyone;
+ * - the `respawn` packet moved its fields into `worldState` (`SpawnInfo`).
+ * On request a dead player gets the respawn packet, is moved to their spawn point with chunks, and
+ * is restored to full health and food (vanilla `ServerPlayer.respawn`). `player._sendRespawn` is
+ * replaced too, so `changeWorld` uses the right shape.
+ */
+function installRespawn(serv: SquidServer): void {
+  const respawnFields: Array<{ name: string }> = serv.registry.protocol?.play?.toClient?.types?.packet_respawn?.[1] ?? [];
+  const usesWorldState = respawnFields.some((field) => field.name === 'worldState');
+  const modeNames = gameModeNames(serv);
+
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    if (usesWorldState) {
+      player._sendRespawn = (difficulty?: number, gameMode?: number, dimension?: number): void => {
+        const base = serv.registry.loginPacket?.worldState ?? {};
+        const mode = gameMode ?? player.gameMode ?? 0;
+        player._client.write('respawn', {
+          worldState: {
+            ...base,
+            name: serv.dimensionNames?.[dimension ?? 0] ?? base.name,
+            hashedSeed: serv.hashedSeed ?? base.hashedSeed,
+            gamemode: modeNames[String(mode)] ?? mode,
+            previousGamemode: player.prevGameMode ?? NO_PREVIOUS_GAME_MODE,
+            isDebug: false,
+            death: undefined,
+            portalCooldown: 0,
+          },
+          copyMetadata: 0,
+        });
+        void difficulty; // sent separately (`difficulty` packet) since 1.14
+      };
+    }
+
+    // Replace flying-squid's handler (it never matches the mapped action name).
+    player._client.removeAllListeners('client_command');
+    player._client.on('client_command', (data: { actionId?: number | string; payload?: number }) => {
+      const action = data.actionId ?? data.payload;
+      if (action !== 0 && action !== 'perform_respawn') return; // e.g. 'request_stats'
+      if (player.health > 0) return; // vanilla ignores respawn requests from the living
+      respawnPlayer(serv, player).catch((err: unknown) => serv.debug?.(`respawn failed: ${String(err)}`));
+    });
+  });
+}
+
+async function respawnPlayer(serv: SquidServer, player: SquidPlayer): Promise<void> {
+  await player.behavior('requestRespawn', {}, async () => {
+    player._sendRespawn();
+    player.nearbyEntities = []; // the client dropped every entity it knew
+    player.foodSaturation = INITIAL_SATURATION;
+    player.food = FULL_FOOD;
+    const spawnPoint = player.spawnPoint ?? player.position;
+    await player.teleport(spawnPoint.clone());
+    player.updateHealth(FULL_HEALTH);
+    player.updateAndSpawn();
+  });
+}
