@@ -177,7 +177,7 @@ export function collectItemEntity(session: InventorySession, entity: SquidEntity
   const watchers: SquidPlayer[] = entity.getNearbyPlayers?.() ?? [];
   if (!watchers.includes(player)) watchers.push(player);
   serv._writeArray('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken }, watchers);
-  player.playSoundAtSelf?.('entity.item.pickup');
+  // No pickup sound: flying-squid's sound_effect packet does not parse on 1.21 clients.
   if (countOf(stack) === 0) {
     entity.collected = true;
     entity.destroy();

@@ -1,0 +1,304 @@
+/**
+ * Window clicks, tossing, pickup and item-entity metadata, driven through real mineflayer bots
+ * against the embedded server and checked in both the bot's and the server's inventory.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import type { Entity } from 'prismarine-entity';
+import { createRequire } from 'node:module';
+import { Vec3 } from 'vec3';
+import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { giveItems } from '../../src/server/plugins/inventory.ts';
+
+type ServerItem = { type: number; count: number } | null;
+
+function itemId(server: EmbeddedServer, name: string): number {
+  return server.serv.registry.itemsByName[name].id;
+}
+
+/** Items of one name in main inventory + hotbar, as the server sees it. */
+function serverCount(server: EmbeddedServer, username: string, name: string): number {
+  const id = itemId(server, name);
+  const slots = serverPlayer(server, username).inventory.slots as ServerItem[];
+  return slots.slice(9, 45).reduce((n, item) => n + (item && item.type === id ? Number(item.count) : 0), 0);
+}
+
+function serverSlot(server: EmbeddedServer, username: string, slot: number): { name: string; count: number } | null {
+  const item = serverPlayer(server, username).inventory.slots[slot] as ServerItem;
+  return item ? { name: server.serv.registry.items[item.type].name, count: Number(item.count) } : null;
+}
+
+function botSlot(bot: Bot, slot: number): { name: string; count: number } | null {
+  const item = bot.inventory.slots[slot];
+  return item ? { name: item.name, count: item.count } : null;
+}
+
+function botCount(bot: Bot, name: string): number {
+  return bot.inventory.count(bot.registry.itemsByName[name].id, null);
+}
+
+async function give(server: EmbeddedServer, bot: Bot, name: string, count: number): Promise<void> {
+  const before = botCount(bot, name);
+  giveItems(serverPlayer(server, bot.username), name, count);
+  await waitUntil(() => botCount(bot, name) === before + count, `${bot.username} receives ${count} ${name}`);
+}
+
+/** Server item entities (flying-squid objects carrying an item). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function serverItems(server: EmbeddedServer): any[] {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return Object.values(server.serv.entities).filter((e: any) => e.type === 'object' && e.itemId !== undefined);
+}
+
+/** Waits until the server state matches (the bot's last click may still be in flight), then asserts it. */
+async function eventually<T>(read: () => T, expected: T, what: string): Promise<void> {
+  await waitUntil(() => JSON.stringify(read()) === JSON.stringify(expected), what, 3000).catch(() => {});
+  expect(read(), what).toEqual(expected);
+}
+
+/** The stateId mineflayer would send next (last one received in window_items / set_slot). */
+function stateIdOf(bot: Bot): number {
+  return lastStateId.get(bot) ?? 0;
+}
+const lastStateId = new WeakMap<Bot, number>();
+function trackStateId(bot: Bot): Bot {
+  const track = (p: { stateId: number }): void => { lastStateId.set(bot, p.stateId); };
+  bot._client.on('window_items', track);
+  bot._client.on('set_slot', track);
+  return bot;
+}
+
+async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
+  bot.chat(`/tp ${x} ${y} ${z}`);
+  await waitUntil(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) < 0.6, `${bot.username} teleported`);
+  await bot.waitForChunksToLoad();
+}
+
+describe.each(['1.21.4', '1.21.1'])('toss and pickup on %s', (version) => {
+  let server: EmbeddedServer;
+  const bots: Bot[] = [];
+  beforeAll(async () => { server = await startTestServer({ version }); });
+  afterAll(async () => { await server?.close(); });
+  afterEach(() => { for (const b of bots.splice(0)) b.quit(); });
+
+  test('bot.toss throws a stack forward; another bot walks onto it and gets exactly that many', async () => {
+    const thrower = await connectBot(server, 'Thrower');
+    const catcher = await connectBot(server, 'Catcher');
+    bots.push(thrower, catcher);
+    const ground = thrower.entity.position.floored();
+    await teleport(thrower, ground.x + 0.5, ground.y, ground.z + 0.5);
+    await teleport(catcher, ground.x + 8.5, ground.y, ground.z + 0.5);
+    await give(server, thrower, 'oak_planks', 10);
+    await give(server, thrower, 'stick', 4);
+    await give(server, catcher, 'oak_planks', 60);
+
+    const seen: Entity[] = [];
+    catcher.on('itemDrop', (e) => { seen.push(e); });
+    await thrower.lookAt(catcher.entity.position.offset(0, thrower.entity.height * 0.9, 0), true);
+    await new Promise((r) => setTimeout(r, 150)); // let the look reach the server
+    // Tossing a whole stack is one left click outside the window: one item entity of 10.
+    await thrower.toss(thrower.registry.itemsByName.oak_planks.id, null, 10);
+
+    expect(botCount(thrower, 'oak_planks')).toBe(0);
+    await eventually(() => serverCount(server, 'Thrower', 'oak_planks'), 0, 'thrower has no planks left (server)');
+    expect(serverCount(server, 'Thrower', 'stick')).toBe(4);
+    const [entity] = serverItems(server);
+    expect(entity?.itemCount).toBe(10);
+    // The catcher sees the item entity with its stack (item metadata on 1.20.2+).
+    await waitUntil(() => seen.length > 0, 'catcher sees itemDrop');
+    const dropped = seen[0].getDroppedItem();
+    expect(dropped?.name).toBe('oak_planks');
+    expect(dropped?.count).toBe(10);
+    // It flew forward, towards the catcher, not onto the thrower's feet.
+    await new Promise((r) => setTimeout(r, 1000));
+    const landed = entity.position as Vec3;
+    expect(landed.x - thrower.entity.position.x).toBeGreaterThan(1.8);
+    expect(Math.abs(landed.z - thrower.entity.position.z)).toBeLessThan(2);
+    // Not re-collected by the thrower.
+    expect(serverItems(server)).toHaveLength(1);
+
+    const collected = new Promise<[Entity, Entity]>((resolve) => catcher.once('playerCollect', (a, b) => resolve([a, b])));
+    // Walk onto the item, steering towards where the catcher sees it.
+    const seenItem = catcher.entities[seen[0].id];
+    const steer = setInterval(() => {
+      void catcher.lookAt(new Vec3(seenItem.position.x, catcher.entity.position.y + 1.6, seenItem.position.z), true);
+    }, 50);
+    catcher.setControlState('forward', true);
+    const [collector, item] = await Promise.race([
+      collected,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('catcher did not collect the item')), 15_000)),
+    ]).finally(() => { clearInterval(steer); catcher.setControlState('forward', false); });
+    expect(collector.id).toBe(catcher.entity.id);
+    expect(item.id).toBe(seen[0].id);
+
+    // 60 + 10 = a full stack of 64 and 6 more, in the bot's view and on the server.
+    await waitUntil(() => botCount(catcher, 'oak_planks') === 70, 'catcher has 70 planks');
+    await eventually(() => serverCount(server, 'Catcher', 'oak_planks'), 70, 'catcher has 70 planks (server)');
+    const stacks = catcher.inventory.items().filter((i) => i.name === 'oak_planks').map((i) => i.count).sort((a, b) => b - a);
+    expect(stacks).toEqual([64, 6]);
+    expect(serverItems(server)).toHaveLength(0);
+    expect(botCount(thrower, 'oak_planks')).toBe(0);
+    expect(serverCount(server, 'Thrower', 'oak_planks')).toBe(0);
+  });
+
+  test('bot.tossStack throws the whole stack as one item entity', async () => {
+    const bot = await connectBot(server, 'Stacker');
+    bots.push(bot);
+    await give(server, bot, 'cobblestone', 16);
+    await give(server, bot, 'dirt', 5);
+    const before = serverItems(server).length;
+    await bot.tossStack(bot.inventory.items().find((i) => i.name === 'cobblestone')!);
+    expect(botCount(bot, 'cobblestone')).toBe(0);
+    await eventually(() => serverCount(server, 'Stacker', 'cobblestone'), 0, 'server: no cobblestone left');
+    const items = serverItems(server);
+    expect(items).toHaveLength(before + 1);
+    expect(items.at(-1).itemId).toBe(itemId(server, 'cobblestone'));
+    expect(items.at(-1).itemCount).toBe(16);
+    // Thrown from the eyes with a pickup delay of 40 ticks: still lying there after 1.5 s.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(serverCount(server, 'Stacker', 'cobblestone')).toBe(0);
+
+    // A partial toss is one right click outside the window per item (vanilla and mineflayer).
+    await bot.toss(bot.registry.itemsByName.dirt.id, null, 3);
+    expect(botCount(bot, 'dirt')).toBe(2);
+    await eventually(() => serverCount(server, 'Stacker', 'dirt'), 2, 'server: 2 dirt left');
+    const dirt = serverItems(server).filter((e) => e.itemId === itemId(server, 'dirt'));
+    expect(dirt.map((e) => e.itemCount)).toEqual([1, 1, 1]);
+    for (const e of serverItems(server)) e.destroy();
+  });
+});
+
+describe('window clicks on 1.21.4', () => {
+  let server: EmbeddedServer;
+  let bot: Bot | undefined;
+  beforeAll(async () => { server = await startTestServer(); });
+  afterAll(async () => { await server?.close(); });
+  afterEach(() => {
+    bot?.quit();
+    bot = undefined;
+    for (const e of serverItems(server)) e.destroy();
+  });
+
+  /** Asserts that the bot and the server agree on `slots`, and that they hold `expected`. */
+  async function expectSlots(name: string, expected: Record<number, [string, number] | null>): Promise<void> {
+    for (const [slot, want] of Object.entries(expected)) {
+      const s = Number(slot);
+      const value = want ? { name: want[0], count: want[1] } : null;
+      await eventually(() => serverSlot(server, name, s), value, `server slot ${s}`);
+      await waitUntil(() => JSON.stringify(botSlot(bot!, s)) === JSON.stringify(value), `bot slot ${s}`, 3000).catch(() => {});
+      expect(botSlot(bot!, s), `bot slot ${s}`).toEqual(value);
+    }
+  }
+
+  test('left/right click: pick up, place, split, place one, merge and swap', async () => {
+    bot = await connectBot(server, 'Clicker');
+    await give(server, bot, 'stone', 10); // hotbar 36
+    await give(server, bot, 'dirt', 3); // hotbar 37
+    await bot.clickWindow(36, 1, 0); // right: take half (5)
+    await bot.clickWindow(38, 1, 0); // right on empty: place one
+    await bot.clickWindow(39, 0, 0); // left on empty: place the rest (4)
+    await expectSlots('Clicker', { 36: ['stone', 5], 38: ['stone', 1], 39: ['stone', 4] });
+    await bot.clickWindow(38, 0, 0); // pick up the 1
+    await bot.clickWindow(39, 0, 0); // merge into the 4
+    await bot.clickWindow(37, 0, 0); // pick up dirt
+    await bot.clickWindow(36, 0, 0); // swap with the 5 stone
+    await bot.clickWindow(37, 0, 0); // put stone into the now empty slot
+    await expectSlots('Clicker', { 36: ['dirt', 3], 37: ['stone', 5], 38: null, 39: ['stone', 5] });
+    expect(bot.inventory.selectedItem).toBeNull();
+  });
+
+  test('moveSlotItem and equip to armour go through the server', async () => {
+    bot = await connectBot(server, 'Mover');
+    await give(server, bot, 'iron_helmet', 1);
+    await give(server, bot, 'bread', 5);
+    await bot.moveSlotItem(37, 20);
+    await bot.equip(bot.registry.itemsByName.iron_helmet.id, 'head');
+    await expectSlots('Mover', { 5: ['iron_helmet', 1], 20: ['bread', 5], 36: null, 37: null });
+  });
+
+  test('shift-click moves between hotbar and main inventory', async () => {
+    bot = await connectBot(server, 'Shifter');
+    await give(server, bot, 'stone', 64);
+    await give(server, bot, 'stone', 10); // 36: 64, 37: 10
+    await bot.clickWindow(37, 0, 1); // hotbar -> main
+    await expectSlots('Shifter', { 9: ['stone', 10], 37: null });
+    await bot.clickWindow(9, 0, 1); // main -> hotbar: 64 is full, so the first empty hotbar slot
+    await expectSlots('Shifter', { 9: null, 36: ['stone', 64], 37: ['stone', 10] });
+  });
+
+  test('number keys swap with the hotbar and offhand', async () => {
+    bot = trackStateId(await connectBot(server, 'Swapper'));
+    await give(server, bot, 'stone', 7);
+    await bot.moveSlotItem(36, 12);
+    await bot.clickWindow(12, 4, 2); // swap main slot 12 with hotbar slot 4 (40)
+    await expectSlots('Swapper', { 12: null, 40: ['stone', 7] });
+    // Button 40 (offhand; F key) is not modelled by mineflayer's client: send it raw with no
+    // prediction; the server applies it and pushes the changed slots.
+    const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
+    bot._client.write('window_click', {
+      windowId: 0, stateId: stateIdOf(bot), slot: 40, mouseButton: 40, mode: 2, changedSlots: [], cursorItem: Item.toNotch(null),
+    });
+    await expectSlots('Swapper', { 40: null, 45: ['stone', 7] });
+  });
+
+  test('drop key throws one item or the whole stack; Q-drop throws in front', async () => {
+    bot = await connectBot(server, 'Dropper');
+    await give(server, bot, 'stone', 10);
+    await bot.clickWindow(36, 0, 4); // drop one
+    await expectSlots('Dropper', { 36: ['stone', 9] });
+    await bot.clickWindow(36, 1, 4); // drop the stack
+    await expectSlots('Dropper', { 36: null });
+    expect(serverItems(server).map((e) => e.itemCount).sort()).toEqual([1, 9]);
+
+    await give(server, bot, 'dirt', 5);
+    bot.setQuickBarSlot(0);
+    await bot.look(-Math.PI / 2, 0, true); // mineflayer yaw -90° = facing +x
+    await new Promise((r) => setTimeout(r, 150));
+    const feet = bot.entity.position.clone();
+    bot._client.write('block_dig', { status: 4, location: { x: 0, y: 0, z: 0 }, face: 0, sequence: 0 });
+    await expectSlots('Dropper', { 36: ['dirt', 4] });
+    const dirt = serverItems(server).find((e) => e.itemId === itemId(server, 'dirt'));
+    expect(dirt?.itemCount).toBe(1);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(dirt.position.x - feet.x).toBeGreaterThan(1.5);
+    expect(serverCount(server, 'Dropper', 'dirt')).toBe(4); // not picked straight back up
+  });
+
+  test('shift-clicking the 2x2 craft result crafts as many as fit', async () => {
+    bot = await connectBot(server, 'Quick');
+    await give(server, bot, 'oak_log', 3);
+    await bot.clickWindow(36, 0, 0);
+    await bot.clickWindow(1, 0, 0); // all 3 logs into the grid
+    await waitUntil(() => bot!.inventory.slots[0]?.name === 'oak_planks', 'result shown');
+    await bot.clickWindow(0, 0, 1);
+    await eventually(() => serverCount(server, 'Quick', 'oak_planks'), 12, 'server: 12 planks');
+    await eventually(() => serverSlot(server, 'Quick', 1), null, 'server: grid empty');
+    await waitUntil(() => botCount(bot!, 'oak_planks') === 12, 'bot: 12 planks');
+    expect(botSlot(bot, 1)).toBeNull();
+    expect(botSlot(bot, 0)).toBeNull();
+  });
+
+  test('the server ignores a lying client and resyncs it', async () => {
+    bot = await connectBot(server, 'Liar');
+    await give(server, bot, 'stone', 3);
+    const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
+    const stateId = await new Promise<number>((resolve) => {
+      bot!._client.once('window_items', (p: { stateId: number }) => resolve(p.stateId));
+      bot!._client.write('window_click', { windowId: 0, stateId: -1, slot: -999, mouseButton: 2, mode: 5, changedSlots: [], cursorItem: Item.toNotch(null) });
+    });
+    // Claim a left click on the stone turned it into 64 diamonds.
+    bot._client.write('window_click', {
+      windowId: 0, stateId, slot: 36, mouseButton: 0, mode: 0,
+      changedSlots: [{ location: 36, item: Item.toNotch(new Item(bot.registry.itemsByName.diamond.id, 64)) }],
+      cursorItem: Item.toNotch(null),
+    });
+    // The server computed its own outcome (the stone is on the cursor) and resent the truth.
+    await waitUntil(() => bot!.inventory.selectedItem?.name === 'stone', 'cursor resynced to stone');
+    expect(botSlot(bot, 36)).toBeNull();
+    expect(serverSlot(server, 'Liar', 36)).toBeNull();
+    expect(botCount(bot, 'diamond')).toBe(0);
+    await bot.clickWindow(36, 0, 0);
+    await expectSlots('Liar', { 36: ['stone', 3] });
+  });
+});
