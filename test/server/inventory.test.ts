@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
+import { plugin as collectBlockPlugin } from 'mineflayer-collectblock';
+import pathfinderPkg from 'mineflayer-pathfinder';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
@@ -300,5 +302,31 @@ describe('window clicks on 1.21.4', () => {
     expect(botCount(bot, 'diamond')).toBe(0);
     await bot.clickWindow(36, 0, 0);
     await expectSlots('Liar', { 36: ['stone', 3] });
+  });
+});
+
+describe('block drops on 1.21.4', () => {
+  let server: EmbeddedServer;
+  let bot: Bot | undefined;
+  beforeAll(async () => { server = await startTestServer(); });
+  afterAll(async () => { await server?.close(); });
+  afterEach(() => { bot?.quit(); bot = undefined; });
+
+  test('mineflayer-collectblock digs 3 grass blocks and collects 3 dirt', async () => {
+    bot = await connectBot(server, 'Collector');
+    bot.loadPlugin(pathfinderPkg.pathfinder);
+    bot.loadPlugin(collectBlockPlugin);
+    await new Promise((r) => setTimeout(r, 10)); // collectblock loads mineflayer-tool on the next tick
+    const drops: Entity[] = [];
+    bot.on('itemDrop', (e) => { drops.push(e); });
+    const grass = bot.registry.blocksByName.grass_block.id;
+    const blocks = bot.findBlocks({ matching: grass, maxDistance: 4, count: 3 }).map((p) => bot!.blockAt(p)!);
+    expect(blocks).toHaveLength(3);
+    await bot.collectBlock.collect(blocks);
+    expect(botCount(bot, 'dirt')).toBe(3);
+    await eventually(() => serverCount(server, 'Collector', 'dirt'), 3, 'server: 3 dirt');
+    // Every drop was announced with its item stack (entity metadata on 1.20.2+).
+    expect(drops.map((e) => e.getDroppedItem()?.name)).toEqual(['dirt', 'dirt', 'dirt']);
+    expect(serverItems(server)).toHaveLength(0);
   });
 });
