@@ -96,6 +96,28 @@ describe.each(['1.21.4', '1.21.1'])('crafting on %s', (version) => {
     }
     expect(bot.currentWindow).toBeNull();
   });
+
+  test('closing a crafting table returns the grid items to the inventory', async () => {
+    bot = await connectBot(server, 'Closer');
+    await give(server, bot, 'crafting_table', 1);
+    await bot.equip(bot.registry.itemsByName.crafting_table.id, 'hand');
+    const ground = bot.blockAt(bot.entity.position.offset(-2, -1, 0).floored())!;
+    await bot.placeBlock(ground, new Vec3(0, 1, 0));
+    const table = bot.blockAt(ground.position.offset(0, 1, 0))!;
+    await give(server, bot, 'oak_log', 5);
+    const window = await bot.openBlock(table);
+    expect(window.type).toBe('minecraft:crafting');
+    const logSlot = window.findInventoryItem(bot.registry.itemsByName.oak_log.id, null, false)!.slot;
+    await bot.clickWindow(logSlot, 0, 0);
+    await bot.clickWindow(5, 0, 0); // all 5 logs into the grid's centre
+    await waitUntil(() => window.slots[0]?.name === 'oak_planks', 'the table shows 4 planks as the result');
+    await expectServerCount(server, 'Closer', 'oak_log', 0);
+    bot.closeWindow(window);
+    await expectServerCount(server, 'Closer', 'oak_log', 5);
+    await waitUntil(() => botCount(bot!, 'oak_log') === 5, 'bot: logs back in the inventory');
+    expect(botCount(bot, 'oak_planks')).toBe(0);
+    await expectServerCount(server, 'Closer', 'oak_planks', 0);
+  });
 });
 
 describe('recipe matching (minecraft-data, no server)', () => {

@@ -104,6 +104,8 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
     syncEquipment(session);
   });
   player.on('spawned', () => sendFullState(session));
+  // Emitted before flying-squid saves the player: keep grid and cursor items in the saved inventory.
+  player.once('disconnected', () => returnLooseItems(session));
 
   client.on('look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
   client.on('position_look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
@@ -182,13 +184,9 @@ function openCraftingTable(session: InventorySession): void {
   sendFullState(session);
 }
 
-/**
- * Closes the player's window `windowId` (0 = their inventory): grid items and the cursor stack
- * go back to the inventory, or are thrown when it is full (vanilla `AbstractContainerMenu.removed`).
- */
-function closeMenu(session: InventorySession, windowId: number): void {
+/** Moves the active menu's grid items and the cursor stack back into the inventory (thrown when full). Does not sync. */
+function returnLooseItems(session: InventorySession): void {
   const menu = activeMenu(session);
-  if (windowId !== menu.id && windowId !== 0) return;
   session.batching = true;
   try {
     for (const s of gridSlots(menu)) {
@@ -203,6 +201,16 @@ function closeMenu(session: InventorySession, windowId: number): void {
   } finally {
     session.batching = false;
   }
+}
+
+/**
+ * Closes the player's window `windowId` (0 = their inventory): grid items and the cursor stack
+ * go back to the inventory, or are thrown when it is full (vanilla `AbstractContainerMenu.removed`).
+ */
+function closeMenu(session: InventorySession, windowId: number): void {
+  const menu = activeMenu(session);
+  if (windowId !== menu.id && windowId !== 0) return;
+  returnLooseItems(session);
   if (session.container) {
     session.container = null;
     sendFullState(session);
