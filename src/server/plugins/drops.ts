@@ -50,7 +50,7 @@ export interface SpawnItemOptions {
  * players. flying-squid's entity tick picks it up for the first player within 1.75 blocks once
  * the pickup delay has passed, and removes it after {@link ITEM_DESPAWN_TICKS}.
  *
- * @returns the flying-squid entity; `entity.itemStack` holds the stack.
+ * @returns the flying-squid entity (`itemId`, `itemCount` hold the stack; components are not kept).
  */
 export function spawnItemEntity(serv: SquidServer, options: SpawnItemOptions): SquidEntity {
   const { registry } = serv;

@@ -37,7 +37,7 @@ const EQUIPMENT_OFFHAND = 1;
  */
 export function inventoryPlugin(serv: SquidServer): void {
   serv.on('newPlayer', (player: SquidPlayer) => installPlayer(serv, player));
-  serv.onBlockInteraction('crafting_table', ({ block, player }: { block: { position: unknown }; player: SquidPlayer }) => {
+  serv.onBlockInteraction('crafting_table', ({ player }: { player: SquidPlayer }) => {
     if (player.crouching) return false;
     const session = sessions.get(player);
     if (!session) return false;
