@@ -20,7 +20,10 @@ const STREAM_WAIT_MS = 5_000;
 /** Installs the packet fix, chunk streaming after teleports, and the `/tp` command. */
 export function installTeleport(serv: SquidServer): void {
   installEntityTeleportShape(serv);
-  serv.on('newPlayer', (player: SquidPlayer) => overridePlayerTeleport(serv, player));
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    ignoreMovesUntilTeleportConfirmed(player);
+    overridePlayerTeleport(serv, player);
+  });
   serv.commands.add({
     base: 'teleport',
     aliases: ['tp'],
@@ -67,6 +70,47 @@ function installEntityTeleportShape(serv: SquidServer): void {
       return write(name, params);
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Teleport confirmation
+
+/** Longest wait for a `teleport_confirm` before movement packets are trusted again, in ms. */
+const CONFIRM_TIMEOUT_MS = 3_000;
+
+/**
+ * Vanilla ignores a client's movement packets between a server-side position set and the client's
+ * `teleport_confirm` (`ServerGamePacketListenerImpl.awaitingPositionFromClient`): movement sent
+ * before the client saw the teleport would otherwise move the player back server-side. flying-squid
+ * applies them, and always uses teleport id 1. Give each position set its own id and gate
+ * flying-squid's `position` / `position_look` handlers until that id is confirmed.
+ */
+function ignoreMovesUntilTeleportConfirmed(player: SquidPlayer): void {
+  const client = player._client;
+  let nextTeleportId = 1;
+  let awaitedId: number | undefined;
+  let awaitedSince = 0;
+  const originalWrite = client.write.bind(client);
+  client.write = (name: string, params: Record<string, unknown>) => {
+    if (name === 'position') {
+      awaitedId = nextTeleportId++;
+      awaitedSince = Date.now();
+      params = { ...params, teleportId: awaitedId };
+    }
+    return originalWrite(name, params);
+  };
+  client.on('teleport_confirm', ({ teleportId }: { teleportId: number }) => {
+    if (teleportId === awaitedId) awaitedId = undefined;
+  });
+  for (const packet of ['position', 'position_look']) {
+    const handlers = client.listeners(packet) as Array<(data: unknown) => void>;
+    client.removeAllListeners(packet);
+    client.on(packet, (data: unknown) => {
+      if (awaitedId !== undefined && Date.now() - awaitedSince < CONFIRM_TIMEOUT_MS) return;
+      awaitedId = undefined;
+      for (const handler of handlers) handler(data);
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
