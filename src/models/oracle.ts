@@ -41,6 +41,8 @@ export function parseRequest(text: string): Counts | undefined {
 export class OracleModel implements ChatModel {
   readonly id = 'oracle';
   readonly #view: OracleView;
+  /** A partner's request is being served. */
+  #serving = false;
   /** Items still to hand over for the request being served. */
   #toGive: Counts = {};
   #given: Counts = {};
@@ -48,6 +50,8 @@ export class OracleModel implements ChatModel {
   /** Partner turns already read for requests. */
   readonly #seen = new WeakSet<object>();
   #helper = false;
+  /** The partner said something since this oracle last asked. */
+  #partnerSpoke = false;
   #askedFor = '';
   #plannedOnce = false;
   #announced = false;
@@ -94,8 +98,7 @@ export class OracleModel implements ChatModel {
       return `!craftRecipe("${step.item}", ${step.produces})`;
     }
     // Lacking items: ask, but only in answer to the partner, and never as the helper.
-    const partnerSpoke = last.startsWith(`${partner} `);
-    if (!partner || this.#helper || !partnerSpoke) return '';
+    if (!partner || this.#helper || !this.#partnerSpoke) return '';
     if (!this.#plannedOnce && v.canUse('!getCraftingPlan')) {
       this.#plannedOnce = true;
       return `!getCraftingPlan("${target}", ${count})`;
@@ -103,6 +106,7 @@ export class OracleModel implements ChatModel {
     const ask = formatCounts(plan.missing);
     if (ask === this.#askedFor && !/gave you|don't have/i.test(last)) return '';
     this.#askedFor = ask;
+    this.#partnerSpoke = false;
     return `I need ${ask} to craft ${target}. Can you give them to me?`;
   }
 
@@ -113,9 +117,11 @@ export class OracleModel implements ChatModel {
       if (this.#seen.has(turn)) continue;
       this.#seen.add(turn);
       if (turn.role !== 'user' || !turn.content.startsWith(`${partner} `)) continue;
+      this.#partnerSpoke = true;
       const request = parseRequest(turn.content);
       if (request) {
         this.#helper = true;
+        this.#serving = true;
         this.#toGive = request;
         this.#given = {};
         this.#lacking = {};
@@ -125,7 +131,7 @@ export class OracleModel implements ChatModel {
 
   /** The next hand-over command, the closing message once all is handed over, or undefined. */
   #nextHandOver(partner: string | undefined): string | undefined {
-    if (!partner || Object.keys(this.#toGive).length === 0) return undefined;
+    if (!partner || !this.#serving) return undefined;
     const v = this.#view;
     const inventory = inventoryCounts(v.bot);
     for (const [item, wanted] of Object.entries(this.#toGive)) {
@@ -145,7 +151,7 @@ export class OracleModel implements ChatModel {
     }
     const lacking = formatCounts(this.#lacking);
     const given = formatCounts(this.#given);
-    this.#toGive = {};
+    this.#serving = false;
     return [given ? `I gave you ${given}.` : '', lacking ? `I don't have ${lacking}.` : ''].join(' ').trim();
   }
 

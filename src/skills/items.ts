@@ -2,8 +2,8 @@
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { formatCounts, type Counts } from './crafting-plan.ts';
-import { goToPlayer, lookAtPlayer, playerEntity } from './movement.ts';
-import { sleep, waitFor } from '../util/abort.ts';
+import { goToPlayer, playerEntity } from './movement.ts';
+import { abortable, sleep, waitFor } from '../util/abort.ts';
 
 /** Item name → count over the bot's whole inventory (armour and off-hand included). */
 export function inventoryCounts(bot: Bot): Counts {
@@ -34,7 +34,9 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   await goToPlayer(bot, name, 2, signal);
   const target = playerEntity(bot, name);
   if (!target) throw new Error(`Lost sight of ${name}.`);
-  await lookAtPlayer(bot, name);
+  // Aim at their feet: a throw aimed down lands within a block or two, at the recipient.
+  await bot.lookAt(target.position, true);
+  await abortable(bot.waitForTicks(2), signal); // the server learns the new look on the next movement packet
 
   let received = 0;
   const onCollect = (collector: Entity, collected: Entity) => {
