@@ -1,0 +1,76 @@
+/**
+ * A person in Minecraft chat (a plain mineflayer bot standing in for a player) talking to the
+ * bots: commands run without a model call, plain chat goes to the model.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { connectBot, waitUntil } from '../helpers/world.ts';
+import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
+
+let running: RunningBots;
+let steve: Bot;
+let fake: FakeProviderServer;
+const heard: string[] = [];
+const whispered: string[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeProvider('openai');
+  running = await startAgents({
+    settings: settingsSchema.parse({ chat_bot_messages: false }),
+    profiles: [
+      profileSchema.parse({ name: 'Andy', model: fake.spec('gpt-test', 'openai') }),
+      profileSchema.parse({ name: 'Jill', model: 'oracle' }),
+    ],
+    port: 0,
+    env: fake.env,
+    log: () => {},
+  });
+  steve = await connectBot(running.server!, 'Steve');
+  steve.on('chat', (from, text) => heard.push(`${from}: ${text}`));
+  steve.on('whisper', (from, text) => whispered.push(`${from}: ${text}`));
+});
+
+afterAll(async () => {
+  steve?.quit();
+  await running?.close();
+  await fake?.close();
+});
+
+test('a command typed in public chat naming a bot runs without a model call, and the bot says what it did', async () => {
+  const andy = running.agents[0].bot;
+  const jill = running.agents[1].bot;
+  steve.chat(`/tp Steve ${Math.floor(andy.entity.position.x) + 6} ${andy.entity.position.y} ${Math.floor(andy.entity.position.z)}`);
+  await waitUntil(() => andy.players.Steve?.entity !== undefined && andy.entity.position.distanceTo(steve.entity.position) > 4, 'Steve away from Andy');
+  const jillStart = jill.entity.position.clone();
+  steve.chat('Andy !goToPlayer("Steve", 1)');
+  await waitUntil(() => heard.some((l) => l.startsWith('Andy: Reached Steve')), 'Andy reports reaching Steve', 20_000);
+  expect(andy.entity.position.distanceTo(steve.entity.position)).toBeLessThan(2.5);
+  // Jill was not named: she did not move, and no model was asked anything.
+  expect(jill.entity.position.distanceTo(jillStart)).toBeLessThan(0.5);
+  expect(fake.requests.length).toBe(0);
+});
+
+test('a whispered command gets a whispered answer', async () => {
+  steve.chat('/give Jill oak_log 1');
+  await waitUntil(() => running.agents[1].bot.inventory.items().length > 0, 'Jill gets a log');
+  steve.whisper('Jill', '!inventory');
+  await waitUntil(() => whispered.some((l) => l.startsWith('Jill: Inventory: 1 oak_log')), 'Jill whispers her inventory');
+});
+
+test('a malformed command gets a precise error instead of running', async () => {
+  steve.whisper('Jill', '!craftRecipe("oak_plank", lots)');
+  await waitUntil(() => whispered.some((l) => l.includes('!craftRecipe') && l.includes('num')), 'Jill explains the bad argument');
+});
+
+test('plain chat goes to the model; the command in its reply runs and its output goes back to the model', async () => {
+  fake.enqueue('Let me look. !inventory');
+  fake.enqueue('I have nothing yet, Steve.');
+  steve.whisper('Andy', 'what do you have?');
+  await waitUntil(() => whispered.some((l) => l === 'Andy: I have nothing yet, Steve.'), 'Andy answers from the model', 20_000);
+  expect(fake.requests.length).toBe(2);
+  expect(fake.requests[0].call?.lastUserMessage).toContain('Steve: what do you have?');
+  expect(fake.requests[1].call?.lastUserMessage).toMatch(/^SYSTEM: Inventory: empty/);
+  expect(whispered).toContain('Andy: Let me look.');
+});
