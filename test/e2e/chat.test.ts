@@ -28,8 +28,8 @@ beforeAll(async () => {
     log: () => {},
   });
   steve = await connectBot(running.server!, 'Steve');
-  steve.on('chat', (from, text) => heard.push(`${from}: ${text}`));
-  steve.on('whisper', (from, text) => whispered.push(`${from}: ${text}`));
+  steve.on('chat', (from, text) => { heard.push(`${from}: ${text}`); });
+  steve.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
 });
 
 afterAll(async () => {
