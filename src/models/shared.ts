@@ -122,7 +122,7 @@ export function toModelError(err: unknown, ctx: ErrorContext): ModelError | Mode
     return make('unknown', false, `unexpected error: ${causeText(err) || String(err)}`);
   }
   const detail = apiMessage(e) ?? 'no details';
-  const keyHint = ctx.keyEnv ? `set ${ctx.keyEnv} (environment or keys in settings)` : 'pass an API key (apiKeyEnv in the model spec)';
+  const keyHint = ctx.keyEnv ? `set ${ctx.keyEnv} in the environment` : 'pass an API key (apiKeyEnv in the model spec)';
   if (status === 401) return make('auth', false, `401 invalid API key (${detail}) — ${keyHint}`);
   if (status === 403) return make('auth', false, `403 permission denied (${detail}) — check that the key may use this model`);
   if (status === 404) return make('not_found', false, `404 not found (${detail}) — check the model name and url (${ctx.baseURL})`);

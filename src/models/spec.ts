@@ -161,7 +161,7 @@ export function apiKeyStatus(spec: ModelSpec, env: NodeJS.ProcessEnv = process.e
   }
   const { id, provider, keyEnv, keyRequired } = resolved;
   if (keyRequired && keyEnv && !env[keyEnv]?.trim()) {
-    return { usable: false, id, provider, keyEnv, reason: `${id}: no API key — set ${keyEnv} (environment or keys in settings)` };
+    return { usable: false, id, provider, keyEnv, reason: `${id}: no API key — set ${keyEnv} in the environment` };
   }
   return { usable: true, id, provider, keyEnv, keyRequired };
 }
@@ -175,7 +175,7 @@ export function apiKeyStatus(spec: ModelSpec, env: NodeJS.ProcessEnv = process.e
 export function resolveApiKey(resolved: ResolvedModelSpec, env: NodeJS.ProcessEnv): string | undefined {
   const key = resolved.keyEnv ? env[resolved.keyEnv]?.trim() : undefined;
   if (resolved.keyRequired && !key) {
-    throw configError(resolved.id, resolved.provider, `no API key — set ${resolved.keyEnv} (environment or keys in settings)`);
+    throw configError(resolved.id, resolved.provider, `no API key — set ${resolved.keyEnv} in the environment`);
   }
   return key || undefined;
 }

@@ -82,7 +82,7 @@ describe('apiKeyStatus / createModel key handling', () => {
   test('createModel throws a clear config error for a missing key or an unknown prefix, without network', () => {
     const e = thrown(() => createModel('anthropic/claude-x', { env: {} }));
     expect(e.kind).toBe('config');
-    expect(e.message).toBe('anthropic/claude-x: no API key — set ANTHROPIC_API_KEY (environment or keys in settings)');
+    expect(e.message).toBe('anthropic/claude-x: no API key — set ANTHROPIC_API_KEY in the environment');
     expect(thrown(() => createModel('mistral/large', { env: {} })).message).toMatch(/valid prefixes: anthropic, openai/);
     expect(thrown(() => createModel('ollama/x', { env: {}, timeoutMs: 0 })).message).toMatch(/timeoutMs/);
     expect(createModel('ollama/x', { env: {} }).id).toBe('ollama/x');
