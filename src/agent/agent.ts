@@ -106,7 +106,7 @@ export class Agent implements AgentControl {
    */
   receive(message: IncomingMessage): void {
     if (this.#isHuman(message) && /^\s*!stop\b/.test(message.text)) {
-      void this.stop(`stopped by ${message.from}`).then(() => this.#reply(message, 'Stopped.'));
+      void this.stop(`stopped by ${message.from}`).then(() => this.#say(message, 'Stopped.'));
       return;
     }
     void this.#inbox.push(() => this.#handle(message)).catch((err) => this.#log(`error handling a message: ${(err as Error).stack}`));
@@ -129,11 +129,11 @@ export class Agent implements AgentControl {
         this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
         const output = await this.execute(parsed);
         this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
-        this.#reply(message, output);
+        this.#say(message, output);
         return;
       }
       if (parsed.kind === 'error' && message.text.trimStart().startsWith('!')) {
-        this.#reply(message, parsed.message);
+        this.#say(message, parsed.message);
         return;
       }
     }
@@ -265,11 +265,6 @@ export class Agent implements AgentControl {
     this.history.push(turn);
     const excess = this.history.length - this.#options.maxMessages;
     if (excess > 0) this.history.splice(0, excess);
-  }
-
-  /** Answers a player's command on the channel it came on. */
-  #reply(to: IncomingMessage, text: string): void {
-    this.#say(to, text);
   }
 
   /** Speaks `text` back towards the source of the message being handled. */

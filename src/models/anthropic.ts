@@ -1,7 +1,7 @@
 /** Anthropic Messages API adapter, through `@anthropic-ai/sdk`. */
 import Anthropic from '@anthropic-ai/sdk';
 import type { ResolvedModelSpec } from './spec.ts';
-import { normalizeTurns, passThroughParams, throwIfAborted, toModelError, type ErrorContext } from './shared.ts';
+import { errorContext, normalizeTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
 import { ModelError, type ChatModel, type ChatRequest } from './types.ts';
 
 /** `max_tokens` sent when neither the request nor the spec's params give one (the API requires it). */
@@ -58,15 +58,7 @@ export class AnthropicChatModel implements ChatModel {
     if (req.system.trim()) {
       body.system = [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }];
     }
-    const ctx: ErrorContext = {
-      provider: this.#spec.provider,
-      modelId: this.id,
-      baseURL: this.#spec.baseURL,
-      keyEnv: this.#spec.keyEnv,
-      timeoutMs: this.#options.timeoutMs,
-      maxRetries: this.#options.maxRetries,
-      signal: req.signal,
-    };
+    const ctx = errorContext(this.#spec, this.#options, req.signal);
     let message: Anthropic.Message;
     try {
       message = await this.#client.messages.create(body, { signal: req.signal });

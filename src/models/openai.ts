@@ -2,7 +2,7 @@
 import OpenAI from 'openai';
 import type { AdapterOptions } from './anthropic.ts';
 import type { ResolvedModelSpec } from './spec.ts';
-import { normalizeTurns, passThroughParams, throwIfAborted, toModelError, type ErrorContext } from './shared.ts';
+import { errorContext, normalizeTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
 import { ModelError, type ChatModel, type ChatRequest } from './types.ts';
 
 /** Key sent to local OpenAI-compatible servers that need none (the SDK insists on one). */
@@ -60,15 +60,7 @@ export class OpenAIChatModel implements ChatModel {
         body.max_tokens = req.maxTokens;
       }
     }
-    const ctx: ErrorContext = {
-      provider: this.#spec.provider,
-      modelId: this.id,
-      baseURL: this.#spec.baseURL,
-      keyEnv: this.#spec.keyEnv,
-      timeoutMs: this.#options.timeoutMs,
-      maxRetries: this.#options.maxRetries,
-      signal: req.signal,
-    };
+    const ctx = errorContext(this.#spec, this.#options, req.signal);
     let completion: OpenAI.ChatCompletion;
     try {
       completion = await this.#client.chat.completions.create(body, { signal: req.signal });

@@ -100,6 +100,15 @@ const retriesText = (n: number): string => (n === 1 ? '1 retry' : `${n} retries`
  * if the caller's signal has aborted. Classifies by HTTP status when there is one, and by the SDK
  * error's name otherwise (both SDKs use the same names).
  */
+/** The error context of one request of a model built from `spec` with `options`. */
+export function errorContext(
+  spec: { provider: string; id: string; baseURL: string; keyEnv: string | undefined },
+  options: { timeoutMs: number; maxRetries: number },
+  signal: AbortSignal | undefined,
+): ErrorContext {
+  return { provider: spec.provider, modelId: spec.id, baseURL: spec.baseURL, keyEnv: spec.keyEnv, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries, signal };
+}
+
 export function toModelError(err: unknown, ctx: ErrorContext): ModelError | ModelAbortError {
   if (err instanceof ModelError || err instanceof ModelAbortError) return err;
   if (ctx.signal?.aborted) return new ModelAbortError(ctx.modelId, ctx.signal.reason);

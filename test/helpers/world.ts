@@ -1,6 +1,7 @@
 /** Shared test fixtures: a real embedded server and real mineflayer bots on it. */
 import mineflayer, { type Bot } from 'mineflayer';
 import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../src/server/embedded.ts';
+import { giveItems } from '../../src/server/plugins/inventory.ts';
 
 /** Starts the embedded server on a free loopback port. */
 export async function startTestServer(options: Partial<EmbeddedServerOptions> = {}): Promise<EmbeddedServer> {
@@ -42,4 +43,16 @@ export function serverPlayer(server: EmbeddedServer, username: string): any {
   const player = server.serv.players.find((p: any) => p.username === username);
   if (!player) throw new Error(`no player ${username} on the server`);
   return player;
+}
+
+/** How many of item `name` the bot sees in its inventory. */
+export function botCount(bot: Bot, name: string): number {
+  return bot.inventory.count(bot.registry.itemsByName[name].id, null);
+}
+
+/** Gives `count` × `name` to the bot server-side and waits until the bot sees them. */
+export async function give(server: EmbeddedServer, bot: Bot, name: string, count: number): Promise<void> {
+  const before = botCount(bot, name);
+  giveItems(serverPlayer(server, bot.username), name, count);
+  await waitUntil(() => botCount(bot, name) === before + count, `${bot.username} receives ${count} ${name}`);
 }

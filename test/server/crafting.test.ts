@@ -5,25 +5,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { giveItems } from '../../src/server/plugins/inventory.ts';
 
 /** Items of one name in a player's main inventory + hotbar, as the server sees it. */
 function serverCount(server: EmbeddedServer, username: string, name: string): number {
   const id = server.serv.registry.itemsByName[name].id;
   const slots = serverPlayer(server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.slice(9, 45).reduce((n, item) => n + (item && item.type === id ? Number(item.count) : 0), 0);
-}
-
-function botCount(bot: Bot, name: string): number {
-  return bot.inventory.count(bot.registry.itemsByName[name].id, null);
-}
-
-async function give(server: EmbeddedServer, bot: Bot, name: string, count: number): Promise<void> {
-  const before = botCount(bot, name);
-  giveItems(serverPlayer(server, bot.username), name, count);
-  await waitUntil(() => botCount(bot, name) === before + count, `${bot.username} receives ${count} ${name}`);
 }
 
 /** Waits until the server applied the bot's last clicks (mineflayer does not wait for the final one). */

@@ -9,9 +9,8 @@ import { plugin as collectBlockPlugin } from 'mineflayer-collectblock';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
-import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { giveItems } from '../../src/server/plugins/inventory.ts';
 
 type ServerItem = { type: number; count: number } | null;
 
@@ -34,16 +33,6 @@ function serverSlot(server: EmbeddedServer, username: string, slot: number): { n
 function botSlot(bot: Bot, slot: number): { name: string; count: number } | null {
   const item = bot.inventory.slots[slot];
   return item ? { name: item.name, count: item.count } : null;
-}
-
-function botCount(bot: Bot, name: string): number {
-  return bot.inventory.count(bot.registry.itemsByName[name].id, null);
-}
-
-async function give(server: EmbeddedServer, bot: Bot, name: string, count: number): Promise<void> {
-  const before = botCount(bot, name);
-  giveItems(serverPlayer(server, bot.username), name, count);
-  await waitUntil(() => botCount(bot, name) === before + count, `${bot.username} receives ${count} ${name}`);
 }
 
 /** Server item entities (flying-squid objects carrying an item). */

@@ -1,11 +1,15 @@
-import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, writeFile, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadSettings } from '../../src/settings/index.ts';
+
+const made: string[] = [];
+afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
 
 async function project(files: Record<string, unknown>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mc-settings-'));
+  made.push(dir);
   for (const [name, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));

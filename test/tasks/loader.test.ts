@@ -1,14 +1,18 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
 
 const CRAFTING = path.resolve('../shared/minecollab/crafting_tasks/test_tasks');
 
+const made: string[] = [];
+afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
+
 async function tempFile(content: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mc-task-'));
+  made.push(dir);
   const file = path.join(dir, 'tasks.json');
   await writeFile(file, content);
   return file;
