@@ -47,11 +47,11 @@ function keyOf(position: { x: number; y: number; z: number }): string {
  * Parses SNBT (the text form of NBT used in commands): `{a:1,b:"x",c:[1b,2b],d:{e:1.5f}}`,
  * typed arrays `[I;1,2]`, unquoted and quoted keys and strings, `true`/`false` (1/0).
  *
- * @throws CommandError `argument.nbt.invalid` (Minecraft's "Invalid NBT") on malformed input.
+ * @throws CommandError `argument.nbt.expected.value` / `argument.nbt.trailing` on malformed input.
  */
 export function parseSnbt(text: string): NbtValue {
   let i = 0;
-  const fail = (): never => { throw new CommandError(translatable('argument.nbt.invalid', [text])); };
+  const fail = (): never => { throw new CommandError(translatable('argument.nbt.expected.value')); };
   const ws = (): void => { while (i < text.length && /\s/.test(text[i]!)) i++; };
   const quoted = (): string => {
     const q = text[i++]!;
@@ -61,7 +61,7 @@ export function parseSnbt(text: string): NbtValue {
     i++;
     return s;
   };
-  const bare = (): string => { const start = i; while (i < text.length && /[A-Za-z0-9_.+\-:]/.test(text[i]!)) i++; return text.slice(start, i); };
+  const bare = (): string => { const start = i; while (i < text.length && /[A-Za-z0-9_.+\-]/.test(text[i]!)) i++; return text.slice(start, i); };
   const value = (): NbtValue => {
     ws();
     const ch = text[i];
@@ -107,7 +107,7 @@ export function parseSnbt(text: string): NbtValue {
   };
   const result = value();
   ws();
-  if (i !== text.length) fail();
+  if (i !== text.length) throw new CommandError(translatable('argument.nbt.trailing'));
   return result;
 }
 
@@ -232,7 +232,7 @@ export function installBlockEntityCommands(serv: SquidServer): void {
       if (verb === 'merge') {
         if (args.length !== 6) throw new CommandError({ text: `Usage: ${dataUsage}` });
         const data = parseSnbt(args[5]!);
-        if (!isCompound(data)) throw new CommandError(translatable('argument.nbt.expected.compound'));
+        if (!isCompound(data)) throw new CommandError({ text: 'Expected a compound tag {...}' });
         await mergeBlockEntityData(serv, world, position, data);
         sendFeedback(serv, ctx.player, translatable('commands.data.block.modified', [position.x, position.y, position.z]));
         return;
@@ -279,7 +279,7 @@ export function installBlockEntityCommands(serv: SquidServer): void {
         const count = parseCount(args[6], item.stackSize);
         for (const player of players) {
           const windowSlot = playerWindowSlot(player, args[3]!);
-          if (windowSlot === undefined) throw new CommandError(translatable('slot.unknown', [args[3]!]));
+          if (windowSlot === undefined) throw new CommandError(translatable('commands.item.target.no_such_slot', [args[3]!]));
           player.inventory.updateSlot(windowSlot, item.name === 'air' ? null : new Item(item.id, count));
         }
         sendFeedback(serv, ctx.player, players.length === 1
