@@ -56,13 +56,13 @@ describe('mobs on 1.21.4', () => {
     const cow = await cowSeen;
     expect(cow.type).toBe('animal');
     expect(cow.position.distanceTo(new Vec3(feet.x + 4.5, feet.y, feet.z + 0.5))).toBeLessThan(0.5);
-    await waitUntil(() => cow.metadata[healthKey] === 10, 'cow health metadata 10');
+    await waitUntil(() => (cow.metadata as unknown[])[healthKey] === 10, 'cow health metadata 10');
 
     const babySeen = nextSpawn(bot, 'pig');
     bot.chat(`/summon pig ~-4 ~ ~ {Age:-24000}`);
     const baby = await babySeen;
     const babyKey = entitiesByName.pig.metadataKeys.indexOf('baby');
-    await waitUntil(() => baby.metadata[babyKey] === true, 'pig baby flag');
+    await waitUntil(() => (baby.metadata as unknown[])[babyKey] === true, 'pig baby flag');
 
     const zombieSeen = nextSpawn(bot, 'zombie');
     bot.chat(`/summon zombie ${feet.x} ${feet.y} ${feet.z + 10}`);

@@ -469,6 +469,9 @@ function stepMob(serv: SquidServer, module: ModuleState, mob: MobState): void {
     }
   }
 
+  // Idle on the ground with no momentum: nothing to simulate (most mobs, most of the time).
+  if (!mob.target && mob.onGround && mob.motion.x === 0 && mob.motion.y === 0 && mob.motion.z === 0) return;
+
   // Horizontal: walking plus knockback momentum.
   let walkX = 0;
   let walkZ = 0;
