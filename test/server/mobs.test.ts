@@ -1,0 +1,164 @@
+/**
+ * Mobs (src/server/plugins/mobs.ts) end to end: real mineflayer bots summon, watch, fight and
+ * kill mobs on the embedded server; checks cover what the bot sees and the server's state.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import type { Entity } from 'prismarine-entity';
+import { Vec3 } from 'vec3';
+import { botCount, connectBot, give, startTestServer, waitUntil } from '../helpers/world.ts';
+import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { allMobs, mobState } from '../../src/server/plugins/mobs.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves with the next entity of `name` the bot sees spawn (listen before summoning). */
+function nextSpawn(bot: Bot, name: string, timeoutMs = 5_000): Promise<Entity> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { bot.off('entitySpawn', onSpawn); reject(new Error(`no ${name} spawned`)); }, timeoutMs);
+    const onSpawn = (entity: Entity): void => {
+      if (entity.name !== name) return;
+      clearTimeout(timer);
+      bot.off('entitySpawn', onSpawn);
+      resolve(entity);
+    };
+    bot.on('entitySpawn', onSpawn);
+  });
+}
+
+describe('mobs on 1.21.4', () => {
+  let server: EmbeddedServer;
+  const bots: Bot[] = [];
+  let botNumber = 0;
+
+  async function join(): Promise<Bot> {
+    const bot = await connectBot(server, `Hunter${++botNumber}`);
+    bots.push(bot);
+    return bot;
+  }
+
+  beforeAll(async () => { server = await startTestServer(); });
+  afterEach(async () => {
+    for (const bot of bots.splice(0)) bot.quit();
+    await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
+    server.serv.handleCommand('kill @e[type=!player]');
+  });
+  afterAll(async () => { await server?.close(); });
+
+  test('/summon cow and zombie: seen with name, health metadata; zombie approaches; /kill removes them', async () => {
+    const bot = await join();
+    const { entitiesByName } = server.serv.registry;
+    const healthKey = entitiesByName.cow.metadataKeys.indexOf('health');
+    const feet = bot.entity.position.floored();
+
+    const cowSeen = nextSpawn(bot, 'cow');
+    bot.chat(`/summon minecraft:cow ${feet.x + 4} ${feet.y} ${feet.z}`);
+    const cow = await cowSeen;
+    expect(cow.type).toBe('animal');
+    expect(cow.position.distanceTo(new Vec3(feet.x + 4.5, feet.y, feet.z + 0.5))).toBeLessThan(0.5);
+    await waitUntil(() => (cow.metadata as unknown[])[healthKey] === 10, 'cow health metadata 10');
+
+    const babySeen = nextSpawn(bot, 'pig');
+    bot.chat(`/summon pig ~-4 ~ ~ {Age:-24000}`);
+    const baby = await babySeen;
+    const babyKey = entitiesByName.pig.metadataKeys.indexOf('baby');
+    await waitUntil(() => (baby.metadata as unknown[])[babyKey] === true, 'pig baby flag');
+
+    const zombieSeen = nextSpawn(bot, 'zombie');
+    bot.chat(`/summon zombie ${feet.x} ${feet.y} ${feet.z + 10}`);
+    const zombie = await zombieSeen;
+    expect(zombie.type).toBe('hostile');
+    // It walks toward the bot (within 16 blocks), as seen by the bot.
+    await waitUntil(() => zombie.position.distanceTo(bot.entity.position) < 4, 'zombie to come close', 10_000);
+
+    const zombieGone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === zombie.id) resolve(); }));
+    bot.chat('/kill @e[type=minecraft:zombie]');
+    await zombieGone;
+    expect(bot.entities[zombie.id]).toBeUndefined();
+    expect(server.serv.entities[zombie.id]).toBeUndefined();
+    expect(bot.entities[cow.id]?.name).toBe('cow'); // others untouched
+
+    const cowGone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === cow.id) resolve(); }));
+    bot.chat('/kill @e[type=cow]');
+    await cowGone;
+    expect(bot.entities[cow.id]).toBeUndefined();
+    // /kill drops the non-player loot: leather and beef item entities appear.
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 'cow loot on the ground');
+  });
+
+  test('a cow wanders on the ground; a hit chicken panics', async () => {
+    const bot = await join();
+    const feet = bot.entity.position.floored();
+    const cowSeen = nextSpawn(bot, 'cow');
+    bot.chat(`/summon cow ${feet.x - 6} ${feet.y} ${feet.z - 6}`);
+    const cow = await cowSeen;
+    const start = cow.position.clone();
+    await waitUntil(() => cow.position.xzDistanceTo(start) > 1, 'cow to wander more than a block', 10_000);
+    const onServer = mobState(server.serv, server.serv.entities[cow.id])!;
+    expect(onServer.entity.position.y).toBe(feet.y); // stays on the superflat ground
+    expect(cow.position.distanceTo(onServer.entity.position)).toBeLessThan(0.5); // client in sync
+
+    const chickenSeen = nextSpawn(bot, 'chicken');
+    bot.chat(`/summon chicken ${feet.x + 1} ${feet.y} ${feet.z + 1}`);
+    const chicken = await chickenSeen;
+    await sleep(300);
+    const hitAt = chicken.position.clone();
+    bot.attack(chicken);
+    let farthest = 0;
+    const deadline = Date.now() + 2_000;
+    while (Date.now() < deadline) {
+      farthest = Math.max(farthest, chicken.position.xzDistanceTo(hitAt));
+      await sleep(50);
+    }
+    // Knockback alone moves it under a block; panicking it runs at ~5 blocks/s.
+    expect(farthest).toBeGreaterThan(2.5);
+    expect(mobState(server.serv, server.serv.entities[chicken.id])?.health).toBe(3); // 4 - 1 (hand)
+  });
+
+  test('killing cows: a diamond sword needs fewer hits than a hand; the loot is collected', async () => {
+    const bot = await join();
+    const feet = bot.entity.position.floored();
+    // A closed 2x1 stone corridor: the cow in one cell, the bot in the other.
+    const cx = feet.x + 10, cz = feet.z, y = feet.y;
+    bot.chat(`/fill ${cx - 1} ${y - 1} ${cz - 1} ${cx + 2} ${y + 2} ${cz + 1} stone outline`);
+    bot.chat(`/tp ${cx + 1} ${y} ${cz}`);
+    await waitUntil(() => bot.entity.position.distanceTo(new Vec3(cx + 1.5, y, cz + 0.5)) < 0.1, 'bot in the corridor');
+
+    async function killCow(): Promise<number> {
+      const cowSeen = nextSpawn(bot, 'cow');
+      bot.chat(`/summon cow ${cx} ${y} ${cz}`);
+      const cow = await cowSeen;
+      let dead = false;
+      const died = (e: Entity): void => { if (e.id === cow.id) dead = true; };
+      bot.on('entityDead', died);
+      const gone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === cow.id) resolve(); }));
+      let hits = 0;
+      try {
+        while (!dead && hits < 20) {
+          bot.attack(cow);
+          hits++;
+          await sleep(800); // longer than the sword cooldown (12.5 ticks) and the invulnerability window
+        }
+      } finally {
+        bot.off('entityDead', died);
+      }
+      await gone;
+      expect(bot.entities[cow.id]).toBeUndefined();
+      return hits;
+    }
+
+    const byHand = await killCow();
+    await waitUntil(() => botCount(bot, 'beef') === 1 && botCount(bot, 'leather') === 1, 'beef and leather collected', 5_000);
+
+    await give(server, bot, 'diamond_sword', 1);
+    await bot.equip(bot.registry.itemsByName.diamond_sword.id, 'hand');
+    await sleep(700); // the item switch resets the attack cooldown
+    const bySword = await killCow();
+    await waitUntil(() => botCount(bot, 'beef') === 2 && botCount(bot, 'leather') === 2, 'second loot collected', 5_000);
+
+    expect(byHand).toBeGreaterThanOrEqual(8); // 10 health, 1 damage per full-strength hit
+    expect(bySword).toBeLessThanOrEqual(3); // 7 damage per hit
+    expect(bySword).toBeLessThan(byHand);
+    expect(allMobs(server.serv).filter((m) => m.name === 'cow')).toEqual([]);
+  });
+});
