@@ -45,6 +45,13 @@ export const settingsSchema = z.strictObject({
   max_messages: z.number().int().min(2).default(15),
   /** Upper bound for one action, in seconds. */
   action_timeout_s: z.number().positive().default(300),
+  /**
+   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox in a worker thread
+   * against the skill functions only. Off by default: the code is still model-written.
+   */
+  allow_insecure_coding: z.boolean().default(false),
+  /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
+  code_timeout_s: z.number().positive().default(300),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
