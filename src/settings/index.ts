@@ -65,6 +65,11 @@ export const profileSchema = z.strictObject({
   blocked_actions: z.array(z.string()).default([]),
   /** Minimum spacing between two model calls of this bot, in ms. */
   cooldown_ms: z.number().int().min(0).default(0),
+  /**
+   * How the model issues commands: `text` (writes `!name(args)` in its reply, docs in the prompt)
+   * or `native` (the provider's tool calling; tool calls are turned back into command text).
+   */
+  tool_calling: z.enum(['text', 'native']).default('text'),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
