@@ -3,7 +3,8 @@ import OpenAI from 'openai';
 import type { AdapterOptions } from './anthropic.ts';
 import type { ResolvedModelSpec } from './spec.ts';
 import { errorContext, normalizeTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
-import { ModelError, type ChatModel, type ChatRequest } from './types.ts';
+import { parseToolArguments, renderReply } from './tools.ts';
+import { ModelError, type ChatModel, type ChatRequest, type ChatResult, type ToolCall } from './types.ts';
 
 /** Key sent to local OpenAI-compatible servers that need none (the SDK insists on one). */
 export const NO_KEY_PLACEHOLDER = 'no-key';
@@ -14,7 +15,9 @@ export const NO_KEY_PLACEHOLDER = 'no-key';
  * The system prompt is the first message (the prefix the provider caches). Consecutive same-role
  * turns are merged (many local chat templates require alternation). `req.maxTokens` is sent as
  * `max_completion_tokens` to OpenAI and as `max_tokens` to compatible servers. Retries and
- * timeouts are the SDK's (honouring `retry-after`).
+ * timeouts are the SDK's (honouring `retry-after`). With `req.tools`, they are sent as
+ * `tools: [{type:'function', function:{name, description, parameters}}]` and the reply's
+ * `tool_calls` come back as tool calls (arguments parsed from their JSON text).
  */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
@@ -42,6 +45,11 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async complete(req: ChatRequest): Promise<string> {
+    const { text, toolCalls } = await this.respond(req);
+    return renderReply(text, toolCalls, req.tools ?? []);
+  }
+
+  async respond(req: ChatRequest): Promise<ChatResult> {
     throwIfAborted(req.signal, this.id);
     const params = passThroughParams(this.#spec.params);
     const messages: OpenAI.ChatCompletionMessageParam[] = [];
@@ -60,6 +68,12 @@ export class OpenAIChatModel implements ChatModel {
         body.max_tokens = req.maxTokens;
       }
     }
+    if (req.tools?.length) {
+      body.tools = req.tools.map((t) => ({
+        type: 'function' as const,
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
+    }
     const ctx = errorContext(this.#spec, this.#options, req.signal);
     let completion: OpenAI.ChatCompletion;
     try {
@@ -77,6 +91,12 @@ export class OpenAIChatModel implements ChatModel {
         message: `response has no choices${detail} — check the model name and that ${ctx.baseURL} speaks the OpenAI chat API`,
       });
     }
-    return choice.message.content ?? '';
+    const toolCalls: ToolCall[] = [];
+    for (const call of choice.message.tool_calls ?? []) {
+      if (call.type !== 'function') continue;
+      const rawArguments = call.function.arguments ?? '';
+      toolCalls.push({ id: call.id, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments });
+    }
+    return { text: choice.message.content ?? '', toolCalls };
   }
 }

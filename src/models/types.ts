@@ -24,6 +24,43 @@ export interface ChatRequest {
   signal?: AbortSignal;
   /** Upper bound on generated tokens for this request; overrides `params.max_tokens` of the spec. */
   maxTokens?: number;
+  /**
+   * Native tool calling: tools the model may call (see `tools.ts`, `commandTools`). When given,
+   * {@link ChatModel.complete} renders the first tool call back into `!name(args)` text after the
+   * reply's text, so callers that parse commands need no change. Omit for text-only prompting.
+   */
+  tools?: readonly ToolSpec[];
+}
+
+/** A JSON Schema (the subset tools use: object/property/type/description/range keywords). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** A tool the model may call: one command. */
+export interface ToolSpec {
+  /** `[A-Za-z0-9_-]{1,64}`, e.g. `craftRecipe` (a command's name without the `!`). */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object: `{type:'object', properties, required, additionalProperties:false}`; property order = argument order. */
+  parameters: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema>; required: string[] };
+}
+
+/** A tool call the model made. */
+export interface ToolCall {
+  /** The provider's call id (`toolu_…`, `call_…`). */
+  id: string;
+  name: string;
+  /** Parsed arguments; undefined when the provider sent arguments that are not a JSON object. */
+  arguments: Record<string, unknown> | undefined;
+  /** The arguments as sent (JSON text). */
+  rawArguments: string;
+}
+
+/** A reply with its tool calls kept apart (see {@link ChatModel.respond}). */
+export interface ChatResult {
+  /** The reply's text (text blocks joined; may be empty). */
+  text: string;
+  /** Tool calls in the order the model made them; empty without tools. */
+  toolCalls: ToolCall[];
 }
 
 /** A chat model behind one provider. */
@@ -32,13 +69,21 @@ export interface ChatModel {
   readonly id: string;
   /**
    * Sends the request and resolves with the assistant's reply text (text blocks joined; may be
-   * empty if the model produced no text).
+   * empty if the model produced no text). With `req.tools`, a tool call is appended as command
+   * text: `'Making sticks. !craftRecipe("stick", 4)'`.
    *
    * @throws {ModelError} when the provider fails after the configured retries, or answers
    *   something unusable. Never throws a raw SDK error.
    * @throws {ModelAbortError} when `req.signal` aborts (before or during the request).
    */
   complete(req: ChatRequest): Promise<string>;
+  /**
+   * Like {@link complete} but keeps tool calls structured instead of rendering them as text.
+   * Optional: models without native tool calling (e.g. the oracle) do not have it.
+   *
+   * @throws the same errors as {@link complete}.
+   */
+  respond?(req: ChatRequest): Promise<ChatResult>;
 }
 
 /** What went wrong, coarsely; lets callers react without parsing messages. */

@@ -43,8 +43,17 @@ export const settingsSchema = z.strictObject({
   init_message: z.string().default(''),
   /** Turns kept in a bot's history before older ones are dropped. */
   max_messages: z.number().int().min(2).default(15),
+  /** Base profile every bot profile is merged over: `survival`, `creative`, `god_mode` (profiles/defaults/), or a path to a JSON file relative to settings.json. */
+  base_profile: z.string().min(1).default('survival'),
   /** Upper bound for one action, in seconds. */
   action_timeout_s: z.number().positive().default(300),
+  /**
+   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox in a worker thread
+   * against the skill functions only. Off by default: the code is still model-written.
+   */
+  allow_insecure_coding: z.boolean().default(false),
+  /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
+  code_timeout_s: z.number().positive().default(300),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -58,6 +67,18 @@ export const profileSchema = z.strictObject({
   blocked_actions: z.array(z.string()).default([]),
   /** Minimum spacing between two model calls of this bot, in ms. */
   cooldown_ms: z.number().int().min(0).default(0),
+  /**
+   * How the model issues commands: `text` (writes `!name(args)` in its reply, docs in the prompt)
+   * or `native` (the provider's tool calling; tool calls are turned back into command text).
+   */
+  tool_calling: z.enum(['text', 'native']).default('text'),
+  /** Prompt templates overriding the base profile's (see profiles/defaults/_default.json and src/agent/profiles.ts). */
+  conversing: z.string().optional(),
+  coding: z.string().optional(),
+  saving_memory: z.string().optional(),
+  bot_responder: z.string().optional(),
+  /** Mode switches overriding the base profile's, e.g. `{ "hunting": false }`. */
+  modes: z.record(z.string(), z.boolean()).optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -36,6 +36,8 @@ export interface FakeChatCall {
   messages: FakeMessage[];
   /** Content of the last user turn, or `''`. */
   lastUserMessage: string;
+  /** Tools offered, from Anthropic's `tools[].input_schema` or OpenAI's `tools[].function.parameters`; `[]` if none. */
+  tools: FakeTool[];
   /** The raw JSON body as received. */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -53,9 +55,30 @@ export interface RecordedRequest {
   receivedAt: number;
 }
 
+/** A tool as the fake understood it, the same for both protocols. */
+export interface FakeTool {
+  name: string;
+  description: string;
+  /** The JSON Schema of the arguments. */
+  parameters: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A tool call the fake answers with. */
+export interface FakeToolCall {
+  name: string;
+  /** Arguments: an object, or (OpenAI only) raw argument text, e.g. malformed JSON. */
+  input: Record<string, unknown> | string;
+}
+
 /** A successful answer with custom extras. */
 export interface FakeTextReply {
   text: string;
+  /**
+   * Tool calls after the text, in the real wire format: Anthropic `tool_use` content blocks
+   * (stop_reason `tool_use`), OpenAI `message.tool_calls` (finish_reason `tool_calls`, content
+   * null when `text` is empty).
+   */
+  toolCalls?: FakeToolCall[];
   /** Wait this long (ms) before answering. */
   delayMs?: number;
   /** Anthropic `stop_reason` / OpenAI `finish_reason`; defaults to the protocol's normal stop. */
@@ -154,7 +177,11 @@ function parseCall(protocol: FakeProtocol, body: any): FakeChatCall {
     messages = rawMessages.filter((m) => !sys.includes(m)).map((m) => ({ role: String(m.role), content: blockText(m.content) }));
   }
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', body };
+  const rawTools: any[] = Array.isArray(body?.tools) ? body.tools : []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const tools: FakeTool[] = rawTools.map((t) => protocol === 'anthropic'
+    ? { name: String(t?.name), description: String(t?.description ?? ''), parameters: t?.input_schema }
+    : { name: String(t?.function?.name), description: String(t?.function?.description ?? ''), parameters: t?.function?.parameters });
+  return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', tools, body };
 }
 
 const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
@@ -193,15 +220,20 @@ function sendError(protocol: FakeProtocol, res: ServerResponse, reply: FakeError
 function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCall, reply: FakeTextReply): void {
   const input = roughTokens(call.system + call.messages.map((m) => m.content).join(''));
   const output = roughTokens(reply.text);
+  const toolCalls = reply.toolCalls ?? [];
   if (protocol === 'anthropic') {
     const requestId = nextId('req_');
+    const content: unknown[] = reply.text || toolCalls.length === 0 ? [{ type: 'text', text: reply.text }] : [];
+    for (const c of toolCalls) {
+      content.push({ type: 'tool_use', id: nextId('toolu_'), name: c.name, input: typeof c.input === 'string' ? JSON.parse(c.input) : c.input });
+    }
     sendJson(res, 200, {
       id: nextId('msg_'),
       type: 'message',
       role: 'assistant',
       model: call.model,
-      content: [{ type: 'text', text: reply.text }],
-      stop_reason: reply.stopReason ?? 'end_turn',
+      content,
+      stop_reason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     }, { 'request-id': requestId });
@@ -213,9 +245,21 @@ function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCal
       model: call.model,
       choices: [{
         index: 0,
-        message: { role: 'assistant', content: reply.text, refusal: null, annotations: [] },
+        message: {
+          role: 'assistant',
+          content: toolCalls.length && !reply.text ? null : reply.text,
+          refusal: null,
+          annotations: [],
+          ...(toolCalls.length ? {
+            tool_calls: toolCalls.map((c) => ({
+              id: nextId('call_'),
+              type: 'function',
+              function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+            })),
+          } : {}),
+        },
         logprobs: null,
-        finish_reason: reply.stopReason ?? 'stop',
+        finish_reason: reply.stopReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       }],
       usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
       system_fingerprint: 'fp_fake',

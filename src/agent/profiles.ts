@@ -1,0 +1,128 @@
+/**
+ * Profile layering: `_default` ← base profile (`survival`, `creative`, `god_mode`, shipped as JSON
+ * in `profiles/defaults/`, or any JSON file) ← the bot's own profile. Layers are merged on their
+ * raw JSON (objects merge key by key, arrays and scalars replace), and only the result is
+ * validated, so a bot file need only name what it changes.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ConfigError, profileSchema, validate } from '../settings/index.ts';
+
+/** The shipped `profiles/defaults/` folder (`_default.json` and the base profiles). */
+export const PROFILE_DEFAULTS_DIR = fileURLToPath(new URL('../../profiles/defaults/', import.meta.url));
+
+/** The base profiles shipped in {@link PROFILE_DEFAULTS_DIR}. */
+export const BASE_PROFILES = ['survival', 'creative', 'god_mode'] as const;
+
+/** A fully merged profile: every prompt template and the mode switches are present. */
+export const mergedProfileSchema = profileSchema.extend({
+  conversing: z.string(),
+  coding: z.string(),
+  saving_memory: z.string(),
+  bot_responder: z.string(),
+  modes: z.record(z.string(), z.boolean()),
+});
+export type MergedProfile = z.infer<typeof mergedProfileSchema>;
+
+type Json = unknown;
+
+const isPlainObject = (v: Json): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * Deep-merges JSON layers, later layers winning: plain objects merge key by key (recursively);
+ * arrays, strings, numbers, booleans and null replace; `undefined` values are skipped. Inputs are
+ * not mutated; `__proto__`, `constructor` and `prototype` keys are ignored.
+ *
+ * @param layers lowest priority first.
+ */
+export function deepMerge(...layers: Json[]): Json {
+  let out: Json = undefined;
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    if (isPlainObject(layer)) {
+      const merged: Record<string, Json> = isPlainObject(out) ? { ...out } : {};
+      for (const [key, value] of Object.entries(layer)) {
+        if (key === '__proto__' || key === 'constructor' || key === 'prototype' || value === undefined) continue;
+        merged[key] = deepMerge(merged[key], value);
+      }
+      out = merged;
+    } else if (Array.isArray(layer)) {
+      out = structuredClone(layer);
+    } else {
+      out = layer;
+    }
+  }
+  return out;
+}
+
+async function readJson(file: string, what: string): Promise<Record<string, Json>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(code === 'ENOENT' ? `${file}: ${what} not found` : `${file}: ${(err as Error).message}`);
+  }
+  let data: Json;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  if (!isPlainObject(data)) throw new ConfigError(`${file}: a ${what} must be a JSON object`);
+  return data;
+}
+
+/** Options of {@link loadMergedProfile}. */
+export interface LoadProfileOptions {
+  /**
+   * Base profile: a name in {@link BASE_PROFILES} (or any `<name>.json` in `defaultsDir`), or a
+   * path to a JSON file (contains `/` or ends in `.json`; relative to `baseDir`). Default `survival`.
+   */
+  base?: string;
+  /** Folder with `_default.json` and the named base profiles. Default {@link PROFILE_DEFAULTS_DIR}. */
+  defaultsDir?: string;
+  /** Folder a relative base path is resolved against (usually settings.json's). Default the cwd. */
+  baseDir?: string;
+}
+
+/** Resolves the file of a base profile name or path (see {@link LoadProfileOptions.base}). */
+export function baseProfileFile(base: string, defaultsDir = PROFILE_DEFAULTS_DIR, baseDir = process.cwd()): string {
+  if (base.includes('/') || base.includes('\\') || base.endsWith('.json')) return path.resolve(baseDir, base);
+  if (!/^\w+$/.test(base)) throw new ConfigError(`base profile "${base}": use one of ${BASE_PROFILES.join(', ')} or a path to a JSON file`);
+  return path.join(defaultsDir, `${base}.json`);
+}
+
+/**
+ * Merges raw profile objects in order `_default` ← base ← bot and validates the result.
+ *
+ * @param layers `[defaults, base, bot]` raw JSON objects (any may be `{}`).
+ * @param file named in validation errors.
+ * @throws ConfigError naming `file`, each wrong key, what was expected and what was found.
+ */
+export function mergeProfiles(layers: readonly Json[], file = 'profile'): MergedProfile {
+  return validate(mergedProfileSchema, deepMerge({}, ...layers), file);
+}
+
+/**
+ * Loads a bot profile merged over `_default.json` and its base profile.
+ *
+ * @param botFile the bot's profile JSON (e.g. `profiles/andy.json`).
+ * @param options base profile name or path, defaults folder, base dir for relative paths.
+ * @returns the merged, validated profile (prompt templates and modes always present).
+ * @throws ConfigError for a missing or malformed file, an unknown base profile, or a wrong key
+ *   or type in the merged result (named after `botFile`).
+ */
+export async function loadMergedProfile(botFile: string, options: LoadProfileOptions = {}): Promise<MergedProfile> {
+  const defaultsDir = options.defaultsDir ?? PROFILE_DEFAULTS_DIR;
+  const baseFile = baseProfileFile(options.base ?? 'survival', defaultsDir, options.baseDir);
+  const [defaults, base, bot] = await Promise.all([
+    readJson(path.join(defaultsDir, '_default.json'), 'default profile'),
+    readJson(baseFile, 'base profile'),
+    readJson(botFile, 'profile'),
+  ]);
+  return mergeProfiles([defaults, base, bot], botFile);
+}

@@ -1,0 +1,218 @@
+/**
+ * Runs model-written JavaScript (`!newAction`) in an SES Compartment inside a worker thread.
+ *
+ * The code is the body of an async function: `await collectBlocks('oak_log', 3); return 'done';`.
+ * It sees only async stubs of the skill functions the caller passes (also as `skills.name`),
+ * `sleep(ms)` and `console.log`; each stub call is run here, in the parent, against the real
+ * function. No bot, process, module loader, network, file system or timers of its own. A time
+ * limit terminates the worker, so even `while (true) {}` ends.
+ */
+import { Worker } from 'node:worker_threads';
+import { Script } from 'node:vm';
+import type { FromWorker, ToWorker, WorkerInput } from './worker.ts';
+
+/** An async function the sandboxed code may call; arguments and result must be structured-cloneable. */
+export type SkillFunction = (...args: any[]) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The skills the code may call, by name (names must be JavaScript identifiers). */
+export type SkillTable = Record<string, SkillFunction>;
+
+/** Why a run failed. `syntax`/`lint` are found before anything runs. */
+export type SandboxErrorKind = 'syntax' | 'lint' | 'runtime' | 'timeout' | 'aborted' | 'crash';
+
+/** A failure, in a form the agent can show the model. */
+export interface SandboxError {
+  kind: SandboxErrorKind;
+  /** One line, e.g. `TypeError: collectBlocks is not a function (line 3)`. */
+  message: string;
+  /** 1-based line in the model's code, when known. */
+  line?: number;
+}
+
+/** The outcome of one {@link runSandboxed}. Never a thrown error. */
+export type SandboxResult =
+  | { ok: true; value: unknown; output: string[]; calls: number; durationMs: number }
+  | { ok: false; error: SandboxError; output: string[]; calls: number; durationMs: number };
+
+/** Options of {@link runSandboxed}. */
+export interface SandboxOptions {
+  /** The functions the code may call. */
+  skills: SkillTable;
+  /**
+   * Wall-clock limit for the code (including its skill calls), in ms, counted from when the
+   * locked-down worker is ready. Default 60 000. Starting the worker has its own bound
+   * ({@link WORKER_START_LIMIT_MS}).
+   */
+  timeoutMs?: number;
+  /** Aborting terminates the worker; the result is then `{ok:false, error:{kind:'aborted'}}`. */
+  signal?: AbortSignal;
+  /**
+   * Skills whose first argument is chat text: a line of it starting with `/` (a server command)
+   * is refused before the skill runs. Default `['say']`.
+   */
+  chatSkills?: readonly string[];
+  /** Keep at most this many `console.log` lines (oldest dropped). Default 50. */
+  maxOutputLines?: number;
+  /** Worker heap limit in MB (a runaway allocation crashes the worker, not the process). Default 128. */
+  maxHeapMb?: number;
+}
+
+/** Bound on starting a worker and locking it down, in ms (normally 100–300 ms; more under load). */
+export const WORKER_START_LIMIT_MS = 15_000;
+
+/** Lines the runner puts before the model's first line. */
+const LINE_OFFSET = 1;
+const wrap = (code: string): string => `(async () => {\n${code}\n})()`;
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Checks code without running it: it must parse as the body of an async function, must not use
+ * forms the Compartment rejects (`import(`, direct `eval(`, HTML comments), must not use `bot`
+ * or `require`, and every `skills.x` must be a known skill.
+ *
+ * @param code the body of an async function.
+ * @param skillNames the names the code may call.
+ * @returns undefined when the code looks runnable, else a `syntax` or `lint` error.
+ */
+export function checkCode(code: string, skillNames: readonly string[]): SandboxError | undefined {
+  try {
+    // Compiled only, never run: a parse check with real line numbers.
+    new Script(`(async function () {\n${code}\n})`, { filename: 'action.js', lineOffset: -LINE_OFFSET });
+  } catch (err) {
+    const e = err as Error;
+    const line = /action\.js:(\d+)/.exec(e.stack ?? '')?.[1];
+    const n = line ? Number(line) : undefined;
+    return { kind: 'syntax', message: `SyntaxError: ${e.message}${n ? ` (line ${n})` : ''}`, ...(n ? { line: n } : {}) };
+  }
+  const lines = code.split('\n');
+  const problems: SandboxError[] = [];
+  const known = new Set(skillNames);
+  lines.forEach((text, i) => {
+    const line = i + 1;
+    const bare = text.replace(/\/\/.*$/, '');
+    if (/\bimport\s*\(/.test(bare) || /^\s*import\s/.test(bare)) problems.push({ kind: 'lint', line, message: `import is not available (line ${line}); use only the listed skills` });
+    if (/\brequire\s*\(/.test(bare)) problems.push({ kind: 'lint', line, message: `require is not available (line ${line}); use only the listed skills` });
+    if (/(^|[^.\w$])eval\s*\(/.test(bare)) problems.push({ kind: 'lint', line, message: `eval is not allowed (line ${line})` });
+    if (/<!--|-->/.test(bare)) problems.push({ kind: 'lint', line, message: `HTML comment markers <!-- and --> are not allowed (line ${line}); write "x-- > y" with spaces` });
+    if (/(^|[^.\w$])bot\s*\./.test(bare)) problems.push({ kind: 'lint', line, message: `there is no bot object (line ${line}); call the skills directly, e.g. await ${skillNames[0] ?? 'skill'}(...)` });
+    for (const m of bare.matchAll(/\bskills\s*\.\s*([A-Za-z_$][\w$]*)/g)) {
+      if (!known.has(m[1])) problems.push({ kind: 'lint', line, message: `unknown skill skills.${m[1]} (line ${line}); available: ${skillNames.join(', ')}` });
+    }
+  });
+  if (problems.length === 0) return undefined;
+  return { kind: 'lint', line: problems[0].line, message: problems.map((p) => p.message).join('; ') };
+}
+
+/**
+ * Runs `code` (the body of an async function; its `return` value is the result) in a fresh
+ * SES-locked worker thread. Each call starts its own worker (about 100–300 ms) and ends it.
+ *
+ * Skill calls are refused after the run ends; a call in flight when the time limit or the
+ * signal fires is not awaited (abort your own action signal to stop it).
+ *
+ * @param code JavaScript from the model (no ``` fences).
+ * @param options skills, time limit (ms), signal, chat skills, output bound.
+ * @returns a {@link SandboxResult}; never throws. Syntax and lint problems are reported without
+ *   starting a worker.
+ */
+export async function runSandboxed(code: string, options: SandboxOptions): Promise<SandboxResult> {
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxLines = options.maxOutputLines ?? 50;
+  const chatSkills = new Set(options.chatSkills ?? ['say']);
+  const skillNames = Object.keys(options.skills).filter((n) => IDENTIFIER.test(n) && typeof options.skills[n] === 'function');
+  const output: string[] = [];
+  let calls = 0;
+  const elapsed = (): number => Math.round(performance.now() - started);
+  const fail = (error: SandboxError): SandboxResult => ({ ok: false, error, output, calls, durationMs: elapsed() });
+
+  const problem = checkCode(code, skillNames);
+  if (problem) return fail(problem);
+  if (options.signal?.aborted) return fail({ kind: 'aborted', message: 'stopped before it ran' });
+
+  const input: WorkerInput = { code: wrap(code), skillNames, lineOffset: LINE_OFFSET };
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
+    workerData: input,
+    env: {},
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 128, maxYoungGenerationSizeMb: 16 },
+  });
+  // The worker's own stdout/stderr (never the model's console.log, which comes as messages) are dropped.
+  worker.stdout.resume();
+  worker.stderr.resume();
+
+  return new Promise<SandboxResult>((resolve) => {
+    let settled = false;
+    const finish = (result: SandboxResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(startTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      resolve(result);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = setTimeout(() => {
+      finish(fail({ kind: 'crash', message: `the sandbox did not start within ${WORKER_START_LIMIT_MS} ms` }));
+    }, WORKER_START_LIMIT_MS);
+    const startCodeTimer = (): void => {
+      clearTimeout(startTimer);
+      timer = setTimeout(() => {
+        finish(fail({ kind: 'timeout', message: `stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s; the code must finish sooner (avoid endless loops)` }));
+      }, timeoutMs);
+    };
+    const onAbort = (): void => finish(fail({ kind: 'aborted', message: 'stopped by the agent' }));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const reply = (msg: ToWorker): void => {
+      if (settled) return;
+      try {
+        worker.postMessage(msg);
+      } catch (err) {
+        worker.postMessage({ type: 'reply', id: msg.id, ok: false, error: `result could not be passed to the code: ${(err as Error).message}` } satisfies ToWorker);
+      }
+    };
+
+    const runSkill = async (id: number, name: string, args: unknown[]): Promise<void> => {
+      calls++;
+      const fn = Object.hasOwn(options.skills, name) ? options.skills[name] : undefined;
+      if (!fn || !skillNames.includes(name)) return reply({ type: 'reply', id, ok: false, error: `${name} is not a skill` });
+      if (chatSkills.has(name) && typeof args[0] === 'string' && args[0].split('\n').some((l) => l.trimStart().startsWith('/'))) {
+        return reply({ type: 'reply', id, ok: false, error: `${name}: messages starting with "/" (server commands) are refused` });
+      }
+      try {
+        const value = await fn(...args);
+        reply({ type: 'reply', id, ok: true, value });
+      } catch (err) {
+        reply({ type: 'reply', id, ok: false, error: err instanceof Error ? err.message : String(err) });
+      }
+    };
+
+    worker.on('message', (msg: FromWorker) => {
+      if (settled) return;
+      if (msg.type === 'ready') startCodeTimer();
+      else if (msg.type === 'call') void runSkill(msg.id, msg.name, Array.isArray(msg.args) ? msg.args : []);
+      else if (msg.type === 'log') {
+        output.push(String(msg.line).slice(0, 500));
+        if (output.length > maxLines) output.shift();
+      } else if (msg.type === 'done') {
+        if (msg.ok) finish({ ok: true, value: msg.value, output, calls, durationMs: elapsed() });
+        else {
+          const e = msg.error;
+          const at = e.line !== undefined ? ` (line ${e.line})` : '';
+          finish(fail({ kind: 'runtime', message: `${e.name}: ${e.message}${at}`, ...(e.line !== undefined ? { line: e.line } : {}) }));
+        }
+      }
+    });
+    worker.on('error', (err) => {
+      const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      finish(fail({ kind: 'crash', message: oom ? 'the code used too much memory' : `sandbox crashed: ${err.message}` }));
+    });
+    worker.on('exit', (code) => {
+      finish(fail({ kind: 'crash', message: `sandbox exited unexpectedly (code ${code})` }));
+    });
+  });
+}
