@@ -75,8 +75,10 @@ export function encodePayload(text: string, size: number): string[] {
   for (const token of tokens(text)) {
     // Reserve one character: a space at the end may grow into "\s".
     if (length + token.length > size - 1 && current.length > 0) flush();
-    current.push(token);
-    length += token.length;
+    // A plain space opening a piece is written escaped at once.
+    const t = current.length === 0 && token === ' ' ? '\\s' : token;
+    current.push(t);
+    length += t.length;
   }
   if (current.length > 0 || pieces.length === 0) flush();
   return pieces;
