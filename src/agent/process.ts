@@ -73,12 +73,14 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       const bot = await connectBot(profile.name, address);
       const outbox = new ChatOutbox((line) => bot.chat(line), { burst: settings.chat_burst, intervalMs: settings.chat_interval_ms });
       // Bots of this process talk in-process; any other bot is found and reached by whispers.
-      const whisper = new WhisperTransport(bot, outbox, {
+      const whisper = () => new WhisperTransport(bot, outbox, {
         key: settings.bot_key,
         skip: settings.bot_transport === 'auto' ? (name) => localNames.has(name) : undefined,
         log,
       });
-      const transport: Transport = settings.bot_transport === 'auto' ? new CompositeTransport(hub.endpoint(profile.name), whisper) : whisper;
+      const transport: Transport = settings.bot_transport === 'in-process' ? hub.endpoint(profile.name)
+        : settings.bot_transport === 'whisper' ? whisper()
+          : new CompositeTransport(hub.endpoint(profile.name), whisper());
       const echo = settings.chat_bot_messages ? (to: string, text: string) => outbox.chat(`(to ${to}) ${text}`) : undefined;
       const conversations = new Conversations(profile.name, transport, { timings, echo, log });
       bot.on('playerJoined', (player) => conversations.presence(player.username, true));

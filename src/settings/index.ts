@@ -47,10 +47,11 @@ export const settingsSchema = z.strictObject({
   action_timeout_s: z.number().positive().default(300),
   /**
    * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
-   * other processes or machines by whispers, found by a whispered handshake; `whisper`: every bot,
-   * even of this process, by whispers.
+   * other processes or machines by whispers, found by a whispered handshake (each player sees one
+   * short `mcb|hello|…` whisper from each bot); `in-process`: only bots of this process, no
+   * whispers at all; `whisper`: every bot, even of this process, by whispers.
    */
-  bot_transport: z.enum(['auto', 'whisper']).default('auto'),
+  bot_transport: z.enum(['auto', 'in-process', 'whisper']).default('auto'),
   /**
    * Shared secret of our bots: a whispering bot proves it knows it before it counts as a bot.
    * Empty = a built-in key, enough among friends; set your own where untrusted players could

@@ -15,7 +15,7 @@ class FakeServer {
   readonly bots = new Map<string, FakeBot>();
   readonly lines: { from: string; line: string }[] = [];
   join(name: string): FakeBot {
-    const bot = new FakeBot(name, this);
+    const bot = new FakeBot(name);
     for (const other of this.bots.values()) {
       bot.players[other.username] = {};
       other.players[name] = {};
@@ -42,8 +42,10 @@ class FakeServer {
 
 class FakeBot extends EventEmitter {
   readonly players: Record<string, unknown> = {};
-  constructor(readonly username: string, readonly server: FakeServer) {
+  readonly username: string;
+  constructor(username: string) {
     super();
+    this.username = username;
   }
 }
 
