@@ -7,8 +7,9 @@ import type { CommandContext, AgentControl } from '../commands/context.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import { parseCommand, type ParseResult } from '../commands/parser.ts';
 import type { NameResolver } from '../commands/names.ts';
-import type { BotMessage, Conversations } from '../conversation/index.ts';
+import { ChatOutbox, type BotMessage, type Conversations } from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
+import { OracleModel } from '../models/oracle.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
@@ -23,6 +24,8 @@ export interface IncomingMessage {
   from: string;
   text: string;
   channel: Channel;
+  /** Bot messages answered together: each line is kept as its own turn. */
+  lines?: string[];
 }
 
 export interface AgentOptions {
@@ -32,6 +35,8 @@ export interface AgentOptions {
   /** This agent's commands (the shared registry minus its blocked actions). */
   commands: CommandRegistry<CommandContext>;
   conversations: Conversations;
+  /** The bot's rate-limited chat (default: an outbox with the default limit over `bot.chat`). */
+  outbox?: ChatOutbox;
   /** Builds the agent's model; called once, with the agent (the offline oracle reads its state). */
   model: (agent: Agent) => ChatModel;
   persona?: string;
@@ -48,8 +53,8 @@ export interface AgentOptions {
 
 /** Bound on query commands, which only read state (ms). */
 const QUERY_TIMEOUT_MS = 10_000;
-/** Minecraft's chat limit is 256 characters per message. */
-const CHAT_LIMIT = 250;
+/** Bound on the respond-or-ignore question asked while acting (ms). */
+const RESPOND_DECISION_TIMEOUT_MS = 15_000;
 /** Malformed commands in a row after which the loop gives up on this message. */
 const MAX_PARSE_ERRORS = 3;
 
@@ -59,6 +64,8 @@ export class Agent implements AgentControl {
   readonly data: GameData;
   readonly actions: ActionRunner;
   readonly conversations: Conversations;
+  /** Everything this agent types into chat goes through here. */
+  readonly outbox: ChatOutbox;
   readonly history: ChatTurn[] = [];
   /** Commands run, in order (reported in task results). */
   readonly commandLog: string[] = [];
@@ -82,8 +89,20 @@ export class Agent implements AgentControl {
     this.data = options.data;
     this.#commands = options.commands;
     this.conversations = options.conversations;
+    this.outbox = options.outbox ?? new ChatOutbox((line) => this.bot.chat(line));
     this.actions = new ActionRunner({ timeoutMs: options.actionTimeoutMs, release: () => releaseControls(this.bot) });
     this.model = options.model(this);
+    this.conversations.attach({
+      isBusy: () => this.actions.current !== undefined,
+      shouldRespond: (partner, lines) => this.#shouldRespond(partner, lines),
+      deliver: (partner, lines) => this.#deliver(partner, lines),
+      note: (text) => this.#remember({ role: 'user', content: `SYSTEM: ${text}` }),
+      remind: (partner, silentMs) => this.receive({
+        from: 'system',
+        channel: 'system',
+        text: `${partner} has not answered for ${Math.round(silentMs / 1000)} s. Remind them, keep waiting, or end with !endConversation("${partner}").`,
+      }),
+    });
   }
 
   /** This agent's command registry. */
@@ -112,14 +131,38 @@ export class Agent implements AgentControl {
     void this.#inbox.push(() => this.#handle(message)).catch((err) => this.#log(`error handling a message: ${(err as Error).stack}`));
   }
 
-  /** Entry point of the conversation transport. */
+  /**
+   * A message from a verified bot of ours. Transports normally hand messages to the agent's
+   * {@link Conversations} themselves; this is the same entry for callers holding a message.
+   */
   receiveFromBot(message: BotMessage): void {
-    const incoming = this.conversations.receive(message);
-    if (!incoming.handle) {
-      if (incoming.note) this.#remember({ role: 'user', content: `SYSTEM: ${incoming.note}` });
-      return;
+    this.conversations.receive(message);
+  }
+
+  /** Queued lines of a conversation partner, due now; an action still running is interrupted. */
+  #deliver(partner: string, lines: string[]): void {
+    if (this.actions.current) void this.actions.stop(`interrupted to answer ${partner}`);
+    this.receive({ from: partner, text: lines.join('\n'), channel: 'bot', lines });
+  }
+
+  /**
+   * The cheap respond-or-ignore decision while acting: the oracle follows its rule; a model gets
+   * a tiny yes/no prompt.
+   */
+  async #shouldRespond(partner: string, lines: string[]): Promise<boolean> {
+    if (this.model instanceof OracleModel) return this.model.respondWhileBusy(lines);
+    try {
+      const reply = await this.model.complete({
+        system: `You are ${this.name}, a Minecraft bot, busy with ${this.actions.current ?? 'an action'}. Answer with one word: yes or no.`,
+        turns: [{ role: 'user', content: `${partner} (a bot) wrote:\n${lines.join('\n')}\nShould you stop what you are doing to answer right now?` }],
+        maxTokens: 5,
+        signal: AbortSignal.any([this.#modelAbort.signal, AbortSignal.timeout(RESPOND_DECISION_TIMEOUT_MS)]),
+      });
+      return /^\W*yes\b/i.test(reply.trim());
+    } catch (err) {
+      if (!isAbortError(err)) this.#log(`respond-or-ignore failed (answering later): ${(err as Error).message}`);
+      return false;
     }
-    this.receive({ from: message.from, text: incoming.text, channel: 'bot' });
   }
 
   async #handle(message: IncomingMessage): Promise<void> {
@@ -138,7 +181,7 @@ export class Agent implements AgentControl {
       }
     }
     const prefix = message.channel === 'system' ? 'SYSTEM' : message.channel === 'bot' ? `${message.from} (a bot)` : message.from;
-    this.#remember({ role: 'user', content: `${prefix}: ${message.text}` });
+    for (const line of message.lines ?? [message.text]) this.#remember({ role: 'user', content: `${prefix}: ${line}` });
     await this.#think(message);
   }
 
@@ -157,11 +200,11 @@ export class Agent implements AgentControl {
       const parsed = parseCommand(reply, this.#commands, this.#options.names);
       if (parsed.kind === 'none') {
         this.#remember({ role: 'assistant', content: reply });
-        this.#say(source, reply);
+        this.#say(source, reply, this.actions.current !== undefined);
         return;
       }
       this.#remember({ role: 'assistant', content: parsed.kind === 'command' ? `${parsed.before} ${parsed.source}`.trim() : reply });
-      this.#say(source, parsed.before);
+      this.#say(source, parsed.before, parsed.kind === 'command');
       if (parsed.kind === 'error') {
         this.#remember({ role: 'user', content: `SYSTEM: ${parsed.message}` });
         if (++parseErrors >= MAX_PARSE_ERRORS) return;
@@ -219,6 +262,7 @@ export class Agent implements AgentControl {
     }
     const result = await this.actions.run(command.name, perform);
     this.#log(result.output);
+    this.conversations.wake();
     return result.output;
   }
 
@@ -233,6 +277,7 @@ export class Agent implements AgentControl {
     this.#modelAbort.abort(reason);
     this.#modelAbort = new AbortController();
     await this.actions.stop(reason);
+    this.conversations.wake();
   }
 
   help(): string {
@@ -254,6 +299,8 @@ export class Agent implements AgentControl {
   /** Ends all work: stops the action and leaves the server. */
   async shutdown(): Promise<void> {
     await this.stop('shutting down');
+    this.conversations.close();
+    this.outbox.close();
     this.bot.quit();
   }
 
@@ -267,16 +314,27 @@ export class Agent implements AgentControl {
     if (excess > 0) this.history.splice(0, excess);
   }
 
-  /** Speaks `text` back towards the source of the message being handled. */
-  #say(source: IncomingMessage, text: string): void {
+  /**
+   * Speaks `text` back the way the message being handled came: to a bot through the
+   * conversation, to a player by whisper or in public chat.
+   *
+   * @param busy the agent is acting (tells a bot partner to wait longer).
+   */
+  #say(source: IncomingMessage, text: string, busy = false): void {
     text = text.trim();
     if (!text) return;
-    if (source.channel === 'bot') return this.conversations.say(source.from, text);
-    if (source.channel === 'system' && this.conversations.active) return this.conversations.say(this.conversations.active, text);
-    for (const line of chunk(text.replace(/\s*\n\s*/g, ' | '), CHAT_LIMIT)) {
-      if (source.channel === 'whisper') this.bot.whisper(source.from, line);
-      else this.bot.chat(line.startsWith('/') ? ` ${line}` : line);
+    if (source.channel === 'bot') {
+      if (!this.conversations.say(source.from, text, busy)) this.#log(`not sent (no conversation with ${source.from}): ${text}`);
+      return;
     }
+    if (source.channel === 'system') {
+      const partner = this.conversations.active;
+      if (partner) this.conversations.say(partner, text, busy);
+      else this.outbox.chat(text);
+      return;
+    }
+    if (source.channel === 'whisper') this.outbox.whisper(source.from, text);
+    else this.outbox.chat(text);
   }
 
   #log(line: string): void {

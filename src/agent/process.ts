@@ -5,11 +5,11 @@
 import type { Bot } from 'mineflayer';
 import { allCommands } from '../commands/index.ts';
 import { nameResolver } from '../commands/names.ts';
-import { Conversations, InProcessTransport } from '../conversation/index.ts';
+import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, leftTheGame, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import type { Profile, Settings } from '../settings/index.ts';
-import { Agent, chunk } from './agent.ts';
+import { Agent } from './agent.ts';
 import { connectBot, type ServerAddress } from './bot.ts';
 import { chooseModel, fallbackNotice } from './model-choice.ts';
 
@@ -32,10 +32,7 @@ export interface RunningBots {
   close(): Promise<void>;
 }
 
-/** Public chat reaches a bot when it names the bot as a word (or when only one bot runs). */
-export function namesBot(text: string, name: string): boolean {
-  return new RegExp(`(^|[^\\w])${name}([^\\w]|$)`, 'i').test(text);
-}
+export { namesBot } from '../conversation/index.ts';
 
 /**
  * Starts the server (if embedded) and every bot of `profiles`.
@@ -57,7 +54,14 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}`);
   const data = gameData(settings.minecraft_version);
   const names = nameResolver(settings.minecraft_version);
-  const transport = new InProcessTransport();
+  const hub = new InProcessHub();
+  const localNames = new Set(options.profiles.map((p) => p.name));
+  const timings = {
+    replyDelayMs: settings.convo_reply_delay_ms,
+    busyPartnerDelayMs: settings.convo_busy_partner_delay_ms,
+    reminderMs: settings.convo_reminder_ms,
+    leaveEndMs: settings.convo_leave_end_ms,
+  };
   const agents: Agent[] = [];
   const fallbacks: string[] = [];
   const close = async () => {
@@ -67,15 +71,37 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   try {
     for (const profile of options.profiles) {
       const bot = await connectBot(profile.name, address);
-      const echo = settings.chat_bot_messages
-        ? (to: string, text: string) => { for (const line of chunk(`(to ${to}) ${text}`, 250)) bot.chat(line); }
-        : undefined;
+      const outbox = new ChatOutbox((line) => bot.chat(line), { burst: settings.chat_burst, intervalMs: settings.chat_interval_ms });
+      // Bots of this process talk in-process; any other bot is found and reached by whispers.
+      let whisperTransport: WhisperTransport | undefined;
+      const whisper = () => (whisperTransport = new WhisperTransport(bot, outbox, {
+        key: settings.bot_key,
+        skip: settings.bot_transport === 'auto' ? (name) => localNames.has(name) : undefined,
+        log,
+      }));
+      const transport: Transport = settings.bot_transport === 'in-process' ? hub.endpoint(profile.name)
+        : settings.bot_transport === 'whisper' ? whisper()
+          : new CompositeTransport(hub.endpoint(profile.name), whisper());
+      const echo = settings.chat_bot_messages ? (to: string, text: string) => outbox.chat(`(to ${to}) ${text}`) : undefined;
+      const conversations = new Conversations(profile.name, transport, { timings, echo, log });
+      bot.on('playerJoined', (player) => conversations.presence(player.username, true));
+      bot.on('playerLeft', (player) => conversations.presence(player.username, false));
+      // Some servers (flying-squid on 1.19.3+) never send the player-list removal mineflayer turns
+      // into playerLeft; their system line "X left the game." says the same. Players cannot send
+      // system lines, so this cannot be spoofed from chat.
+      bot.on('message', (message, position) => {
+        const gone = position === 'system' ? leftTheGame(message.toString()) : undefined;
+        if (!gone || gone === bot.username) return;
+        whisperTransport?.forget(gone);
+        conversations.presence(gone, false);
+      });
       const agent = new Agent({
         bot,
         data,
         names,
         commands: allCommands.without([...settings.blocked_actions, ...profile.blocked_actions]),
-        conversations: new Conversations(profile.name, transport, echo),
+        conversations,
+        outbox,
         model: (a) => {
           const choice = chooseModel(options.model ?? profile.model, a, options.env);
           if (choice.fallback) fallbacks.push(choice.fallback);
@@ -88,7 +114,6 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
         cooldownMs: profile.cooldown_ms,
         log,
       });
-      transport.register(agent.name, (m) => agent.receiveFromBot(m));
       agents.push(agent);
       log(`${agent.name} joined as ${agent.model.id}`);
     }
@@ -102,16 +127,23 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   return { server, address, agents, close };
 }
 
-/** Sends players' whispers and public chat to the agent, under the settings' rules. */
+/**
+ * Sends players' whispers and public chat to the agent, under the settings' rules
+ * ({@link reachesBot}); bot envelopes belong to the whisper transport, never to the agent.
+ */
 function routeChat(agent: Agent, agents: Agent[], settings: Settings): void {
   const bot: Bot = agent.bot;
   const ours = new Set(agents.map((a) => a.name));
-  const allowed = (from: string) => !ours.has(from) && (settings.only_chat_with.length === 0 || settings.only_chat_with.includes(from));
+  const rules = () => ({
+    self: agent.name,
+    botCount: new Set([...ours, ...agent.conversations.others()]).size,
+    onlyChatWith: settings.only_chat_with,
+    isBot: (name: string) => ours.has(name) || agent.conversations.isBot(name),
+  });
   bot.on('whisper', (from, text) => {
-    if (allowed(from)) agent.receive({ from, text, channel: 'whisper' });
+    if (!isEnvelope(text) && reachesBot(rules(), from, text, 'whisper')) agent.receive({ from, text, channel: 'whisper' });
   });
   bot.on('chat', (from, text) => {
-    if (!allowed(from)) return;
-    if (agents.length === 1 || namesBot(text, agent.name)) agent.receive({ from, text, channel: 'public' });
+    if (reachesBot(rules(), from, text, 'public')) agent.receive({ from, text, channel: 'public' });
   });
 }

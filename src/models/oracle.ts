@@ -62,6 +62,15 @@ export class OracleModel implements ChatModel {
     this.#view = view;
   }
 
+  /**
+   * The oracle's respond-or-ignore rule while its bot is acting: never interrupt. Its actions are
+   * short hand-overs and crafts whose result the partner is waiting for, so it answers once the
+   * action has ended (the conversation holds the lines until then).
+   */
+  respondWhileBusy(_lines: readonly string[]): boolean {
+    return false;
+  }
+
   async complete(req: ChatRequest): Promise<string> {
     const reply = this.#decide(req);
     // Never loop on a command that keeps failing.

@@ -54,6 +54,35 @@ export const settingsSchema = z.strictObject({
   allow_insecure_coding: z.boolean().default(false),
   /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
   code_timeout_s: z.number().positive().default(300),
+  /**
+   * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
+   * other processes or machines by whispers, found by a whispered handshake (each player sees one
+   * short `mcb|hello|…` whisper from each bot); `in-process`: only bots of this process, no
+   * whispers at all; `whisper`: every bot, even of this process, by whispers.
+   */
+  bot_transport: z.enum(['auto', 'in-process', 'whisper']).default('auto'),
+  /**
+   * Shared secret of our bots: a whispering bot proves it knows it before it counts as a bot.
+   * Empty = a built-in key, enough among friends; set your own where untrusted players could
+   * read this code. Every process of one team needs the same key.
+   */
+  bot_key: z.string().default(''),
+  /** Wait before a bot answers a bot when neither is acting, in ms (lines arriving meanwhile are answered together). */
+  convo_reply_delay_ms: z.number().int().min(0).default(200),
+  /** Wait before answering a bot whose message came with a command (it is acting), in ms. */
+  convo_busy_partner_delay_ms: z.number().int().min(0).default(5_000),
+  /** A silent conversation partner triggers a reminder after this long, in ms; each next one after twice as long. */
+  convo_reminder_ms: z.number().int().min(1).default(30_000),
+  /** A partner who left the server ends the conversation after this long, in ms, unless back by then. */
+  convo_leave_end_ms: z.number().int().min(0).default(10_000),
+  /**
+   * Chat messages (public lines, whispers, commands) a bot may send back to back. Vanilla adds 20
+   * per message to a counter that drops 1 per tick and kicks non-operators above 200, so keep
+   * this under 10.
+   */
+  chat_burst: z.number().int().min(1).max(10).default(6),
+  /** Sustained spacing of a bot's chat messages, in ms; vanilla's spam limit breaks even at 1000. */
+  chat_interval_ms: z.number().int().min(0).default(1_000),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -1,0 +1,50 @@
+/** Which players' chat reaches which bot (the human side of conversations). */
+
+/** Public chat names the bot when its name appears as a whole word (any case). */
+export function namesBot(text: string, name: string): boolean {
+  return new RegExp(`(^|[^\\w])${name}([^\\w]|$)`, 'i').test(text);
+}
+
+/** Start of server feedback that some servers send as chat; never meant for a bot. */
+const FEEDBACK = [
+  /^Set own game mode to /i, /^Set the time to /i, /^Set the difficulty to /i, /^Teleported /i,
+  /^Set the weather to /i, /^Gamerule /i, /^Gave \d+ /i, /^Cleared the inventory /i, /^Removed \d+ item/i,
+  /^Unknown (or incomplete )?command/i, /^You whisper to /i, /^\[\w+: .*\]$/,
+];
+
+/** True for lines the server produced (command feedback, senders like "Server"), which bots ignore. */
+export function isServerFeedback(from: string, text: string): boolean {
+  if (/^(server|rcon|@)$/i.test(from) || !/^\w{1,16}$/.test(from)) return true;
+  return FEEDBACK.some((re) => re.test(text.trim()));
+}
+
+export interface ChatRules {
+  /** This bot's name. */
+  self: string;
+  /** How many of our bots run, this one included (public chat reaches a lone bot without naming it). */
+  botCount: number;
+  /** When non-empty, only these players may talk to and command the bot. */
+  onlyChatWith: readonly string[];
+  /** True for a bot of ours (their chat is never a player's). */
+  isBot: (name: string) => boolean;
+}
+
+/**
+ * Decides whether a player's chat line reaches the bot: whispers always do; public chat does when
+ * it names the bot or when this is the only bot. Bots of ours, the bot itself, players outside
+ * `only_chat_with` and server feedback never do.
+ */
+export function reachesBot(rules: ChatRules, from: string, text: string, channel: 'whisper' | 'public'): boolean {
+  if (from === rules.self || rules.isBot(from) || isServerFeedback(from, text)) return false;
+  if (rules.onlyChatWith.length > 0 && !rules.onlyChatWith.includes(from)) return false;
+  return channel === 'whisper' || rules.botCount === 1 || namesBot(text, rules.self);
+}
+
+/**
+ * The player named in a server's "X left the game." notice, if `line` is one. Pass only system
+ * lines (players' chat arrives as "<name> text" and never matches).
+ */
+export function leftTheGame(line: string): string | undefined {
+  // Colour codes: `§e` on vanilla, `&e` in flying-squid's broadcast.
+  return /^(\w{1,16}) left the game\.?$/.exec(line.replace(/^(?:[§&][0-9a-fk-or])+/i, '').replace(/§./g, '').trim())?.[1];
+}

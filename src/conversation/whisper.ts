@@ -1,0 +1,315 @@
+/**
+ * Bot messages as Minecraft whispers, for bots in other processes or on other machines.
+ *
+ * Envelope: every whisper between our bots is one line `mcb|<type>|<flags>|<id>|<part>/<total>|<payload>`:
+ * - `hello`: payload is a fresh challenge (16 hex digits). Sent to every player a bot sees: those
+ *   online when it joins, and each one who joins later.
+ * - `proof`: payload is `<challenge or -> <mac>`, where mac = HMAC-SHA256(key, "proof|sender|receiver|nonce")
+ *   (first 24 hex digits) for a challenge the receiver issued; it may carry a new challenge back.
+ *   A bot becomes a verified peer once it has answered one of our challenges with a valid mac.
+ *   Binding both names into the mac means a proof cannot be relayed to another pair.
+ * - `msg`: a {@link BotMessage}; flags are `s` (start), `e` (end), `b` (busy) or `-`; long messages
+ *   are split into parts that fit the chat limit and reassembled by the receiver.
+ *
+ * Trust: a `msg` counts only when the sender is a verified peer; the sender's name is the
+ * server's (usernames are unique while online), and a peer who leaves is forgotten, so whoever
+ * joins later under that name must prove itself again. A player who types an envelope without the
+ * key is refused.
+ *
+ * Payload escaping keeps whispers intact through chat: `\\` `\n` `\s` (a space the server would
+ * trim or collapse: at either end of a part, or after another space) and `\uXXXX` for characters
+ * chat refuses.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { CHAT_LIMIT, type ChatOutbox } from './outbox.ts';
+import type { BotMessage, Transport } from './types.ts';
+
+/** Prefix of every envelope. */
+export const ENVELOPE_PREFIX = 'mcb|';
+/** Key used when the settings give none (fine among friends; set `bot_key` on public servers). */
+export const DEFAULT_BOT_KEY = 'mindcraft-ts';
+/** Longest message carried, in parts (longer ones are cut). */
+export const MAX_PARTS = 16;
+/** Room kept for the envelope header in each whisper. */
+const HEADER_ROOM = 32;
+/** Challenges kept per player. */
+const MAX_CHALLENGES = 4;
+/** A player's hello is answered at most this often (ms), so a player cannot drain the chat budget. */
+const HELLO_ANSWER_GAP_MS = 2_000;
+/** Partial messages are dropped after this long (ms). */
+const PARTIAL_TTL_MS = 60_000;
+
+/** True when `text` looks like one of our envelopes (such whispers never reach the agent as a player's words). */
+export function isEnvelope(text: string): boolean {
+  return text.startsWith(ENVELOPE_PREFIX);
+}
+
+/** Escapes `text` into tokens (one character or one escape each). */
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  const chars = [...text];
+  chars.forEach((c, i) => {
+    if (c === '\\') out.push('\\\\');
+    else if (c === '\n') out.push('\\n');
+    else if (c === ' ') out.push(i === 0 || i === chars.length - 1 || chars[i - 1] === ' ' || chars[i + 1] === ' ' ? '\\s' : ' ');
+    // eslint-disable-next-line no-control-regex
+    else if (/[\u0000-\u001f\u007f§]/.test(c)) out.push(`\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    else out.push(c);
+  });
+  return out;
+}
+
+/** Escapes `text` and packs it into pieces of at most `size` characters. */
+export function encodePayload(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let length = 0;
+  const flush = () => {
+    // A plain space at either end of a piece would be trimmed by the server.
+    if (current[0] === ' ') current[0] = '\\s';
+    if (current.at(-1) === ' ') current[current.length - 1] = '\\s';
+    pieces.push(current.join(''));
+    current = [];
+    length = 0;
+  };
+  for (const token of tokens(text)) {
+    // Reserve one character: a space at the end may grow into "\s".
+    if (length + token.length > size - 1 && current.length > 0) flush();
+    // A plain space opening a piece is written escaped at once.
+    const t = current.length === 0 && token === ' ' ? '\\s' : token;
+    current.push(t);
+    length += t.length;
+  }
+  if (current.length > 0 || pieces.length === 0) flush();
+  return pieces;
+}
+
+/** Reverses the escaping of {@link encodePayload} for one joined payload. */
+export function decodePayload(payload: string): string {
+  return payload.replace(/\\(\\|n|s|u[0-9a-fA-F]{4})/g, (_, e: string) => {
+    if (e === '\\') return '\\';
+    if (e === 'n') return '\n';
+    if (e === 's') return ' ';
+    return String.fromCharCode(parseInt(e.slice(1), 16));
+  });
+}
+
+/** One parsed envelope line. */
+export interface Envelope {
+  type: 'hello' | 'proof' | 'msg';
+  flags: string;
+  id: number;
+  part: number;
+  total: number;
+  payload: string;
+}
+
+const ENVELOPE = /^mcb\|(hello|proof|msg)\|([seb]{1,3}|-)\|(\d{1,6})\|(\d{1,2})\/(\d{1,2})\|(.*)$/s;
+
+/** Parses one envelope line; undefined when it is malformed. */
+export function parseEnvelope(line: string): Envelope | undefined {
+  const m = ENVELOPE.exec(line);
+  if (!m) return undefined;
+  const [part, total] = [Number(m[4]), Number(m[5])];
+  if (part < 1 || total < 1 || part > total || total > MAX_PARTS) return undefined;
+  return { type: m[1] as Envelope['type'], flags: m[2], id: Number(m[3]), part, total, payload: m[6] };
+}
+
+/** HMAC binding a nonce to the prover and the verifier. */
+export function proofMac(key: string, prover: string, verifier: string, nonce: string): string {
+  return createHmac('sha256', key).update(`proof|${prover}|${verifier}|${nonce}`).digest('hex').slice(0, 24);
+}
+
+/** What the whisper transport needs of a mineflayer bot. */
+export interface WhisperBot {
+  readonly username: string;
+  readonly players: Record<string, unknown>;
+  on(event: 'whisper', listener: (username: string, message: string) => void): unknown;
+  on(event: 'playerJoined' | 'playerLeft', listener: (player: { username: string }) => void): unknown;
+  off(event: 'whisper', listener: (username: string, message: string) => void): unknown;
+  off(event: 'playerJoined' | 'playerLeft', listener: (player: { username: string }) => void): unknown;
+}
+
+export interface WhisperTransportOptions {
+  /** Shared secret of our bots (settings `bot_key`); empty = {@link DEFAULT_BOT_KEY}. */
+  key?: string;
+  /** Players this transport leaves alone (bots reached another way, e.g. in-process). */
+  skip?: (name: string) => boolean;
+  log?: (line: string) => void;
+}
+
+interface PartialMessage {
+  id: number;
+  flags: string;
+  total: number;
+  parts: string[];
+  at: number;
+}
+
+/** One bot's whisper link to our bots elsewhere: handshake, envelopes, splitting and reassembly. */
+export class WhisperTransport implements Transport {
+  readonly kind = 'whisper';
+  readonly #bot: WhisperBot;
+  readonly #outbox: ChatOutbox;
+  readonly #key: string;
+  readonly #skip: (name: string) => boolean;
+  readonly #log: (line: string) => void;
+  readonly #verified = new Set<string>();
+  readonly #challenges = new Map<string, string[]>();
+  readonly #helloAnswered = new Map<string, number>();
+  readonly #partials = new Map<string, PartialMessage>();
+  #handler: ((message: BotMessage) => void) | undefined;
+  #onPeers: (() => void) | undefined;
+  #nextId = 1;
+  #closed = false;
+  readonly #onWhisper = (from: string, text: string) => this.#receive(from, text);
+  readonly #onJoined = (player: { username: string }) => this.#hello(player.username);
+  readonly #onLeft = (player: { username: string }) => this.#forget(player.username);
+
+  /**
+   * Starts listening on `bot` and says hello to every player online.
+   *
+   * @param outbox the bot's rate-limited chat outbox (shared with its other chat).
+   */
+  constructor(bot: WhisperBot, outbox: ChatOutbox, options: WhisperTransportOptions = {}) {
+    this.#bot = bot;
+    this.#outbox = outbox;
+    this.#key = options.key || DEFAULT_BOT_KEY;
+    this.#skip = options.skip ?? (() => false);
+    this.#log = options.log ?? (() => {});
+    bot.on('whisper', this.#onWhisper);
+    bot.on('playerJoined', this.#onJoined);
+    bot.on('playerLeft', this.#onLeft);
+    for (const name of Object.keys(bot.players)) this.#hello(name);
+  }
+
+  peers(): string[] {
+    return [...this.#verified].filter((n) => !this.#skip(n));
+  }
+
+  isPeer(name: string): boolean {
+    return this.#verified.has(name) && !this.#skip(name);
+  }
+
+  send(message: BotMessage): void {
+    if (this.#closed || !this.isPeer(message.to)) throw new Error(`${message.to} is not one of our bots (bots: ${this.peers().join(', ') || 'none'}).`);
+    const flags = `${message.start ? 's' : ''}${message.end ? 'e' : ''}${message.busy ? 'b' : ''}` || '-';
+    const id = this.#nextId++ % 1_000_000;
+    const room = CHAT_LIMIT - `/tell ${message.to} `.length - HEADER_ROOM;
+    let pieces = encodePayload(message.text, room);
+    if (pieces.length > MAX_PARTS) {
+      this.#log(`[${this.#bot.username}] message to ${message.to} cut to ${MAX_PARTS} whispers`);
+      pieces = pieces.slice(0, MAX_PARTS);
+    }
+    pieces.forEach((piece, i) => this.#whisper(message.to, `msg|${flags}|${id}|${i + 1}/${pieces.length}|${piece}`));
+  }
+
+  listen(handler: (message: BotMessage) => void): void {
+    this.#handler = handler;
+  }
+
+  onPeersChanged(handler: () => void): void {
+    this.#onPeers = handler;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#bot.off('whisper', this.#onWhisper);
+    this.#bot.off('playerJoined', this.#onJoined);
+    this.#bot.off('playerLeft', this.#onLeft);
+    this.#verified.clear();
+    this.#challenges.clear();
+    this.#partials.clear();
+  }
+
+  #whisper(to: string, body: string): void {
+    this.#outbox.raw(`/tell ${to} ${ENVELOPE_PREFIX}${body}`);
+  }
+
+  #challenge(name: string): string {
+    const nonce = randomBytes(8).toString('hex');
+    const list = [...(this.#challenges.get(name) ?? []), nonce].slice(-MAX_CHALLENGES);
+    this.#challenges.set(name, list);
+    return nonce;
+  }
+
+  #hello(name: string): void {
+    if (this.#closed || name === this.#bot.username || this.#skip(name)) return;
+    this.#whisper(name, `hello|-|0|1/1|${this.#challenge(name)}`);
+  }
+
+  /** `name` left the server (for servers whose leave notice mineflayer misses): forget it. */
+  forget(name: string): void {
+    this.#forget(name);
+  }
+
+  #forget(name: string): void {
+    this.#challenges.delete(name);
+    this.#partials.delete(name);
+    this.#helloAnswered.delete(name);
+    if (this.#verified.delete(name)) this.#onPeers?.();
+  }
+
+  #refuse(from: string, why: string): void {
+    this.#log(`[${this.#bot.username}] refused a bot envelope from ${from}: ${why}`);
+  }
+
+  #receive(from: string, text: string): void {
+    if (this.#closed || !isEnvelope(text) || from === this.#bot.username) return;
+    if (this.#skip(from)) return this.#refuse(from, 'that bot is reached in-process, never by whisper');
+    const env = parseEnvelope(text);
+    if (!env) return this.#refuse(from, 'malformed envelope');
+    if (env.type === 'hello') return this.#answerHello(from, env.payload);
+    if (env.type === 'proof') return this.#checkProof(from, env.payload);
+    if (!this.#verified.has(from)) return this.#refuse(from, 'not a verified bot');
+    this.#collect(from, env);
+  }
+
+  #answerHello(from: string, nonce: string): void {
+    if (!/^[0-9a-f]{16}$/.test(nonce)) return this.#refuse(from, 'bad hello');
+    const now = Date.now();
+    if (now - (this.#helloAnswered.get(from) ?? -Infinity) < HELLO_ANSWER_GAP_MS) return;
+    this.#helloAnswered.set(from, now);
+    const challenge = this.#verified.has(from) ? '-' : this.#challenge(from);
+    this.#whisper(from, `proof|-|0|1/1|${challenge} ${proofMac(this.#key, this.#bot.username, from, nonce)}`);
+  }
+
+  #checkProof(from: string, payload: string): void {
+    const m = /^([0-9a-f]{16}|-) ([0-9a-f]{24})$/.exec(payload);
+    if (!m) return this.#refuse(from, 'bad proof');
+    const [, theirChallenge, mac] = m;
+    const mine = this.#challenges.get(from) ?? [];
+    const used = mine.find((nonce) => proofMac(this.#key, from, this.#bot.username, nonce) === mac);
+    if (!used) return this.#refuse(from, 'proof does not match any challenge we sent');
+    this.#challenges.set(from, mine.filter((n) => n !== used));
+    const isNew = !this.#verified.has(from);
+    this.#verified.add(from);
+    if (theirChallenge !== '-') this.#whisper(from, `proof|-|0|1/1|- ${proofMac(this.#key, this.#bot.username, from, theirChallenge)}`);
+    if (isNew) {
+      this.#log(`[${this.#bot.username}] found bot ${from} (whisper)`);
+      this.#onPeers?.();
+    }
+  }
+
+  #collect(from: string, env: Envelope): void {
+    const now = Date.now();
+    let partial = this.#partials.get(from);
+    if (env.part === 1) {
+      partial = { id: env.id, flags: env.flags, total: env.total, parts: [], at: now };
+      this.#partials.set(from, partial);
+    }
+    if (!partial || partial.id !== env.id || partial.total !== env.total || partial.parts.length !== env.part - 1 || now - partial.at > PARTIAL_TTL_MS) {
+      this.#partials.delete(from);
+      return this.#refuse(from, `part ${env.part}/${env.total} of message ${env.id} out of order`);
+    }
+    partial.parts.push(env.payload);
+    if (partial.parts.length < partial.total) return;
+    this.#partials.delete(from);
+    const message: BotMessage = { from, to: this.#bot.username, text: decodePayload(partial.parts.join('')) };
+    if (partial.flags.includes('s')) message.start = true;
+    if (partial.flags.includes('e')) message.end = true;
+    if (partial.flags.includes('b')) message.busy = true;
+    this.#handler?.(message);
+  }
+}
