@@ -98,6 +98,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const consoleLog = console.log;
   const serv: SquidServer = flyingSquid.createMCServer(settings);
   console.log = consoleLog;
+  // Read by our plugins that persist state of their own (./plugins/block-entities.ts).
+  serv.worldFolder = options.worldFolder;
   routeServerLog(serv, options);
   const failed = new Promise<never>((_, reject) => serv.once('error', reject));
   await Promise.race([serv.waitForReady(10_000), failed]);
@@ -144,5 +146,27 @@ async function closeServer(serv: SquidServer): Promise<void> {
     player.once('disconnected', () => { clearTimeout(timer); resolve(); });
     player._client.end('Server closed');
   })));
+  await saveWorlds(serv);
   await serv.destroy().catch(() => {});
+}
+
+/** Time allowed for writing the world's changed chunks during {@link EmbeddedServer.close}, in ms. */
+const SAVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Writes changed chunks to the world folder now and stops prismarine-world's periodic saving
+ * (every 1 s, never stopped by flying-squid), so a server started again on the same folder sees
+ * every block edit. No-op for in-memory worlds.
+ */
+async function saveWorlds(serv: SquidServer): Promise<void> {
+  for (const world of [serv.overworld, serv.netherworld]) {
+    if (!world?.storageProvider) continue;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      world.waitSaving().catch(() => {}),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, SAVE_TIMEOUT_MS); }),
+    ]);
+    clearTimeout(timer);
+    if (world.savingInt) clearInterval(world.savingInt);
+  }
 }
