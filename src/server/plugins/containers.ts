@@ -44,7 +44,8 @@ export const DIRECTION_OFFSETS: Record<Direction, BlockPos> = {
   west: { x: -1, y: 0, z: 0 }, east: { x: 1, y: 0, z: 0 },
   up: { x: 0, y: 1, z: 0 }, down: { x: 0, y: -1, z: 0 },
 };
-const OPPOSITE: Record<Direction, Direction> = { north: 'south', south: 'north', west: 'east', east: 'west', up: 'down', down: 'up' };
+/** The opposite of each direction. */
+export const OPPOSITE_DIRECTION: Record<Direction, Direction> = { north: 'south', south: 'north', west: 'east', east: 'west', up: 'down', down: 'up' };
 /** vanilla Direction.getClockWise (seen from above). */
 const CLOCKWISE: Record<Horizontal, Horizontal> = { north: 'east', east: 'south', south: 'west', west: 'north' };
 const COUNTER_CLOCKWISE: Record<Horizontal, Horizontal> = { north: 'west', west: 'south', south: 'east', east: 'north' };
@@ -128,7 +129,7 @@ export function containersPlugin(serv: SquidServer): void {
   const store = blockEntities(serv);
   for (const kind of CHEST_KINDS) {
     serv.onItemPlace(kind, async ({ player, placedPosition }: { player: SquidPlayer; placedPosition: BlockPos }) => {
-      const facing = OPPOSITE[placementLookDirection(player, placedPosition, true)] as Horizontal;
+      const facing = OPPOSITE_DIRECTION[placementLookDirection(player, placedPosition, true)] as Horizontal;
       let type: 'single' | 'left' | 'right' = 'single';
       // vanilla candidatePartnerFacing: a single chest of the same kind beside it, with its facing.
       const candidate = async (d: Horizontal): Promise<Horizontal | null> => {
@@ -159,7 +160,7 @@ export function containersPlugin(serv: SquidServer): void {
   }
 
   serv.onItemPlace('barrel', ({ player, placedPosition }: { player: SquidPlayer; placedPosition: BlockPos }) =>
-    placedState(serv, 'barrel', { facing: OPPOSITE[placementLookDirection(player, placedPosition, false)], open: false }), false);
+    placedState(serv, 'barrel', { facing: OPPOSITE_DIRECTION[placementLookDirection(player, placedPosition, false)], open: false }), false);
   serv.onBlockInteraction('barrel', ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
     const session = inventorySession(player);
     if (!session || player.crouching) return false;
@@ -270,7 +271,7 @@ async function onContainerBroken(serv: SquidServer, world: SquidWorld, pos: Bloc
     for (const d of ['north', 'south', 'west', 'east'] as Horizontal[]) {
       const partnerPos = offset(pos, d);
       const partner = chestState(await blockAt(world, partnerPos), name);
-      if (partner && partner.type !== 'single' && connectedDirection(partner) === OPPOSITE[d]) {
+      if (partner && partner.type !== 'single' && connectedDirection(partner) === OPPOSITE_DIRECTION[d]) {
         await setBlockState(serv, world, partnerPos, name, { facing: partner.facing, type: 'single', waterlogged: partner.waterlogged });
       }
     }

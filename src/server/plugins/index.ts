@@ -3,6 +3,7 @@ import type { ServerPlugin } from '../embedded.ts';
 import { worldPlugin } from './world.ts';
 import { inventoryPlugin } from './inventory.ts';
 import { containersPlugin } from './containers.ts';
+import { smeltingPlugin } from './smelting.ts';
 
-// containersPlugin opens windows through inventoryPlugin's per-player sessions: keep it after.
-export const builtinPlugins: ServerPlugin[] = [worldPlugin, inventoryPlugin, containersPlugin];
+// containersPlugin and smeltingPlugin open windows through inventoryPlugin's per-player sessions: keep them after.
+export const builtinPlugins: ServerPlugin[] = [worldPlugin, inventoryPlugin, containersPlugin, smeltingPlugin];
