@@ -154,19 +154,24 @@ async function closeServer(serv: SquidServer): Promise<void> {
 const SAVE_TIMEOUT_MS = 5_000;
 
 /**
- * Writes changed chunks to the world folder now and stops prismarine-world's periodic saving
+ * Writes every loaded chunk to the world folder and stops prismarine-world's periodic saving
  * (every 1 s, never stopped by flying-squid), so a server started again on the same folder sees
- * every block edit. No-op for in-memory worlds.
+ * every block edit. All loaded chunks are written, not only the queued ones: prismarine-world
+ * drops a chunk from its queue when it changes while a periodic save is in flight. No-op for
+ * in-memory worlds.
  */
 async function saveWorlds(serv: SquidServer): Promise<void> {
+  const deadline = Date.now() + SAVE_TIMEOUT_MS;
   for (const world of [serv.overworld, serv.netherworld]) {
     if (!world?.storageProvider) continue;
+    if (world.savingInt) clearInterval(world.savingInt);
+    while (world.currentlySaving && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const { chunkX, chunkZ } of world.getColumns() as { chunkX: string; chunkZ: string }[]) world.queueSaving(Number(chunkX), Number(chunkZ));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      world.waitSaving().catch(() => {}),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, SAVE_TIMEOUT_MS); }),
+      world.saveNow().catch(() => {}),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now())); }),
     ]);
     clearTimeout(timer);
-    if (world.savingInt) clearInterval(world.savingInt);
   }
 }
