@@ -98,6 +98,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const consoleLog = console.log;
   const serv: SquidServer = flyingSquid.createMCServer(settings);
   console.log = consoleLog;
+  // Read by our plugins that persist state of their own (./plugins/block-entities.ts).
+  serv.worldFolder = options.worldFolder;
   routeServerLog(serv, options);
   const failed = new Promise<never>((_, reject) => serv.once('error', reject));
   await Promise.race([serv.waitForReady(10_000), failed]);
@@ -144,5 +146,32 @@ async function closeServer(serv: SquidServer): Promise<void> {
     player.once('disconnected', () => { clearTimeout(timer); resolve(); });
     player._client.end('Server closed');
   })));
+  await saveWorlds(serv);
   await serv.destroy().catch(() => {});
+}
+
+/** Time allowed for writing the world's changed chunks during {@link EmbeddedServer.close}, in ms. */
+const SAVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Writes every loaded chunk to the world folder and stops prismarine-world's periodic saving
+ * (every 1 s, never stopped by flying-squid), so a server started again on the same folder sees
+ * every block edit. All loaded chunks are written, not only the queued ones: prismarine-world
+ * drops a chunk from its queue when it changes while a periodic save is in flight. No-op for
+ * in-memory worlds.
+ */
+async function saveWorlds(serv: SquidServer): Promise<void> {
+  const deadline = Date.now() + SAVE_TIMEOUT_MS;
+  for (const world of [serv.overworld, serv.netherworld]) {
+    if (!world?.storageProvider) continue;
+    if (world.savingInt) clearInterval(world.savingInt);
+    while (world.currentlySaving && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const { chunkX, chunkZ } of world.getColumns() as { chunkX: string; chunkZ: string }[]) world.queueSaving(Number(chunkX), Number(chunkZ));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      world.saveNow().catch(() => {}),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now())); }),
+    ]);
+    clearTimeout(timer);
+  }
 }

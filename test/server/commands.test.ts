@@ -1,5 +1,5 @@
 /**
- * Block commands (src/server/plugins/fill.ts, block-entities.ts) end to end: a real mineflayer
+ * Block commands (src/server/plugins/fill.ts, block-data.ts) end to end: a real mineflayer
  * bot runs /fill, /setblock, /data and /item on the embedded server; checks cover the bot's view
  * and the server's state.
  */
@@ -8,7 +8,7 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { getBlockEntityData } from '../../src/server/plugins/block-entities.ts';
+import { getBlockEntityData } from '../../src/server/plugins/block-data.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {

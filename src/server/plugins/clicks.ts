@@ -53,6 +53,11 @@ function isResult(menu: Menu, slot: number): boolean {
   return slot === menu.resultSlot;
 }
 
+/** Whether a click may put `item` into `slot` (vanilla Slot.mayPlace; unrestricted unless the menu says). */
+function mayPlace(menu: Menu, slot: number, item: Item): boolean {
+  return menu.mayPlace?.(slot, item) ?? true;
+}
+
 /** Max count a slot may hold of `item`: its stack size (armour slots are not restricted further). */
 function slotLimit(session: InventorySession, item: Item): number {
   return maxStack(session.serv, item);
@@ -116,10 +121,22 @@ function pickup(session: InventorySession, menu: Menu, slot: number, button: num
     return;
   }
   if (!item) {
+    if (!mayPlace(menu, slot, carried)) return;
     const put = Math.min(button === 0 ? countOf(carried) : 1, slotLimit(session, carried));
     menu.set(slot, withCount(Item, carried, put));
     carried.count = countOf(carried) - put;
     if (carried.count <= 0) session.carried = null;
+    return;
+  }
+  if (!mayPlace(menu, slot, carried)) {
+    // vanilla: a slot that refuses the cursor (a furnace result) gives its items onto a
+    // matching cursor stack instead, as many as the cursor can hold.
+    if (!sameItem(Item, carried, item)) return;
+    const take = Math.min(countOf(item), slotLimit(session, carried) - countOf(carried));
+    if (take <= 0) return;
+    carried.count = countOf(carried) + take;
+    item.count = countOf(item) - take;
+    if (item.count <= 0) menu.set(slot, null);
     return;
   }
   if (sameItem(Item, carried, item)) {
@@ -164,7 +181,7 @@ export function moveItemStackTo(session: InventorySession, menu: Menu, stack: It
   }
   if (countOf(stack) > 0) {
     for (const s of order) {
-      if (menu.get(s)) continue;
+      if (menu.get(s) || !mayPlace(menu, s, stack)) continue;
       const n = Math.min(countOf(stack), max);
       menu.set(s, withCount(Item, stack, n));
       stack.count = countOf(stack) - n;
@@ -175,8 +192,14 @@ export function moveItemStackTo(session: InventorySession, menu: Menu, stack: It
   return moved;
 }
 
-/** The [start, end) ranges a shift-click on `slot` tries, in order (vanilla quickMoveStack). */
-function quickMoveTargets(menu: Menu, slot: number): [number, number][] {
+/** The [start, end, reverse] ranges a shift-click on `slot` tries, in order (vanilla quickMoveStack). */
+function quickMoveTargets(menu: Menu, slot: number, item: Item): [number, number, boolean][] {
+  if (menu.quickMoveTargets) return menu.quickMoveTargets(slot, item);
+  return craftingQuickMoveTargets(menu, slot).map(([start, end]) => [start, end, false]);
+}
+
+/** The [start, end) ranges of a shift-click in the player inventory or a crafting table. */
+function craftingQuickMoveTargets(menu: Menu, slot: number): [number, number][] {
   const { inventoryStart: inv, hotbarStart: hot, inventoryEnd: end } = menu;
   const gridEnd = menu.gridStart + menu.gridWidth * menu.gridWidth;
   if (menu.kind === 'crafting_table') {
@@ -202,9 +225,9 @@ function quickMove(session: InventorySession, menu: Menu, slot: number): boolean
     return true;
   }
   let moved = false;
-  for (const [start, end] of quickMoveTargets(menu, slot)) {
+  for (const [start, end, reverse] of quickMoveTargets(menu, slot, item)) {
     if (countOf(item) <= 0) break;
-    if (moveItemStackTo(session, menu, item, start, end)) {
+    if (moveItemStackTo(session, menu, item, start, end, reverse)) {
       moved = true;
       break;
     }
@@ -250,6 +273,8 @@ function swapWithHotbar(session: InventorySession, menu: Menu, slot: number, but
     inv.set(otherSlot, takeCraftResult(session, menu));
     return;
   }
+  // vanilla: a hotbar item only goes into a slot that accepts it (no swap either).
+  if (other && !mayPlace(menu, slot, other)) return;
   // The hotbar/offhand side is written through the player inventory, the clicked side through
   // the menu (a number key on the same hotbar slot swaps the stack with itself).
   inv.set(otherSlot, item);
@@ -288,7 +313,7 @@ function drag(session: InventorySession, menu: Menu, slot: number, button: numbe
   if (phase === 1) {
     const item = menu.get(slot);
     const carried = session.carried;
-    if (slot !== OUTSIDE_SLOT && !isResult(menu, slot) && carried && !state.slots.includes(slot) &&
+    if (slot !== OUTSIDE_SLOT && !isResult(menu, slot) && carried && !state.slots.includes(slot) && mayPlace(menu, slot, carried) &&
       (!item || sameItem(session.Item, item, carried)) && state.slots.length < countOf(carried)) {
       state.slots.push(slot);
     }

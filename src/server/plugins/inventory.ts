@@ -14,7 +14,7 @@ import {
 import {
   PLAYER_SLOTS, activeMenu, applyClientPrediction, broadcastChanges, countOf, createCraftingTableMenu,
   createInventoryMenu, gridSlots, refreshCraftingResult, sendFullState, windowTypeId, withCount,
-  type InventorySession, type Slot, type SquidPlayer,
+  type InventorySession, type Menu, type Slot, type SquidPlayer,
 } from './menus.ts';
 
 const require = createRequire(import.meta.url);
@@ -105,7 +105,12 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
   });
   player.on('spawned', () => sendFullState(session));
   // Emitted before flying-squid saves the player: keep grid and cursor items in the saved inventory.
-  player.once('disconnected', () => returnLooseItems(session));
+  player.once('disconnected', () => {
+    returnLooseItems(session);
+    const container = session.container;
+    session.container = null;
+    container?.onClose?.(session);
+  });
 
   client.on('look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
   client.on('position_look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
@@ -164,24 +169,52 @@ function onWindowClick(
     // mineflayer waits for it before its next crafting click.
     const gridEnd = menu.gridStart + menu.gridWidth * menu.gridWidth;
     const craftingClick = packet.slot >= menu.resultSlot && packet.slot < gridEnd;
-    broadcastChanges(session, craftingClick ? [menu.resultSlot] : []);
+    broadcastChanges(session, craftingClick && menu.resultSlot >= 0 ? [menu.resultSlot] : []);
   }
   syncEquipment(session);
+  menu.onChanged?.(session);
 }
 
 /** Opens a crafting table window (`minecraft:crafting`) for the player. */
 function openCraftingTable(session: InventorySession): void {
+  openMenu(session, (id) => createCraftingTableMenu(session.player, id), 'minecraft:crafting', 'Crafting');
+}
+
+/**
+ * Opens a container window for the player, closing the one already open: picks the next
+ * window id (vanilla cycles 1–100), sends `open_window` and the window's full contents.
+ *
+ * @param build creates the menu for the given window id.
+ * @param windowType prismarine-windows key of the menu type, e.g. `minecraft:generic_9x3`.
+ * @param title window title (plain text).
+ * @returns the opened menu.
+ * @throws Error when the window type does not exist in the server's version.
+ */
+export function openMenu(session: InventorySession, build: (id: number) => Menu, windowType: string, title: string): Menu {
+  const inventoryType = windowTypeId(session.serv, windowType);
   if (session.container) closeMenu(session, session.container.id);
-  // vanilla: container ids cycle 1..100.
   session.containerCounter = (session.containerCounter % 100) + 1;
-  const menu = createCraftingTableMenu(session.player, session.containerCounter);
+  const menu = build(session.containerCounter);
   session.container = menu;
   session.player._client.write('open_window', {
     windowId: menu.id,
-    inventoryType: windowTypeId(session.serv, 'minecraft:crafting'),
-    windowTitle: session.serv._createChatComponent('Crafting').toNetworkFormat(),
+    inventoryType,
+    windowTitle: session.serv._createChatComponent(title).toNetworkFormat(),
   });
   sendFullState(session);
+  return menu;
+}
+
+/**
+ * Closes the player's open container window from the server side (vanilla: the block was
+ * broken or the player walked away), telling the client with `close_window`. No-op when no
+ * container is open.
+ */
+export function closeContainer(session: InventorySession): void {
+  const menu = session.container;
+  if (!menu) return;
+  session.player._client.write('close_window', { windowId: menu.id });
+  closeMenu(session, menu.id);
 }
 
 /** Moves the active menu's grid items and the cursor stack back into the inventory (thrown when full). Does not sync. */
@@ -194,7 +227,7 @@ function returnLooseItems(session: InventorySession): void {
       menu.set(s, null);
       placeBackOrDrop(session, item);
     }
-    menu.set(menu.resultSlot, null);
+    if (menu.resultSlot >= 0) menu.set(menu.resultSlot, null);
     const carried = session.carried;
     session.carried = null;
     placeBackOrDrop(session, carried);
@@ -212,7 +245,9 @@ function closeMenu(session: InventorySession, windowId: number): void {
   if (windowId !== menu.id && windowId !== 0) return;
   returnLooseItems(session);
   if (session.container) {
+    const container = session.container;
     session.container = null;
+    container.onClose?.(session);
     sendFullState(session);
   } else {
     broadcastChanges(session);

@@ -43,12 +43,17 @@ export const PLAYER_SLOTS = {
 export interface Menu {
   /** Window id on the wire: 0 for the player inventory, 1–100 for containers. */
   readonly id: number;
-  readonly kind: 'inventory' | 'crafting_table';
-  /** Number of slots (46 for both kinds). */
+  /**
+   * 'inventory' and 'crafting_table' have a crafting grid; 'container' (chest, barrel) and
+   * 'furnace' (furnace, smoker, blast furnace) are block-entity storage followed by the player's
+   * main inventory and hotbar (see ./containers.ts, ./smelting.ts).
+   */
+  readonly kind: 'inventory' | 'crafting_table' | 'container' | 'furnace';
+  /** Number of slots (46 for the crafting kinds). */
   readonly size: number;
-  /** Craft result slot (0). */
+  /** Craft result slot (0), or -1 for menus without crafting. */
   readonly resultSlot: number;
-  /** First crafting grid slot (1) and the grid's width/height in cells (2 or 3). */
+  /** First crafting grid slot (1) and the grid's width/height in cells (2 or 3; 0 = no grid). */
   readonly gridStart: number;
   readonly gridWidth: number;
   /** Main inventory start, hotbar start and exclusive end of main + hotbar, in this menu's numbering. */
@@ -58,6 +63,20 @@ export interface Menu {
   get(slot: number): Slot;
   /** Writes a slot without notifying anyone; the caller syncs afterwards. */
   set(slot: number, item: Slot): void;
+  /**
+   * Whether `item` may be put into `slot` by a click (vanilla `Slot.mayPlace`), e.g. only fuel
+   * in a furnace's fuel slot and nothing in its result slot. Absent = anything may be placed.
+   */
+  mayPlace?(slot: number, item: Item): boolean;
+  /**
+   * The ranges a shift-click on `slot` holding `item` tries, in order, as [start, end, reverse]
+   * (vanilla `quickMoveStack` of the menu). Absent = the crafting menus' rules in ./clicks.ts.
+   */
+  quickMoveTargets?(slot: number, item: Item): [number, number, boolean][];
+  /** Called after a click on this menu was applied and the clicking player synced (`session`). */
+  onChanged?(session: InventorySession): void;
+  /** Called once when the menu closes (window closed, replaced, or the player left). */
+  onClose?(session: InventorySession): void;
 }
 
 /** Per-player inventory state kept by our plugin. */
@@ -179,6 +198,50 @@ export function createCraftingTableMenu(player: SquidPlayer, id: number): Menu {
   };
 }
 
+/**
+ * A block-entity container window: `own` storage slots 0..own.size-1 (a chest's 27 or 54, a
+ * furnace's 3), then the player's main inventory (27) and hotbar (9), as vanilla's
+ * ChestMenu / AbstractFurnaceMenu number them.
+ *
+ * @param own the storage: its size, and reads/writes of its slots (the menu's `set` strips
+ *   empty stacks and keeps no copy, so several viewers share the same storage).
+ */
+export function createStorageMenu(
+  player: SquidPlayer,
+  id: number,
+  kind: 'container' | 'furnace',
+  own: { size: number; get(slot: number): Slot; set(slot: number, item: Slot): void },
+  hooks: Pick<Menu, 'mayPlace' | 'quickMoveTargets' | 'onChanged' | 'onClose'> = {},
+): Menu {
+  const invSlots: Slot[] = player.inventory.slots;
+  // Menu slot own.size + i is player inventory slot 9 + i (main 9–35, hotbar 36–44).
+  const offset = own.size - PLAYER_SLOTS.mainStart;
+  const size = own.size + (PLAYER_SLOTS.hotbarEnd - PLAYER_SLOTS.mainStart);
+  return {
+    id,
+    kind,
+    size,
+    resultSlot: -1,
+    gridStart: 0,
+    gridWidth: 0,
+    inventoryStart: own.size,
+    hotbarStart: own.size + (PLAYER_SLOTS.hotbarStart - PLAYER_SLOTS.mainStart),
+    inventoryEnd: size,
+    get: (slot) => (slot < 0 || slot >= size ? null : slot < own.size ? own.get(slot) : invSlots[slot - offset]) ?? null,
+    set: (slot, item) => {
+      if (slot < 0 || slot >= size) return;
+      if (item && countOf(item) <= 0) item = null;
+      if (slot < own.size) {
+        own.set(slot, item);
+      } else {
+        if (item) item.slot = slot - offset;
+        invSlots[slot - offset] = item;
+      }
+    },
+    ...hooks,
+  };
+}
+
 /** Slots of a menu's crafting grid. */
 export function gridSlots(menu: Menu): number[] {
   return Array.from({ length: menu.gridWidth * menu.gridWidth }, (_, i) => menu.gridStart + i);
@@ -186,6 +249,7 @@ export function gridSlots(menu: Menu): number[] {
 
 /** Recomputes a menu's craft result slot from its grid and minecraft-data recipes. */
 export function refreshCraftingResult(session: InventorySession, menu: Menu): void {
+  if (menu.gridWidth === 0 || menu.resultSlot < 0) return;
   const cells = gridSlots(menu).map((s) => menu.get(s)?.type ?? null);
   const match = recipeBookFor(session.serv.registry).match(cells, menu.gridWidth);
   menu.set(menu.resultSlot, match ? new session.Item(match.id, match.count) : null);

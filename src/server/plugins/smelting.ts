@@ -1,0 +1,285 @@
+/**
+ * Furnaces, smokers and blast furnaces for the embedded server, following vanilla 1.21
+ * `AbstractFurnaceBlockEntity.serverTick` and `AbstractFurnaceMenu`:
+ *
+ * - Slots: 0 input, 1 fuel (fuel items and empty buckets only), 2 result (take only), then the
+ *   player's inventory (3–29) and hotbar (30–38). Shift-click sends smeltable items to the
+ *   input, fuel to the fuel slot.
+ * - Every server tick (20 per second), whether or not anyone has the window open: a burning
+ *   furnace burns down one tick; an unlit one with fuel lights only when its input has a
+ *   recipe of its type and the result fits; cooking advances one tick per lit tick and, at
+ *   the recipe's cooking time (200 ticks; 100 in smokers and blast furnaces), moves one result
+ *   into the result slot. Unlit, the progress falls back 2 ticks per tick. The block's `lit`
+ *   state follows.
+ * - A furnace only uses recipes of its type (minecraft:smelting / smoking / blasting): a smoker
+ *   cooks food only, a blast furnace ores, raw metal and metal gear only. Smokers and blast
+ *   furnaces burn fuel twice as fast (half the burn ticks).
+ * - Window properties (`craft_progress_bar`) 0 fuel ticks left, 1 burn ticks of the last fuel,
+ *   2 cooking progress, 3 total cooking time, all in ticks, sent whenever they change.
+ *
+ * minecraft-data has no smelting recipes or fuel values; they come from ../data/smelting.json
+ * (vanilla 1.21.4 data, see ../data/README.md). Contents persist and drop like chests
+ * (./block-entities.ts, ./containers.ts). Experience from smelting is not awarded.
+ */
+import { createRequire } from 'node:module';
+import type { Item } from 'prismarine-item';
+import type { SquidServer } from '../embedded.ts';
+import { blockEntities, slotCountOf, type BlockEntity, type BlockPos } from './block-entities.ts';
+import { OPPOSITE_DIRECTION, placedState, placementLookDirection, setBlockState, syncViewers } from './containers.ts';
+import { inventorySession, openMenu } from './inventory.ts';
+import { countOf, createStorageMenu, maxStack, sameItem, type InventorySession, type SquidPlayer } from './menus.ts';
+import smeltingData from '../data/smelting.json' with { type: 'json' };
+
+const require = createRequire(import.meta.url);
+
+/** Vanilla recipe types a furnace-like block cooks. */
+export type CookingType = 'smelting' | 'smoking' | 'blasting';
+
+/** One cooking recipe, with item ids of the running version. */
+export interface CookingRecipe {
+  /** Result item id (one item per craft, as every vanilla cooking recipe). */
+  result: number;
+  /** Cooking time in ticks. */
+  cookingTime: number;
+  /** Experience points awarded per item (not applied yet). */
+  experience: number;
+}
+
+/** A fuel: burn time in a furnace (ticks), and what stays in the slot when used up. */
+export interface Fuel {
+  burnTicks: number;
+  /** Item id left behind (a lava bucket leaves a bucket). */
+  remainder?: number;
+}
+
+/** The smelting data of one version, keyed by item id. */
+export interface SmeltingTable {
+  recipes: Record<CookingType, Map<number, CookingRecipe>>;
+  fuels: Map<number, Fuel>;
+}
+
+interface RawTable {
+  recipes: Record<CookingType, { input: string[]; result: string; experience: number; cookingTime: number }[]>;
+  fuels: { burnTicks: number; items: string[]; remainder?: string }[];
+}
+
+/** The furnace-like blocks: their recipe type, window type, title and fuel burn divisor. */
+export const FURNACE_KINDS: Record<string, { type: CookingType; window: string; title: string; burnDivisor: number }> = {
+  furnace: { type: 'smelting', window: 'minecraft:furnace', title: 'Furnace', burnDivisor: 1 },
+  smoker: { type: 'smoking', window: 'minecraft:smoker', title: 'Smoker', burnDivisor: 2 },
+  blast_furnace: { type: 'blasting', window: 'minecraft:blast_furnace', title: 'Blast Furnace', burnDivisor: 2 },
+};
+
+/** vanilla AbstractFurnaceBlockEntity: cooking time when the input has no recipe, in ticks. */
+const DEFAULT_COOKING_TIME = 200;
+/** Slots of a furnace-like block entity and of its window (protocol). */
+export const FURNACE_SLOTS = { input: 0, fuel: 1, result: 2, inventoryStart: 3, hotbarStart: 30, end: 39 } as const;
+
+const tables = new WeakMap<object, SmeltingTable>();
+
+/**
+ * The smelting table of a registry (built once per registry): the vanilla 1.21.4 recipes and
+ * fuels of ../data/smelting.json whose items exist in this version (e.g. pale oak and resin
+ * are left out on 1.21.1).
+ *
+ * @param registry a prismarine-registry / minecraft-data object (`serv.registry`, `bot.registry`).
+ */
+export function smeltingTableFor(registry: { itemsByName: Record<string, { id: number } | undefined> }): SmeltingTable {
+  let table = tables.get(registry);
+  if (table) return table;
+  const raw = smeltingData as unknown as RawTable;
+  const id = (name: string): number | undefined => registry.itemsByName[name]?.id;
+  const recipes = { smelting: new Map(), smoking: new Map(), blasting: new Map() } as SmeltingTable['recipes'];
+  for (const type of Object.keys(recipes) as CookingType[]) {
+    for (const r of raw.recipes[type]) {
+      const result = id(r.result);
+      if (result === undefined) continue;
+      for (const input of r.input) {
+        const inputId = id(input);
+        if (inputId !== undefined) recipes[type].set(inputId, { result, cookingTime: r.cookingTime, experience: r.experience });
+      }
+    }
+  }
+  const fuels = new Map<number, Fuel>();
+  for (const f of raw.fuels) {
+    const remainder = f.remainder === undefined ? undefined : id(f.remainder);
+    for (const name of f.items) {
+      const itemId = id(name);
+      if (itemId !== undefined) fuels.set(itemId, remainder === undefined ? { burnTicks: f.burnTicks } : { burnTicks: f.burnTicks, remainder });
+    }
+  }
+  table = { recipes, fuels };
+  tables.set(registry, table);
+  return table;
+}
+
+/** Numeric state of a furnace block entity (vanilla field names), all in ticks. */
+interface FurnaceData {
+  litTime: number;
+  litDuration: number;
+  cookingProgress: number;
+  cookingTotalTime: number;
+  /** Item id last seen in the input slot (-1 = empty): a different item restarts cooking. */
+  inputType: number;
+}
+
+function furnaceData(entity: BlockEntity): FurnaceData {
+  const d = entity.data;
+  d.litTime ??= 0; d.litDuration ??= 0; d.cookingProgress ??= 0;
+  d.cookingTotalTime ??= DEFAULT_COOKING_TIME; d.inputType ??= -1;
+  return d as unknown as FurnaceData;
+}
+
+/** The property values a viewer was last sent, per session. */
+const sentProperties = new WeakMap<InventorySession, number[]>();
+
+/**
+ * Installs furnaces, smokers and blast furnaces on a started server: placement facing the
+ * player, the window, and the tick that smelts. Must run after ./inventory.ts's plugin.
+ */
+export function smeltingPlugin(serv: SquidServer): void {
+  const store = blockEntities(serv);
+  const table = smeltingTableFor(serv.registry);
+  const Item = require('prismarine-item')(serv.registry);
+  const bucket: number | undefined = serv.registry.itemsByName.bucket?.id;
+
+  for (const [kind, spec] of Object.entries(FURNACE_KINDS)) {
+    // vanilla AbstractFurnaceBlock.getStateForPlacement: the front faces the player.
+    serv.onItemPlace(kind, ({ player, placedPosition }: { player: SquidPlayer; placedPosition: BlockPos }) =>
+      placedState(serv, kind, { facing: OPPOSITE_DIRECTION[placementLookDirection(player, placedPosition, true)], lit: false }), false);
+    serv.onBlockInteraction(kind, ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
+      const session = inventorySession(player);
+      if (!session || player.crouching) return false;
+      const entity = store.getOrCreate(player.world, block.position, kind, slotCountOf(kind));
+      openFurnace(session, entity, spec);
+      return true;
+    });
+  }
+
+  const recipeFor = (type: CookingType, item: Item | null): CookingRecipe | undefined => (item ? table.recipes[type].get(item.type) : undefined);
+
+  function openFurnace(session: InventorySession, entity: BlockEntity, spec: typeof FURNACE_KINDS[string]): void {
+    const isFuel = (item: Item): boolean => table.fuels.has(item.type) || item.type === bucket;
+    openMenu(session, (id) => createStorageMenu(session.player, id, 'furnace', {
+      size: 3,
+      get: (slot) => entity.slots[slot] ?? null,
+      set: (slot, item) => { if (item) item.slot = slot; entity.slots[slot] = item; },
+    }, {
+      // vanilla FurnaceFuelSlot / FurnaceResultSlot.
+      mayPlace: (slot, item) => (slot === FURNACE_SLOTS.fuel ? isFuel(item) : slot !== FURNACE_SLOTS.result),
+      quickMoveTargets: (slot, item) => {
+        const { inventoryStart: inv, hotbarStart: hot, end } = FURNACE_SLOTS;
+        if (slot === FURNACE_SLOTS.result) return [[inv, end, true]];
+        if (slot < inv) return [[inv, end, false]];
+        if (recipeFor(spec.type, item)) return [[FURNACE_SLOTS.input, FURNACE_SLOTS.input + 1, false]];
+        if (isFuel(item)) return [[FURNACE_SLOTS.fuel, FURNACE_SLOTS.fuel + 1, false]];
+        return slot < hot ? [[hot, end, false]] : [[inv, hot, false]];
+      },
+      onChanged: (by) => { store.markDirty(); syncViewers([entity], by); },
+      onClose: (by) => { entity.viewers.delete(by); sentProperties.delete(by); },
+    }), spec.window, spec.title);
+    entity.viewers.add(session);
+    // All four properties go out with the next tick's update, not with the window: mineflayer
+    // listens for them only once its openFurnace has seen the window open.
+    sentProperties.delete(session);
+  }
+
+  /** One vanilla serverTick of a furnace-like block entity; true when its slots changed. */
+  function tick(entity: BlockEntity): boolean {
+    const spec = FURNACE_KINDS[entity.kind];
+    const d = furnaceData(entity);
+    const slots = entity.slots;
+    const wasLit = d.litTime > 0;
+    let changed = false;
+    let input = slots[FURNACE_SLOTS.input];
+    if ((input?.type ?? -1) !== d.inputType) {
+      // vanilla setItem(0): a different input restarts cooking with its recipe's time.
+      d.inputType = input?.type ?? -1;
+      d.cookingProgress = 0;
+      d.cookingTotalTime = recipeFor(spec.type, input)?.cookingTime ?? DEFAULT_COOKING_TIME;
+    }
+    if (d.litTime > 0) d.litTime--;
+    const fuel = slots[FURNACE_SLOTS.fuel];
+    if (d.litTime > 0 || (fuel && input)) {
+      const recipe = recipeFor(spec.type, input);
+      if (d.litTime <= 0 && canBurn(recipe, entity)) {
+        const burn = fuel ? Math.floor((table.fuels.get(fuel.type)?.burnTicks ?? 0) / spec.burnDivisor) : 0;
+        d.litTime = burn;
+        d.litDuration = burn;
+        if (burn > 0 && fuel) {
+          changed = true;
+          fuel.count = countOf(fuel) - 1;
+          if (fuel.count <= 0) {
+            const remainder = table.fuels.get(fuel.type)?.remainder;
+            slots[FURNACE_SLOTS.fuel] = remainder === undefined ? null : new Item(remainder, 1);
+          }
+        }
+      }
+      if (d.litTime > 0 && recipe && canBurn(recipe, entity)) {
+        d.cookingProgress++;
+        if (d.cookingProgress >= d.cookingTotalTime) {
+          d.cookingProgress = 0;
+          d.cookingTotalTime = recipe.cookingTime;
+          const output = slots[FURNACE_SLOTS.result];
+          if (output) output.count = countOf(output) + 1;
+          else slots[FURNACE_SLOTS.result] = new Item(recipe.result, 1);
+          input = input!;
+          input.count = countOf(input) - 1;
+          if (input.count <= 0) { slots[FURNACE_SLOTS.input] = null; d.inputType = -1; }
+          changed = true;
+        }
+      } else {
+        d.cookingProgress = 0;
+      }
+    } else if (d.litTime <= 0 && d.cookingProgress > 0) {
+      d.cookingProgress = Math.max(0, Math.min(d.cookingProgress - 2, d.cookingTotalTime));
+    }
+    if (wasLit !== d.litTime > 0) {
+      void setLit(entity, d.litTime > 0).catch((err) => serv.emit('error', err));
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** vanilla canBurn: a recipe for the input, and room for one more result in the result slot. */
+  function canBurn(recipe: CookingRecipe | undefined, entity: BlockEntity): boolean {
+    if (!recipe || !entity.slots[FURNACE_SLOTS.input]) return false;
+    const output = entity.slots[FURNACE_SLOTS.result];
+    if (!output) return true;
+    const result = new Item(recipe.result, 1) as Item;
+    return sameItem(Item, output, result) && countOf(output) < maxStack(serv, output);
+  }
+
+  async function setLit(entity: BlockEntity, lit: boolean): Promise<void> {
+    const { Vec3 } = require('vec3');
+    const world = store.worldOf(entity.dimension) as { getBlock(p: unknown): Promise<{ name: string; getProperties(): Record<string, string | number | boolean> }> };
+    const block = await world.getBlock(new Vec3(entity.pos.x, entity.pos.y, entity.pos.z));
+    if (block.name !== entity.kind) return;
+    await setBlockState(serv, world, entity.pos, entity.kind, { ...block.getProperties(), lit });
+  }
+
+  serv.on('tick', () => {
+    for (const entity of store.all()) {
+      if (!FURNACE_KINDS[entity.kind]) continue;
+      const before = JSON.stringify(entity.data);
+      const slotsChanged = tick(entity);
+      if (slotsChanged) syncViewers([entity]);
+      if (slotsChanged || JSON.stringify(entity.data) !== before) store.markDirty();
+      for (const viewer of entity.viewers) sendProperties(viewer, entity);
+    }
+  });
+}
+
+/** Sends the furnace window properties that changed since the last send (all of them after opening). */
+function sendProperties(session: InventorySession, entity: BlockEntity): void {
+  const menu = session.container;
+  if (!menu || menu.kind !== 'furnace') return;
+  const d = furnaceData(entity);
+  const values = [d.litTime, d.litDuration, d.cookingProgress, d.cookingTotalTime];
+  const previous = sentProperties.get(session);
+  values.forEach((value, property) => {
+    if (previous?.[property] === value) return;
+    session.player._client.write('craft_progress_bar', { windowId: menu.id, property, value });
+  });
+  sentProperties.set(session, values);
+}
