@@ -13,6 +13,23 @@ import { diffCounts, requireItem } from './use-items.ts';
 
 const { goals } = pathfinderPkg;
 
+/**
+ * Within `range` blocks of `pos` (feet to block), but not standing in `pos` or with the head in it.
+ * Cheaper than pathfinder's GoalPlaceBlock/GoalLookAtBlock, whose ray casts make the search time out.
+ */
+class GoalNearOutside extends goals.GoalNear {
+  readonly #pos: Vec3;
+  constructor(pos: Vec3, range: number) {
+    super(pos.x, pos.y, pos.z, range);
+    this.#pos = pos;
+  }
+  override isEnd(node: Parameters<InstanceType<typeof goals.GoalNear>['isEnd']>[0]): boolean {
+    const p = this.#pos;
+    const inside = node.x === p.x && node.z === p.z && (node.y === p.y || node.y + 1 === p.y);
+    return super.isEnd(node) && !inside;
+  }
+}
+
 /** How far `!activate` and `!readSign` look for blocks (blocks). */
 export const BLOCK_SEARCH_RANGE = 16;
 /** `!digDown` refuses a dig after which the bot would fall further than this (blocks). */
@@ -143,7 +160,7 @@ export async function digAt(bot: Bot, x: number, y: number, z: number, signal: A
   if (isAir(block) || LIQUIDS.has(block.name)) throw new Error(`There is no block to dig at ${formatPos(pos, 0)} (${block.name}).`);
   if (unbreakable(block)) throw new Error(`${block.name} cannot be dug.`);
   harvestToolsCheck(bot, block);
-  if (!bot.canDigBlock(block)) await goTo(bot, new goals.GoalLookAtBlock(pos, bot.world, { reach: REACH }), signal);
+  if (!bot.canDigBlock(block)) await goTo(bot, new GoalNearOutside(pos, 3), signal);
   block = bot.blockAt(pos)!;
   const before = inventoryCounts(bot);
   const name = block.name;
@@ -183,7 +200,7 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
   const eyes = () => bot.entity.position.offset(0, bot.entity.height, 0);
   const inside = () => { const f = bot.entity.position.floored(); return f.equals(pos) || f.offset(0, 1, 0).equals(pos); };
   if (eyes().distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH || inside()) {
-    await goTo(bot, new goals.GoalPlaceBlock(pos, bot.world, { range: REACH, LOS: false, faces: [face.scaled(-1)], facing: 'up' }), signal);
+    await goTo(bot, new GoalNearOutside(pos, 3), signal);
   }
   if (inside()) throw new Error(`You are standing at ${formatPos(pos, 0)}; move away first.`);
   await abortable(bot.equip(item, 'hand'), signal);
@@ -210,7 +227,7 @@ export async function activateNearest(bot: Bot, blockName: string, signal: Abort
   if (!block) return `No ${blockName} within ${BLOCK_SEARCH_RANGE} blocks.`;
   const pos = block.position;
   if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
-    await goTo(bot, new goals.GoalLookAtBlock(pos, bot.world, { reach: REACH }), signal);
+    await goTo(bot, new GoalNearOutside(pos, 3), signal);
   }
   const before = bot.blockAt(pos)!.stateId;
   await abortable(bot.activateBlock(bot.blockAt(pos)!), signal);

@@ -20,7 +20,8 @@ function list(names: string[]): string {
 function describeDrop(d: LootDrop): string {
   const [lo, hi] = d.stackSizeRange;
   const n = lo == null ? '' : hi != null && hi !== lo ? `${lo}-${hi} ` : `${lo} `;
-  const chance = d.dropChance < 1 ? ` (${Math.round(d.dropChance * 100)}% chance)` : '';
+  // minecraft-data splits silk-touch / normal drops as 50% each: that is not a real chance.
+  const chance = d.dropChance < 1 && !d.silkTouch && !d.noSilkTouch ? ` (${Math.round(d.dropChance * 100)}% chance)` : '';
   const silk = d.silkTouch ? ' with Silk Touch' : '';
   return `${n}${d.item}${silk}${chance}`;
 }
@@ -68,7 +69,7 @@ export function searchWiki(data: GameData, query: string): string {
   if (block) {
     const hard = block.hardness == null || block.hardness < 0 ? 'unbreakable' : `hardness ${block.hardness}`;
     const tools = block.harvestTools ? Object.keys(block.harvestTools).map((id) => data.items[Number(id)]!.name) : [];
-    lines.push(`Block: ${hard}${block.hardness != null && block.hardness >= 0 ? (tools.length ? `, needs ${list(tools)} to drop anything` : ', any tool or a hand harvests it') : ''}${block.emitLight ? `, light level ${block.emitLight}` : ''}.`);
+    lines.push(`Block: ${hard}${block.hardness != null && block.hardness >= 0 ? (tools.length ? `, drops only when mined with one of ${list(tools)}` : ', any tool or a hand harvests it') : ''}${block.emitLight ? `, light level ${block.emitLight}` : ''}.`);
     const loot = (data.blockLoot as Record<string, { drops: LootDrop[] }>)[name];
     if (loot?.drops.length) lines.push(`Drops when mined: ${loot.drops.map(describeDrop).join('; ')}.`);
     else if (block.drops.length === 0) lines.push('Drops nothing when mined.');
