@@ -1,6 +1,7 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
+import type { SavedPlaces } from '../agent/places.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -17,6 +18,34 @@ export interface AgentControl {
   /** @throws Error when `partner` is not a bot of ours. */
   startConversation(partner: string, message: string): Promise<string>;
   endConversation(partner: string): string;
+
+  // Optional: commands that need these say so when the agent lacks them.
+  /** Named places (`!rememberHere`); without it, commands use `defaultPlaces(name)`. */
+  readonly places?: SavedPlaces;
+  /** The agent's behaviour modes (`!modes`, `!setMode`, `!stay`). */
+  readonly modes?: ModeControl;
+  /** `!stfu`: stop chatting and self-prompting (goal loop), keep the current action. */
+  silence?(): void | Promise<void>;
+  /** `!restart`: restart the agent (reconnect, reload memory). */
+  restart?(): Promise<void>;
+  /** `!clearChat`: forget the conversation history. */
+  clearHistory?(): void;
+}
+
+/** One behaviour mode as `!modes` lists it. */
+export interface ModeState {
+  name: string;
+  on: boolean;
+  description: string;
+}
+
+/** What an agent with modes exposes to commands. */
+export interface ModeControl {
+  list(): ModeState[];
+  /** @throws Error naming the known modes when `name` is not one. */
+  set(name: string, on: boolean): void;
+  /** Suspends all modes until the returned function is called (`!stay`). */
+  pause?(): () => void;
 }
 
 export interface CommandContext {

@@ -4,6 +4,7 @@ import { defineCommand } from '../context.ts';
 import { formatCounts, formatPlan, planCrafting } from '../../skills/crafting-plan.ts';
 import { inventoryCounts } from '../../skills/items.ts';
 import { nearestCraftingTable } from '../../skills/crafting.ts';
+import { describeSign, nearbySigns } from '../../skills/blocks.ts';
 
 /** Range of the nearby queries (blocks), as in the reference. */
 export const NEARBY_RANGE = 16;
@@ -53,7 +54,7 @@ export const inventory = defineCommand({
 export const nearbyBlocks = defineCommand({
   name: '!nearbyBlocks',
   kind: 'query',
-  description: `Distinct block types within ${NEARBY_RANGE} blocks, nearest first.`,
+  description: `Distinct block types within ${NEARBY_RANGE} blocks, nearest first, and sign texts.`,
   params: {},
   async perform({ bot }) {
     const air = new Set(['air', 'cave_air', 'void_air']);
@@ -63,7 +64,8 @@ export const nearbyBlocks = defineCommand({
       const name = bot.blockAt(p)?.name;
       if (name) names.add(name);
     }
-    return `Nearby blocks: ${[...names].join(', ') || 'none'}`;
+    const signs = nearbySigns(bot, NEARBY_RANGE, 3).map(describeSign);
+    return [`Nearby blocks: ${[...names].join(', ') || 'none'}`, ...signs].join('\n');
   },
 });
 

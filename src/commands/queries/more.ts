@@ -1,0 +1,58 @@
+/** Queries about the agent's own state (modes, places) and offline game knowledge. */
+import { defineCommand, type AgentControl } from '../context.ts';
+import { defaultPlaces, type SavedPlaces } from '../../agent/places.ts';
+import { searchWiki } from '../../skills/wiki.ts';
+import { readNearestSign } from '../../skills/blocks.ts';
+
+/** The agent's saved places, or the per-bot file store when the agent has none. */
+export function placesOf(agent: AgentControl): SavedPlaces {
+  return agent.places ?? defaultPlaces(agent.name);
+}
+
+export const modes = defineCommand({
+  name: '!modes',
+  kind: 'query',
+  description: 'List your behaviour modes and whether each is on.',
+  params: {},
+  async perform({ agent }) {
+    const list = agent.modes?.list();
+    if (!list) return 'This agent has no behaviour modes.';
+    return list.map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'} - ${m.description}`).join('\n') || 'No modes.';
+  },
+});
+
+export const savedPlaces = defineCommand({
+  name: '!savedPlaces',
+  kind: 'query',
+  description: 'List the places you remembered.',
+  params: {},
+  async perform({ agent }) {
+    const places = placesOf(agent).list();
+    if (places.length === 0) return 'No saved places. Use !rememberHere("name").';
+    return 'Saved places:\n' + places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n');
+  },
+});
+
+export const searchWikiCommand = defineCommand({
+  name: '!searchWiki',
+  kind: 'query',
+  description: 'Look up an item, block or mob: recipes, drops, tools, food value.',
+  params: {
+    query: { type: 'string', description: 'name to look up', example: 'iron_ore' },
+  },
+  async perform({ data }, { query }) {
+    return searchWiki(data, query);
+  },
+});
+
+export const readSign = defineCommand({
+  name: '!readSign',
+  kind: 'query',
+  description: 'Read the nearest sign within 16 blocks.',
+  params: {},
+  async perform({ bot }) {
+    return readNearestSign(bot);
+  },
+});
+
+export const moreQueryCommands = [modes, savedPlaces, searchWikiCommand, readSign];

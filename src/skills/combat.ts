@@ -1,0 +1,99 @@
+/** Fighting mobs and players with mineflayer-pvp. */
+import type { Bot } from 'mineflayer';
+import type { Entity } from 'prismarine-entity';
+import { abortable, throwIfAborted } from '../util/abort.ts';
+import { pickUpDropsNear } from './blocks.ts';
+import { inventoryCounts } from './items.ts';
+import { playerEntity } from './movement.ts';
+import { nearestEntity, requireEntityType } from './navigation.ts';
+import { loadPlugins } from './plugins.ts';
+import { diffCounts } from './use-items.ts';
+
+/** How far `!attack` looks for the mob (blocks), as in the reference. */
+export const ATTACK_RANGE = 24;
+
+/** Melee weapons, best first (by damage per hit in vanilla 1.21). */
+const WEAPONS = ['netherite_sword', 'netherite_axe', 'diamond_sword', 'diamond_axe', 'iron_sword', 'iron_axe',
+  'stone_sword', 'stone_axe', 'golden_sword', 'wooden_sword', 'golden_axe', 'wooden_axe'];
+
+/** Puts the best melee weapon the bot carries in its hand; returns its name, if any. */
+export async function equipBestWeapon(bot: Bot, signal: AbortSignal): Promise<string | undefined> {
+  const items = bot.inventory.items();
+  for (const name of WEAPONS) {
+    const item = items.find((i) => i.name === name);
+    if (item) {
+      if (bot.heldItem?.name !== name) await abortable(bot.equip(item, 'hand'), signal);
+      return name;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Attacks `target` with mineflayer-pvp until it dies or disappears, or `signal` aborts.
+ *
+ * @returns true when it died (death animation or removal), false when it escaped out of sight.
+ */
+async function fight(bot: Bot, target: Entity, signal: AbortSignal): Promise<boolean> {
+  loadPlugins(bot);
+  throwIfAborted(signal);
+  let died = false;
+  // mineflayer-pvp's own event is not in mineflayer's typed event map.
+  const events = bot as unknown as NodeJS.EventEmitter;
+  const ended = new Promise<void>((resolve) => {
+    const onDead = (e: Entity) => { if (e === target) { died = true; done(); } };
+    const onGone = (e: Entity) => { if (e === target) { died = died || (e.health ?? 1) <= 0 || target.position.distanceTo(bot.entity.position) < 16; done(); } };
+    const onStopped = () => done();
+    const done = () => {
+      bot.off('entityDead', onDead);
+      bot.off('entityGone', onGone);
+      events.off('stoppedAttacking', onStopped);
+      resolve();
+    };
+    bot.on('entityDead', onDead);
+    bot.on('entityGone', onGone);
+    // pvp stops by itself when the target leaves its view distance.
+    setImmediate(() => events.on('stoppedAttacking', onStopped));
+  });
+  await bot.pvp.attack(target);
+  try {
+    await abortable(ended, signal, () => bot.pvp.forceStop());
+  } finally {
+    if (bot.pvp.target) bot.pvp.forceStop();
+  }
+  return died;
+}
+
+/**
+ * Kills the nearest `type` mob within {@link ATTACK_RANGE} blocks with the best weapon carried,
+ * then picks up its loot.
+ *
+ * @throws Error for an unknown type, a player type (use {@link attackPlayer}), or none in range.
+ */
+export async function attackNearest(bot: Bot, type: string, signal: AbortSignal): Promise<string> {
+  const name = requireEntityType(bot, type);
+  if (name === 'player') throw new Error('Use !attackPlayer to attack a player.');
+  const target = nearestEntity(bot, (e) => e.name === name, ATTACK_RANGE);
+  if (!target) return `No ${name} within ${ATTACK_RANGE} blocks.`;
+  const weapon = await equipBestWeapon(bot, signal);
+  const before = inventoryCounts(bot);
+  const killed = await fight(bot, target, signal);
+  if (!killed) return `The ${name} got away.`;
+  await pickUpDropsNear(bot, target.position, 6, signal);
+  const loot = diffCounts(before, inventoryCounts(bot)).replace(/ ?Lost .*$/, '').replace(/^Gained /, '');
+  return `Killed the ${name}${weapon ? ` with ${weapon}` : ''}. Loot: ${loot || 'nothing picked up.'}`;
+}
+
+/**
+ * Attacks player `name` until they die, leave sight, or `signal` aborts.
+ *
+ * @throws Error when the player is not in view or is the bot itself.
+ */
+export async function attackPlayer(bot: Bot, name: string, signal: AbortSignal): Promise<string> {
+  if (name === bot.username) throw new Error('You cannot attack yourself.');
+  const target = playerEntity(bot, name);
+  if (!target) throw new Error(bot.players[name] ? `${name} is too far away to see.` : `No player named ${name} is online.`);
+  const weapon = await equipBestWeapon(bot, signal);
+  const killed = await fight(bot, target, signal);
+  return killed ? `Defeated ${name}${weapon ? ` with ${weapon}` : ''}.` : `${name} got away.`;
+}

@@ -1,0 +1,147 @@
+/** Eating, wearing, dropping and using items on mobs. */
+import type { Bot, EquipmentDestination } from 'mineflayer';
+import type { Item } from 'prismarine-item';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import { abortable, sleep, throwIfAborted } from '../util/abort.ts';
+import { formatCounts, type Counts } from './crafting-plan.ts';
+import { inventoryCounts } from './items.ts';
+import { goTo } from './movement.ts';
+import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';
+
+const { goals } = pathfinderPkg;
+
+/** How far `!useItemOnEntity` looks for the mob (blocks). */
+export const USE_ON_RANGE = 24;
+/** Bounded wait for the server to finish eating (vanilla: 1.6 s for most food). */
+const EAT_TIMEOUT_MS = 5_000;
+/** Items vanilla lets a player consume at full hunger. */
+const ALWAYS_CONSUMABLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'milk_bucket', 'potion', 'honey_bottle', 'suspicious_stew']);
+
+/** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */
+export function requireItem(bot: Bot, name: string): Item {
+  const item = bot.inventory.items().find((i) => i.name === name)
+    ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
+  if (!item) throw new Error(`You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
+  return item;
+}
+
+/** Where `!equip` puts an item: armour to its slot, shields and totems to the off-hand, the rest in hand. */
+export function equipDestination(name: string): EquipmentDestination {
+  if (/_helmet$|_head$|_skull$|^carved_pumpkin$/.test(name)) return 'head';
+  if (/_chestplate$|^elytra$/.test(name)) return 'torso';
+  if (/_leggings$/.test(name)) return 'legs';
+  if (/_boots$/.test(name)) return 'feet';
+  if (name === 'shield' || name === 'totem_of_undying') return 'off-hand';
+  return 'hand';
+}
+
+/**
+ * Eats or drinks one `name`. Refuses non-food, and food at full hunger (except items vanilla
+ * allows then, like golden apples and milk).
+ *
+ * @returns the hunger and health after eating.
+ * @throws Error when the bot has none, it is not edible, or the server did not finish the eating within 5 s.
+ */
+export async function consume(bot: Bot, name: string, signal: AbortSignal): Promise<string> {
+  const item = requireItem(bot, name);
+  const edible = !!bot.registry.foodsByName[name] || ALWAYS_CONSUMABLE.has(name);
+  if (!edible) throw new Error(`${name} is not something you can eat or drink.`);
+  if (bot.food >= 20 && bot.game.gameMode !== 'creative' && !ALWAYS_CONSUMABLE.has(name)) {
+    return `You are not hungry (hunger 20/20), so you cannot eat ${name} now.`;
+  }
+  await abortable(bot.equip(item, 'hand'), signal);
+  const before = inventoryCounts(bot)[name] ?? 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The server did not finish eating ${name} within ${EAT_TIMEOUT_MS / 1000} s.`)), EAT_TIMEOUT_MS);
+  });
+  try {
+    await abortable(Promise.race([bot.consume(), timeout]), signal, () => bot.deactivateItem());
+  } catch (err) {
+    bot.deactivateItem();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  const after = inventoryCounts(bot)[name] ?? 0;
+  return `Consumed ${before - after || 1} ${name}. Hunger ${Math.round(bot.food)}/20, health ${Math.round(bot.health)}/20.`;
+}
+
+/**
+ * Puts `name` on: armour to its armour slot, a shield or totem in the off-hand, anything else in the hand.
+ *
+ * @throws Error when the bot has none.
+ */
+export async function equip(bot: Bot, name: string, signal: AbortSignal): Promise<string> {
+  const item = requireItem(bot, name);
+  const destination = equipDestination(name);
+  await abortable(bot.equip(item, destination), signal);
+  return `Equipped ${name} (${destination}).`;
+}
+
+/**
+ * Drops `count` of `name` on the ground (all of them when the bot has fewer), then steps away
+ * from the stack so it is not picked up again.
+ *
+ * @throws Error when the bot has none.
+ */
+export async function discard(bot: Bot, name: string, count: number, signal: AbortSignal): Promise<string> {
+  requireItem(bot, name);
+  const have = inventoryCounts(bot)[name] ?? 0;
+  const n = Math.min(count, have);
+  const id = bot.registry.itemsByName[name].id;
+  // Look ahead and a little down, so the items do not land back at the bot's feet.
+  await bot.look(bot.entity.yaw, -0.3, true);
+  await abortable(bot.toss(id, null, n), signal);
+  const left = inventoryCounts(bot)[name] ?? 0;
+  // Step away from the dropped stack so it is not picked up again once its pickup delay ends.
+  await sleep(300, signal);
+  const dropped = nearestEntity(bot, (e) => e.name === 'item', 4);
+  if (dropped) {
+    const p = dropped.position;
+    await goTo(bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, 4)), signal).catch(() => throwIfAborted(signal));
+  }
+  return `Discarded ${n} ${name}; ${left} left.`;
+}
+
+/**
+ * Walks to the nearest `entityType` within {@link USE_ON_RANGE} blocks and uses `itemName` on it
+ * (right-click), e.g. a bucket on a cow or shears on a sheep. `itemName` `"hand"` uses an empty hand.
+ *
+ * @returns what changed in the inventory (the server decides what the use does).
+ * @throws Error for an unknown mob type, no such mob in range, or no such item.
+ */
+export async function useItemOnEntity(bot: Bot, itemName: string, entityType: string, signal: AbortSignal): Promise<string> {
+  const type = requireEntityType(bot, entityType);
+  const emptyHand = itemName === 'hand' || itemName === 'air';
+  const item = emptyHand ? undefined : requireItem(bot, itemName);
+  const target = nearestEntity(bot, (e) => e.name === type, USE_ON_RANGE);
+  if (!target) throw new Error(`No ${type} within ${USE_ON_RANGE} blocks.`);
+  if (bot.entity.position.distanceTo(target.position) > 2.5) await goTo(bot, new goals.GoalFollow(target, 1.5), signal);
+  throwIfAborted(signal);
+  if (!target.isValid) throw new Error(`The ${type} is gone.`);
+  if (item) await abortable(bot.equip(item, 'hand'), signal);
+  else await abortable(bot.unequip('hand'), signal);
+  await bot.lookAt(target.position.offset(0, (target.height ?? 1) * 0.6, 0), true);
+  const before = inventoryCounts(bot);
+  bot.useOn(target);
+  await sleep(500, signal); // the server's inventory update follows the use
+  const changes = diffCounts(before, inventoryCounts(bot));
+  const what = emptyHand ? 'your hand' : itemName;
+  return `Used ${what} on the ${type} at ${formatPos(target.position)}. ${changes || 'Your inventory did not change.'}`;
+}
+
+/** `Gained 1 milk_bucket. Lost 1 bucket.` or '' when nothing changed. */
+export function diffCounts(before: Counts, after: Counts): string {
+  const gained: Counts = {};
+  const lost: Counts = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const d = (after[name] ?? 0) - (before[name] ?? 0);
+    if (d > 0) gained[name] = d;
+    else if (d < 0) lost[name] = -d;
+  }
+  return [
+    Object.keys(gained).length ? `Gained ${formatCounts(gained)}.` : '',
+    Object.keys(lost).length ? `Lost ${formatCounts(lost)}.` : '',
+  ].filter(Boolean).join(' ');
+}

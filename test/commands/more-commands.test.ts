@@ -1,0 +1,196 @@
+/**
+ * The movement, place, mode, control and query commands added on this branch, run as the product
+ * runs them (`startAgents`, the agent's registry, `Agent.execute`), each checked in the world.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Vec3 } from 'vec3';
+import nbt from 'prismarine-nbt';
+import { SavedPlaces } from '../../src/agent/places.ts';
+import type { ModeControl, ModeState } from '../../src/commands/context.ts';
+import { serverPlayer, waitUntil } from '../helpers/world.ts';
+import {
+  command, expectStopsWithin1s, run, serverMobs, serverPosition, setBlock, startWorld, summon, teleport, type World,
+} from './more-helpers.ts';
+
+let w: World;
+const tmp = mkdtempSync(join(tmpdir(), 'places-'));
+
+beforeAll(async () => {
+  w = await startWorld();
+}, 60_000);
+
+afterAll(async () => {
+  w?.steve.quit();
+  await w?.running.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Andy's yaw as the server stores it (vanilla degrees, 0 = south), normalised to (-180, 180]. */
+function serverYaw(): number {
+  const yaw = Number(serverPlayer(w.server, 'Andy').yaw);
+  return ((((yaw + 180) % 360) + 360) % 360) - 180;
+}
+
+function horizontal(a: Vec3, b: Vec3): number {
+  return Math.hypot(a.x - b.x, a.z - b.z);
+}
+
+describe('movement', () => {
+  test('!followPlayer keeps up with a moving player until !stop, which ends it within 1 s', async () => {
+    const base = w.origin.offset(-20, 0, 0);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    await teleport(w, w.steve, base.offset(4.5, 0, 0.5));
+    const pending = run(w.andy, '!followPlayer("Steve", 2)');
+    await waitUntil(() => w.andy.currentAction() === '!followPlayer', 'following starts');
+    // Steve moves twice; Andy must catch up each time without a new command.
+    for (const spot of [base.offset(4.5, 0, 10.5), base.offset(-5.5, 0, 10.5)]) {
+      await teleport(w, w.steve, spot);
+      await waitUntil(() => horizontal(serverPosition(w, 'Andy'), spot) <= 3.5, `Andy catches up with Steve at ${spot}`, 15_000);
+    }
+    expect(w.andy.currentAction()).toBe('!followPlayer');
+    const out = await expectStopsWithin1s(w.andy, pending);
+    expect(out).toMatch(/stopped/);
+  }, 45_000);
+
+  test('!stay(-1) holds until !stop (within 1 s); !stay(1) ends by itself', async () => {
+    const pending = run(w.andy, '!stay(-1)');
+    await waitUntil(() => w.andy.currentAction() === '!stay', 'stay starts');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(w.andy.currentAction()).toBe('!stay');
+    await expectStopsWithin1s(w.andy, pending);
+
+    const t0 = Date.now();
+    expect(await run(w.andy, '!stay(1)')).toBe('Stayed for 1 s.');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+  });
+
+  test('!moveAway walks at least the distance asked', async () => {
+    const start = serverPosition(w, 'Andy');
+    const out = await run(w.andy, '!moveAway(6)');
+    expect(out).toMatch(/^Moved/);
+    expect(serverPosition(w, 'Andy').distanceTo(start)).toBeGreaterThanOrEqual(5.5);
+  }, 30_000);
+
+  test('!searchForEntity walks to the nearest mob of the type; an unknown type is named', async () => {
+    const base = w.origin.offset(20, 0, -20);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    await summon(w, 'pig', base.offset(12, 0, 0));
+    const out = await run(w.andy, '!searchForEntity("pig", 32)');
+    expect(out).toMatch(/Found a pig/);
+    const [pig] = serverMobs(w, 'pig', base, 40);
+    expect(pig).toBeDefined();
+    expect(serverPosition(w, 'Andy').distanceTo(new Vec3(pig.position.x, pig.position.y, pig.position.z))).toBeLessThan(4);
+    expect(await run(w.andy, '!searchForEntity("pigz", 32)')).toMatch(/not an entity type/);
+    command(w, '/kill @e[type=pig]');
+  }, 30_000);
+
+  test('!rememberHere, !savedPlaces and !goToRememberedPlace use the agent\'s saved places, persisted', async () => {
+    const file = join(tmp, 'Andy', 'places.json');
+    Object.assign(w.andy, { places: new SavedPlaces(file) });
+    const home = w.origin.offset(-10, 0, 15);
+    await teleport(w, w.andy.bot, home.offset(0.5, 0, 0.5));
+    expect(await run(w.andy, '!rememberHere("Home Base")')).toContain(`(${home.x}, ${home.y}, ${home.z})`);
+    expect(JSON.parse(readFileSync(file, 'utf8'))['home base']).toMatchObject({ x: home.x, y: home.y, z: home.z });
+    expect(new SavedPlaces(file).get('HOME BASE')).toMatchObject({ x: home.x, z: home.z });
+    expect(await run(w.andy, '!savedPlaces')).toContain(`home base: (${home.x}, ${home.y}, ${home.z})`);
+
+    await teleport(w, w.andy.bot, home.offset(9.5, 0, 0.5));
+    expect(await run(w.andy, '!goToRememberedPlace("home base")')).toMatch(/Arrived/);
+    expect(horizontal(serverPosition(w, 'Andy'), home.offset(0.5, 0, 0.5))).toBeLessThan(1.6);
+    expect(await run(w.andy, '!goToRememberedPlace("nowhere")')).toMatch(/No place called "nowhere". Saved places: home base/);
+  }, 30_000);
+
+  test('!lookAtPlayer "at" faces the player, "with" copies their look; !lookAtPosition looks down at the ground', async () => {
+    const base = w.origin.offset(0, 0, -15);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    await teleport(w, w.steve, base.offset(0.5, 0, 6.5)); // due south (+z) of Andy
+    expect(await run(w.andy, '!lookAtPlayer("Steve", "at")')).toBe('Looking at Steve.');
+    // mineflayer yaw: 0 = north (-z), pi = south (+z).
+    expect(Math.abs(Math.abs(w.andy.bot.entity.yaw) - Math.PI)).toBeLessThan(0.1);
+    await waitUntil(() => Math.abs(serverYaw()) < 10, `the server sees Andy face south (yaw ${serverYaw()})`, 3_000);
+
+    await w.steve.look(Math.PI / 2, -0.5, true); // Steve looks west and down
+    await waitUntil(() => Math.abs((w.andy.bot.players.Steve?.entity?.yaw ?? 0) - Math.PI / 2) < 0.05, 'Andy sees Steve\'s look');
+    expect(await run(w.andy, '!lookAtPlayer("Steve", "with")')).toMatch(/Looking the same way as Steve/);
+    expect(w.andy.bot.entity.yaw).toBeCloseTo(Math.PI / 2, 1);
+    expect(w.andy.bot.entity.pitch).toBeCloseTo(-0.5, 1);
+    expect(await run(w.andy, '!lookAtPlayer("Steve", "behind")')).toMatch(/"at" or "with"/);
+
+    await run(w.andy, `!lookAtPosition(${base.x}, ${base.y - 3}, ${base.z})`);
+    expect(w.andy.bot.entity.pitch).toBeLessThan(-1); // looking steeply down
+  }, 30_000);
+});
+
+describe('queries and agent control', () => {
+  test('!readSign and !nearbyBlocks report the text of a nearby sign', async () => {
+    const base = w.origin.offset(10, 0, 10);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    expect(await run(w.andy, '!readSign')).toBe('No sign within 16 blocks.');
+    const at = base.offset(3, 0, 2);
+    await setBlock(w, at, 'oak_sign');
+    // The server keeps no sign text: send what a vanilla server sends for a written sign.
+    const lines = ['{"text":"Welcome"}', '{"text":"to base"}', '""', '""'];
+    const text = (messages: string[]) => nbt.comp({ messages: nbt.list(nbt.string(messages)), color: nbt.string('black'), has_glowing_text: nbt.byte(0) });
+    serverPlayer(w.server, 'Andy')._client.write('tile_entity_data', {
+      location: at, action: 7,
+      nbtData: nbt.comp({ front_text: text(lines), back_text: text(['""', '""', '""', '""']), is_waxed: nbt.byte(0) }),
+    });
+    await waitUntil(() => !!w.andy.bot.blockAt(at)?.entity, 'Andy receives the sign text');
+    expect(await run(w.andy, '!readSign')).toBe(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
+    expect(await run(w.andy, '!nearbyBlocks')).toContain(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
+    command(w, `/setblock ${at.x} ${at.y} ${at.z} air`);
+  });
+
+  test('!modes and !setMode go through the agent\'s modes; without them they say so', async () => {
+    expect(await run(w.andy, '!modes')).toBe('This agent has no behaviour modes.');
+    expect(await run(w.andy, '!setMode("hunting", true)')).toBe('This agent has no behaviour modes.');
+    const state: ModeState[] = [
+      { name: 'self_defense', on: true, description: 'fight hostiles within 8' },
+      { name: 'hunting', on: false, description: 'hunt animals when idle' },
+    ];
+    let paused = 0;
+    const modes: ModeControl = {
+      list: () => state.map((m) => ({ ...m })),
+      set: (name, on) => { state.find((m) => m.name === name)!.on = on; },
+      pause: () => { paused++; return () => { paused--; }; },
+    };
+    Object.assign(w.andy, { modes });
+    try {
+      expect(await run(w.andy, '!setMode("Hunting", on)')).toBe('Mode hunting is now on.');
+      expect(state[1]!.on).toBe(true);
+      expect(await run(w.andy, '!modes')).toContain('hunting: ON - hunt animals when idle');
+      expect(await run(w.andy, '!setMode("flying", true)')).toMatch(/No mode "flying". Modes: self_defense, hunting/);
+      // !stay pauses the modes for its duration and resumes them afterwards.
+      const pending = run(w.andy, '!stay(5)');
+      await waitUntil(() => paused === 1, 'modes paused during !stay');
+      await expectStopsWithin1s(w.andy, pending);
+      expect(paused).toBe(0);
+    } finally {
+      Object.assign(w.andy, { modes: undefined });
+    }
+  });
+
+  test('!stfu, !restart and !clearChat call the agent, and say so when it cannot', async () => {
+    expect(await run(w.andy, '!stfu')).toBe('This agent cannot be silenced.');
+    expect(await run(w.andy, '!restart')).toBe('This agent cannot restart itself.');
+    w.andy.history.push({ role: 'user', content: 'hello' });
+    const calls: string[] = [];
+    Object.assign(w.andy, {
+      silence: () => { calls.push('silence'); },
+      restart: async () => { calls.push('restart'); },
+      clearHistory: () => { w.andy.history.length = 0; },
+    });
+    try {
+      expect(await run(w.andy, '!clearChat')).toBe('Chat history cleared.');
+      expect(w.andy.history).toHaveLength(0);
+      expect(await run(w.andy, '!stfu')).toBe('Quiet now.');
+      expect(await run(w.andy, '!restart')).toBe('Restarted.');
+      expect(calls).toEqual(['silence', 'restart']);
+    } finally {
+      Object.assign(w.andy, { silence: undefined, restart: undefined, clearHistory: undefined });
+    }
+  });
+});
