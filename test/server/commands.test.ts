@@ -1,14 +1,14 @@
 /**
- * Block commands (src/server/plugins/fill.ts, block-data.ts) end to end: a real mineflayer
+ * Block commands (src/server/plugins/fill.ts, block-commands.ts) end to end: a real mineflayer
  * bot runs /fill, /setblock, /data and /item on the embedded server; checks cover the bot's view
- * and the server's state.
+ * (windows it opens, block states) and the server's block-entity store (block-entities.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { getBlockEntityData } from '../../src/server/plugins/block-data.ts';
+import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {
@@ -22,6 +22,14 @@ function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<stri
     const timer = setTimeout(() => { bot.off('messagestr', onMessage); reject(new Error(`no message matching ${pattern}`)); }, timeoutMs);
     bot.on('messagestr', onMessage);
   });
+}
+
+/** The server's block entity at `pos`: slots as `name×count` (null = empty) and its numbers. */
+function stored(server: EmbeddedServer, pos: Vec3): { kind: string; slots: (string | null)[]; data: Record<string, number> } | undefined {
+  const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
+  if (!entity) return undefined;
+  const slots = entity.slots.map((i) => (i ? `${server.serv.registry.items[i.type].name}×${Number(i.count)}` : null));
+  return { kind: entity.kind, slots, data: entity.data };
 }
 
 describe('block commands on 1.21.4', () => {
@@ -136,30 +144,118 @@ describe('block commands on 1.21.4', () => {
     await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} nonsense_block`, /Unknown block type/);
   });
 
-  test('/data merge block stores furnace fuel fields; /item replace fills container and player slots', async () => {
+  test('/data merge block fuels a furnace (1.21.4 and legacy keys); /data get prints the stored values', async () => {
     const bot = await join();
     const feet = bot.entity.position.floored();
     const pos = feet.offset(-2, 0, 2);
-    await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} furnace`, /^Changed the block/);
-    expect(await run(bot, `/data merge block ${pos.x} ${pos.y} ${pos.z} {BurnTime:1600s,CookTime:0s,CookTimeTotal:200s,CustomName:'"Oven"'}`, /^Modified block data|target block/))
+    const at = `${pos.x} ${pos.y} ${pos.z}`;
+    await run(bot, `/setblock ${at} furnace[facing=north]`, /^Changed the block/);
+    await waitUntil(() => bot.blockAt(pos)?.name === 'furnace', 'furnace visible');
+    expect(bot.blockAt(pos)!.getProperties().lit).toBe(false);
+
+    // MineCollab's legacy keys; CustomName is accepted and ignored.
+    expect(await run(bot, `/data merge block ${at} {BurnTime:1000s,CookTime:0s,CookTimeTotal:200s,CustomName:'"Oven"'}`, /^Modified block data|target block|Nothing/))
       .toBe(`Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`);
-    await run(bot, `/data merge block ${pos.x} ${pos.y} ${pos.z} {BurnTime:200}`, /^Modified block data/);
-    const data = await getBlockEntityData(server.serv, server.serv.overworld, pos);
-    expect(data).toEqual({ BurnTime: 200, CookTime: 0, CookTimeTotal: 200, CustomName: '"Oven"' });
-    expect(await run(bot, `/data get block ${pos.x} ${pos.y} ${pos.z} CookTimeTotal`, /has the following block data/)).toMatch(/: 200$/);
+    // Burning: the block turns lit at once, and burns down one tick per tick even without input.
+    await waitUntil(() => bot.blockAt(pos)?.getProperties().lit === true, 'the bot sees the furnace lit');
+    await waitUntil(() => stored(server, pos)!.data.litTime < 1000, 'the furnace burns down');
+    expect(stored(server, pos)).toMatchObject({ kind: 'furnace', data: { litDuration: 1000, cookingProgress: 0, cookingTotalTime: 200 } });
 
-    await run(bot, `/item replace block ${pos.x} ${pos.y} ${pos.z} container.1 with minecraft:coal 64`, /^Replaced a slot/);
-    await run(bot, `/item replace block ${pos.x} ${pos.y} ${pos.z} container.0 with beef 8`, /^Replaced a slot/);
-    expect((await getBlockEntityData(server.serv, server.serv.overworld, pos))?.Items).toEqual([
-      { Slot: 1, id: 'minecraft:coal', count: 64 },
-      { Slot: 0, id: 'minecraft:beef', count: 8 },
-    ]);
-    // Air is not a block entity.
+    // 1.21.4 names, as this server's /data get prints them.
+    expect(await run(bot, `/data get block ${at} cooking_total_time`, /has the following block data/)).toMatch(/: 200$/);
+    const remaining = Number(/: (\d+)$/.exec(await run(bot, `/data get block ${at} lit_time_remaining`, /has the following block data/))![1]);
+    expect(remaining).toBeGreaterThan(500);
+    expect(remaining).toBeLessThan(1000);
+    expect(remaining).toBeGreaterThanOrEqual(stored(server, pos)!.data.litTime!);
+    await run(bot, `/data merge block ${at} {lit_time_remaining:0s,lit_total_time:0s}`, /^Modified block data/);
+    await waitUntil(() => bot.blockAt(pos)?.getProperties().lit === false, 'the bot sees the furnace go out');
+
+    await run(bot, `/item replace block ${at} container.1 with minecraft:coal 64`, /^Replaced a slot/);
+    await run(bot, `/data merge block ${at} {Items:[{Slot:1b,id:"minecraft:coal",count:64}]}`, /^Nothing changed/);
+    const line = await run(bot, `/data get block ${at}`, /has the following block data/);
+    expect(line).toBe(`${pos.x}, ${pos.y}, ${pos.z} has the following block data: {id: "minecraft:furnace", x: ${pos.x}, y: ${pos.y}, z: ${pos.z}, `
+      + 'lit_time_remaining: 0, lit_total_time: 0, cooking_time_spent: 0, cooking_total_time: 200, Items: [{Slot: 1, id: "minecraft:coal", count: 64}]}');
+    expect(await run(bot, `/data get block ${at} Items[0].id`, /has the following block data/)).toMatch(/: "minecraft:coal"$/);
+    await run(bot, `/data get block ${at} Items[3]`, /^Found no elements matching Items\[3\]/);
+
+    // Not block entities: air, stone.
     await run(bot, `/data merge block ${pos.x} ${pos.y + 5} ${pos.z} {BurnTime:1}`, /target block is not a block entity/);
-    // Breaking the furnace drops its stored data.
-    await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} air`, /^Changed the block/);
-    expect(await getBlockEntityData(server.serv, server.serv.overworld, pos)).toBeUndefined();
+    await run(bot, `/data get block ${pos.x} ${pos.y - 1} ${pos.z}`, /target block is not a block entity/);
+  });
 
+  test('/data merge and /item replace make a smoker and a blast furnace cook; the bot sees the results', async () => {
+    const bot = await join();
+    const feet = bot.entity.position.floored();
+    const smoker = feet.offset(2, 0, -1);
+    const blast = feet.offset(2, 0, 1);
+    await run(bot, `/setblock ${smoker.x} ${smoker.y} ${smoker.z} smoker[facing=west]`, /^Changed the block/);
+    await run(bot, `/setblock ${blast.x} ${blast.y} ${blast.z} blast_furnace[facing=west]`, /^Changed the block/);
+    await waitUntil(() => bot.blockAt(smoker)?.name === 'smoker' && bot.blockAt(blast)?.name === 'blast_furnace', 'both blocks visible');
+
+    // Smoker: input and fuel in one merge (it lights from the coal); blast furnace: MineCollab's
+    // set-up, burn time by /data merge and the slots by /item replace.
+    await run(bot, `/data merge block ${smoker.x} ${smoker.y} ${smoker.z} {Items:[{Slot:0b,id:"minecraft:beef",count:2},{Slot:1b,id:"minecraft:coal",count:64}]}`, /^Modified block data/);
+    await run(bot, `/data merge block ${blast.x} ${blast.y} ${blast.z} {BurnTime:1000s}`, /^Modified block data/);
+    await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.1 with coal 64`, /^Replaced a slot/);
+    await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.0 with raw_iron 1`, /^Replaced a slot/);
+    const t0 = Date.now();
+    await waitUntil(() => bot.blockAt(smoker)?.getProperties().lit === true && bot.blockAt(blast)?.getProperties().lit === true, 'both lit');
+    expect(stored(server, smoker)!.data).toMatchObject({ cookingTotalTime: 100 });
+
+    const window = await bot.openFurnace(bot.blockAt(smoker)!);
+    await waitUntil(() => (window.progress ?? 0) > 0, 'the bot sees cooking progress');
+    await waitUntil(() => window.outputItem()?.name === 'cooked_beef', 'the bot sees cooked beef in the open window', 9_000);
+    // 100 ticks = 5 s at 20 ticks/s, well under a furnace's 200.
+    expect(Date.now() - t0).toBeLessThan(9_000);
+    expect(window.inputItem()).toMatchObject({ name: 'beef', count: 1 });
+    expect(window.fuelItem()).toMatchObject({ name: 'coal', count: 63 });
+    window.close();
+
+    // The blast furnace burned its /data fuel only: the coal is untouched.
+    await waitUntil(() => stored(server, blast)?.slots[2] === 'iron_ingot×1', 'server: iron ingot', 5_000);
+    expect(stored(server, blast)!.slots).toEqual([null, 'coal×64', 'iron_ingot×1']);
+    const blastWindow = await bot.openFurnace(bot.blockAt(blast)!);
+    expect(blastWindow.outputItem()).toMatchObject({ name: 'iron_ingot', count: 1 });
+    await blastWindow.takeOutput();
+    blastWindow.close();
+    expect(botCount(bot, 'iron_ingot')).toBe(1);
+  });
+
+  test('/item replace block and /data merge fill chests and barrels the bot opens; errors', async () => {
+    const bot = await join();
+    const feet = bot.entity.position.floored();
+    const chest = feet.offset(-2, 0, -2);
+    const barrel = feet.offset(-2, 0, -1);
+    const c = `${chest.x} ${chest.y} ${chest.z}`;
+    await run(bot, `/setblock ${c} chest[facing=east]`, /^Changed the block/);
+    await run(bot, `/setblock ${barrel.x} ${barrel.y} ${barrel.z} barrel`, /^Changed the block/);
+    await waitUntil(() => bot.blockAt(chest)?.name === 'chest' && bot.blockAt(barrel)?.name === 'barrel', 'chest and barrel visible');
+
+    expect(await run(bot, `/item replace block ${c} container.3 with minecraft:apple 5`, /^Replaced a slot|not a container/))
+      .toBe(`Replaced a slot at ${chest.x}, ${chest.y}, ${chest.z} with [Apple]`);
+    const window = await bot.openContainer(bot.blockAt(chest)!);
+    expect(window.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[3, 'apple', 5]]);
+    // While the bot has it open, the window follows the store.
+    await run(bot, `/item replace block ${c} container.26 with iron_pickaxe`, /^Replaced a slot/);
+    await waitUntil(() => window.slots[26]?.name === 'iron_pickaxe', 'the open window shows the pickaxe');
+    await run(bot, `/item replace block ${c} container.3 with air`, /^Replaced a slot/);
+    await waitUntil(() => window.slots[3] === null, 'the open window shows slot 3 emptied');
+    window.close();
+    expect(stored(server, chest)!.slots.filter(Boolean)).toEqual(['iron_pickaxe×1']);
+    expect(await run(bot, `/data get block ${c} Items`, /has the following block data/)).toMatch(/: \[\{Slot: 26, id: "minecraft:iron_pickaxe", count: 1\}\]$/);
+
+    await run(bot, `/data merge block ${barrel.x} ${barrel.y} ${barrel.z} {Items:[{Slot:0b,id:"minecraft:bread",count:3},{Slot:40b,id:"minecraft:stone"},{Slot:2b,id:"minecraft:nonsense"}]}`, /^Modified block data/);
+    const barrelWindow = await bot.openContainer(bot.blockAt(barrel)!);
+    expect(barrelWindow.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[0, 'bread', 3]]);
+    barrelWindow.close();
+
+    await run(bot, `/item replace block ${c} container.27 with apple`, /^The target does not have slot 27/);
+    await run(bot, `/item replace block ${chest.x} ${chest.y - 1} ${chest.z} container.0 with apple`, /is not a container/);
+    await run(bot, `/item replace block ${c} container.0 with not_an_item`, /^Unknown item/);
+  });
+
+  test('/item replace entity fills player slots', async () => {
+    const bot = await join();
     await run(bot, `/item replace entity ${bot.username} hotbar.2 with minecraft:iron_sword`, /^Replaced a slot/);
     await run(bot, '/item replace entity @s container.20 with bread 5', /^Replaced a slot/);
     await waitUntil(() => bot.inventory.slots[38]?.name === 'iron_sword' && bot.inventory.slots[20]?.name === 'bread', 'items in slots');

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { Vec3 } from 'vec3';
 import type { SquidServer } from '../embedded.ts';
 import { DEFAULT_MOB, HAND, MOBS, WEAPONS, type MobStats, type WeaponStats } from './combat-data.ts';
-import { parseSnbt, type NbtCompound } from './block-data.ts';
+import { parseSnbt, type NbtCompound } from './snbt.ts';
 import { splitBracketedArguments } from './fill.ts';
 import { spawnItemEntity } from './drops.ts';
 import { commandAction, CommandError, displayName, requirePlayer, resolveTargets } from './targets.ts';
