@@ -1,5 +1,6 @@
 /** Gathering blocks with mineflayer-collectblock (path, best tool, dig, pick up the drops). */
 import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
 import { abortable } from '../util/abort.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { inventoryCounts } from './items.ts';
@@ -7,16 +8,31 @@ import { inventoryCounts } from './items.ts';
 /** How far the bot looks for blocks to collect (blocks). */
 export const COLLECT_RANGE = 64;
 
+/** Candidates looked at beyond `count`, so that buried blocks can be passed over. */
+const EXTRA_CANDIDATES = 16;
+
+const FACES = [new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
+
+/** Whether the block at `pos` has a face next to a non-solid block (air, water, a plant). */
+function isExposed(bot: Bot, pos: Vec3): boolean {
+  return FACES.some((f) => bot.blockAt(pos.plus(f))?.boundingBox === 'empty');
+}
+
 /**
- * Digs up to `count` blocks of `blockName` near the bot and collects their drops.
+ * Digs up to `count` blocks of `blockName` near the bot and collects their drops: the nearest
+ * ones with an open face first, then buried ones.
  *
  * @returns what ended up in the inventory, or why nothing could be collected.
  */
 export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<string> {
   const type = bot.registry.blocksByName[blockName];
   if (!type) throw new Error(`${blockName} is not a block.`);
-  const positions = bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count });
-  if (positions.length === 0) return `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+  // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the grass
+  // under a placed table) can take the pathfinder longer than its time limit to reach.
+  const found = bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES });
+  if (found.length === 0) return `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+  const open = found.filter((p) => isExposed(bot, p));
+  const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count);
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
     const tools = Object.keys(harvest).map((id) => bot.registry.items[Number(id)].name);

@@ -11,7 +11,8 @@ function isReplaceable(block: Block | null): boolean {
 
 /**
  * Places one `blockName` from the inventory on the ground next to the bot (never inside the
- * space the bot occupies).
+ * space the bot occupies), preferring spots level with its feet, nearest first. It sneaks while
+ * placing, so a crafting table or chest under the spot is built on, not opened.
  *
  * @returns the placed block as the bot sees it.
  * @throws Error when the bot holds none, or no free spot with solid ground is within 2 blocks.
@@ -25,17 +26,26 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
     if (Math.max(Math.abs(dx), Math.abs(dz)) === r) offsets.push(new Vec3(dx, 0, dz));
   }
   offsets.sort((a, b) => a.x * a.x + a.z * a.z - (b.x * b.x + b.z * b.z));
-  for (const off of offsets) {
+  // Level with the bot's feet first, then a step down, then a step up (e.g. on top of another block).
+  for (const dy of [0, -1, 1]) for (const off of offsets) {
     throwIfAborted(signal);
-    for (const dy of [0, -1, 1]) {
-      const pos = feet.plus(off).offset(0, dy, 0);
-      const below = bot.blockAt(pos.offset(0, -1, 0));
-      if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block') continue;
-      await abortable(bot.equip(item, 'hand'), signal);
+    const pos = feet.plus(off).offset(0, dy, 0);
+    const below = bot.blockAt(pos.offset(0, -1, 0));
+    if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block') continue;
+    await abortable(bot.equip(item, 'hand'), signal);
+    // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
+    // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.
+    const windowBefore = bot.currentWindow;
+    bot.setControlState('sneak', true);
+    try {
       await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
-      const placed = bot.blockAt(pos);
-      if (placed?.name === blockName) return placed;
+    } finally {
+      bot.setControlState('sneak', false);
+      // A server that ignores the sneak opens the block's window instead: do not leave it open.
+      if (bot.currentWindow && bot.currentWindow !== windowBefore) bot.closeWindow(bot.currentWindow);
     }
+    const placed = bot.blockAt(pos);
+    if (placed?.name === blockName) return placed;
   }
   throw new Error(`No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`);
 }
