@@ -117,7 +117,7 @@ export class Agent implements AgentControl {
 
   /** Resolves once every queued message has been handled. */
   async idle(): Promise<void> {
-    while (this.#inbox.size > 0) await this.#inbox.push(async () => {});
+    await this.#inbox.drained();
   }
 
   /**

@@ -8,6 +8,11 @@ export class SerialQueue {
     return this.#pending;
   }
 
+  /** Resolves once every job queued so far, and any queued while waiting, has run. */
+  async drained(): Promise<void> {
+    while (this.#pending > 0) await this.#tail;
+  }
+
   /**
    * Queues `job`; resolves when it has run. A failing job rejects its own promise only and never
    * blocks the jobs after it.

@@ -68,3 +68,13 @@ test('the serial queue runs jobs one at a time, in order, past failures', async 
   expect(log).toEqual(['a', 'b', 'c']);
   expect(maxRunning).toBe(1);
 });
+
+test('drained() waits for queued jobs, including ones queued meanwhile', async () => {
+  const q = new SerialQueue();
+  const log: string[] = [];
+  void q.push(async () => { await sleep(20); log.push('a'); void q.push(async () => { log.push('b'); }); });
+  await q.drained();
+  expect(log).toEqual(['a', 'b']);
+  expect(q.size).toBe(0);
+  await q.drained(); // an empty queue resolves at once
+});
