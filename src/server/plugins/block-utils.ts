@@ -218,7 +218,7 @@ function randomInt(min: number, max: number): number {
  *   (the produce and the bonus seeds); the age-less entries drop only when no age entry
  *   matched, or when they always drop (`dropChance` 1, e.g. the base carrot);
  * - other entries drop with their `dropChance`, `stackSizeRange` giving the count;
- * - slabs drop 2 only as `type=double`.
+ * - slabs drop 2 only as `type=double`; wall variants (`wall_torch`) use the standing block's loot.
  * A block whose `harvestTools` does not list the held item drops nothing (vanilla
  * `requiresCorrectToolForDrops`).
  *
@@ -227,7 +227,9 @@ function randomInt(min: number, max: number): number {
 export function blockDrops(serv: SquidServer, block: Block, heldType: number | null): DropStack[] {
   const info = serv.registry.blocks[block.type];
   if (info?.harvestTools && (heldType === null || !info.harvestTools[heldType])) return [];
-  const loot = serv.registry.blockLoot?.[block.name] as { drops: Array<{ item: string; dropChance: number; stackSizeRange: [number, number?]; silkTouch?: boolean; noSilkTouch?: boolean; blockAge?: number }> } | undefined;
+  // Wall variants (wall_torch, oak_wall_sign…) share their standing block's loot table in vanilla.
+  const lootName = serv.registry.blockLoot?.[block.name] ? block.name : block.name.replace('wall_', '');
+  const loot = serv.registry.blockLoot?.[lootName] as { drops: Array<{ item: string; dropChance: number; stackSizeRange: [number, number?]; silkTouch?: boolean; noSilkTouch?: boolean; blockAge?: number }> } | undefined;
   if (!loot) return [];
   const props = block.getProperties() as Record<string, unknown>;
   const age = props.age === undefined ? undefined : Number(props.age);
