@@ -3,7 +3,10 @@
  * them on a 1.21 vanilla server, computed server-side:
  * - digging: tool requirements, dig time, durability, loot, creative instant break (./digging.ts);
  * - placing: doors, beds, trapdoors, fence gates, stairs, slabs, torches, carpets, farmland,
- *   crops, and opening doors/trapdoors/gates (./placing.ts);
+ *   crops, and opening doors/trapdoors/gates (./placing.ts), which owns right-clicks on blocks
+ *   and dispatches the rest to flying-squid's `serv.onBlockInteraction` / `serv.onItemPlace`
+ *   registries (containers, furnaces, crafting tables); broken blocks are announced with the
+ *   `'blockBroken'` event (./digging.ts);
  * - crops growing by random ticks (./crops.ts), sleeping in beds (./beds.ts);
  * - hunger, regeneration, starvation and eating (./hunger.ts); death drops, `/gamemode`,
  *   creative inventory (./player-state.ts).

@@ -1,17 +1,22 @@
 /**
  * Right-clicking blocks (`block_place`), as vanilla 1.21 `ServerPlayerGameMode.useItemOn`:
  * 1. using the clicked block (unless sneaking with an item): doors, trapdoors and fence gates
- *    open/close (not the iron ones), beds are slept in (./beds.ts);
+ *    open/close (not the iron ones), beds are slept in (./beds.ts), and blocks other plugins
+ *    registered with flying-squid's `serv.onBlockInteraction` are used (containers, furnaces,
+ *    crafting tables open their window);
  * 2. items: a hoe turns dirt / grass / dirt path into farmland (and coarse dirt into dirt),
  *    seeds plant their crop on farmland, and these blocks get the state vanilla's
  *    `getStateForPlacement` gives from the clicked face, the click point and the player's yaw:
  *    doors (two halves, hinge), beds (foot + head), trapdoors, fence gates, stairs, slabs
  *    (merging into double slabs), torches (floor or wall), carpets (need a block below).
- * Anything else goes on to flying-squid. Afterwards the clicked block and the block across the
+ * Other items are placed through flying-squid's placement registry (`serv.placeItem`, which
+ * plugins extend with `serv.onItemPlace`, e.g. chests and furnaces facing the player). This
+ * replaces flying-squid's own `block_place` listener. Afterwards the clicked block and the block across the
  * clicked face are re-sent to the player, as vanilla does, so a refused placement is visible at
  * once (mineflayer's `placeBlock` waits for them).
  */
 import type { Block } from 'prismarine-block';
+import type { Item } from 'prismarine-item';
 import type { SquidServer } from '../embedded.ts';
 import type { SquidPlayer } from './types.ts';
 import {
@@ -246,15 +251,66 @@ function placerFor(serv: SquidServer, itemName: string): { placer: Placer; consu
   return undefined;
 }
 
-/** Handles one right-click; returns false when flying-squid should handle it instead. */
-async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket): Promise<boolean> {
+/** flying-squid's generic `facing` / `axis` placement properties, by angle quadrant and clicked face. */
+const FACING_BY_QUADRANT: readonly Horizontal[] = ['north', 'east', 'south', 'west'];
+const AXIS_BY_FACE: Record<Face, 'x' | 'y' | 'z'> = { down: 'y', up: 'y', north: 'z', south: 'z', west: 'x', east: 'x' };
+
+/**
+ * Places a held item through flying-squid's placement registry (`serv.placeItem`): blocks
+ * registered with `serv.onItemPlace` get their state from their plugin (chests, barrels,
+ * furnaces, signs, redstone…; non-block items such as spawn eggs act there), other block items
+ * their default state with the generic `facing` / `axis` / `half` / `rotation` / `waterlogged`
+ * flying-squid derives from the click. Vanilla's rules apply first: the target must be
+ * replaceable, and a full block may not go where a player stands.
+ *
+ * @returns true when a block was placed (the held item was consumed).
+ */
+async function placeRegistered(ctx: UseContext, item: Item, hand: number, packet: PlacePacket): Promise<boolean> {
+  const { serv, player } = ctx;
+  const t = await target(ctx);
+  if (!t) return false;
+  const placedPosition = t.at;
+  const blockInfo = serv.registry.blocksByName[item.name];
+  if (blockInfo?.boundingBox === 'block' && !cellFree(serv, player.world, placedPosition)) return false;
+  // flying-squid's placement data (its placeBlock plugin): angle from the player to the block, in [0, 360).
+  const dx = player.position.x - (placedPosition.x + 0.5);
+  const dz = player.position.z - (placedPosition.z + 0.5);
+  const angle = Math.atan2(dx, -dz) * 180 / Math.PI + 180;
+  const half = ctx.face === 'down' ? 'top' : ctx.face === 'up' ? 'bottom' : clickY(ctx, placedPosition) > 0.5 ? 'top' : 'bottom';
+  const { id, data } = await serv.placeItem({
+    item, angle, direction: packet.direction, player,
+    referencePosition: ctx.pos, placedPosition, directionVector: placedPosition.minus(ctx.pos),
+    properties: {
+      rotation: Math.floor(angle / 22.5 + 0.5) & 0xF,
+      axis: AXIS_BY_FACE[ctx.face],
+      facing: FACING_BY_QUADRANT[Math.floor(angle / 90 + 0.5) & 0x3],
+      half,
+      waterlogged: (await blockAt(player.world, placedPosition))?.name === 'water',
+    },
+  }) as { id?: number; data?: number };
+  const placed = id === undefined ? undefined : serv.registry.blocks[id];
+  if (!placed) return false;
+  await serv.setBlock(player.world, placedPosition, placed.minStateId + (data ?? 0));
+  consumeHeld(player, 1, hand);
+  return true;
+}
+
+/**
+ * Handles one right-click on a block, in vanilla's order:
+ * 1. unless sneaking with an item in hand, the clicked block is used: doors, trapdoors, fence
+ *    gates and beds here, then whatever plugins registered with flying-squid's
+ *    `serv.onBlockInteraction` (containers, furnaces, crafting tables…);
+ * 2. otherwise the held item is used: the placement rules of this module, else
+ *    {@link placeRegistered}.
+ */
+async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket): Promise<void> {
   const face = FACES[packet.direction];
-  if (!face || player.health <= 0) return false;
+  if (!face || player.health <= 0) return;
   const pos = vec(packet.location.x, packet.location.y, packet.location.z);
   const eyes = player.position.offset(0, EYE_HEIGHT, 0);
-  if (eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > MAX_REACH) return true;
+  if (eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > MAX_REACH) return;
   const block = await blockAt(player.world, pos);
-  if (!block) return true;
+  if (!block) return;
   const hand = packet.hand ?? 0;
   const move = movementOf(player);
   const ctx: UseContext = {
@@ -263,17 +319,22 @@ async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket
     facing: horizontalFacing(move.yaw),
   };
   const item = heldItem(player, hand);
-  if (player.gameMode === 3) return true;
+  if (player.gameMode === 3) return;
   if (!move.sneaking || !item) {
-    if (toggleable(block.name)) { await toggle(ctx); return true; }
-    if (block.name.endsWith('_bed')) return useBed(serv, player, pos, block);
+    if (toggleable(block.name)) { await toggle(ctx); return; }
+    if (block.name.endsWith('_bed')) { await useBed(serv, player, pos, block); return; }
+    // flying-squid's interaction registry; handlers resolve true when they used the click.
+    Object.assign(block, { position: pos, direction: packet.direction });
+    if (await serv.interactWithBlock({ block, player })) return;
   }
-  if (!item || player.gameMode === 2) return false;
+  if (!item || player.gameMode === 2) return;
   const itemName: string = serv.registry.items[item.type]?.name ?? '';
   const rule = placerFor(serv, itemName);
-  if (!rule) return false;
+  if (!rule) {
+    await placeRegistered(ctx, item, hand, packet);
+    return;
+  }
   if (await rule.placer(ctx, itemName) && rule.consumes) consumeHeld(player, 1, hand);
-  return true;
 }
 
 /** Re-sends the clicked block and the one across the clicked face (vanilla after every `useItemOn`). */
@@ -287,17 +348,20 @@ async function resendAround(player: SquidPlayer, packet: PlacePacket): Promise<v
   if (packet.sequence !== undefined) player._client.write('acknowledge_player_digging', { sequenceId: packet.sequence, location: pos, block: 0, status: 0, successful: true });
 }
 
-/** Installs the right-click handling; flying-squid's own `block_place` listener handles the rest. */
+/**
+ * Installs the right-click handling. It replaces flying-squid's own `block_place` listener:
+ * plugins customise right-clicks through flying-squid's registries, `serv.onBlockInteraction`
+ * (using a block) and `serv.onItemPlace` (the state a placed item gets), which {@link onUse}
+ * dispatches to.
+ */
 export function installPlacing(serv: SquidServer): void {
   serv.on('newPlayer', (player: SquidPlayer) => {
     const client = player._client;
-    const previous = client.listeners('block_place') as ((packet: unknown) => unknown)[];
     client.removeAllListeners('block_place');
     let queue: Promise<void> = Promise.resolve();
     client.on('block_place', (packet: PlacePacket) => {
       queue = queue.then(async () => {
-        const handled = await onUse(serv, player, packet);
-        if (!handled) for (const listener of previous) await listener.call(client, packet);
+        await onUse(serv, player, packet);
         if (packet.direction >= 0 && packet.direction <= 5) await resendAround(player, packet);
       }).catch((err: unknown) => serv.emit('error', err));
     });
