@@ -11,14 +11,15 @@
  * - both halves of doors and beds go together; plants, torches, carpets and crops standing on
  *   the block (and wall torches on its sides) pop off with their drops;
  * - creative mode breaks instantly without drops; adventure and spectator cannot break.
- * Each broken block emits `serv.emit('blockBroken', { player, position, block, drops })`.
+ * Each broken block emits `serv.emit('blockBroken', event)` ({@link BlockBrokenEvent}): plugins
+ * that keep data about blocks (containers' contents) react to breaking there.
  */
 import type { Block } from 'prismarine-block';
 import type { SquidServer } from '../embedded.ts';
 import type { SquidPlayer } from './types.ts';
 import {
   FACES, OPPOSITE, blockAt, blockDrops, damageHeldTool, heldItem, offset, popDrops, vec,
-  type DropStack, type Face, type Pos,
+  type DropStack, type Face, type Pos, type V3,
 } from './block-utils.ts';
 import { addExhaustion, EXHAUSTION } from './hunger.ts';
 import { movementOf } from './mechanics.ts';
@@ -34,6 +35,23 @@ const DIG_SLACK_MS = 50;
 /** vanilla block interaction range (4.5) + 1 block of slack, from the eyes, in blocks. */
 const MAX_REACH = 6;
 const EYE_HEIGHT = 1.62;
+
+/**
+ * Payload of the server's `'blockBroken'` event, emitted once a player broke a block (survival
+ * or creative; not for the blocks popped off with it), after the block was set to air and its
+ * drops spawned.
+ *
+ * @example serv.on('blockBroken', ({ player, position, block }: BlockBrokenEvent) => { ... })
+ */
+export interface BlockBrokenEvent {
+  player: SquidPlayer;
+  /** Where the block was (a vec3 Vec3, blocks). */
+  position: V3;
+  /** The block as it was before breaking. */
+  block: Block;
+  /** The block's own loot that was dropped (empty in creative or without the right tool). */
+  drops: DropStack[];
+}
 
 interface DigState { pos: Pos; stateId: number; startMs: number }
 const digs = new WeakMap<SquidPlayer, DigState>();
@@ -102,7 +120,8 @@ export async function breakBlock(serv: SquidServer, player: SquidPlayer, pos: Po
     if (otherBlock?.name === block.name) await serv.setBlock(world, vec(other.x, other.y, other.z), 0);
   }
   popDrops(serv, world, pos, drops);
-  serv.emit('blockBroken', { player, position: vec(pos.x, pos.y, pos.z), block, drops });
+  const event: BlockBrokenEvent = { player, position: vec(pos.x, pos.y, pos.z), block, drops };
+  serv.emit('blockBroken', event);
   await breakDependents(serv, player, pos, withDrops);
   if (other) await breakDependents(serv, player, other, withDrops);
   return drops;
