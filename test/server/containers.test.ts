@@ -161,6 +161,21 @@ describe.each(['1.21.4', '1.21.1'])('containers on %s', (version) => {
     await waitUntil(() => bot!.blockAt(barrel.position)?.getProperties().open === false, 'barrel shows closed');
   });
 
+  test('right-clicking a chest with a slab in hand opens it instead of placing the slab', async () => {
+    bot = await connectBot(server, 'Holder');
+    const spawn = bot.entity.position.floored();
+    await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 15.5);
+    const chest = await place(server, bot, 'chest', spawn.offset(2, -1, -16));
+    await give(server, bot, 'oak_slab', 1);
+    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    // vanilla useItemOn: the block is used first (not sneaking), so the held slab stays in hand.
+    const window = await bot.openContainer(chest);
+    expect(window.type).toBe('minecraft:generic_9x3');
+    window.close();
+    expect((await serverBlock(server, chest.position.offset(0, 1, 0))).name).toBe('air');
+    expect(botCount(bot, 'oak_slab')).toBe(1);
+  });
+
   test('breaking a chest drops its contents as item entities', async () => {
     bot = await connectBot(server, 'Breaker');
     const spawn = bot.entity.position.floored();

@@ -133,6 +133,8 @@ describe.each(['1.21.4', '1.21.1'])('smelting on %s', (version) => {
     const beefSmoker = await place(server, bot, 'smoker', base);
     const oreSmoker = await place(server, bot, 'smoker', base.offset(0, 0, 1));
     const blast = await place(server, bot, 'blast_furnace', base.offset(0, 0, -1));
+    // Placed through the mechanics plugin's right-click handling: their fronts face the bot (west).
+    for (const b of [beefSmoker, oreSmoker, blast]) expect(b.getProperties()).toMatchObject({ facing: 'west', lit: false });
     await give(server, bot, 'coal', 3);
     await give(server, bot, 'beef', 1);
     await give(server, bot, 'iron_ore', 1);

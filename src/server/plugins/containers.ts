@@ -20,6 +20,7 @@
 import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
 import type { SquidServer } from '../embedded.ts';
+import type { BlockBrokenEvent } from './digging.ts';
 import { blockEntities, slotCountOf, type BlockEntity, type BlockPos } from './block-entities.ts';
 import { spawnItemEntity, TICKS_PER_SECOND } from './drops.ts';
 import { closeContainer, inventorySession, openMenu } from './inventory.ts';
@@ -122,8 +123,10 @@ async function chestHalves(world: SquidWorld, pos: BlockPos, kind: string): Prom
 }
 
 /**
- * Installs chests, trapped chests and barrels on a started server: placement states, opening,
- * storage, and contents dropped on breaking. Must run after ./inventory.ts's plugin.
+ * Installs chests, trapped chests and barrels on a started server: placement states (through
+ * flying-squid's `serv.onItemPlace`), opening (`serv.onBlockInteraction`; both dispatched by the
+ * mechanics plugin's right-click handling), storage, and contents dropped when the mechanics
+ * plugin reports the block broken (`'blockBroken'`). Must run after ./inventory.ts's plugin.
  */
 export function containersPlugin(serv: SquidServer): void {
   const store = blockEntities(serv);
@@ -148,34 +151,34 @@ export function containersPlugin(serv: SquidServer): void {
       }
       return placedState(serv, kind, { facing, type, waterlogged: false });
     }, false);
-    serv.onBlockInteraction(kind, ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
+    serv.onBlockInteraction(kind, async ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
       const session = inventorySession(player);
       if (!session || player.crouching) return false;
-      void chestHalves(player.world, block.position, kind).then((halves) => {
-        const entities = halves.map((pos) => store.getOrCreate(player.world, pos, kind, slotCountOf(kind)));
-        openStorage(serv, session, entities, halves.length === 2 ? DOUBLE_CHEST_TITLE : TITLES[kind]);
-      }).catch((err) => serv.emit('error', err));
+      const halves = await chestHalves(player.world, block.position, kind);
+      const entities = halves.map((pos) => store.getOrCreate(player.world, pos, kind, slotCountOf(kind)));
+      openStorage(serv, session, entities, halves.length === 2 ? DOUBLE_CHEST_TITLE : TITLES[kind]);
       return true;
     });
   }
 
   serv.onItemPlace('barrel', ({ player, placedPosition }: { player: SquidPlayer; placedPosition: BlockPos }) =>
     placedState(serv, 'barrel', { facing: OPPOSITE_DIRECTION[placementLookDirection(player, placedPosition, false)], open: false }), false);
-  serv.onBlockInteraction('barrel', ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
+  serv.onBlockInteraction('barrel', async ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
     const session = inventorySession(player);
     if (!session || player.crouching) return false;
     const entity = store.getOrCreate(player.world, block.position, 'barrel', slotCountOf('barrel'));
     const wasOpen = entity.viewers.size > 0;
-    openStorage(serv, session, [entity], TITLES.barrel, () => { if (entity.viewers.size === 0) void setBarrelOpen(serv, entity, false); });
-    if (!wasOpen) void setBarrelOpen(serv, entity, true);
+    openStorage(serv, session, [entity], TITLES.barrel, () => {
+      if (entity.viewers.size === 0) void setBarrelOpen(serv, entity, false).catch((err) => serv.emit('error', err));
+    });
+    // Awaited: the right-click handler re-sends this block afterwards, which must show it open.
+    if (!wasOpen) await setBarrelOpen(serv, entity, true);
     return true;
   });
 
-  serv.on('newPlayer', (player: SquidPlayer) => {
-    player.on('dug_done', ({ position, block }: { position: BlockPos; block: { name: string } }, cancelled: boolean) => {
-      if (cancelled) return;
-      void onContainerBroken(serv, player.world, position, block.name).catch((err) => serv.emit('error', err));
-    });
+  // Digging belongs to the mechanics plugin (./digging.ts), which reports every broken block.
+  serv.on('blockBroken', ({ player, position, block }: BlockBrokenEvent) => {
+    void onContainerBroken(serv, player.world, position, block.name).catch((err) => serv.emit('error', err));
   });
 }
 
@@ -256,7 +259,7 @@ export function dropContents(serv: SquidServer, world: unknown, pos: BlockPos, s
 }
 
 /**
- * After a block was dug: if it held a block entity, drops its contents, closes windows open on
+ * After a block was broken: if it held a block entity (any kind: furnaces too), drops its contents, closes windows open on
  * it, forgets it, and turns the other half of a double chest into a single chest.
  */
 async function onContainerBroken(serv: SquidServer, world: SquidWorld, pos: BlockPos, name: string): Promise<void> {

@@ -1,0 +1,111 @@
+/**
+ * Player state around death and game modes, as vanilla 1.21:
+ * - dying drops the whole inventory (and the cursor stack) as item entities around the player
+ *   (vanilla `Inventory.dropAll`, pickup delay 40 ticks); respawn itself is in ./players.ts;
+ * - `/gamemode` also sends the abilities packet (flying, instant break) like vanilla;
+ * - `set_creative_slot` (mineflayer `bot.creative.setInventorySlot`) is accepted only in
+ *   creative mode; otherwise the client's slot is corrected.
+ */
+import { createRequire } from 'node:module';
+import type { Item } from 'prismarine-item';
+import type { SquidServer } from '../embedded.ts';
+import type { SquidPlayer } from './types.ts';
+import { PLAYER_THROW_PICKUP_DELAY_TICKS, spawnItemEntity, TICKS_PER_SECOND } from './drops.ts';
+import { inventorySession } from './inventory.ts';
+import { countOf, sendFullState } from './menus.ts';
+import { hungerOf } from './hunger.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Player eye height standing, in blocks (vanilla 1.62); items are dropped 0.3 below it. */
+const DROP_HEIGHT = 1.62 - 0.3;
+/** Window slots of the player inventory that hold items (1–4 grid, 5–8 armour, 9–44, 45 offhand). */
+const FIRST_ITEM_SLOT = 1;
+const LAST_ITEM_SLOT = 45;
+/** `abilities` flag bits (protocol): invulnerable, flying, may fly, instant break. */
+const ABILITY = { invulnerable: 0x01, flying: 0x02, allowFlying: 0x04, instantBreak: 0x08 } as const;
+/** vanilla default speeds sent in `abilities`. */
+const FLYING_SPEED = 0.05;
+const WALKING_SPEED = 0.1;
+
+/**
+ * Throws an item stack from a dying player in a random direction (vanilla `Player.drop` with
+ * `dropAround`: up to 0.5 blocks/tick sideways, 0.2 up).
+ */
+function dropAround(serv: SquidServer, player: SquidPlayer, item: Item): void {
+  const speed = Math.random() * 0.5;
+  const angle = Math.random() * Math.PI * 2;
+  const p = player.position;
+  spawnItemEntity(serv, {
+    world: player.world,
+    position: { x: p.x, y: p.y + DROP_HEIGHT, z: p.z },
+    velocity: { x: -Math.sin(angle) * speed * TICKS_PER_SECOND, y: 0.2 * TICKS_PER_SECOND, z: Math.cos(angle) * speed * TICKS_PER_SECOND },
+    item,
+    pickupDelayTicks: PLAYER_THROW_PICKUP_DELAY_TICKS,
+  });
+}
+
+/**
+ * Drops everything a player carries as item entities and empties their inventory (client
+ * synced). Called on death; usable by other plugins (e.g. a `/kill` with drops).
+ *
+ * @returns the number of stacks dropped.
+ */
+export function dropInventory(serv: SquidServer, player: SquidPlayer): number {
+  let stacks = 0;
+  const session = inventorySession(player);
+  if (session?.carried) {
+    dropAround(serv, player, session.carried);
+    session.carried = null;
+    stacks++;
+  }
+  for (let slot = FIRST_ITEM_SLOT; slot <= LAST_ITEM_SLOT; slot++) {
+    const item = player.inventory.slots[slot] as Item | null;
+    if (!item || countOf(item) <= 0) continue;
+    dropAround(serv, player, item);
+    player.inventory.updateSlot(slot, null);
+    stacks++;
+  }
+  return stacks;
+}
+
+/** Sends the `abilities` packet for the player's game mode (vanilla `Abilities` per `GameType`). */
+export function sendAbilities(player: SquidPlayer): void {
+  const mode = player.gameMode ?? 0;
+  let flags = 0;
+  if (mode === 1) flags = ABILITY.invulnerable | ABILITY.allowFlying | ABILITY.instantBreak;
+  if (mode === 3) flags = ABILITY.invulnerable | ABILITY.allowFlying | ABILITY.flying;
+  player._client.write('abilities', { flags, flyingSpeed: FLYING_SPEED, walkingSpeed: WALKING_SPEED });
+}
+
+/** Installs death drops, game-mode abilities and the creative inventory. */
+export function installPlayerState(serv: SquidServer): void {
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    const updateHealth = player.updateHealth;
+    player.updateHealth = (health: number) => {
+      const wasAlive = player.health > 0;
+      updateHealth(health);
+      if (wasAlive && player.health <= 0) {
+        hungerOf(player).eating = null;
+        dropInventory(serv, player);
+        serv.emit('playerDied', player);
+      }
+    };
+
+    player.sendAbilities = () => sendAbilities(player);
+    player.once('spawned', () => sendAbilities(player));
+
+    const client = player._client;
+    client.removeAllListeners('set_creative_slot');
+    client.on('set_creative_slot', ({ slot, item }: { slot: number; item: unknown }) => {
+      const session = inventorySession(player);
+      if (player.gameMode !== 1 || slot < FIRST_ITEM_SLOT || slot > LAST_ITEM_SLOT) {
+        if (session) sendFullState(session);
+        return;
+      }
+      const Item = require('prismarine-item')(serv.registry);
+      const stack = item ? Item.fromNotch(item) as Item | null : null;
+      player.inventory.updateSlot(slot, stack && countOf(stack) > 0 ? stack : null);
+    });
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * "A person with a vanilla client can join": minecraft-protocol's own client (no mineflayer)
+ * joins the embedded server and must decode every packet the server and our mechanics send
+ * (chunks, player list, health, abilities, game mode, block changes, item entities, sleep
+ * metadata, death and respawn) without a single error.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, test } from 'vitest';
+import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { stateOf } from '../../src/server/plugins/block-utils.ts';
+import { useBed } from '../../src/server/plugins/beds.ts';
+import { giveItems } from '../../src/server/plugins/inventory.ts';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const mc: any = require('minecraft-protocol');
+
+describe.each(['1.21.4', '1.21.1'])('vanilla protocol client on %s', (version) => {
+  test('joins and decodes every packet of the block and player mechanics', async () => {
+    const server = await startTestServer({ version });
+    const errors: unknown[] = [];
+    const seen = new Set<string>();
+    const client = mc.createClient({ host: server.host, port: server.port, username: 'Vanilla', version, auth: 'offline' });
+    try {
+      client.on('error', (err: unknown) => errors.push(err));
+      client.on('packet', (_data: unknown, meta: { name: string; state: string }) => { if (meta.state === 'play') seen.add(meta.name); });
+      // Answer teleports like a vanilla client.
+      client.on('position', (p: { teleportId: number }) => client.write('teleport_confirm', { teleportId: p.teleportId }));
+      await waitUntil(() => server.serv.players.some((p: { username: string }) => p.username === 'Vanilla'), 'vanilla client joins');
+      const player = serverPlayer(server, 'Vanilla');
+      await waitUntil(() => seen.has('map_chunk'), 'chunks');
+      const bot = await connectBot(server, 'Neighbour');
+      const s = server.serv;
+      const base = player.position.floored();
+
+      giveItems(player, 'bread', 3);
+      player.setGameMode(1);
+      player.setGameMode(0);
+      player.foodSaturation = 0;
+      player.updateFood(10);
+      // Eating: use_item, then the "finished" entity status after 32 ticks.
+      player._client.emit('use_item', { hand: 0, sequence: 1, rotation: { x: 0, y: 0 } });
+      await waitUntil(() => player.food === 15, 'vanilla client ate');
+      // Blocks: a door, a bed slept in at night, a mature crop broken by the neighbour.
+      await s.setBlock(s.overworld, base.offset(2, 0, 0), stateOf(s, 'oak_door', { half: 'lower', facing: 'east' }));
+      const foot = base.offset(0, 0, 2);
+      await s.setBlock(s.overworld, foot, stateOf(s, 'red_bed', { part: 'foot', facing: 'east' }));
+      await s.setBlock(s.overworld, foot.offset(1, 0, 0), stateOf(s, 'red_bed', { part: 'head', facing: 'east' }));
+      s.setTime(13000);
+      await useBed(s, player, foot, await s.overworld.getBlock(foot));
+      const crop = bot.entity.position.floored().offset(1, 0, 0);
+      await s.setBlock(s.overworld, crop.offset(0, -1, 0), stateOf(s, 'farmland'));
+      await s.setBlock(s.overworld, crop, stateOf(s, 'wheat', { age: 7 }));
+      await waitUntil(() => bot.blockAt(crop)?.name === 'wheat', 'neighbour sees wheat');
+      await bot.dig(bot.blockAt(crop)!);
+      // Death with drops, then respawn.
+      player.takeDamage({ damage: 20 });
+      await waitUntil(() => seen.has('spawn_entity'), 'item entities');
+      client.write('client_command', { actionId: 0 });
+      await waitUntil(() => player.health === 20, 'respawned');
+      await new Promise((r) => setTimeout(r, 500));
+      bot.quit();
+
+      expect(errors).toEqual([]);
+      for (const name of ['login', 'update_health', 'abilities', 'game_state_change', 'block_change', 'entity_metadata', 'entity_status', 'respawn']) {
+        expect(seen, `saw ${name}`).toContain(name);
+      }
+    } finally {
+      client.end();
+      await server.close();
+    }
+  });
+});
