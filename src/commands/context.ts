@@ -17,6 +17,10 @@ export interface AgentControl {
   /** @throws Error when `partner` is not a bot of ours. */
   startConversation(partner: string, message: string): Promise<string>;
   endConversation(partner: string): string;
+  /** `!setMode`: switches a mode on or off; returns a sentence for the model. */
+  setMode?(name: string, on: boolean): string;
+  /** `!modes`: every mode with its switch and description. */
+  modesSummary?(): string;
 }
 
 export interface CommandContext {
