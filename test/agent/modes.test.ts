@@ -1,0 +1,169 @@
+/**
+ * Modes on the embedded server: one oracle agent started like the real process, the world
+ * changed with server commands (lava and fire at its feet, a zombie, a dropped item, a stone
+ * pit), and the agent's real reactions checked: where it stands, what died, what it holds,
+ * what its model was told.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import type { Agent } from '../../src/agent/agent.ts';
+import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
+import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
+import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { sleep } from '../../src/util/abort.ts';
+import { botCount, give, waitUntil } from '../helpers/world.ts';
+import defaultProfile from '../../profiles/defaults/_default.json' with { type: 'json' };
+
+let running: RunningBots;
+let agent: Agent;
+let bot: Bot;
+
+/** Runs a command as the server console; resolves once it has run. */
+async function command(text: string): Promise<void> {
+  await running.server!.serv.handleCommand(text);
+}
+
+/** The block the bot's feet are in. */
+const feet = (): Vec3 => bot.entity.position.floored();
+
+/** Teleports the bot to a fresh spot `dx` blocks east of the spawn and waits for it to land. */
+async function moveTo(dx: number): Promise<Vec3> {
+  const y = feet().y;
+  await command(`tp ${bot.username} ${dx + 0.5} ${y} 0.5`);
+  await waitUntil(() => Math.abs(bot.entity.position.x - (dx + 0.5)) < 0.1 && bot.entity.onGround, `${bot.username} at x=${dx}`);
+  return feet();
+}
+
+const systemMessages = () => agent.history.filter((t) => t.role === 'user' && t.content.startsWith('SYSTEM: Your action')).map((t) => t.content);
+
+beforeAll(async () => {
+  running = await startAgents({
+    settings: settingsSchema.parse({ chat_bot_messages: false }),
+    profiles: [profileSchema.parse({ name: 'Andy', model: 'oracle' })],
+    port: 0,
+    log: () => {},
+  });
+  agent = running.agents[0];
+  bot = agent.bot;
+  await waitUntil(() => bot.entity.onGround, 'Andy on the ground');
+});
+
+afterAll(async () => {
+  await running?.close();
+});
+
+test('the default switches are those of profiles/defaults/_default.json', () => {
+  expect(DEFAULT_MODES).toEqual(defaultProfile.modes);
+  expect(agent.modes.toJSON()).toEqual(defaultProfile.modes);
+});
+
+test('an idle bot with the default modes does almost no mode work', async () => {
+  await sleep(500);
+  const before = { ...agent.modes.stats };
+  await sleep(5_000);
+  const events = agent.modes.stats.events - before.events;
+  const checks = agent.modes.stats.checks - before.checks;
+  console.log(`idle 5 s, default modes: ${events} events delivered to mode listeners, ${checks} condition checks, 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
+  // Only mineflayer's once-a-second position heartbeat reaches the modes; it does not change block cell.
+  expect(events).toBeLessThanOrEqual(15);
+  expect(checks).toBe(0);
+  expect(agent.modes.stats.fired).toBe(0);
+}, 15_000);
+
+test('self_preservation: lava placed at the feet, then fire: the bot steps out each time', async () => {
+  const start = await moveTo(20);
+  await command(`setblock ${start.x} ${start.y} ${start.z} lava`);
+  await waitUntil(() => bot.blockAt(start)?.name === 'lava', 'lava seen at the feet');
+  await waitUntil(() => !feet().equals(start) && bot.blockAt(feet())?.name !== 'lava' && agent.actions.current === undefined, 'out of the lava', 15_000);
+  expect(bot.health).toBeGreaterThan(0);
+  expect(bot.blockAt(start)?.name).toBe('lava'); // it moved; the lava did not go away
+  await command(`setblock ${start.x} ${start.y} ${start.z} air`);
+
+  const here = feet();
+  await command(`setblock ${here.x} ${here.y} ${here.z} fire`);
+  await waitUntil(() => bot.blockAt(here)?.name === 'fire', 'fire seen at the feet');
+  await waitUntil(() => !feet().equals(here) && agent.actions.current === undefined, 'out of the fire', 15_000);
+  expect(bot.blockAt(feet())?.name).not.toBe('fire');
+  expect(bot.health).toBeGreaterThan(0);
+  await command(`setblock ${here.x} ${here.y} ${here.z} air`);
+}, 40_000);
+
+test('self_defense interrupts a running action, kills a zombie, then the model is told', async () => {
+  const spot = await moveTo(40);
+  await give(running.server!, bot, 'iron_sword', 1);
+  const action = agent.actions.run('!longWait', (signal) => sleep(60_000, signal).then(() => 'waited'));
+  await waitUntil(() => agent.actions.current === '!longWait', 'the action to run');
+  let zombieId: number | undefined;
+  bot.on('entitySpawn', (e) => { if (e.name === 'zombie') zombieId = e.id; });
+  await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
+  const result = await action;
+  expect(result.interrupted).toBe(true);
+  expect(result.output).toContain('mode:self_defense');
+  expect(agent.modes.acting).toBe('self_defense');
+  await waitUntil(() => zombieId !== undefined && !bot.entities[zombieId], 'the zombie to die', 30_000);
+  expect(Object.values(running.server!.serv.entities).some((e) => (e as { name?: string }).name === 'zombie')).toBe(false);
+  await waitUntil(() => systemMessages().length > 0, 'the interrupt message', 5_000);
+  expect(systemMessages().at(-1)).toMatch(/^SYSTEM: Your action !longWait was interrupted by mode self_defense: a zombie came within 8 blocks\. Killed the zombie\./);
+  expect(bot.heldItem?.name).toBe('iron_sword');
+}, 60_000);
+
+test('setMode turns self_defense off (a zombie is then left alone) and back on', async () => {
+  const spot = await moveTo(60);
+  expect(agent.setMode('self_defense', false)).toBe('Mode self_defense is now off.');
+  expect(agent.modesSummary()).toContain('- self_defense (off)');
+  expect(agent.modes.toJSON().self_defense).toBe(false);
+  const fired = agent.modes.stats.fired;
+  let zombieId: number | undefined;
+  bot.on('entitySpawn', (e) => { if (e.name === 'zombie') zombieId = e.id; });
+  await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
+  await waitUntil(() => zombieId !== undefined, 'the zombie to appear');
+  await waitUntil(() => bot.entity.position.distanceTo(bot.entities[zombieId!].position) < 3, 'the zombie to come close', 10_000);
+  await sleep(1_500);
+  expect(bot.entities[zombieId!]).toBeDefined();
+  expect(agent.modes.stats.fired).toBe(fired);
+  expect(agent.actions.current).toBeUndefined();
+  // Switched back on, it looks at once (no event needed) and fights.
+  expect(agent.setMode('self_defense', true)).toBe('Mode self_defense is now on.');
+  await waitUntil(() => !bot.entities[zombieId!], 'the zombie to die once the mode is on', 30_000);
+  expect(agent.setMode('flying', true)).toMatch(/^There is no mode "flying"/);
+}, 60_000);
+
+test('item_collecting: an idle bot picks up a block that dropped nearby', async () => {
+  const spot = await moveTo(80);
+  await waitUntil(() => agent.actions.current === undefined, 'idle');
+  const before = botCount(bot, 'oak_log');
+  const at = spot.offset(4, 0, 2);
+  await command(`setblock ${at.x} ${at.y} ${at.z} oak_log`);
+  await waitUntil(() => bot.blockAt(at)?.name === 'oak_log', 'the log placed');
+  await command(`setblock ${at.x} ${at.y} ${at.z} air destroy`);
+  await waitUntil(() => botCount(bot, 'oak_log') === before + 1, 'the log picked up', 15_000);
+  expect(bot.entity.position.distanceTo(spot)).toBeGreaterThan(2); // it walked there
+}, 30_000);
+
+test('unstuck: an action that pushes into the walls of a pit is interrupted, and the model is told', async () => {
+  const spot = await moveTo(100);
+  const unstuck = agent.modes.get<Unstuck>('unstuck');
+  unstuck.stuckMs = 3_000;
+  try {
+    await command(`fill ${spot.x - 1} ${spot.y} ${spot.z - 1} ${spot.x + 1} ${spot.y + 1} ${spot.z + 1} stone`);
+    await command(`setblock ${spot.x} ${spot.y} ${spot.z} air`);
+    await command(`setblock ${spot.x} ${spot.y + 1} ${spot.z} air`);
+    await waitUntil(() => bot.blockAt(spot.offset(1, 0, 0))?.name === 'stone' && bot.blockAt(spot)?.name === 'air', 'the pit built');
+    const started = Date.now();
+    const result = await agent.actions.run('!walkAway', async (signal) => {
+      bot.setControlState('forward', true);
+      await sleep(60_000, signal);
+      return 'walked';
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.output).toContain('mode:unstuck');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await waitUntil(() => systemMessages().some((m) => m.includes('!walkAway was interrupted by mode unstuck: you made no progress')), 'the unstuck message', 15_000);
+  } finally {
+    unstuck.stuckMs = 20_000;
+    await command(`fill ${spot.x - 1} ${spot.y} ${spot.z - 1} ${spot.x + 1} ${spot.y + 1} ${spot.z + 1} air`);
+  }
+}, 40_000);
