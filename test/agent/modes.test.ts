@@ -11,6 +11,7 @@ import type { Agent } from '../../src/agent/agent.ts';
 import { startAgents, type RunningBots } from '../../src/agent/process.ts';
 import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
+import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import { sleep } from '../../src/util/abort.ts';
 import { botCount, give, waitUntil } from '../helpers/world.ts';
@@ -167,3 +168,43 @@ test('unstuck: an action that pushes into the walls of a pit is interrupted, and
     await command(`fill ${spot.x - 1} ${spot.y} ${spot.z - 1} ${spot.x + 1} ${spot.y + 1} ${spot.z + 1} air`);
   }
 }, 40_000);
+
+test('item_collecting leaves a thrown item alone for the hand-over grace, then collects it', async () => {
+  const spot = await moveTo(120);
+  await give(running.server!, bot, 'dirt', 1);
+  await bot.look(0, 0, true);
+  const fired = agent.modes.stats.fired;
+  let itemId: number | undefined;
+  bot.on('entitySpawn', (e) => { if (e.name === 'item') itemId = e.id; });
+  const thrownAt = Date.now();
+  await bot.toss(bot.registry.itemsByName.dirt.id, null, 1);
+  await waitUntil(() => itemId !== undefined, 'the thrown item to appear');
+  await sleep(4_000);
+  expect(bot.entities[itemId!]).toBeDefined(); // still lying there
+  expect(bot.entities[itemId!].position.distanceTo(bot.entity.position)).toBeGreaterThan(1.5);
+  expect(botCount(bot, 'dirt')).toBe(0);
+  expect(agent.modes.stats.fired).toBe(fired);
+  expect(bot.entity.position.distanceTo(spot.offset(0.5, 0, 0.5))).toBeLessThan(0.5);
+  await waitUntil(() => botCount(bot, 'dirt') === 1, 'the dirt collected after the grace', 15_000);
+  expect(Date.now() - thrownAt).toBeGreaterThanOrEqual(TOSS_GRACE_MS);
+}, 40_000);
+
+test('item_collecting does not interrupt a command; the item is collected once the bot is idle', async () => {
+  const spot = await moveTo(140);
+  const before = botCount(bot, 'oak_log');
+  let finish!: () => void;
+  const action = agent.actions.run('!craftRecipe', (signal) => new Promise<string>((resolve, reject) => {
+    finish = () => resolve('crafted');
+    signal.addEventListener('abort', () => reject(signal.reason));
+  }));
+  const at = spot.offset(3, 0, -2);
+  await command(`setblock ${at.x} ${at.y} ${at.z} oak_log`);
+  await waitUntil(() => bot.blockAt(at)?.name === 'oak_log', 'the log placed');
+  await command(`setblock ${at.x} ${at.y} ${at.z} air destroy`);
+  await sleep(1_500);
+  expect(agent.actions.current).toBe('!craftRecipe');
+  expect(botCount(bot, 'oak_log')).toBe(before);
+  finish();
+  expect((await action).ok).toBe(true);
+  await waitUntil(() => botCount(bot, 'oak_log') === before + 1, 'the log collected once idle', 10_000);
+}, 30_000);
