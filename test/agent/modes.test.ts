@@ -12,6 +12,7 @@ import { startAgents, type RunningBots } from '../../src/agent/process.ts';
 import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
 import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
+import { GiveUps } from '../../src/agent/modes/combat.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import { sleep } from '../../src/util/abort.ts';
 import { botCount, give, waitUntil } from '../helpers/world.ts';
@@ -20,6 +21,8 @@ import defaultProfile from '../../profiles/defaults/_default.json' with { type: 
 let running: RunningBots;
 let agent: Agent;
 let bot: Bot;
+/** The level the bot stands at on the superflat world. */
+let groundY: number;
 
 /** Runs a command as the server console; resolves once it has run. */
 async function command(text: string): Promise<void> {
@@ -31,7 +34,8 @@ const feet = (): Vec3 => bot.entity.position.floored();
 
 /** Teleports the bot to a fresh spot `dx` blocks east of the spawn and waits for it to land. */
 async function moveTo(dx: number): Promise<Vec3> {
-  const y = feet().y;
+  await waitUntil(() => agent.actions.current === undefined, 'the bot to be idle', 20_000);
+  const y = groundY;
   await command(`tp ${bot.username} ${dx + 0.5} ${y} 0.5`);
   await waitUntil(() => Math.abs(bot.entity.position.x - (dx + 0.5)) < 0.1 && bot.entity.onGround, `${bot.username} at x=${dx}`);
   return feet();
@@ -44,11 +48,12 @@ beforeAll(async () => {
     settings: settingsSchema.parse({ chat_bot_messages: false }),
     profiles: [profileSchema.parse({ name: 'Andy', model: 'oracle' })],
     port: 0,
-    log: () => {},
+    log: (l) => { if (process.env.DEBUG_MODES) console.log(l); },
   });
   agent = running.agents[0];
   bot = agent.bot;
   await waitUntil(() => bot.entity.onGround, 'Andy on the ground');
+  groundY = feet().y;
 });
 
 afterAll(async () => {
@@ -166,26 +171,29 @@ test('unstuck: an action that pushes into the walls of a pit is interrupted, and
   } finally {
     unstuck.stuckMs = 20_000;
     await command(`fill ${spot.x - 1} ${spot.y} ${spot.z - 1} ${spot.x + 1} ${spot.y + 1} ${spot.z + 1} air`);
+    // Getting out, the pathfinder may have dug and built: let item_collecting finish, then clear.
+    await waitUntil(() => agent.actions.current === undefined, 'the bot to be idle', 20_000);
+    await command('kill @e[type=item]');
   }
 }, 40_000);
 
 test('item_collecting leaves a thrown item alone for the hand-over grace, then collects it', async () => {
   const spot = await moveTo(120);
-  await give(running.server!, bot, 'dirt', 1);
+  await give(running.server!, bot, 'stick', 1);
   await bot.look(0, 0, true);
   const fired = agent.modes.stats.fired;
   let itemId: number | undefined;
   bot.on('entitySpawn', (e) => { if (e.name === 'item') itemId = e.id; });
   const thrownAt = Date.now();
-  await bot.toss(bot.registry.itemsByName.dirt.id, null, 1);
+  await bot.toss(bot.registry.itemsByName.stick.id, null, 1);
   await waitUntil(() => itemId !== undefined, 'the thrown item to appear');
   await sleep(4_000);
   expect(bot.entities[itemId!]).toBeDefined(); // still lying there
   expect(bot.entities[itemId!].position.distanceTo(bot.entity.position)).toBeGreaterThan(1.5);
-  expect(botCount(bot, 'dirt')).toBe(0);
+  expect(botCount(bot, 'stick')).toBe(0);
   expect(agent.modes.stats.fired).toBe(fired);
   expect(bot.entity.position.distanceTo(spot.offset(0.5, 0, 0.5))).toBeLessThan(0.5);
-  await waitUntil(() => botCount(bot, 'dirt') === 1, 'the dirt collected after the grace', 15_000);
+  await waitUntil(() => botCount(bot, 'stick') === 1, 'the stick collected after the grace', 15_000);
   expect(Date.now() - thrownAt).toBeGreaterThanOrEqual(TOSS_GRACE_MS);
 }, 40_000);
 
@@ -208,3 +216,23 @@ test('item_collecting does not interrupt a command; the item is collected once t
   expect((await action).ok).toBe(true);
   await waitUntil(() => botCount(bot, 'oak_log') === before + 1, 'the log collected once idle', 10_000);
 }, 30_000);
+
+test('a mob that got away or outlasted the fight is left alone; a cancelled fight says nothing about it', async () => {
+  const zombie = { id: 7, isValid: true } as unknown as import('prismarine-entity').Entity;
+  const fakeBot = { entities: { 7: zombie } } as unknown as Bot;
+  const cancelled = new AbortController();
+  cancelled.abort('interrupted by mode:self_preservation');
+  const givenUp = new GiveUps();
+  await expect(givenUp.guard(fakeBot, zombie, cancelled.signal, () => Promise.reject(new Error('aborted')))).rejects.toThrow();
+  expect(givenUp.has(zombie)).toBe(false);
+  const timedOut = AbortSignal.timeout(1);
+  await sleep(20);
+  await expect(givenUp.guard(fakeBot, zombie, timedOut, () => Promise.reject(new Error('timeout')))).rejects.toThrow();
+  expect(givenUp.has(zombie)).toBe(true);
+  const other = new GiveUps();
+  expect(await other.guard(fakeBot, zombie, new AbortController().signal, async () => 'The zombie got away.')).toBe('The zombie got away.');
+  expect(other.has(zombie)).toBe(true);
+  const dead = new GiveUps();
+  await dead.guard({ entities: {} } as unknown as Bot, zombie, new AbortController().signal, async () => 'Killed the zombie.');
+  expect(dead.has(zombie)).toBe(false);
+});

@@ -49,3 +49,45 @@ export async function fight(bot: Bot, target: Entity, giveUpAt: number, signal: 
   }
   return `Killed the ${name}.`;
 }
+
+/** How long a mob that could not be beaten or reached is left alone (ms). */
+export const GIVE_UP_MS = 60_000;
+
+/**
+ * Mobs a mode gave up on (out of reach, or the fight ran out of time), so that an unreachable
+ * zombie behind a wall does not hold the bot in an endless fight.
+ */
+export class GiveUps {
+  readonly #until = new Map<number, number>();
+
+  /** Whether `entity` is being left alone. */
+  has(entity: Entity): boolean {
+    const until = this.#until.get(entity.id);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.#until.delete(entity.id);
+    return false;
+  }
+
+  /**
+   * Runs `fight` against `target`. When the target is still alive afterwards because it got away
+   * or the fight ran out of time, it is left alone for {@link GIVE_UP_MS}; not when the fight was
+   * cancelled (`!stop`, a more important mode), which says nothing about the target.
+   */
+  async guard(bot: Bot, target: Entity, signal: AbortSignal, fight: () => Promise<string>): Promise<string> {
+    const alive = () => !!bot.entities[target.id] && target.isValid !== false;
+    try {
+      const outcome = await fight();
+      if (alive()) this.#until.set(target.id, Date.now() + GIVE_UP_MS);
+      return outcome;
+    } catch (err) {
+      const timedOut = signal.aborted && typeof signal.reason !== 'string';
+      if (timedOut && alive()) this.#until.set(target.id, Date.now() + GIVE_UP_MS);
+      throw err;
+    }
+  }
+
+  clear(): void {
+    this.#until.clear();
+  }
+}
