@@ -27,8 +27,27 @@ export interface ActionRunnerOptions {
   release?: () => void;
 }
 
+/** Options of one {@link ActionRunner.run}. */
+export interface RunOptions {
+  /** Time bound for this action (default: the runner's), in ms. */
+  timeoutMs?: number;
+  /**
+   * An urgent action (a mode fleeing lava or fighting) is not cancelled by a newer ordinary
+   * action: the newer one waits until it has ended. `stop()` and `preempt` still cancel it.
+   */
+  urgent?: boolean;
+  /** Cancel the running action even when it is urgent (a more important mode). */
+  preempt?: boolean;
+}
+
+/** What {@link ActionRunner.subscribe} listeners hear: an action started, or one ended. */
+export type ActionEvent =
+  | { type: 'start'; label: string }
+  | { type: 'end'; label: string; result: ActionResult };
+
 interface Running {
   label: string;
+  urgent: boolean;
   controller: AbortController;
   done: Promise<ActionResult>;
 }
@@ -36,6 +55,7 @@ interface Running {
 export class ActionRunner {
   #running?: Running;
   readonly #options: ActionRunnerOptions;
+  readonly #listeners = new Set<(event: ActionEvent) => void>();
 
   constructor(options: ActionRunnerOptions) {
     this.#options = options;
@@ -46,16 +66,38 @@ export class ActionRunner {
     return this.#running?.label;
   }
 
+  /** Whether the running action is urgent (see {@link RunOptions.urgent}). */
+  get urgent(): boolean {
+    return this.#running?.urgent ?? false;
+  }
+
   /**
-   * Runs `fn` as the bot's one action, first cancelling any action already running.
+   * Listens to actions starting and ending (listeners must not throw).
+   *
+   * @returns a function that removes the listener.
+   */
+  subscribe(listener: (event: ActionEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Runs `fn` as the bot's one action, first cancelling any action already running (or, when
+   * that one is urgent, waiting for it to end).
    *
    * @param label short name shown to the model and in `!stats`, e.g. `!collectBlocks`.
    * @param fn the action; it must honour `signal` and returns a short report for the model.
-   * @param timeoutMs time bound for this action (default: the runner's), in ms.
+   * @param options time bound in ms (default: the runner's), or {@link RunOptions}.
    * @returns the outcome; never rejects.
    */
-  async run(label: string, fn: (signal: AbortSignal) => Promise<string | undefined>, timeoutMs = this.#options.timeoutMs): Promise<ActionResult> {
-    await this.stop(`interrupted by ${label}`);
+  async run(label: string, fn: (signal: AbortSignal) => Promise<string | undefined>, options: number | RunOptions = {}): Promise<ActionResult> {
+    const { timeoutMs = this.#options.timeoutMs, urgent = false, preempt = false } = typeof options === 'number' ? { timeoutMs: options } : options;
+    // Loop: another run() may have started while this one waited. No await between the loop's
+    // exit and taking the slot below, so two runs never hold it together.
+    for (let r = this.#running; r; r = this.#running) {
+      if (r.urgent && !preempt) await r.done;
+      else await this.stop(`interrupted by ${label}`);
+    }
     const controller = new AbortController();
     const started = Date.now();
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
@@ -76,12 +118,15 @@ export class ActionRunner {
         }
         return finish({ output: `${label} failed: ${(err as Error)?.message ?? String(err)}`, ok: false, interrupted: false, timedOut: false });
       },
-    ).finally(() => {
+    ).then((result) => {
       if (this.#running?.controller === controller) this.#running = undefined;
       this.#options.release?.();
+      this.#emit({ type: 'end', label, result });
+      return result;
     });
     work.catch(() => {}); // a late failure after cancellation has already been reported
-    this.#running = { label, controller, done };
+    this.#running = { label, urgent, controller, done };
+    this.#emit({ type: 'start', label });
     return done;
   }
 
@@ -95,5 +140,15 @@ export class ActionRunner {
     if (!running) return;
     running.controller.abort(reason);
     await running.done;
+  }
+
+  #emit(event: ActionEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a listener's failure must not break the action's result
+      }
+    }
   }
 }

@@ -13,6 +13,7 @@ import { OracleModel } from '../models/oracle.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
+import { ModeController } from './modes/index.ts';
 import { releaseControls } from './bot.ts';
 import { systemPrompt } from './prompt.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -49,6 +50,8 @@ export interface AgentOptions {
   /** Minimum spacing between model calls (ms). */
   cooldownMs?: number;
   log?: (line: string) => void;
+  /** The profile's mode switches (over the defaults of `profiles/defaults/_default.json`). */
+  modes?: Record<string, boolean>;
 }
 
 /** Bound on query commands, which only read state (ms). */
@@ -63,6 +66,8 @@ export class Agent implements AgentControl {
   readonly bot: Bot;
   readonly data: GameData;
   readonly actions: ActionRunner;
+  /** The bot's modes (reflexes that act without the model). */
+  readonly modes: ModeController;
   readonly conversations: Conversations;
   /** Everything this agent types into chat goes through here. */
   readonly outbox: ChatOutbox;
@@ -92,6 +97,13 @@ export class Agent implements AgentControl {
     this.outbox = options.outbox ?? new ChatOutbox((line) => this.bot.chat(line));
     this.actions = new ActionRunner({ timeoutMs: options.actionTimeoutMs, release: () => releaseControls(this.bot) });
     this.model = options.model(this);
+    this.modes = new ModeController({
+      bot: this.bot,
+      actions: this.actions,
+      profileModes: options.modes,
+      onInterrupt: (text) => this.receive({ from: 'system', channel: 'system', text }),
+      log: (line) => this.#log(line),
+    });
     this.conversations.attach({
       isBusy: () => this.actions.current !== undefined,
       shouldRespond: (partner, lines) => this.#shouldRespond(partner, lines),
@@ -298,6 +310,7 @@ export class Agent implements AgentControl {
 
   /** Ends all work: stops the action and leaves the server. */
   async shutdown(): Promise<void> {
+    this.modes.dispose();
     await this.stop('shutting down');
     this.conversations.close();
     this.outbox.close();

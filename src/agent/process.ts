@@ -112,6 +112,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
         maxCommands: settings.max_commands,
         actionTimeoutMs: settings.action_timeout_s * 1000,
         cooldownMs: profile.cooldown_ms,
+        modes: profile.modes,
         log,
       });
       agents.push(agent);

@@ -37,6 +37,10 @@ export interface ModeState {
   name: string;
   on: boolean;
   description: string;
+  /** Held back by `!stay` for now. */
+  paused?: boolean;
+  /** Its own action is running now. */
+  acting?: boolean;
 }
 
 /** What an agent with modes exposes to commands. */

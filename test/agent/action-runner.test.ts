@@ -78,3 +78,41 @@ test('drained() waits for queued jobs, including ones queued meanwhile', async (
   expect(q.size).toBe(0);
   await q.drained(); // an empty queue resolves at once
 });
+
+test('a newer action waits for an urgent one instead of cancelling it; preempt and stop() still cancel', async () => {
+  const runner = new ActionRunner({ timeoutMs: 10_000 });
+  const events: string[] = [];
+  runner.subscribe((e) => events.push(`${e.type} ${e.label}`));
+  const urgent = runner.run('mode:self_defense', (signal) => sleep(150, signal).then(() => 'killed it'), { urgent: true });
+  expect(runner.urgent).toBe(true);
+  const next = runner.run('!collectBlocks', async () => 'collected');
+  expect((await urgent).ok).toBe(true);
+  expect((await next).output).toBe('collected');
+  expect(events).toEqual(['start mode:self_defense', 'end mode:self_defense', 'start !collectBlocks', 'end !collectBlocks']);
+
+  const fight = runner.run('mode:self_defense', (signal) => sleep(10_000, signal).then(() => 'x'), { urgent: true });
+  const lava = runner.run('mode:self_preservation', async () => 'out of the lava', { urgent: true, preempt: true });
+  expect(await fight).toMatchObject({ interrupted: true, output: 'mode:self_defense was interrupted by mode:self_preservation.' });
+  expect((await lava).ok).toBe(true);
+
+  const again = runner.run('mode:unstuck', (signal) => sleep(10_000, signal).then(() => 'x'), { urgent: true });
+  await runner.stop('stopped by Steve');
+  expect((await again).interrupted).toBe(true);
+});
+
+test('two actions started together never run at once: the later one wins', async () => {
+  const runner = new ActionRunner({ timeoutMs: 10_000 });
+  let running = 0;
+  let most = 0;
+  const act = (signal: AbortSignal) => {
+    running++;
+    most = Math.max(most, running);
+    return sleep(200, signal).then(() => 'done').finally(() => running--);
+  };
+  void runner.run('!first', act);
+  const a = runner.run('!a', act);
+  const b = runner.run('!b', act);
+  const [ra, rb] = await Promise.all([a, b]);
+  expect(most).toBe(1);
+  expect([ra.interrupted, rb.ok]).toEqual([true, true]);
+});

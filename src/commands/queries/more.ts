@@ -17,7 +17,7 @@ export const modes = defineCommand({
   async perform({ agent }) {
     const list = agent.modes?.list();
     if (!list) return 'This agent has no behaviour modes.';
-    return list.map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'} - ${m.description}`).join('\n') || 'No modes.';
+    return list.map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'}${m.paused ? ' (paused)' : ''}${m.acting ? ' (acting now)' : ''} - ${m.description}`).join('\n') || 'No modes.';
   },
 });
 

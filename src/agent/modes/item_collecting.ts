@@ -1,0 +1,109 @@
+/**
+ * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
+ * item entities appearing (`entitySpawn`); items that appear at a player's hands (thrown, most
+ * likely to someone) are left alone for {@link TOSS_GRACE_MS}, so a hand-over between bots is
+ * never stolen, and are taken only if still lying there afterwards.
+ */
+import type { Entity } from 'prismarine-entity';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import { goTo } from '../../skills/movement.ts';
+import { sleep, throwIfAborted } from '../../util/abort.ts';
+import { distanceTo, Mode } from './mode.ts';
+
+const { goals } = pathfinderPkg;
+
+/** Items closer than this are collected (blocks). */
+export const COLLECT_RANGE = 8;
+/** Thrown items are left for their recipient this long (ms): longer than a hand-over's wait (8 s). */
+export const TOSS_GRACE_MS = 10_000;
+/** An item that spawns this close to a player's eyes was thrown by that player (blocks). */
+const TOSS_RADIUS = 1.2;
+
+export class ItemCollecting extends Mode {
+  readonly name = 'item_collecting';
+  readonly description = `When idle, pick up items lying within ${COLLECT_RANGE} blocks.`;
+  override readonly interrupts = ['!followPlayer'] as const;
+  /** Item entity id → time before which it is left alone. */
+  readonly #thrown = new Map<number, number>();
+  #graceTimer: NodeJS.Timeout | undefined;
+
+  protected attach(): void {
+    this.listen('entitySpawn', (entity: Entity) => {
+      if (entity.name !== 'item') return;
+      this.host.tally();
+      if (this.#wasThrown(entity)) {
+        this.#thrown.set(entity.id, Date.now() + TOSS_GRACE_MS);
+        this.#recheckAfterGrace();
+        return;
+      }
+      if (this.host.mayAct(this) && distanceTo(this.bot, entity) <= COLLECT_RANGE) this.#collect(entity);
+    });
+    this.listen('entityGone', (entity: Entity) => {
+      this.#thrown.delete(entity.id);
+    });
+  }
+
+  protected override detached(): void {
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+    this.#thrown.clear();
+  }
+
+  override check(): void {
+    if (!this.host.mayAct(this)) return;
+    this.host.tally();
+    const now = Date.now();
+    let best: Entity | undefined;
+    let bestDistance = COLLECT_RANGE;
+    for (const entity of Object.values(this.bot.entities)) {
+      if (entity.name !== 'item' || (this.#thrown.get(entity.id) ?? 0) > now) continue;
+      const d = distanceTo(this.bot, entity);
+      if (d <= bestDistance) { best = entity; bestDistance = d; }
+    }
+    if (best) this.#collect(best);
+  }
+
+  /** Whether the item appeared at some player's hands (bots of ours included, this one too). */
+  #wasThrown(item: Entity): boolean {
+    for (const player of Object.values(this.bot.players)) {
+      const e = player.entity;
+      if (!e?.position) continue;
+      const dx = item.position.x - e.position.x;
+      const dy = item.position.y - (e.position.y + 1.3);
+      const dz = item.position.z - e.position.z;
+      if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) return true;
+    }
+    return false;
+  }
+
+  /** One timer for the earliest grace to end, so a thrown item nobody took is collected later. */
+  #recheckAfterGrace(): void {
+    if (this.#graceTimer) return;
+    const next = Math.min(...this.#thrown.values());
+    this.#graceTimer = setTimeout(() => {
+      this.#graceTimer = undefined;
+      if (this.#thrown.size) {
+        const now = Date.now();
+        for (const [id, until] of this.#thrown) if (until <= now) this.#thrown.delete(id);
+        if (this.#thrown.size) this.#recheckAfterGrace();
+      }
+      this.check();
+    }, Math.max(0, next - Date.now()) + 50);
+    this.#graceTimer.unref();
+  }
+
+  #collect(item: Entity): void {
+    this.host.fire(this, 'an item is lying nearby', async (signal) => {
+      const gone = () => !this.bot.entities[item.id];
+      const name = item.getDroppedItem?.()?.name ?? 'item';
+      try {
+        const p = item.position;
+        await goTo(this.bot, new goals.GoalNear(p.x, p.y, p.z, 0), AbortSignal.any([signal, AbortSignal.timeout(8_000)]));
+      } catch {
+        throwIfAborted(signal);
+      }
+      for (let i = 0; i < 20 && !gone(); i++) await sleep(100, signal); // the server's pickup
+      return gone() ? `Picked up ${name}.` : `Could not reach the ${name}.`;
+    }, 12_000);
+  }
+}
