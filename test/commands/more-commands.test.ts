@@ -144,32 +144,24 @@ describe('queries and agent control', () => {
     command(w, `/setblock ${at.x} ${at.y} ${at.z} air`);
   });
 
-  test('!modes and !setMode go through the agent\'s modes; without them they say so', async () => {
-    expect(await run(w.andy, '!modes')).toBe('This agent has no behaviour modes.');
-    expect(await run(w.andy, '!setMode("hunting", true)')).toBe('This agent has no behaviour modes.');
-    const state: ModeState[] = [
-      { name: 'self_defense', on: true, description: 'fight hostiles within 8' },
-      { name: 'hunting', on: false, description: 'hunt animals when idle' },
-    ];
-    let paused = 0;
-    const modes: ModeControl = {
-      list: () => state.map((m) => ({ ...m })),
-      set: (name, on) => { state.find((m) => m.name === name)!.on = on; },
-      pause: () => { paused++; return () => { paused--; }; },
-    };
-    Object.assign(w.andy, { modes });
+  test('!modes and !setMode go through the agent\'s modes, and !stay pauses them', async () => {
+    const modes = w.andy.modes;
+    const was = modes.isOn('hunting');
+    modes.set('hunting', false);
     try {
+      expect(await run(w.andy, '!modes')).toMatch(/^self_preservation: ON/m);
       expect(await run(w.andy, '!setMode("Hunting", on)')).toBe('Mode hunting is now on.');
-      expect(state[1]!.on).toBe(true);
-      expect(await run(w.andy, '!modes')).toContain('hunting: ON - hunt animals when idle');
-      expect(await run(w.andy, '!setMode("flying", true)')).toMatch(/No mode "flying". Modes: self_defense, hunting/);
+      expect(modes.isOn('hunting')).toBe(true);
+      expect(await run(w.andy, '!modes')).toMatch(/^hunting: ON/m);
+      expect(await run(w.andy, '!setMode("hunting", true)')).toBe('Mode hunting is already on.');
+      expect(await run(w.andy, '!setMode("flying", true)')).toMatch(/No mode "flying". Modes: self_preservation, /);
       // !stay pauses the modes for its duration and resumes them afterwards.
       const pending = run(w.andy, '!stay(5)');
-      await waitUntil(() => paused === 1, 'modes paused during !stay');
+      await waitUntil(() => modes.list().every((m) => m.paused), 'modes paused during !stay');
       await expectStopsWithin1s(w.andy, pending);
-      expect(paused).toBe(0);
+      expect(modes.list().some((m) => m.paused)).toBe(false);
     } finally {
-      Object.assign(w.andy, { modes: undefined });
+      modes.set('hunting', was);
     }
   });
 
