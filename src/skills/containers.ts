@@ -55,8 +55,8 @@ export function containerCounts(window: Window): Counts {
   return counts;
 }
 
-/** Counts of the player's inventory part of an open window. */
-function playerCounts(window: Window): Counts {
+/** Counts of the player's inventory part of an open window (`bot.inventory` lags while a window is open). */
+export function playerCounts(window: Window): Counts {
   const counts: Counts = {};
   for (const item of window.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
   return counts;

@@ -1,7 +1,7 @@
 /** Sleeping in a bed. */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
-import { abortable } from '../util/abort.ts';
+import { abortable, waitFor } from '../util/abort.ts';
 import { formatPos } from './navigation.ts';
 import { nearestBlockOf, walkToBlock } from './containers.ts';
 
@@ -9,6 +9,9 @@ import { nearestBlockOf, walkToBlock } from './containers.ts';
 export const BED_SEARCH_RANGE = 32;
 /** Longest wait in bed (ms): a whole night is about 9 minutes at 20 ticks per second. */
 export const MAX_SLEEP_MS = 10 * 60_000;
+
+/** First tick of the night in which beds can be used (mineflayer's check). */
+const NIGHT_START = 12541;
 
 /** Every bed block of the bot's version: the names ending in `_bed` (never `bedrock`). */
 export function bedNames(bot: Bot): string[] {
@@ -53,6 +56,8 @@ async function sleepUntilWoken(bot: Bot, bed: Block, where: string, awake: Promi
       if (bot.isSleeping) await bot.wake().catch(() => {});
       return `Slept in ${where} but the night did not end within ${MAX_SLEEP_MS / 60_000} minutes (others may be awake); got up.`;
     }
+    // The time update may follow the wake-up animation: give it a moment.
+    await waitFor(() => bot.time.timeOfDay < NIGHT_START, 1_000, signal);
     return `Slept in ${where}; woke up at time of day ${bot.time.timeOfDay}.`;
   } finally {
     clearTimeout(timer);

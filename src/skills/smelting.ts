@@ -7,7 +7,7 @@ import { inventoryCounts } from './items.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { formatPos } from './navigation.ts';
 import { placeNearby } from './place.ts';
-import { nearestBlockOf, walkToBlock, withWindow } from './containers.ts';
+import { nearestBlockOf, playerCounts, walkToBlock, withWindow } from './containers.ts';
 
 /** How far `!smeltItem` and `!clearFurnace` look for a furnace-like block (blocks). */
 export const FURNACE_SEARCH_RANGE = 32;
@@ -107,7 +107,7 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
     let fuelUsed = '';
     if (slotTicks < neededTicks) {
       const fuel = inSlot ? { name: inSlot.name, id: inSlot.type, burnTicks: fuels.get(inSlot.type)?.burnTicks ?? 0 } : bestFuel(bot, itemName);
-      const available = fuel ? (inventoryCounts(bot)[fuel.name] ?? 0) - (fuel.name === itemName ? n : 0) : 0;
+      const available = fuel ? (playerCounts(furnace)[fuel.name] ?? 0) - (fuel.name === itemName ? n : 0) : 0;
       if (!fuel || available <= 0) {
         if (!inSlot) throw new Error(`You have no fuel to smelt ${itemName}: get coal, charcoal or wood.`);
         notes.push('The fuel in it may not last.');
@@ -149,7 +149,7 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
       notes.push(`Took back ${leftover.count} uncooked ${itemName}.`);
       await furnace.takeInput();
     }
-    const now = inventoryCounts(bot)[resultName] ?? 0;
+    const now = playerCounts(furnace)[resultName] ?? 0;
     const verb = option.block === 'smoker' ? 'Cooked' : 'Smelted';
     return [`${verb} ${taken} ${itemName} into ${resultName} in the ${where}${fuelUsed}; you now have ${now} ${resultName}.`, ...notes].join(' ');
   });
