@@ -122,7 +122,8 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
 
     await furnace.putInput(itemId, null, n);
     // Waits for each result, bounded by the cook time; takes results out as they come.
-    const deadline = Date.now() + n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS;
+    const started = Date.now();
+    const deadline = started + n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS;
     let taken = 0;
     let lastChange = Date.now();
     let lastInput = n;
@@ -141,7 +142,7 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
       if (left === 0 && !out) break;
       const outOfFuel = !furnace.fuelItem() && Date.now() - lastChange > perItemTicks * TICK_MS + 2_000;
       if (outOfFuel) { notes.push('It ran out of fuel.'); break; }
-      if (Date.now() > deadline) { notes.push(`Gave up waiting after ${Math.round((Date.now() - deadline + n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS) / 1000)} s.`); break; }
+      if (Date.now() > deadline) { notes.push(`Gave up waiting after ${Math.round((Date.now() - started) / 1000)} s.`); break; }
       await sleep(250, signal);
     }
     const leftover = furnace.inputItem();
