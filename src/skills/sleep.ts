@@ -36,9 +36,19 @@ export async function goToBed(bot: Bot, signal: AbortSignal): Promise<string> {
   bot.once('wake', onWake);
   try {
     return await sleepUntilWoken(bot, bed, where, awake, signal);
+  } catch (err) {
+    // Cancelled, possibly while lying down (before the client knows it sleeps): get up.
+    if (signal.aborted) getUp(bot);
+    throw err;
   } finally {
     bot.removeListener('wake', onWake);
   }
+}
+
+/** Leaves the bed (vanilla "stop sleeping"); harmless when the bot is not in one. */
+function getUp(bot: Bot): void {
+  if (bot.isSleeping) { void bot.wake().catch(() => {}); return; }
+  bot._client.write('entity_action', { entityId: bot.entity.id, actionId: 2, jumpBoost: 0 });
 }
 
 async function sleepUntilWoken(bot: Bot, bed: Block, where: string, awake: Promise<'morning'>, signal: AbortSignal): Promise<string> {
@@ -51,7 +61,7 @@ async function sleepUntilWoken(bot: Bot, bed: Block, where: string, awake: Promi
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), MAX_SLEEP_MS); });
   try {
-    const how = await abortable(Promise.race([awake, bound]), signal, () => { if (bot.isSleeping) void bot.wake().catch(() => {}); });
+    const how = await abortable(Promise.race([awake, bound]), signal);
     if (how === 'timeout') {
       if (bot.isSleeping) await bot.wake().catch(() => {});
       return `Slept in ${where} but the night did not end within ${MAX_SLEEP_MS / 60_000} minutes (others may be awake); got up.`;

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
-import { waitUntil } from '../helpers/world.ts';
+import { serverPlayer, waitUntil } from '../helpers/world.ts';
+import { isSleeping } from '../../src/server/plugins/beds.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import {
@@ -134,10 +135,16 @@ describe('beds', () => {
     await setBlock(w, foot, 'red_bed[facing=east,part=foot]');
     await setBlock(w, foot.offset(1, 0, 0), 'red_bed[facing=east,part=head]');
     expect(await run(w.andy, '!goToBed')).toMatch(/could not sleep in the red_bed .*night/);
-    command(w, '/gamemode spectator Steve'); // the night is skipped only when every player sleeps
     command(w, '/time set 14000');
     await waitUntil(() => w.andy.bot.time.timeOfDay >= 14000, 'it is night for Andy');
     try {
+      // Steve is awake, so the night goes on: !stop gets Andy out of bed within 1 s.
+      const pending = run(w.andy, '!goToBed');
+      await waitUntil(() => isSleeping(serverPlayer(w.server, 'Andy')), 'Andy lies in the bed');
+      await expectStopsWithin1s(w.andy, pending);
+      await waitUntil(() => !isSleeping(serverPlayer(w.server, 'Andy')), 'Andy gets up', 3_000);
+
+      command(w, '/gamemode spectator Steve'); // the night is skipped only when every player sleeps
       const out = await run(w.andy, '!goToBed');
       expect(out).toMatch(/^Slept in the red_bed at \(-?\d+, -?\d+, -?\d+\); woke up at time of day \d+\.$/);
       await waitUntil(() => w.andy.bot.time.timeOfDay < 12_000, 'it is morning for Andy', 3_000);
