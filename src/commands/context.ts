@@ -2,6 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
 import type { SavedPlaces } from '../agent/places.ts';
+import type { Blueprint } from '../tasks/schema.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -24,6 +25,8 @@ export interface AgentControl {
   readonly places?: SavedPlaces;
   /** The agent's behaviour modes (`!modes`, `!setMode`, `!stay`). */
   readonly modes?: ModeControl;
+  /** The construction blueprint of the agent's task (`!checkBlueprint`, `!getBlueprint`...). */
+  readonly blueprint?: Blueprint;
   /** `!stfu`: stop chatting and self-prompting (goal loop), keep the current action. */
   silence?(): void | Promise<void>;
   /** `!restart`: restart the agent (reconnect, reload memory). */

@@ -9,9 +9,12 @@ import { itemCommands } from './actions/items.ts';
 import { worldCommands } from './actions/world.ts';
 import { combatCommands } from './actions/combat.ts';
 import { controlCommands } from './actions/control.ts';
+import { storageCommands } from './actions/storage.ts';
+import { blueprintCommands } from './queries/blueprint.ts';
 
 /** The full command registry; an agent narrows it with `.without(blocked)`. */
 export const allCommands = new CommandRegistry<CommandContext>([
-  ...queryCommands, ...moreQueryCommands,
+  ...queryCommands, ...moreQueryCommands, ...blueprintCommands,
   ...actionCommands, ...movementCommands, ...itemCommands, ...worldCommands, ...combatCommands, ...controlCommands,
+  ...storageCommands,
 ]);

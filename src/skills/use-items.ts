@@ -7,6 +7,7 @@ import { formatCounts, type Counts } from './crafting-plan.ts';
 import { inventoryCounts } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';
+import { pickUpDropsNear } from './blocks.ts';
 
 const { goals } = pathfinderPkg;
 
@@ -108,6 +109,8 @@ export async function discard(bot: Bot, name: string, count: number, signal: Abo
  * Walks to the nearest `entityType` within {@link USE_ON_RANGE} blocks and uses `itemName` on it
  * (right-click), e.g. a bucket on a cow or shears on a sheep. `itemName` `"hand"` uses an empty hand.
  *
+ * Loot the use drops nearby (wool from a sheep) is picked up.
+ *
  * @returns what changed in the inventory (the server decides what the use does).
  * @throws Error for an unknown mob type, no such mob in range, or no such item.
  */
@@ -124,8 +127,12 @@ export async function useItemOnEntity(bot: Bot, itemName: string, entityType: st
   else await abortable(bot.unequip('hand'), signal);
   await bot.lookAt(target.position.offset(0, (target.height ?? 1) * 0.6, 0), true);
   const before = inventoryCounts(bot);
+  const itemsNear = () => Object.values(bot.entities).filter((e) => e.name === 'item' && e.isValid && e.position.distanceTo(target.position) <= 4);
+  const lying = new Set(itemsNear().map((e) => e.id));
   bot.useOn(target);
   await sleep(500, signal); // the server's inventory update follows the use
+  // A use that drops loot (shears on a sheep): pick it up.
+  if (itemsNear().some((e) => !lying.has(e.id))) await pickUpDropsNear(bot, target.position, 4, signal, 4_000);
   const changes = diffCounts(before, inventoryCounts(bot));
   const what = emptyHand ? 'your hand' : itemName;
   return `Used ${what} on the ${type} at ${formatPos(target.position)}. ${changes || 'Your inventory did not change.'}`;

@@ -18,6 +18,10 @@ export const blueprintSchema = z.looseObject({
     placement: z.array(z.array(z.string())),
   })),
 });
+/** A construction blueprint: `placement[r][c]` of a level is the block at `(x + c, y, z + r)`. */
+export type Blueprint = z.infer<typeof blueprintSchema>;
+/** One level of a {@link Blueprint}. */
+export type BlueprintLevel = Blueprint['levels'][number];
 
 export const taskSchema = z.looseObject({
   /** `techtree` (crafting), `cooking`, `construction`; anything else has no validator (e.g. `debug`). */

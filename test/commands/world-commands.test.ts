@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
-  clear, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverPosition,
+  clear, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
   setBlock, startWorld, summon, teleport, type World,
 } from './more-helpers.ts';
+import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { damageOf } from '../../src/server/plugins/block-utils.ts';
+import { sheepState } from '../../src/server/plugins/interactions.ts';
 
 let w: World;
 
@@ -83,22 +86,37 @@ describe('blocks', () => {
     expect(await serverBlock(w, dropBase.offset(0, -1, 0))).toBe('grass_block');
   }, 30_000);
 
-  test('!activate walks to the nearest lever and uses it (the server receives the use on that block)', async () => {
+  test('!activate walks to the nearest lever and flips it for everyone', async () => {
     const base = await area(24, 0);
     const lever = base.offset(9, 0, 3);
-    await setBlock(w, lever, 'lever');
-    const uses: Vec3[] = [];
-    const client = serverPlayer(w.server, 'Andy')._client;
-    const onUse = (p: { location: { x: number; y: number; z: number } }) => uses.push(new Vec3(p.location.x, p.location.y, p.location.z));
-    client.on('block_place', onUse);
-    try {
-      expect(await run(w.andy, '!activate("lever")')).toMatch(new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)`));
-      await waitUntil(() => uses.some((u) => u.equals(lever)), 'the server receives the use of the lever');
-      expect(serverPosition(w, 'Andy').distanceTo(lever.offset(0.5, 0.5, 0.5))).toBeLessThan(5);
-      expect(await run(w.andy, '!activate("stone_button")')).toBe('No stone_button within 16 blocks.');
-    } finally {
-      client.off('block_place', onUse);
-    }
+    await setBlock(w, lever, 'lever[face=floor,facing=north,powered=false]');
+    const powered = async () => {
+      const block = await w.server.serv.overworld.getBlock(lever);
+      return (block.getProperties() as { powered?: boolean }).powered;
+    };
+    expect(await powered()).toBe(false);
+    expect(await run(w.andy, '!activate("lever")')).toMatch(new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`));
+    expect(await powered()).toBe(true);
+    await waitUntil(() => (w.steve.blockAt(lever)?.getProperties() as { powered?: boolean } | undefined)?.powered === true, 'Steve sees the lever on');
+    expect(serverPosition(w, 'Andy').distanceTo(lever.offset(0.5, 0.5, 0.5))).toBeLessThan(5);
+    expect(await run(w.andy, '!activate("lever")')).toMatch(/"powered":false/);
+    expect(await powered()).toBe(false);
+    expect(await run(w.andy, '!activate("stone_button")')).toBe('No stone_button within 16 blocks.');
+  }, 30_000);
+
+  test('!readSign reads the text another player wrote with updateSign', async () => {
+    const base = await area(-12, 36);
+    const sign = base.offset(3, 0, 2);
+    await teleport(w, w.steve, base.offset(1.5, 0, 3.5));
+    await setBlock(w, sign, 'oak_sign');
+    await waitUntil(() => w.steve.blockAt(sign)?.name === 'oak_sign', 'Steve sees the sign');
+    w.steve.updateSign(w.steve.blockAt(sign)!, 'Iron mine\nto the east');
+    await waitUntil(() => !!w.andy.bot.blockAt(sign)?.entity, 'Andy receives the sign text');
+    expect(await run(w.andy, '!readSign')).toBe(`Sign at (${sign.x}, ${sign.y}, ${sign.z}): "Iron mine | to the east"`);
+    expect(w.steve.blockAt(sign)?.getSignText()[0]).toBe('Iron mine\nto the east\n\n');
+    const stored = blockEntities(w.server.serv).get(w.server.serv.overworld, sign);
+    expect(stored?.text?.front).toEqual(['Iron mine', 'to the east', '', '']);
+    command(w, `/setblock ${sign.x} ${sign.y} ${sign.z} air`);
   }, 30_000);
 });
 
@@ -138,34 +156,54 @@ describe('items', () => {
     expect(await run(w.andy, '!consume("dirt")')).toMatch(/dirt is not something you can eat/);
   });
 
-  // The embedded server has no eating yet (no hunger loss, no "finished eating" status): that
-  // mechanic lands on the blocks/eating branch.
-  test.skip('!consume eats when hungry', async () => {
-    command(w, '/effect give Andy hunger 5 255');
-    await waitUntil(() => w.andy.bot.food < 20, 'Andy is hungry');
-    const food = w.andy.bot.food;
-    expect(await run(w.andy, '!consume("bread")')).toMatch(/^Consumed 1 bread/);
-    expect(w.andy.bot.food).toBeGreaterThan(food);
-  });
+  test('!consume eats when hungry', async () => {
+    const andy = serverPlayer(w.server, 'Andy');
+    andy.food = 14;
+    andy.foodSaturation = 0;
+    andy.updateHealth(andy.health);
+    await waitUntil(() => w.andy.bot.food === 14, 'Andy is hungry');
+    expect(await run(w.andy, '!consume("bread")')).toMatch(/^Consumed 1 bread\. Hunger 19\/20/);
+    expect(w.andy.bot.food).toBe(19); // bread: 5 hunger
+    expect(andy.food).toBe(19);
+    expect(count(w.andy, 'bread')).toBe(0);
+    await waitUntil(() => serverCount(w, 'Andy', 'bread') === 0, 'the server took the bread');
+  }, 15_000);
 
-  test('!useItemOnEntity walks to the cow and uses the bucket on it (the server receives the interaction)', async () => {
+  test('!useItemOnEntity milks a cow with a bucket', async () => {
     const base = await area(-24, -12);
     await give(w, 'bucket', 1);
-    const cow = await summon(w, 'cow', base.offset(8, 0, 0));
-    const used: number[] = [];
-    const client = serverPlayer(w.server, 'Andy')._client;
-    const onUse = (p: { target: number; mouse: number }) => { if (p.mouse !== 1) used.push(p.target); };
-    client.on('use_entity', onUse);
+    await summon(w, 'cow', base.offset(8, 0, 0));
     try {
       const out = await run(w.andy, '!useItemOnEntity("bucket", "cow")');
-      expect(out).toMatch(/^Used bucket on the cow/);
-      expect(used).toContain(cow.id);
-      expect(w.andy.bot.heldItem?.name).toBe('bucket');
-      expect(serverPosition(w, 'Andy').distanceTo(cow.position)).toBeLessThan(4);
+      expect(out).toMatch(/^Used bucket on the cow at .*Gained 1 milk_bucket\. Lost 1 bucket\.$/);
+      expect(w.andy.bot.heldItem?.name).toBe('milk_bucket');
+      await waitUntil(() => serverCount(w, 'Andy', 'milk_bucket') === 1 && serverCount(w, 'Andy', 'bucket') === 0, 'the server has the milk bucket');
       expect(await run(w.andy, '!useItemOnEntity("shears", "cow")')).toMatch(/You have no shears/);
     } finally {
-      client.off('use_entity', onUse);
       command(w, '/kill @e[type=cow]');
+    }
+  }, 30_000);
+
+  test('!useItemOnEntity shears a sheep once: wool drops, the shears wear', async () => {
+    const base = await area(-36, -24);
+    await give(w, 'shears', 1);
+    await summon(w, 'sheep', base.offset(6, 0, 0));
+    try {
+      const out = await run(w.andy, '!useItemOnEntity("shears", "sheep")');
+      expect(out).toMatch(/^Used shears on the sheep at .*Gained [123] white_wool\.$/);
+      const wool = count(w.andy, 'white_wool');
+      expect(wool).toBeGreaterThanOrEqual(1);
+      expect(wool).toBeLessThanOrEqual(3);
+      const sheep = serverMobs(w, 'sheep', base)[0];
+      expect(sheepState(sheep).sheared).toBe(true);
+      const shears = serverPlayer(w.server, 'Andy').inventory.slots.find((s: { type: number } | null) => s?.type === w.server.serv.registry.itemsByName.shears.id);
+      expect(damageOf(shears)).toBe(1);
+      // A sheared sheep gives nothing more.
+      await run(w.andy, '!useItemOnEntity("shears", "sheep")');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(count(w.andy, 'white_wool')).toBe(wool);
+    } finally {
+      command(w, '/kill @e[type=sheep]');
     }
   }, 30_000);
 });

@@ -36,12 +36,14 @@ export interface BlockEntity {
   slots: Slot[];
   /** Numeric state, e.g. a furnace's `litTime` in ticks. Persisted. */
   data: Record<string, number>;
+  /** Text lines, e.g. a sign's `front` and `back` (4 plain-text lines each). Persisted. */
+  text?: Record<string, string[]>;
   /** Players who have a window on this block entity open (not persisted). */
   viewers: Set<InventorySession>;
 }
 
 interface StoredItem { slot: number; name: string; count: number; components?: unknown }
-interface StoredEntity { kind: string; dimension: string; x: number; y: number; z: number; items: StoredItem[]; data: Record<string, number> }
+interface StoredEntity { kind: string; dimension: string; x: number; y: number; z: number; items: StoredItem[]; data: Record<string, number>; text?: Record<string, string[]> }
 
 /** The block entities of one server. Get it with {@link blockEntities}. */
 export class BlockEntityStore {
@@ -146,7 +148,7 @@ export class BlockEntityStore {
     for (const e of this.#entities.values()) {
       const items: StoredItem[] = [];
       e.slots.forEach((item, slot) => { if (item && countOf(item) > 0) items.push(this.#storeItem(slot, item)); });
-      stored.push({ kind: e.kind, dimension: e.dimension, ...e.pos, items, data: e.data });
+      stored.push({ kind: e.kind, dimension: e.dimension, ...e.pos, items, data: e.data, ...(e.text ? { text: e.text } : {}) });
     }
     mkdirSync(path.dirname(this.#file), { recursive: true });
     const tmp = `${this.#file}.tmp`;
@@ -170,7 +172,7 @@ export class BlockEntityStore {
     if (!Array.isArray(parsed.entities)) throw new Error(`${file}: not a block entity store (no "entities" array)`);
     for (const s of parsed.entities) {
       const size = slotCountOf(s.kind);
-      if (size === 0) continue;
+      if (size === 0 && !s.text) continue;
       const slots = new Array<Slot>(size).fill(null);
       for (const stored of s.items) {
         const info = this.#serv.registry.itemsByName[stored.name];
@@ -181,7 +183,9 @@ export class BlockEntityStore {
         slots[stored.slot] = item;
       }
       const pos = { x: s.x, y: s.y, z: s.z };
-      this.#entities.set(this.#key(s.dimension, pos), { kind: s.kind, dimension: s.dimension, pos, slots, data: s.data ?? {}, viewers: new Set() });
+      const entity: BlockEntity = { kind: s.kind, dimension: s.dimension, pos, slots, data: s.data ?? {}, viewers: new Set() };
+      if (s.text) entity.text = s.text;
+      this.#entities.set(this.#key(s.dimension, pos), entity);
     }
   }
 }

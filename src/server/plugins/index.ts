@@ -7,6 +7,8 @@ import { containersPlugin } from './containers.ts';
 import { smeltingPlugin } from './smelting.ts';
 import { blockCommandsPlugin } from './block-commands.ts';
 import { mobsPlugin } from './mobs.ts';
+import { interactionsPlugin } from './interactions.ts';
+import { signsPlugin } from './signs.ts';
 
 /**
  * Order matters: the mechanics plugin wraps the inventory plugin's packet listeners, and the
@@ -15,4 +17,5 @@ import { mobsPlugin } from './mobs.ts';
  */
 export const builtinPlugins: ServerPlugin[] = [
   worldPlugin, inventoryPlugin, mechanicsPlugin, containersPlugin, smeltingPlugin, blockCommandsPlugin, mobsPlugin,
+  interactionsPlugin, signsPlugin,
 ];

@@ -1,0 +1,113 @@
+/**
+ * Right-click uses of the embedded server that other plugins do not cover, as vanilla 1.21:
+ * - a bucket on a cow or mooshroom (`use_entity` interact) fills with milk (`Cow.mobInteract`):
+ *   a single bucket becomes a milk bucket in the hand, one of a stack goes to the inventory;
+ * - shears on an unsheared adult sheep (`Sheep.mobInteract`) shear it: 1–3 wool of its colour
+ *   drop, its `sheared` flag is set (metadata `wool` bit 0x10, sent to watchers) and the shears
+ *   lose one durability;
+ * - a lever flips its `powered` state for everyone (`LeverBlock.useWithoutItem`).
+ * Must run after the inventory and mechanics plugins and before players join.
+ */
+import type { SquidServer } from '../embedded.ts';
+import type { SquidEntity, SquidPlayer } from './types.ts';
+import { consumeHeld, damageHeldTool, handSlot, heldItem, popDrops, withProperties, blockAt, type Pos } from './block-utils.ts';
+import { giveItems } from './inventory.ts';
+import { mobState } from './mobs.ts';
+
+/** vanilla entity interaction range (3) + slack, from the player's position, in blocks. */
+const INTERACT_REACH = 6;
+/** `use_entity` mouse values (protocol): interact, attack, interact at. */
+const MOUSE_INTERACT = 0;
+/** Sheep metadata `wool` byte: bit 0x10 = sheared, low 4 bits = colour. */
+const SHEARED_BIT = 0x10;
+const WOOL_COLOURS = ['white', 'orange', 'magenta', 'light_blue', 'yellow', 'lime', 'pink', 'gray', 'light_gray', 'cyan', 'purple', 'blue', 'brown', 'green', 'red', 'black'];
+
+/** Per-sheep wool state: colour index and whether it is sheared. */
+interface SheepState { colour: number; sheared: boolean }
+const sheepStates = new WeakMap<SquidEntity, SheepState>();
+
+/** A sheep's wool state (white and unsheared until changed). */
+export function sheepState(sheep: SquidEntity): SheepState {
+  let state = sheepStates.get(sheep);
+  if (!state) {
+    state = { colour: 0, sheared: false };
+    sheepStates.set(sheep, state);
+  }
+  return state;
+}
+
+function sendWool(serv: SquidServer, sheep: SquidEntity): void {
+  const keys: string[] = serv.registry.entities[sheep.entityType ?? -1]?.metadataKeys ?? [];
+  const key = keys.indexOf('wool');
+  if (key < 0) return;
+  const state = sheepState(sheep);
+  const packet = { entityId: sheep.id, metadata: [{ key, type: 'byte', value: (state.sheared ? SHEARED_BIT : 0) | state.colour }] };
+  const watchers: SquidPlayer[] = sheep.getNearbyPlayers?.() ?? serv.players;
+  for (const p of watchers) if (!p.disconnected) p._client.write('entity_metadata', packet);
+}
+
+/** Milks a cow: the held bucket (one of it) becomes a milk bucket. @returns true when it did. */
+function milk(serv: SquidServer, player: SquidPlayer, hand: number): boolean {
+  const item = heldItem(player, hand);
+  if (!item || serv.registry.items[item.type]?.name !== 'bucket') return false;
+  if (player.gameMode === 1) { giveItems(player, 'milk_bucket', 1); return true; }
+  if (item.count === 1) {
+    const Item = item.constructor as new (type: number, count: number) => typeof item;
+    player.inventory.updateSlot(handSlot(player, hand), new Item(serv.registry.itemsByName.milk_bucket.id, 1));
+  } else {
+    consumeHeld(player, 1, hand);
+    giveItems(player, 'milk_bucket', 1);
+  }
+  return true;
+}
+
+/** Shears a sheep: drops 1–3 wool, marks it sheared, damages the shears. @returns true when it did. */
+function shear(serv: SquidServer, player: SquidPlayer, sheep: SquidEntity, hand: number): boolean {
+  const item = heldItem(player, hand);
+  if (!item || serv.registry.items[item.type]?.name !== 'shears') return false;
+  const state = sheepState(sheep);
+  if (state.sheared || mobState(serv, sheep)?.baby) return false;
+  state.sheared = true;
+  sendWool(serv, sheep);
+  const count = 1 + Math.floor(Math.random() * 3);
+  const p = sheep.position;
+  popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [{ item: `${WOOL_COLOURS[state.colour]}_wool`, count }]);
+  damageHeldTool(serv, player, 1, hand);
+  return true;
+}
+
+/** Handles one entity interaction of `player`; unknown combinations are ignored. */
+function onUseEntity(serv: SquidServer, player: SquidPlayer, packet: { target: number; mouse: number; hand?: number }): void {
+  if (packet.mouse !== MOUSE_INTERACT || player.health <= 0 || player.gameMode === 3) return;
+  const target = serv.entities[packet.target] as SquidEntity | undefined;
+  if (!target || target.type !== 'mob' || target.world !== player.world) return;
+  if (target.position.distanceTo(player.position) > INTERACT_REACH) return;
+  const hand = packet.hand ?? 0;
+  if (target.name === 'cow' || target.name === 'mooshroom') milk(serv, player, hand);
+  else if (target.name === 'sheep') shear(serv, player, target, hand);
+}
+
+/** Flips a lever's `powered` state (the block update reaches every player). */
+async function toggleLever(serv: SquidServer, world: unknown, pos: Pos): Promise<void> {
+  const block = await blockAt(world, pos);
+  if (block?.name !== 'lever') return;
+  const powered = (block.getProperties() as { powered?: boolean | string }).powered;
+  await serv.setBlock(world, pos, withProperties(serv, block, { powered: !(powered === true || powered === 'true') }));
+}
+
+/** Installs milking, shearing and levers on a started server. */
+export function interactionsPlugin(serv: SquidServer): void {
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    player._client.on('use_entity', (packet: { target: number; mouse: number; hand?: number }) => {
+      try {
+        onUseEntity(serv, player, packet);
+      } catch (err) {
+        serv.emit('error', err);
+      }
+    });
+  });
+  serv.onBlockInteraction('lever', async ({ block, player }: { block: { position: Pos }; player: SquidPlayer }) => {
+    await toggleLever(serv, player.world, block.position);
+    return true;
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Sign text for the embedded server, as vanilla 1.21 (`ServerGamePacketListenerImpl.handleSignUpdate`,
+ * `SignBlockEntity`): an `update_sign` packet (mineflayer `bot.updateSign`) from a player within
+ * reach of a sign sets its front or back text; the text is kept in the block-entity store
+ * (./block-entities.ts, so it is saved with the world) and sent to every player in the world as
+ * `tile_entity_data` (sign block-entity NBT: `front_text` / `back_text` with four JSON text
+ * `messages`), so their `blockAt(pos).signText` shows it. Players who join later get the texts
+ * of their world shortly after spawning. Breaking the sign forgets its text.
+ */
+import { createRequire } from 'node:module';
+import type { SquidServer } from '../embedded.ts';
+import type { SquidPlayer } from './types.ts';
+import type { BlockBrokenEvent } from './digging.ts';
+import { blockEntities, type BlockEntity, type BlockPos } from './block-entities.ts';
+import { blockAt } from './block-utils.ts';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nbt = require('prismarine-nbt') as {
+  comp(value: Record<string, unknown>): unknown;
+  list(value: unknown): unknown;
+  string(value: string | string[]): unknown;
+  byte(value: number): unknown;
+};
+
+/** vanilla: a player may edit a sign within this distance of its centre (blocks, with slack). */
+const EDIT_REACH = 8;
+/** Lines on each side of a sign. */
+const LINES = 4;
+/** Block-entity type ids (protocol, `tile_entity_data.action`) of standing/wall and hanging signs. */
+const SIGN_TYPE = 7;
+const HANGING_SIGN_TYPE = 8;
+/** Delay before a joining player is sent the sign texts, so the chunks arrive first (ms). */
+const JOIN_SYNC_DELAY_MS = 1_000;
+
+/** Whether a block name is a sign (standing, wall or hanging). */
+export function isSignBlock(name: string): boolean {
+  return name.endsWith('_sign');
+}
+
+/** One line from an `update_sign` packet as plain text: JSON text (`"\"Hi\""`, `{"text":"Hi"}`) or raw. */
+export function signLine(raw: unknown): string {
+  if (typeof raw !== 'string') return '';
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'string') return parsed;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { text?: unknown }).text === 'string') return (parsed as { text: string }).text;
+  } catch { /* not JSON: plain text */ }
+  return raw;
+}
+
+/** The `tile_entity_data` packet that shows a sign's text. */
+export function signPacket(entity: BlockEntity): { location: BlockPos; action: number; nbtData: unknown } {
+  const side = (lines: string[] | undefined) => nbt.comp({
+    messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: lines?.[i] ?? '' })))),
+    color: nbt.string('black'),
+    has_glowing_text: nbt.byte(0),
+  });
+  return {
+    location: entity.pos,
+    action: entity.kind.endsWith('_hanging_sign') ? HANGING_SIGN_TYPE : SIGN_TYPE,
+    nbtData: nbt.comp({ front_text: side(entity.text?.front), back_text: side(entity.text?.back), is_waxed: nbt.byte(0) }),
+  };
+}
+
+function playersIn(serv: SquidServer, world: unknown): SquidPlayer[] {
+  return (serv.players as SquidPlayer[]).filter((p) => p.world === world && !p.disconnected);
+}
+
+/**
+ * Sets one side of the sign at `pos` and shows it to every player in the world.
+ *
+ * @returns false when there is no sign at `pos`.
+ */
+export async function setSignText(serv: SquidServer, world: unknown, pos: BlockPos, lines: string[], side: 'front' | 'back' = 'front'): Promise<boolean> {
+  const block = await blockAt(world, pos);
+  if (!block || !isSignBlock(block.name)) return false;
+  const store = blockEntities(serv);
+  const entity = store.getOrCreate(world, pos, block.name, 0);
+  entity.text = { front: entity.text?.front ?? [], back: entity.text?.back ?? [], [side]: lines.slice(0, LINES) };
+  store.markDirty();
+  const packet = signPacket(entity);
+  for (const p of playersIn(serv, world)) p._client.write('tile_entity_data', packet);
+  return true;
+}
+
+/** Installs sign editing, syncing and forgetting on a started server. */
+export function signsPlugin(serv: SquidServer): void {
+  const store = blockEntities(serv);
+  serv.on('newPlayer', (player: SquidPlayer) => {
+    player._client.on('update_sign', (packet: { location: BlockPos; isFrontText?: boolean; text1?: string; text2?: string; text3?: string; text4?: string }) => {
+      const { location } = packet;
+      const centre = { x: location.x + 0.5, y: location.y + 0.5, z: location.z + 0.5 };
+      if (Math.hypot(player.position.x - centre.x, player.position.y - centre.y, player.position.z - centre.z) > EDIT_REACH) return;
+      const lines = [packet.text1, packet.text2, packet.text3, packet.text4].map(signLine);
+      void setSignText(serv, player.world, location, lines, packet.isFrontText === false ? 'back' : 'front')
+        .catch((err: unknown) => serv.emit('error', err));
+    });
+    player.on('spawned', () => {
+      setTimeout(() => {
+        if (player.disconnected) return;
+        const dimension = store.dimensionOf(player.world);
+        for (const entity of store.all()) {
+          if (entity.text && entity.dimension === dimension) player._client.write('tile_entity_data', signPacket(entity));
+        }
+      }, JOIN_SYNC_DELAY_MS).unref();
+    });
+  });
+  serv.on('blockBroken', ({ player, position, block }: BlockBrokenEvent) => {
+    if (isSignBlock(block.name)) store.remove(player.world, position);
+  });
+}

@@ -1,0 +1,156 @@
+/** Chests and barrels: put items in, take items out, list what is inside. */
+import type { Bot, Chest } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import type { Window } from 'prismarine-windows';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import { abortable, throwIfAborted } from '../util/abort.ts';
+import { formatCounts, type Counts } from './crafting-plan.ts';
+import { inventoryCounts } from './items.ts';
+import { goTo } from './movement.ts';
+import { formatPos } from './navigation.ts';
+
+const { goals } = pathfinderPkg;
+
+/** How far the container commands look for a chest (blocks), as in the reference. */
+export const CHEST_SEARCH_RANGE = 32;
+/** Blocks the container commands use. */
+export const CHEST_BLOCKS: readonly string[] = ['chest', 'trapped_chest', 'barrel'];
+/** Distance from the eyes to a block's centre within which the bot uses it without walking (blocks). */
+const USE_REACH = 4;
+
+/** The nearest block of one of `names` within `range` blocks, if any. */
+export function nearestBlockOf(bot: Bot, names: readonly string[], range: number): Block | null {
+  const ids = names.map((n) => bot.registry.blocksByName[n]?.id).filter((id): id is number => id !== undefined);
+  return bot.findBlock({ matching: ids, maxDistance: range });
+}
+
+/** Walks until `block` is within reach (no-op when it already is). @throws AbortError on cancel. */
+export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal): Promise<void> {
+  const p = block.position;
+  if (bot.entity.position.offset(0, bot.entity.height * 0.9, 0).distanceTo(p.offset(0.5, 0.5, 0.5)) <= USE_REACH) return;
+  await goTo(bot, new goals.GoalNear(p.x, p.y, p.z, 2), signal);
+}
+
+/**
+ * Opens a window on `block` and runs `use` with it; the window is closed afterwards, also when
+ * `use` throws or `signal` aborts.
+ */
+export async function withWindow<W extends Window, T>(bot: Bot, open: Promise<W>, signal: AbortSignal, use: (w: W) => Promise<T>): Promise<T> {
+  const window = await abortable(open, signal, () => { if (bot.currentWindow) bot.closeWindow(bot.currentWindow); });
+  const onAbort = () => bot.closeWindow(window);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    throwIfAborted(signal);
+    return await use(window);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (bot.currentWindow === window) bot.closeWindow(window);
+  }
+}
+
+/** Counts of the items in a container window's own slots (not the player's inventory part). */
+export function containerCounts(window: Window): Counts {
+  const counts: Counts = {};
+  for (const item of window.containerItems()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
+  return counts;
+}
+
+/** Counts of the player's inventory part of an open window (`bot.inventory` lags while a window is open). */
+export function playerCounts(window: Window): Counts {
+  const counts: Counts = {};
+  for (const item of window.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
+  return counts;
+}
+
+async function openNearestChest(bot: Bot, signal: AbortSignal): Promise<Block> {
+  const block = nearestBlockOf(bot, CHEST_BLOCKS, CHEST_SEARCH_RANGE);
+  if (!block) throw new Error(`No chest within ${CHEST_SEARCH_RANGE} blocks.`);
+  await walkToBlock(bot, block, signal);
+  return block;
+}
+
+/**
+ * Moves items between the open window's player part and its container part, one stack at a
+ * time, until `count` moved or the destination is full.
+ *
+ * @returns how many moved.
+ */
+async function moveItems(window: Chest, itemName: string, itemId: number, count: number, direction: 'deposit' | 'withdraw', signal: AbortSignal): Promise<number> {
+  const from = direction === 'deposit' ? playerCounts : containerCounts;
+  const start = from(window)[itemName] ?? 0;
+  const stackSize = window.items().concat(window.containerItems()).find((i) => i.name === itemName)?.stackSize ?? 64;
+  let moved = 0;
+  while (moved < count) {
+    throwIfAborted(signal);
+    const chunk = Math.min(count - moved, stackSize, from(window)[itemName] ?? 0);
+    if (chunk <= 0) break;
+    try {
+      if (direction === 'deposit') await window.deposit(itemId, null, chunk);
+      else await window.withdraw(itemId, null, chunk);
+    } catch (err) {
+      // mineflayer: 'destination full' / 'Unable to withdraw, Bot inventory is full.'
+      if (!/full/i.test(String((err as Error).message))) throw err;
+      moved = start - (from(window)[itemName] ?? 0);
+      break;
+    }
+    moved = start - (from(window)[itemName] ?? 0);
+  }
+  return moved;
+}
+
+/**
+ * Puts `count` of `itemName` (all of them when the bot has fewer) into the nearest chest or
+ * barrel within {@link CHEST_SEARCH_RANGE} blocks, across as many stacks as needed.
+ *
+ * @returns how many went in and how many the chest now holds.
+ * @throws Error when the bot has none or no chest is in range.
+ */
+export async function putInChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+  const item = bot.registry.itemsByName[itemName];
+  if (!item) throw new Error(`${itemName} is not an item.`);
+  const have = inventoryCounts(bot)[itemName] ?? 0;
+  if (have === 0) throw new Error(`You have no ${itemName}.`);
+  const block = await openNearestChest(bot, signal);
+  return withWindow(bot, bot.openContainer(block), signal, async (window) => {
+    const moved = await moveItems(window, itemName, item.id, Math.min(count, have), 'deposit', signal);
+    const inChest = containerCounts(window)[itemName] ?? 0;
+    const short = moved < Math.min(count, have) ? ' The chest is full.' : count > have ? ` You only had ${have}.` : '';
+    return `Put ${moved} ${itemName} in the ${block.name} at ${formatPos(block.position, 0)}; it now holds ${inChest}.${short}`;
+  });
+}
+
+/**
+ * Takes `count` of `itemName` (all of them when the chest holds fewer) from the nearest chest or
+ * barrel within {@link CHEST_SEARCH_RANGE} blocks.
+ *
+ * @returns how many were taken and how many the bot now has.
+ * @throws Error when no chest is in range.
+ */
+export async function takeFromChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+  const item = bot.registry.itemsByName[itemName];
+  if (!item) throw new Error(`${itemName} is not an item.`);
+  const block = await openNearestChest(bot, signal);
+  return withWindow(bot, bot.openContainer(block), signal, async (window) => {
+    const inChest = containerCounts(window)[itemName] ?? 0;
+    if (inChest === 0) {
+      return `The ${block.name} at ${formatPos(block.position, 0)} has no ${itemName}. It holds: ${formatCounts(containerCounts(window)) || 'nothing'}.`;
+    }
+    const moved = await moveItems(window, itemName, item.id, Math.min(count, inChest), 'withdraw', signal);
+    const now = playerCounts(window)[itemName] ?? 0;
+    const short = moved < Math.min(count, inChest) ? ' Your inventory is full.' : count > inChest ? ` The chest only had ${inChest}.` : '';
+    return `Took ${moved} ${itemName} from the ${block.name} at ${formatPos(block.position, 0)}; you now have ${now}.${short}`;
+  });
+}
+
+/**
+ * Lists the contents of the nearest chest or barrel within {@link CHEST_SEARCH_RANGE} blocks.
+ *
+ * @throws Error when no chest is in range.
+ */
+export async function viewChest(bot: Bot, signal: AbortSignal): Promise<string> {
+  const block = await openNearestChest(bot, signal);
+  return withWindow(bot, bot.openContainer(block), signal, async (window) => {
+    const contents = formatCounts(containerCounts(window));
+    return `The ${block.name} at ${formatPos(block.position, 0)} ${contents ? `holds: ${contents}` : 'is empty'}.`;
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Comparing a construction blueprint with the world. Pure functions over a block lookup, used
+ * by the blueprint queries (`!checkBlueprint`, ...) and by the construction task's validator.
+ *
+ * A level's `placement[r][c]` is the block at `(x + c, y, z + r)` where `[x, y, z]` are the
+ * level's `coordinates`.
+ */
+import type { Blueprint, BlueprintLevel } from './schema.ts';
+
+/** The block name at a position, or undefined when it is not known (e.g. an unloaded chunk). */
+export type BlockLookup = (x: number, y: number, z: number) => string | null | undefined;
+
+/** One cell of a level that does not match the world. */
+export interface CellDiff {
+  x: number;
+  y: number;
+  z: number;
+  /** What the blueprint wants there ('air' for nothing). */
+  expected: string;
+  /** What is there ('air' for nothing; undefined when unknown). */
+  actual: string | undefined;
+}
+
+/** The result of comparing one level (or a whole blueprint). */
+export interface BlueprintCheck {
+  /** Cells where world and blueprint agree, not counting cells where both are air. */
+  matching: number;
+  /** Cells where they differ (unknown cells are not counted, they are listed in `unknown`). */
+  mismatches: CellDiff[];
+  /** Cells whose block could not be read. */
+  unknown: CellDiff[];
+}
+
+const AIR = new Set(['air', 'cave_air', 'void_air', '']);
+
+/** A blueprint or world block name without the `minecraft:` prefix and block states; air-likes become 'air'. */
+export function normalizeBlockName(name: string | null | undefined): string {
+  const n = (name ?? '').trim().toLowerCase().replace(/^minecraft:/, '').replace(/\[.*$/, '');
+  return AIR.has(n) ? 'air' : n;
+}
+
+/** The level whose `level` number is `levelNum`, if any. */
+export function findLevel(blueprint: Blueprint, levelNum: number): BlueprintLevel | undefined {
+  return blueprint.levels.find((l) => l.level === levelNum);
+}
+
+/** Every cell of a level with its position and wanted block, row by row. */
+export function levelCells(level: BlueprintLevel): { x: number; y: number; z: number; block: string }[] {
+  const [x0, y, z0] = level.coordinates;
+  const cells: { x: number; y: number; z: number; block: string }[] = [];
+  level.placement.forEach((row, r) => row.forEach((block, c) => cells.push({ x: x0 + c, y, z: z0 + r, block: normalizeBlockName(block) })));
+  return cells;
+}
+
+/** Compares one level with the world as `lookup` sees it. */
+export function checkLevel(level: BlueprintLevel, lookup: BlockLookup): BlueprintCheck {
+  const result: BlueprintCheck = { matching: 0, mismatches: [], unknown: [] };
+  for (const cell of levelCells(level)) {
+    const raw = lookup(cell.x, cell.y, cell.z);
+    const diff: CellDiff = { x: cell.x, y: cell.y, z: cell.z, expected: cell.block, actual: undefined };
+    if (raw === undefined || raw === null) { result.unknown.push(diff); continue; }
+    const actual = normalizeBlockName(raw);
+    if (actual === cell.block) {
+      if (actual !== 'air') result.matching++;
+    } else {
+      result.mismatches.push({ ...diff, actual });
+    }
+  }
+  return result;
+}
+
+/** Compares every level of a blueprint with the world; the counts and lists are summed. */
+export function checkBlueprint(blueprint: Blueprint, lookup: BlockLookup): BlueprintCheck {
+  const total: BlueprintCheck = { matching: 0, mismatches: [], unknown: [] };
+  for (const level of blueprint.levels) {
+    const c = checkLevel(level, lookup);
+    total.matching += c.matching;
+    total.mismatches.push(...c.mismatches);
+    total.unknown.push(...c.unknown);
+  }
+  return total;
+}
+
+/**
+ * The construction score: 100 × matching / (matching + mismatching), in [0, 100]. Cells where
+ * both blueprint and world are air are skipped; with no cell left to count the score is 100
+ * (nothing to build and nothing in the way).
+ */
+export function constructionScore(check: BlueprintCheck): number {
+  const counted = check.matching + check.mismatches.length;
+  return counted === 0 ? 100 : (100 * check.matching) / counted;
+}
+
+/** The score of a whole blueprint against the world ({@link constructionScore} of {@link checkBlueprint}). */
+export function blueprintScore(blueprint: Blueprint, lookup: BlockLookup): number {
+  return constructionScore(checkBlueprint(blueprint, lookup));
+}
+
+function at(d: { x: number; y: number; z: number }): string {
+  return `(${d.x}, ${d.y}, ${d.z})`;
+}
+
+/**
+ * What to do about one mismatching cell: `Place X at (x, y, z)`, `Remove the Y at (x, y, z)`,
+ * `Replace the Y at (x, y, z) with X`, or `Cannot see (x, y, z) (should be X)` for an unknown cell.
+ */
+export function diffLine(d: CellDiff): string {
+  if (d.actual === undefined) return `Cannot see ${at(d)} (should be ${d.expected})`;
+  if (d.actual === 'air') return `Place ${d.expected} at ${at(d)}`;
+  if (d.expected === 'air') return `Remove the ${d.actual} at ${at(d)}`;
+  return `Replace the ${d.actual} at ${at(d)} with ${d.expected}`;
+}
+
+/** The diff lines of a check: mismatches first, then unknown cells. */
+export function diffLines(check: BlueprintCheck): string[] {
+  return [...check.mismatches, ...check.unknown].map(diffLine);
+}
+
+/** `Level 0 is complete.` or `Level 0 needs 2 changes:` followed by the diff lines. */
+export function formatLevelCheck(levelNum: number, check: BlueprintCheck): string {
+  const lines = diffLines(check);
+  if (lines.length === 0) return `Level ${levelNum} is complete.`;
+  return [`Level ${levelNum} needs ${lines.length} change${lines.length === 1 ? '' : 's'}:`, ...lines].join('\n');
+}
+
+/** Every level's {@link formatLevelCheck}, then the construction score. */
+export function formatBlueprintCheck(blueprint: Blueprint, lookup: BlockLookup): string {
+  const parts = blueprint.levels.map((l) => formatLevelCheck(l.level, checkLevel(l, lookup)));
+  const score = blueprintScore(blueprint, lookup);
+  const done = parts.every((p) => p.endsWith('is complete.'));
+  parts.push(done ? 'The blueprint is complete.' : `Construction score: ${Math.round(score * 10) / 10}%.`);
+  return parts.join('\n');
+}
+
+/** One level as text: its origin, the mapping of cells to positions, and its rows. */
+export function formatLevel(level: BlueprintLevel): string {
+  const [x, y, z] = level.coordinates;
+  const rows = level.placement.map((row, r) => `  row ${r} (z=${z + r}): ${row.map(normalizeBlockName).join(', ')}`);
+  return [`Level ${level.level} at y=${y}, starting at (${x}, ${y}, ${z}); column c of a row is x=${x}+c:`, ...rows].join('\n');
+}
+
+/** The whole blueprint as text: the materials, then every level. */
+export function formatBlueprint(blueprint: Blueprint): string {
+  const materials = Object.entries(blueprint.materials ?? {}).map(([n, c]) => `${c} ${n}`).join(', ');
+  return [`Materials: ${materials || 'not listed'}`, ...blueprint.levels.map(formatLevel)].join('\n');
+}

@@ -1,0 +1,199 @@
+/**
+ * Chest, furnace, bed and blueprint commands through `Agent.execute` on the embedded server,
+ * checked in the bot's view and in the server's block entities, inventories and time.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Vec3 } from 'vec3';
+import { serverPlayer, waitUntil } from '../helpers/world.ts';
+import { isSleeping } from '../../src/server/plugins/beds.ts';
+import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { blueprintSchema } from '../../src/tasks/schema.ts';
+import {
+  clear, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, startWorld, teleport, type World,
+} from './more-helpers.ts';
+
+let w: World;
+
+beforeAll(async () => {
+  w = await startWorld();
+}, 60_000);
+
+afterAll(async () => {
+  w?.steve.quit();
+  await w?.running.close();
+});
+
+async function area(dx: number, dz: number): Promise<Vec3> {
+  const base = w.origin.offset(dx, 0, dz);
+  await clear(w);
+  await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+  return base;
+}
+
+/** Items of one name in a block entity's slots, as the server stores them. */
+function storedCount(pos: Vec3, item: string): number {
+  const id = w.server.serv.registry.itemsByName[item].id;
+  const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, pos);
+  return (entity?.slots ?? []).reduce((n, s) => n + (s && s.type === id ? s.count : 0), 0);
+}
+
+const at = (p: Vec3) => `(${p.x}, ${p.y}, ${p.z})`;
+
+describe('chests', () => {
+  test('!putInChest moves any count across stacks, !viewChest lists it, !takeFromChest takes it back', async () => {
+    const base = await area(40, 0);
+    const chest = base.offset(4, 0, 1);
+    await setBlock(w, chest, 'chest');
+    expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} is empty.`);
+    await give(w, 'cobblestone', 100); // two stacks: 64 + 36
+    expect(await run(w.andy, '!putInChest("cobblestone", 80)')).toBe(`Put 80 cobblestone in the chest at ${at(chest)}; it now holds 80.`);
+    expect(count(w.andy, 'cobblestone')).toBe(20);
+    await waitUntil(() => storedCount(chest, 'cobblestone') === 80, 'the server\'s chest holds 80');
+    await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 20, 'the server has 20 cobblestone left on Andy');
+    expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} holds: 80 cobblestone.`);
+
+    expect(await run(w.andy, '!takeFromChest("cobblestone", 70)')).toBe(`Took 70 cobblestone from the chest at ${at(chest)}; you now have 90.`);
+    await waitUntil(() => storedCount(chest, 'cobblestone') === 10, 'the server\'s chest holds 10');
+    await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 90, 'the server gives Andy 70 back');
+    expect(await run(w.andy, '!takeFromChest("cobblestone", 64)')).toMatch(/^Took 10 cobblestone .*you now have 100\. The chest only had 10\.$/);
+    expect(await run(w.andy, '!takeFromChest("dirt", 1)')).toMatch(/has no dirt/);
+    expect(await run(w.andy, '!putInChest("diamond", 1)')).toMatch(/You have no diamond/);
+    expect(w.andy.bot.currentWindow).toBeNull();
+  }, 45_000);
+
+  test('without a chest within 32 blocks the commands say so', async () => {
+    await area(40, 80);
+    expect(await run(w.andy, '!viewChest')).toMatch(/No chest within 32 blocks/);
+  });
+});
+
+describe('furnaces', () => {
+  test('!smeltItem prefers a blast furnace for ore, adds the best fuel and takes the ingots', async () => {
+    const base = await area(-40, 0);
+    const furnace = base.offset(2, 0, 2);
+    const blast = base.offset(5, 0, -2);
+    await setBlock(w, furnace, 'furnace');
+    await setBlock(w, blast, 'blast_furnace');
+    await give(w, 'raw_iron', 2);
+    await give(w, 'oak_planks', 5);
+    await give(w, 'coal', 2);
+    const t0 = Date.now();
+    const out = await run(w.andy, '!smeltItem("raw_iron", 2)');
+    expect(out).toBe(`Smelted 2 raw_iron into iron_ingot in the blast_furnace at ${at(blast)} using 1 coal; you now have 2 iron_ingot.`);
+    expect(Date.now() - t0).toBeLessThan(15_000); // 2 × 5 s in a blast furnace, not 2 × 10 s
+    expect(count(w.andy, 'iron_ingot')).toBe(2);
+    expect(count(w.andy, 'raw_iron')).toBe(0);
+    expect(count(w.andy, 'coal')).toBe(1);
+    expect(count(w.andy, 'oak_planks')).toBe(5);
+    await waitUntil(() => serverCount(w, 'Andy', 'iron_ingot') === 2, 'the server gives Andy the ingots');
+    await waitUntil(() => storedCount(blast, 'raw_iron') + storedCount(blast, 'iron_ingot') === 0, 'the blast furnace is emptied');
+    expect(storedCount(furnace, 'coal')).toBe(0);
+    expect(w.andy.bot.currentWindow).toBeNull();
+  }, 30_000);
+
+  test('!smeltItem places a smoker from the inventory for food when none is near', async () => {
+    await area(-40, 40);
+    await give(w, 'beef', 1);
+    await give(w, 'smoker', 1);
+    await give(w, 'oak_planks', 3);
+    const out = await run(w.andy, '!smeltItem("beef", 1)');
+    expect(out).toMatch(/^Cooked 1 beef into cooked_beef in the placed smoker at \(-?\d+, -?\d+, -?\d+\) using 1 oak_planks; you now have 1 cooked_beef\.$/);
+    expect(count(w.andy, 'cooked_beef')).toBe(1);
+    expect(count(w.andy, 'smoker')).toBe(0);
+    expect(w.andy.bot.findBlock({ matching: w.andy.bot.registry.blocksByName.smoker.id, maxDistance: 4 })).not.toBeNull();
+    expect(await run(w.andy, '!smeltItem("dirt", 1)')).toMatch(/dirt cannot be smelted/);
+  }, 30_000);
+
+  test('!smeltItem stops within 1 s and never restarts; !clearFurnace empties the furnace', async () => {
+    const base = await area(-40, 80);
+    const furnace = base.offset(3, 0, 0);
+    await setBlock(w, furnace, 'furnace');
+    await give(w, 'raw_gold', 3);
+    await give(w, 'coal', 1);
+    const pending = run(w.andy, '!smeltItem("raw_gold", 3)');
+    await waitUntil(() => storedCount(furnace, 'raw_gold') === 3, 'the raw gold is in the furnace');
+    expect(await expectStopsWithin1s(w.andy, pending)).toMatch(/stopped|aborted/i);
+    expect(w.andy.bot.currentWindow).toBeNull();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(w.andy.currentAction()).toBeUndefined();
+
+    const out = await run(w.andy, '!clearFurnace');
+    expect(out).toMatch(new RegExp(`^Took .*raw_gold.* out of the furnace at \\(${furnace.x}, ${furnace.y}, ${furnace.z}\\)\\.$`));
+    expect(count(w.andy, 'raw_gold')).toBe(3);
+    const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, furnace);
+    await waitUntil(() => !!entity && entity.slots.every((s) => !s), 'the server\'s furnace is empty');
+    expect(await run(w.andy, '!clearFurnace')).toBe(`The furnace at ${at(furnace)} is empty.`);
+  }, 30_000);
+});
+
+describe('beds', () => {
+  test('!goToBed ignores bedrock, sleeps in a bed at night and wakes in the morning', async () => {
+    const base = await area(0, 60);
+    await setBlock(w, base.offset(2, -1, 0), 'bedrock');
+    expect(await run(w.andy, '!goToBed')).toMatch(/No bed within 32 blocks/);
+    const foot = base.offset(6, 0, 2);
+    await setBlock(w, foot, 'red_bed[facing=east,part=foot]');
+    await setBlock(w, foot.offset(1, 0, 0), 'red_bed[facing=east,part=head]');
+    expect(await run(w.andy, '!goToBed')).toMatch(/could not sleep in the red_bed .*night/);
+    command(w, '/time set 14000');
+    await waitUntil(() => w.andy.bot.time.timeOfDay >= 14000, 'it is night for Andy');
+    try {
+      // Steve is awake, so the night goes on: !stop gets Andy out of bed within 1 s.
+      const pending = run(w.andy, '!goToBed');
+      await waitUntil(() => isSleeping(serverPlayer(w.server, 'Andy')), 'Andy lies in the bed');
+      await expectStopsWithin1s(w.andy, pending);
+      await waitUntil(() => !isSleeping(serverPlayer(w.server, 'Andy')), 'Andy gets up', 3_000);
+
+      command(w, '/gamemode spectator Steve'); // the night is skipped only when every player sleeps
+      const out = await run(w.andy, '!goToBed');
+      expect(out).toMatch(/^Slept in the red_bed at \(-?\d+, -?\d+, -?\d+\); woke up at time of day \d+\.$/);
+      await waitUntil(() => w.andy.bot.time.timeOfDay < 12_000, 'it is morning for Andy', 3_000);
+      expect(Number(w.server.serv.time) % 24_000).toBeLessThan(12_000);
+      expect(w.andy.bot.isSleeping).toBe(false);
+    } finally {
+      command(w, '/gamemode creative Steve');
+      command(w, '/time set 1000');
+    }
+  }, 45_000);
+});
+
+describe('blueprints', () => {
+  test('the blueprint queries report what to place, remove and replace, from the world as the bot sees it', async () => {
+    const base = await area(0, -60);
+    const o = base.offset(3, 0, 3);
+    const blueprint = blueprintSchema.parse({
+      materials: { stone: 3, oak_planks: 1 },
+      levels: [
+        { level: 0, coordinates: [o.x, o.y, o.z], placement: [['stone', 'stone'], ['air', 'oak_planks']] },
+        { level: 1, coordinates: [o.x, o.y + 1, o.z], placement: [['stone', 'air'], ['air', 'air']] },
+      ],
+    });
+    expect(await run(w.andy, '!checkBlueprint')).toMatch(/no blueprint/);
+    Object.assign(w.andy, { blueprint });
+    try {
+      await setBlock(w, o, 'stone');
+      await setBlock(w, o.offset(1, 0, 0), 'dirt');
+      await setBlock(w, o.offset(0, 0, 1), 'cobblestone');
+      expect(await run(w.andy, '!checkBlueprintLevel(0)')).toBe([
+        'Level 0 needs 3 changes:',
+        `Replace the dirt at (${o.x + 1}, ${o.y}, ${o.z}) with stone`,
+        `Remove the cobblestone at (${o.x}, ${o.y}, ${o.z + 1})`,
+        `Place oak_planks at (${o.x + 1}, ${o.y}, ${o.z + 1})`,
+      ].join('\n'));
+      expect(await run(w.andy, '!checkBlueprint')).toMatch(new RegExp(`Level 1 needs 1 change:\\nPlace stone at \\(${o.x}, ${o.y + 1}, ${o.z}\\)\\nConstruction score: 20%\\.$`));
+      expect(await run(w.andy, '!getBlueprintLevel(1)')).toContain(`Level 1 at y=${o.y + 1}`);
+      expect(await run(w.andy, '!getBlueprint')).toMatch(/^Materials: 3 stone, 1 oak_planks\n/);
+      expect(await run(w.andy, '!getBlueprintLevel(4)')).toMatch(/has no level 4; its levels are 0, 1/);
+
+      command(w, `/setblock ${o.x + 1} ${o.y} ${o.z} stone`);
+      command(w, `/setblock ${o.x} ${o.y} ${o.z + 1} air`);
+      command(w, `/setblock ${o.x + 1} ${o.y} ${o.z + 1} oak_planks`);
+      await setBlock(w, o.offset(0, 1, 0), 'stone');
+      await waitUntil(() => w.andy.bot.blockAt(o.offset(1, 0, 1))?.name === 'oak_planks', 'Andy sees the planks');
+      expect(await run(w.andy, '!checkBlueprint')).toBe('Level 0 is complete.\nLevel 1 is complete.\nThe blueprint is complete.');
+    } finally {
+      Object.assign(w.andy, { blueprint: undefined });
+      command(w, `/fill ${o.x} ${o.y} ${o.z} ${o.x + 1} ${o.y + 1} ${o.z + 1} air`);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest';
+import {
+  blueprintScore, checkBlueprint, checkLevel, constructionScore, diffLines, findLevel, formatBlueprint,
+  formatBlueprintCheck, formatLevelCheck, levelCells, type BlockLookup,
+} from '../../src/tasks/blueprint.ts';
+import { blueprintSchema, type Blueprint } from '../../src/tasks/schema.ts';
+
+const blueprint: Blueprint = blueprintSchema.parse({
+  materials: { stone: 3, oak_planks: 1 },
+  levels: [
+    { level: 0, coordinates: [10, 64, 20], placement: [['stone', 'stone'], ['air', 'minecraft:oak_planks']] },
+    { level: 1, coordinates: [10, 65, 20], placement: [['stone', 'air']] },
+  ],
+});
+
+/** A world from a map of "x,y,z" → name; anything else is air, unless listed as unknown. */
+function world(blocks: Record<string, string>, unknown: string[] = []): BlockLookup {
+  return (x, y, z) => unknown.includes(`${x},${y},${z}`) ? undefined : blocks[`${x},${y},${z}`] ?? 'air';
+}
+
+describe('blueprint comparison', () => {
+  test('cells map placement[r][c] to (x + c, y, z + r)', () => {
+    const cells = levelCells(blueprint.levels[0]!);
+    expect(cells).toContainEqual({ x: 11, y: 64, z: 21, block: 'oak_planks' });
+    expect(cells).toContainEqual({ x: 10, y: 64, z: 21, block: 'air' });
+    expect(cells).toContainEqual({ x: 11, y: 64, z: 20, block: 'stone' });
+  });
+
+  test('an empty world needs every block placed; both-air cells are skipped from the score', () => {
+    const check = checkLevel(findLevel(blueprint, 0)!, world({}));
+    expect(diffLines(check)).toEqual(['Place stone at (10, 64, 20)', 'Place stone at (11, 64, 20)', 'Place oak_planks at (11, 64, 21)']);
+    expect(check.matching).toBe(0);
+    expect(constructionScore(check)).toBe(0);
+  });
+
+  test('wrong blocks are replaced, blocks where air belongs removed, and the score counts matches', () => {
+    const lookup = world({ '10,64,20': 'stone', '11,64,20': 'dirt', '10,64,21': 'cobblestone', '11,64,21': 'oak_planks', '10,65,20': 'stone', '11,65,20': 'cave_air' });
+    const check = checkBlueprint(blueprint, lookup);
+    expect(diffLines(check)).toEqual(['Replace the dirt at (11, 64, 20) with stone', 'Remove the cobblestone at (10, 64, 21)']);
+    expect(check.matching).toBe(3);
+    expect(blueprintScore(blueprint, lookup)).toBe(60); // 3 / (3 + 2)
+    expect(formatLevelCheck(1, checkLevel(blueprint.levels[1]!, lookup))).toBe('Level 1 is complete.');
+    expect(formatBlueprintCheck(blueprint, lookup)).toBe([
+      'Level 0 needs 2 changes:', 'Replace the dirt at (11, 64, 20) with stone', 'Remove the cobblestone at (10, 64, 21)',
+      'Level 1 is complete.', 'Construction score: 60%.',
+    ].join('\n'));
+  });
+
+  test('a finished build scores 100; unknown cells are listed but not counted', () => {
+    const done = world({ '10,64,20': 'stone', '11,64,20': 'stone', '11,64,21': 'oak_planks', '10,65,20': 'stone' });
+    expect(blueprintScore(blueprint, done)).toBe(100);
+    expect(formatBlueprintCheck(blueprint, done)).toMatch(/The blueprint is complete\.$/);
+    const partlyUnknown = checkBlueprint(blueprint, world({ '10,64,20': 'stone' }, ['11,64,20']));
+    expect(partlyUnknown.unknown).toHaveLength(1);
+    expect(diffLines(partlyUnknown)).toContain('Cannot see (11, 64, 20) (should be stone)');
+    expect(constructionScore(partlyUnknown)).toBeCloseTo(100 / 3); // 1 match, 2 to place
+  });
+
+  test('formatBlueprint lists materials and every level with its rows', () => {
+    const text = formatBlueprint(blueprint);
+    expect(text).toContain('Materials: 3 stone, 1 oak_planks');
+    expect(text).toContain('Level 0 at y=64, starting at (10, 64, 20)');
+    expect(text).toContain('row 1 (z=21): air, oak_planks');
+    expect(findLevel(blueprint, 7)).toBeUndefined();
+  });
+});
