@@ -1,6 +1,7 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
+import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -12,6 +13,12 @@ export interface AgentControl {
   stop(reason: string): Promise<void>;
   /** `!help` text for this agent's (possibly restricted) commands. */
   help(): string;
+  /** `!goal`: starts the goal loop (empty goal: the last one again); returns a line for the model. */
+  setGoal?(goal: string): string;
+  /** `!endGoal`: ends the goal loop; returns a line for the model. */
+  endGoal?(): string;
+  /** `!newAction`: what writing and running code needs. */
+  coding?(): CodingSupport;
   /** Names of the other bots of ours this agent can converse with. */
   knownBots(): string[];
   /** @throws Error when `partner` is not a bot of ours. */
@@ -29,3 +36,17 @@ export interface CommandContext {
 
 /** `defineCommand` with the context fixed: every command file uses this. */
 export const defineCommand = defineCommandFor<CommandContext>();
+
+/** What an agent gives `!newAction`. */
+export interface CodingSupport {
+  /** The model that writes the code. */
+  model: ChatModel;
+  /** The coding system prompt, with `$CODE_DOCS` still to fill. */
+  systemPrompt: string;
+  /** Time limit for one run, in ms. */
+  timeoutMs: number;
+  /** Recent conversation turns shown before the task. */
+  context: ChatTurn[];
+  /** Says a line in chat through the agent's rate-limited outbox. */
+  say(text: string): void;
+}
