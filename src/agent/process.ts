@@ -2,16 +2,20 @@
  * One process, all bots: starts the embedded server when the settings ask for it, connects one
  * mineflayer bot per profile, gives each an Agent, and routes chat and bot messages to them.
  */
+import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { allCommands } from '../commands/index.ts';
 import { nameResolver } from '../commands/names.ts';
 import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, leftTheGame, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
+import { ExampleSelector, EXAMPLES_DIR } from '../models/prompts/examples.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import type { Profile, Settings } from '../settings/index.ts';
 import { Agent } from './agent.ts';
 import { connectBot, type ServerAddress } from './bot.ts';
+import { MemoryStore } from './memory-store.ts';
 import { chooseModel, fallbackNotice } from './model-choice.ts';
+import { completeProfile, mergeProfiles } from './profiles.ts';
 
 export interface StartOptions {
   settings: Settings;
@@ -21,7 +25,23 @@ export interface StartOptions {
   /** Embedded server port; default `settings.port` (0 = any free port). */
   port?: number;
   env?: NodeJS.ProcessEnv;
+  /** Folder of the bots' memory files (`<botsDir>/<name>/memory.json`); default `bots`. */
+  botsDir?: string;
   log?: (line: string) => void;
+}
+
+let sharedExamples: Promise<ExampleSelector> | undefined;
+
+/**
+ * The conversing examples, loaded once per process and shared by every agent (ranked by word
+ * overlap: no embedder is configured).
+ */
+export function conversingExamples(): Promise<ExampleSelector> {
+  sharedExamples ??= ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json')).catch((err: unknown) => {
+    sharedExamples = undefined;
+    throw err;
+  });
+  return sharedExamples;
 }
 
 export interface RunningBots {
@@ -64,12 +84,19 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   };
   const agents: Agent[] = [];
   const fallbacks: string[] = [];
+  const examples = await conversingExamples();
+  // Profiles from loadSettings are merged already; others (tests, tasks) get _default and the base now.
+  const profiles = await Promise.all(options.profiles.map((p) => p.conversing && p.coding && p.saving_memory && p.bot_responder && p.modes
+    ? mergeProfiles([p], `profile of ${p.name}`)
+    : completeProfile(p, { base: settings.base_profile })));
+  const blockedForAll = [...settings.blocked_actions, ...(settings.allow_insecure_coding ? [] : ['!newAction'])];
+  const botsDir = path.resolve(options.botsDir ?? 'bots');
   const close = async () => {
     await Promise.all(agents.map((a) => a.shutdown().catch(() => {})));
     await server?.close();
   };
   try {
-    for (const profile of options.profiles) {
+    for (const profile of profiles) {
       const bot = await connectBot(profile.name, address);
       const outbox = new ChatOutbox((line) => bot.chat(line), { burst: settings.chat_burst, intervalMs: settings.chat_interval_ms });
       // Bots of this process talk in-process; any other bot is found and reached by whispers.
@@ -99,7 +126,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
         bot,
         data,
         names,
-        commands: allCommands.without([...settings.blocked_actions, ...profile.blocked_actions]),
+        commands: allCommands.without([...blockedForAll, ...profile.blocked_actions]),
         conversations,
         outbox,
         model: (a) => {
@@ -107,7 +134,12 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
           if (choice.fallback) fallbacks.push(choice.fallback);
           return choice.model;
         },
-        persona: profile.persona,
+        profile,
+        examples,
+        numExamples: settings.num_examples,
+        memory: MemoryStore.forBot(profile.name, botsDir, { load: settings.load_memory, log }),
+        goalIdleMs: settings.goal_idle_ms,
+        codeTimeoutMs: settings.code_timeout_s * 1000,
         maxMessages: settings.max_messages,
         maxCommands: settings.max_commands,
         actionTimeoutMs: settings.action_timeout_s * 1000,

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError, profileSchema, validate } from '../settings/index.ts';
+import { ConfigError, profileSchema, validate, type Profile } from '../settings/index.ts';
 
 /** The shipped `profiles/defaults/` folder (`_default.json` and the base profiles). */
 export const PROFILE_DEFAULTS_DIR = fileURLToPath(new URL('../../profiles/defaults/', import.meta.url));
@@ -122,7 +122,23 @@ export async function loadMergedProfile(botFile: string, options: LoadProfileOpt
   const [defaults, base, bot] = await Promise.all([
     readJson(path.join(defaultsDir, '_default.json'), 'default profile'),
     readJson(baseFile, 'base profile'),
-    readJson(botFile, 'profile'),
+    readJson(botFile, 'profile file'),
   ]);
   return mergeProfiles([defaults, base, bot], botFile);
+}
+
+/**
+ * A profile given as an object (e.g. `profileSchema.parse(...)`, or a task profile) merged over
+ * `_default.json` and its base profile, so it has every prompt template. An already merged
+ * profile comes back unchanged in content.
+ *
+ * @throws ConfigError for an unknown base profile or a wrong key in the result.
+ */
+export async function completeProfile(profile: Profile, options: LoadProfileOptions = {}): Promise<MergedProfile> {
+  const defaultsDir = options.defaultsDir ?? PROFILE_DEFAULTS_DIR;
+  const [defaults, base] = await Promise.all([
+    readJson(path.join(defaultsDir, '_default.json'), 'default profile'),
+    readJson(baseProfileFile(options.base ?? 'survival', defaultsDir, options.baseDir), 'base profile'),
+  ]);
+  return mergeProfiles([defaults, base, profile], `profile of ${profile.name}`);
 }

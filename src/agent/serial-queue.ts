@@ -2,6 +2,12 @@
 export class SerialQueue {
   #tail: Promise<void> = Promise.resolve();
   #pending = 0;
+  readonly #onIdle: (() => void) | undefined;
+
+  /** @param onIdle called each time the last queued job has finished. */
+  constructor(onIdle?: () => void) {
+    this.#onIdle = onIdle;
+  }
 
   /** Jobs queued or running. */
   get size(): number {
@@ -20,7 +26,9 @@ export class SerialQueue {
   push<T>(job: () => Promise<T>): Promise<T> {
     this.#pending++;
     const result = this.#tail.then(job);
-    this.#tail = result.then(() => {}, () => {}).finally(() => { this.#pending--; });
+    this.#tail = result.then(() => {}, () => {}).finally(() => {
+      if (--this.#pending === 0) this.#onIdle?.();
+    });
     return result;
   }
 }

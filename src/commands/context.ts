@@ -1,8 +1,9 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
-import type { SavedPlaces } from '../agent/places.ts';
+import type { PlaceStore } from '../agent/memory-store.ts';
 import type { Blueprint } from '../tasks/schema.ts';
+import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -14,6 +15,12 @@ export interface AgentControl {
   stop(reason: string): Promise<void>;
   /** `!help` text for this agent's (possibly restricted) commands. */
   help(): string;
+  /** `!goal`: starts the goal loop (empty goal: the last one again); returns a line for the model. */
+  setGoal?(goal: string): string;
+  /** `!endGoal`: ends the goal loop; returns a line for the model. */
+  endGoal?(): string;
+  /** `!newAction`: what writing and running code needs. */
+  coding?(): CodingSupport;
   /** Names of the other bots of ours this agent can converse with. */
   knownBots(): string[];
   /** @throws Error when `partner` is not a bot of ours. */
@@ -21,8 +28,8 @@ export interface AgentControl {
   endConversation(partner: string): string;
 
   // Optional: commands that need these say so when the agent lacks them.
-  /** Named places (`!rememberHere`); without it, commands use `defaultPlaces(name)`. */
-  readonly places?: SavedPlaces;
+  /** Named places (`!rememberHere`, `!goToRememberedPlace`), persisted with the agent's memory. */
+  readonly places?: PlaceStore;
   /** The agent's behaviour modes (`!modes`, `!setMode`, `!stay`). */
   readonly modes?: ModeControl;
   /** The construction blueprint of the agent's task (`!checkBlueprint`, `!getBlueprint`...). */
@@ -65,3 +72,17 @@ export interface CommandContext {
 
 /** `defineCommand` with the context fixed: every command file uses this. */
 export const defineCommand = defineCommandFor<CommandContext>();
+
+/** What an agent gives `!newAction`. */
+export interface CodingSupport {
+  /** The model that writes the code. */
+  model: ChatModel;
+  /** The coding system prompt, with `$CODE_DOCS` still to fill. */
+  systemPrompt: string;
+  /** Time limit for one run, in ms. */
+  timeoutMs: number;
+  /** Recent conversation turns shown before the task. */
+  context: ChatTurn[];
+  /** Says a line in chat through the agent's rate-limited outbox. */
+  say(text: string): void;
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { z } from 'zod';
 import { DEFAULT_SERVER_VERSION } from '../server/embedded.ts';
+import type { MergedProfile } from '../agent/profiles.ts';
 
 /** Minecraft usernames: 3–16 letters, digits or underscores (vanilla rule). */
 const usernameSchema = z.string().regex(/^\w{3,16}$/, 'a Minecraft username: 3–16 letters, digits or _');
@@ -41,8 +42,14 @@ export const settingsSchema = z.strictObject({
   chat_bot_messages: z.boolean().default(true),
   /** Message each bot's model gets once it has spawned; empty = none. */
   init_message: z.string().default(''),
-  /** Turns kept in a bot's history before older ones are dropped. */
+  /** Turns kept in a bot's history; older ones are summarised (in the background) into its memory. */
   max_messages: z.number().int().min(2).default(15),
+  /** Restore each bot's memory, recent turns, goal, places and modes from `bots/<name>/memory.json` at start-up (the file is always written). */
+  load_memory: z.boolean().default(false),
+  /** Few-shot examples in each conversing prompt. */
+  num_examples: z.number().int().min(0).max(10).default(2),
+  /** Idle time after which a bot with a goal (`!goal`) prompts itself again, in ms. */
+  goal_idle_ms: z.number().int().min(0).default(2_000),
   /** Base profile every bot profile is merged over: `survival`, `creative`, `god_mode` (profiles/defaults/), or a path to a JSON file relative to settings.json. */
   base_profile: z.string().min(1).default('survival'),
   /** Upper bound for one action, in seconds. */
@@ -160,14 +167,17 @@ export interface LoadedSettings {
   settings: Settings;
   /** Absolute path of the file read, or undefined when defaults were used. */
   file?: string;
-  profiles: Profile[];
+  /** Each bot's profile merged over `_default` and `settings.base_profile`. */
+  profiles: MergedProfile[];
 }
 
 /**
  * Finds settings.json (or mindcraft.config.json) in `dir` with cosmiconfig, validates it and
- * loads every profile it lists. Missing settings = all defaults.
+ * loads every profile it lists, each merged `_default` ← `base_profile` ← bot. Missing
+ * settings = all defaults.
  *
- * @throws ConfigError for an unreadable file, a wrong key or type, or duplicate bot names.
+ * @throws ConfigError for an unreadable file, a wrong key or type, an unknown base profile, or
+ *   duplicate bot names.
  */
 export async function loadSettings(dir = process.cwd(), overrides: Partial<Settings> = {}): Promise<LoadedSettings> {
   let found;
@@ -179,7 +189,9 @@ export async function loadSettings(dir = process.cwd(), overrides: Partial<Setti
   const file = found?.filepath;
   const settings = validate(settingsSchema, { ...(found?.config ?? {}), ...overrides }, file ?? 'settings (defaults)');
   const base = file ? path.dirname(file) : dir;
-  const profiles = await Promise.all(settings.profiles.map((p) => loadProfile(path.resolve(base, p))));
+  // Imported here: profiles.ts builds its schema from this module's, so a static import would be circular.
+  const { loadMergedProfile } = await import('../agent/profiles.ts');
+  const profiles = await Promise.all(settings.profiles.map((p) => loadMergedProfile(path.resolve(base, p), { base: settings.base_profile, baseDir: base })));
   const seen = new Set<string>();
   for (const p of profiles) {
     if (seen.has(p.name)) throw new ConfigError(`${file ?? 'settings'}: key "profiles": two profiles use the name "${p.name}"; bot names must be unique`);

@@ -3,7 +3,7 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import type { SavedPlaces } from '../agent/places.ts';
+import type { PlaceStore } from '../agent/memory-store.ts';
 import { abortError, sleep, throwIfAborted } from '../util/abort.ts';
 import { goTo, playerEntity } from './movement.ts';
 
@@ -119,7 +119,7 @@ export async function stay(bot: Bot, seconds: number, signal: AbortSignal, pause
 }
 
 /** Saves the bot's current block position as `name`. */
-export function rememberHere(bot: Bot, places: SavedPlaces, name: string): string {
+export function rememberHere(bot: Bot, places: PlaceStore, name: string): string {
   const p = bot.entity.position.floored();
   places.set(name, { x: p.x, y: p.y, z: p.z, dimension: String(bot.game.dimension) });
   return `Remembered "${name.trim()}" at ${formatPos(p, 0)}.`;
@@ -130,7 +130,7 @@ export function rememberHere(bot: Bot, places: SavedPlaces, name: string): strin
  *
  * @throws Error when no such place is saved or it is in another dimension.
  */
-export async function goToRememberedPlace(bot: Bot, places: SavedPlaces, name: string, signal: AbortSignal): Promise<string> {
+export async function goToRememberedPlace(bot: Bot, places: PlaceStore, name: string, signal: AbortSignal): Promise<string> {
   const place = places.get(name);
   if (!place) {
     const known = places.list().map(([n]) => n);

@@ -3,20 +3,15 @@
  * runs them (`startAgents`, the agent's registry, `Agent.execute`), each checked in the world.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
 import nbt from 'prismarine-nbt';
-import { SavedPlaces } from '../../src/agent/places.ts';
-import type { ModeControl, ModeState } from '../../src/commands/context.ts';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
   command, expectStopsWithin1s, run, serverMobs, serverPosition, setBlock, startWorld, summon, teleport, type World,
 } from './more-helpers.ts';
 
 let w: World;
-const tmp = mkdtempSync(join(tmpdir(), 'places-'));
 
 beforeAll(async () => {
   w = await startWorld();
@@ -25,7 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   w?.steve.quit();
   await w?.running.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Andy's yaw as the server stores it (vanilla degrees, 0 = south), normalised to (-180, 180]. */
@@ -88,13 +82,12 @@ describe('movement', () => {
   }, 30_000);
 
   test('!rememberHere, !savedPlaces and !goToRememberedPlace use the agent\'s saved places, persisted', async () => {
-    const file = join(tmp, 'Andy', 'places.json');
-    Object.assign(w.andy, { places: new SavedPlaces(file) });
     const home = w.origin.offset(-10, 0, 15);
     await teleport(w, w.andy.bot, home.offset(0.5, 0, 0.5));
     expect(await run(w.andy, '!rememberHere("Home Base")')).toContain(`(${home.x}, ${home.y}, ${home.z})`);
-    expect(JSON.parse(readFileSync(file, 'utf8'))['home base']).toMatchObject({ x: home.x, y: home.y, z: home.z });
-    expect(new SavedPlaces(file).get('HOME BASE')).toMatchObject({ x: home.x, z: home.z });
+    expect(w.andy.places.get('HOME BASE')).toMatchObject({ x: home.x, y: home.y, z: home.z });
+    await w.andy.memoryStore.flush();
+    expect(JSON.parse(readFileSync(w.andy.memoryStore.file!, 'utf8')).places['home base']).toMatchObject({ x: home.x, y: home.y, z: home.z });
     expect(await run(w.andy, '!savedPlaces')).toContain(`home base: (${home.x}, ${home.y}, ${home.z})`);
 
     await teleport(w, w.andy.bot, home.offset(9.5, 0, 0.5));
@@ -165,24 +158,13 @@ describe('queries and agent control', () => {
     }
   });
 
-  test('!stfu, !restart and !clearChat call the agent, and say so when it cannot', async () => {
-    expect(await run(w.andy, '!stfu')).toBe('This agent cannot be silenced.');
+  test('!stfu and !clearChat act on the agent; !restart says when the agent cannot', async () => {
     expect(await run(w.andy, '!restart')).toBe('This agent cannot restart itself.');
-    w.andy.history.push({ role: 'user', content: 'hello' });
-    const calls: string[] = [];
-    Object.assign(w.andy, {
-      silence: () => { calls.push('silence'); },
-      restart: async () => { calls.push('restart'); },
-      clearHistory: () => { w.andy.history.length = 0; },
-    });
-    try {
-      expect(await run(w.andy, '!clearChat')).toBe('Chat history cleared.');
-      expect(w.andy.history).toHaveLength(0);
-      expect(await run(w.andy, '!stfu')).toBe('Quiet now.');
-      expect(await run(w.andy, '!restart')).toBe('Restarted.');
-      expect(calls).toEqual(['silence', 'restart']);
-    } finally {
-      Object.assign(w.andy, { silence: undefined, restart: undefined, clearHistory: undefined });
-    }
+    w.andy.receive({ from: 'system', channel: 'system', text: 'remember this' });
+    await w.andy.idle();
+    expect(w.andy.history.length).toBeGreaterThan(0);
+    expect(await run(w.andy, '!clearChat')).toBe('Chat history cleared.');
+    expect(w.andy.history).toHaveLength(0);
+    expect(await run(w.andy, '!stfu')).toBe('Quiet now.');
   });
 });

@@ -50,6 +50,8 @@ export interface ModeControllerOptions {
   profileModes?: Record<string, boolean>;
   /** Told to the model when a mode interrupted a command, once the mode's action has ended. */
   onInterrupt: (message: string) => void;
+  /** Called with every switch after one changes (`!setMode`), e.g. to persist them. */
+  changed?: (switches: Record<ModeName, boolean>) => void;
   log?: (line: string) => void;
 }
 
@@ -138,6 +140,7 @@ export class ModeController {
     if (!mode) throw new Error(`There is no mode "${name}". Modes: ${MODE_NAMES.join(', ')}.`);
     if (this.#on.get(mode.name) === on) return;
     this.#on.set(mode.name, on);
+    this.#options.changed?.(this.toJSON());
     if (on) {
       if (!this.#disposed) {
         mode.start(this.#host);

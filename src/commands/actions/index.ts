@@ -5,6 +5,8 @@ import { givePlayer } from '../../skills/items.ts';
 import { craftRecipe } from '../../skills/crafting.ts';
 import { collectBlocks } from '../../skills/collect.ts';
 import { placeNearby } from '../../skills/place.ts';
+import { endGoal, goal } from './goal.ts';
+import { newAction } from './new-action.ts';
 
 export const stop = defineCommand({
   name: '!stop',
@@ -143,4 +145,5 @@ export const endConversation = defineCommand({
 export const actionCommands = [
   stop, goToPlayerCommand, goToCoordinates, searchForBlockCommand, collectBlocksCommand,
   givePlayerCommand, craftRecipeCommand, placeHere, startConversation, endConversation,
+  goal, endGoal, newAction,
 ];

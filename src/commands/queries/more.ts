@@ -1,12 +1,17 @@
 /** Queries about the agent's own state (modes, places) and offline game knowledge. */
 import { defineCommand, type AgentControl } from '../context.ts';
-import { defaultPlaces, type SavedPlaces } from '../../agent/places.ts';
+import type { PlaceStore } from '../../agent/memory-store.ts';
 import { searchWiki } from '../../skills/wiki.ts';
 import { readNearestSign } from '../../skills/blocks.ts';
 
-/** The agent's saved places, or the per-bot file store when the agent has none. */
-export function placesOf(agent: AgentControl): SavedPlaces {
-  return agent.places ?? defaultPlaces(agent.name);
+/**
+ * The agent's saved places.
+ *
+ * @throws Error when the agent keeps no places.
+ */
+export function placesOf(agent: AgentControl): PlaceStore {
+  if (!agent.places) throw new Error('This agent cannot remember places.');
+  return agent.places;
 }
 
 export const modes = defineCommand({

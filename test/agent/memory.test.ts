@@ -1,0 +1,111 @@
+/** History summarised in the background, and the persisted memory file. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { History, MAX_MEMORY_CHARS } from '../../src/agent/history.ts';
+import { MemoryStore, readMemoryFile } from '../../src/agent/memory-store.ts';
+import type { ChatTurn } from '../../src/models/types.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'memory-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const user = (content: string): ChatTurn => ({ role: 'user', content });
+
+describe('History', () => {
+  test('over the limit, the oldest turns are summarised in the background; they stay until the summary lands', async () => {
+    let release: (text: string) => void = () => {};
+    const calls: { memory: string; turns: string[] }[] = [];
+    const h = new History({
+      maxMessages: 6,
+      summarise: (memory, turns) => { calls.push({ memory, turns: turns.map((t) => t.content) }); return new Promise((r) => { release = r; }); },
+    });
+    for (let i = 1; i <= 7; i++) h.add(user(`m${i}`));
+    expect(h.summarising).toBe(true);
+    expect(calls).toEqual([{ memory: '', turns: ['m1', 'm2'] }]);
+    // Adding goes on while the summary is pending; nothing is lost from the prompt meanwhile.
+    h.add(user('m8'));
+    h.add(user('m9'));
+    expect(h.turns.map((t) => t.content)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
+    expect(calls).toHaveLength(1);
+    release('x'.repeat(MAX_MEMORY_CHARS + 100));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(h.memory).toHaveLength(MAX_MEMORY_CHARS);
+    // A second summary followed for the turns still over the limit, with the new memory.
+    expect(calls).toHaveLength(2);
+    expect(calls[1].memory).toBe(h.memory);
+    release('short memory');
+    await h.settled();
+    expect(h.memory).toBe('short memory');
+    expect(h.turns.length).toBeLessThanOrEqual(6);
+    expect(h.turns.at(-1)?.content).toBe('m9');
+  });
+
+  test('a failing summariser still bounds the history; without one the oldest turns are dropped; clear() discards a pending summary', async () => {
+    const failing = new History({ maxMessages: 4, summarise: async () => { throw new Error('down'); } });
+    for (let i = 0; i < 20; i++) failing.add(user(`t${i}`));
+    await failing.settled();
+    expect(failing.turns.length).toBeLessThanOrEqual(4);
+    expect(failing.memory).toBe('');
+
+    const plain = new History({ maxMessages: 3 });
+    for (let i = 0; i < 5; i++) plain.add(user(`p${i}`));
+    expect(plain.turns.map((t) => t.content)).toEqual(['p2', 'p3', 'p4']);
+
+    let release: (text: string) => void = () => {};
+    const h = new History({ maxMessages: 2, summarise: () => new Promise((r) => { release = r; }) });
+    for (let i = 0; i < 3; i++) h.add(user(`c${i}`));
+    h.clear();
+    h.add(user('fresh'));
+    release('stale memory');
+    await h.settled();
+    expect(h.memory).toBe('');
+    expect(h.turns.map((t) => t.content)).toEqual(['fresh']);
+  });
+});
+
+describe('MemoryStore', () => {
+  test('debounces writes, writes atomically, and reads back memory, turns, goal, places and modes', async () => {
+    const file = path.join(dir, 'Andy', 'memory.json');
+    const store = new MemoryStore({ file, debounceMs: 50 });
+    let turns: ChatTurn[] = [user('Steve: hi')];
+    store.snapshot = () => ({ memory: 'Steve likes oak.', turns, goal: { text: 'build a hut', state: 'active' }, lastPartner: 'Jill' });
+    store.places.set('Home', { x: 1, y: 64, z: -3, dimension: 'overworld' });
+    store.setModes({ hunting: false, cheat: true });
+    turns = [...turns, { role: 'assistant', content: 'Hello!' }];
+    store.changed();
+    expect(existsSync(file)).toBe(false); // not yet: debounced
+    await new Promise((r) => setTimeout(r, 150));
+    expect(existsSync(file)).toBe(true);
+    expect(readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const saved = readMemoryFile(file)!;
+    expect(saved).toMatchObject({
+      memory: 'Steve likes oak.',
+      turns: [user('Steve: hi'), { role: 'assistant', content: 'Hello!' }],
+      goal: { text: 'build a hut', state: 'active' },
+      places: { home: { x: 1, y: 64, z: -3, dimension: 'overworld' } },
+      modes: { hunting: false, cheat: true },
+      lastPartner: 'Jill',
+    });
+
+    const reloaded = new MemoryStore({ file, load: true });
+    expect(reloaded.loaded?.memory).toBe('Steve likes oak.');
+    expect(reloaded.places.get('HOME')).toEqual({ x: 1, y: 64, z: -3, dimension: 'overworld' });
+    expect(reloaded.modes).toEqual({ hunting: false, cheat: true });
+    expect(new MemoryStore({ file, load: false }).loaded).toBeUndefined();
+    expect(new MemoryStore({ file, load: false }).places.list()).toEqual([]);
+  });
+
+  test('flush() writes a pending change at once; a corrupt file loads as nothing; bad place names are refused', async () => {
+    const file = path.join(dir, 'Jill', 'memory.json');
+    const store = new MemoryStore({ file, debounceMs: 60_000 });
+    store.snapshot = () => ({ memory: 'm', turns: [] });
+    store.changed();
+    await store.flush();
+    expect(JSON.parse(readFileSync(file, 'utf8')).memory).toBe('m');
+    expect(() => store.places.set(' ', { x: 0, y: 0, z: 0, dimension: 'overworld' })).toThrow(/name/);
+    expect(() => store.places.set('x'.repeat(65), { x: 0, y: 0, z: 0, dimension: 'overworld' })).toThrow(/64/);
+    writeFileSync(file, '{ not json');
+    expect(readMemoryFile(file)).toBeUndefined();
+    expect(new MemoryStore({ file, load: true }).loaded).toBeUndefined();
+  });
+});
