@@ -91,7 +91,8 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   const bob = running!.agents[0];
   bob.setGoal('build a tower');
   bob.places.set('Home', { x: 10, y: 5, z: -20, dimension: 'overworld' });
-  bob.memoryStore.setModes({ hunting: true, cheat: false });
+  bob.modes.set('hunting', true); // off in Bob's creative base profile
+  bob.modes.set('cheat', false);
   for (const text of ['I like oak', 'remember that', 'and birch too']) {
     bob.receive({ from: 'Steve', channel: 'whisper', text });
     await waitUntil(() => bob.history.at(-2)?.content === `Steve: ${text}` && bob.history.at(-1)?.role === 'assistant', `Bob answers "${text}"`);
@@ -119,7 +120,9 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   expect(back.selfPrompter.state).toBe('active');
   expect(back.goal).toBe('build a tower');
   expect(back.places.get('home')).toEqual({ x: 10, y: 5, z: -20, dimension: 'overworld' });
-  expect(back.memoryStore.modes).toEqual({ hunting: true, cheat: false });
+  expect(back.memoryStore.modes).toMatchObject({ hunting: true, cheat: false });
+  expect(back.modes.isOn('hunting')).toBe(true);
+  expect(back.modes.isOn('cheat')).toBe(false);
   expect(await back.systemPrompt()).toContain('Memory: Steve likes oak; Bob is building a tower.');
   await running.close();
 

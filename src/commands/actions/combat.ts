@@ -5,7 +5,7 @@ import { attackNearest, attackPlayer } from '../../skills/combat.ts';
 export const attackCommand = defineCommand({
   name: '!attack',
   kind: 'action',
-  description: 'Kill the nearest mob of a type within 24 and collect its loot.',
+  description: 'Kill the nearest mob of a type.',
   params: {
     type: { type: 'string', description: 'mob type', example: 'zombie' },
   },
@@ -17,7 +17,7 @@ export const attackCommand = defineCommand({
 export const attackPlayerCommand = defineCommand({
   name: '!attackPlayer',
   kind: 'action',
-  description: 'Attack a player until they die or flee.',
+  description: 'Attack a player.',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
   },

@@ -5,7 +5,7 @@ export const stfu = defineCommand({
   name: '!stfu',
   kind: 'action',
   alongside: true,
-  description: 'Stop chatting and self-prompting; keep the current action.',
+  description: 'Stop chatting and the goal; keep acting.',
   params: {},
   async perform({ agent }) {
     if (!agent.silence) return 'This agent cannot be silenced.';
@@ -44,7 +44,7 @@ export const setMode = defineCommand({
   name: '!setMode',
   kind: 'action',
   alongside: true,
-  description: 'Turn a behaviour mode on or off (see !modes).',
+  description: 'Turn a mode on or off.',
   params: {
     mode_name: { type: 'string', description: 'mode', example: 'hunting' },
     on: { type: 'boolean', description: 'true = on' },

@@ -5,7 +5,7 @@ export const goal = defineCommand({
   name: '!goal',
   kind: 'action',
   alongside: true,
-  description: 'Work on a goal by yourself whenever idle, until !endGoal.',
+  description: 'Work on a goal by yourself until !endGoal.',
   params: {
     selfPrompt: { type: 'string', description: 'the goal', example: 'collect 10 oak logs' },
   },
@@ -18,7 +18,7 @@ export const endGoal = defineCommand({
   name: '!endGoal',
   kind: 'action',
   alongside: true,
-  description: 'Stop working on the goal.',
+  description: 'Stop the goal.',
   params: {},
   async perform({ agent }) {
     return agent.endGoal?.() ?? 'There was no goal to end.';

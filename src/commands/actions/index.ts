@@ -12,7 +12,7 @@ export const stop = defineCommand({
   name: '!stop',
   kind: 'action',
   alongside: true,
-  description: 'Stop the current action and any self-prompting.',
+  description: 'Stop the current action and the goal.',
   params: {},
   async perform({ agent }) {
     const what = agent.currentAction();
@@ -52,7 +52,7 @@ export const goToCoordinates = defineCommand({
 export const searchForBlockCommand = defineCommand({
   name: '!searchForBlock',
   kind: 'action',
-  description: 'Find the nearest block of a type and walk to it.',
+  description: 'Walk to the nearest block of a type.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'crafting_table' },
     search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
@@ -65,7 +65,7 @@ export const searchForBlockCommand = defineCommand({
 export const collectBlocksCommand = defineCommand({
   name: '!collectBlocks',
   kind: 'action',
-  description: 'Dig blocks of a type nearby and pick up the drops.',
+  description: 'Dig blocks of a type and pick up the drops.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'oak_log' },
     num: { type: 'int', description: 'how many', domain: [1, 1000], example: 4 },
@@ -78,7 +78,7 @@ export const collectBlocksCommand = defineCommand({
 export const givePlayerCommand = defineCommand({
   name: '!givePlayer',
   kind: 'action',
-  description: 'Walk to a player and hand them items.',
+  description: 'Hand items to a player.',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     item_name: { type: 'ItemName', description: 'item', example: 'oak_planks' },
@@ -92,7 +92,7 @@ export const givePlayerCommand = defineCommand({
 export const craftRecipeCommand = defineCommand({
   name: '!craftRecipe',
   kind: 'action',
-  description: 'Craft an item; uses or places a crafting table when needed.',
+  description: 'Craft items (uses or places a crafting table).',
   params: {
     recipe_name: { type: 'ItemName', description: 'item', example: 'stick' },
     num: { type: 'int', description: 'items wanted', domain: [1, 1000], example: 4 },
@@ -105,7 +105,7 @@ export const craftRecipeCommand = defineCommand({
 export const placeHere = defineCommand({
   name: '!placeHere',
   kind: 'action',
-  description: 'Place a block from your inventory next to you.',
+  description: 'Place a block next to you.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'crafting_table' },
   },
@@ -119,7 +119,7 @@ export const startConversation = defineCommand({
   name: '!startConversation',
   kind: 'action',
   alongside: true,
-  description: 'Start a conversation with another bot.',
+  description: 'Start talking with a bot.',
   params: {
     player_name: { type: 'string', description: 'bot', example: 'Bob' },
     message: { type: 'string', description: 'first message', example: 'Hi!' },
@@ -133,7 +133,7 @@ export const endConversation = defineCommand({
   name: '!endConversation',
   kind: 'action',
   alongside: true,
-  description: 'End the conversation with a bot.',
+  description: 'Stop talking with a bot.',
   params: {
     player_name: { type: 'string', description: 'bot', example: 'Bob' },
   },

@@ -5,7 +5,7 @@ import { consume, discard, equip, useItemOnEntity } from '../../skills/use-items
 export const consumeCommand = defineCommand({
   name: '!consume',
   kind: 'action',
-  description: 'Eat or drink an item from your inventory.',
+  description: 'Eat or drink an item.',
   params: {
     item_name: { type: 'ItemName', description: 'food', example: 'bread' },
   },
@@ -17,7 +17,7 @@ export const consumeCommand = defineCommand({
 export const equipCommand = defineCommand({
   name: '!equip',
   kind: 'action',
-  description: 'Hold an item, or wear armour in its slot.',
+  description: 'Hold an item or wear armour.',
   params: {
     item_name: { type: 'ItemName', description: 'item', example: 'iron_helmet' },
   },
@@ -42,7 +42,7 @@ export const discardCommand = defineCommand({
 export const useItemOnEntityCommand = defineCommand({
   name: '!useItemOnEntity',
   kind: 'action',
-  description: 'Use an item on the nearest mob of a type (bucket on cow, shears on sheep; "hand" for none).',
+  description: 'Use an item ("hand": none) on the nearest mob of a type.',
   params: {
     item_name: { type: 'string', description: 'item or "hand"', example: 'bucket' },
     entity_type: { type: 'string', description: 'mob type', example: 'cow' },

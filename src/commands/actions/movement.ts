@@ -21,7 +21,7 @@ export const followPlayerCommand = defineCommand({
 export const searchForEntityCommand = defineCommand({
   name: '!searchForEntity',
   kind: 'action',
-  description: 'Find the nearest mob of a type and walk to it.',
+  description: 'Walk to the nearest mob of a type.',
   params: {
     type: { type: 'string', description: 'mob type', example: 'cow' },
     search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
@@ -34,7 +34,7 @@ export const searchForEntityCommand = defineCommand({
 export const moveAwayCommand = defineCommand({
   name: '!moveAway',
   kind: 'action',
-  description: 'Walk at least this far from where you are.',
+  description: 'Walk this far away.',
   params: {
     distance: { type: 'float', description: 'blocks', domain: [1, Infinity], example: 8 },
   },
@@ -47,7 +47,7 @@ export const rememberHereCommand = defineCommand({
   name: '!rememberHere',
   kind: 'action',
   alongside: true,
-  description: 'Save your position under a name.',
+  description: 'Name your position.',
   params: {
     name: { type: 'string', description: 'place name', example: 'home' },
   },
@@ -71,7 +71,7 @@ export const goToRememberedPlaceCommand = defineCommand({
 export const stayCommand = defineCommand({
   name: '!stay',
   kind: 'action',
-  description: 'Stand still, modes paused, for some seconds (-1: until stopped).',
+  description: 'Stand still, modes paused (-1: until stopped).',
   params: {
     seconds: { type: 'int', description: '-1 = until stopped', domain: [-1, Infinity], example: 30 },
   },
@@ -84,7 +84,7 @@ export const stayCommand = defineCommand({
 export const lookAtPlayerCommand = defineCommand({
   name: '!lookAtPlayer',
   kind: 'action',
-  description: 'Look at a player ("at") or the way they look ("with").',
+  description: 'Look "at" a player or "with" them.',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     direction: { type: 'string', description: '"at" or "with"', example: 'at' },

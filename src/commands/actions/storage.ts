@@ -7,7 +7,7 @@ import { goToBed } from '../../skills/sleep.ts';
 export const putInChestCommand = defineCommand({
   name: '!putInChest',
   kind: 'action',
-  description: 'Put items in the nearest chest within 32 blocks.',
+  description: 'Put items in the nearest chest.',
   params: {
     item_name: { type: 'ItemName', description: 'item', example: 'oak_log' },
     num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 8 },
@@ -20,7 +20,7 @@ export const putInChestCommand = defineCommand({
 export const takeFromChestCommand = defineCommand({
   name: '!takeFromChest',
   kind: 'action',
-  description: 'Take items from the nearest chest within 32 blocks.',
+  description: 'Take items from the nearest chest.',
   params: {
     item_name: { type: 'ItemName', description: 'item', example: 'oak_log' },
     num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 8 },
@@ -33,7 +33,7 @@ export const takeFromChestCommand = defineCommand({
 export const viewChestCommand = defineCommand({
   name: '!viewChest',
   kind: 'action',
-  description: 'List what the nearest chest within 32 blocks holds.',
+  description: 'What the nearest chest holds.',
   params: {},
   async perform({ bot, signal }) {
     return viewChest(bot, signal);
@@ -43,7 +43,7 @@ export const viewChestCommand = defineCommand({
 export const smeltItemCommand = defineCommand({
   name: '!smeltItem',
   kind: 'action',
-  description: 'Smelt or cook items in a furnace (smoker for food, blast furnace for ores) nearby or placed from your inventory; adds fuel and waits for the results.',
+  description: 'Smelt or cook items in a furnace, adding fuel.',
   params: {
     item_name: { type: 'ItemName', description: 'item to smelt', example: 'raw_iron' },
     num: { type: 'int', description: 'how many', domain: [1, 1000], example: 4 },
@@ -56,7 +56,7 @@ export const smeltItemCommand = defineCommand({
 export const clearFurnaceCommand = defineCommand({
   name: '!clearFurnace',
   kind: 'action',
-  description: 'Take everything out of the nearest furnace, smoker or blast furnace.',
+  description: 'Empty the nearest furnace.',
   params: {},
   async perform({ bot, signal }) {
     return clearFurnace(bot, signal);
@@ -66,7 +66,7 @@ export const clearFurnaceCommand = defineCommand({
 export const goToBedCommand = defineCommand({
   name: '!goToBed',
   kind: 'action',
-  description: 'Go to the nearest bed and sleep until morning.',
+  description: 'Sleep in the nearest bed until morning.',
   params: {},
   async perform({ bot, signal }) {
     return goToBed(bot, signal);

@@ -6,7 +6,7 @@ import { activateNearest, digAt, digDown, placeBlockAt } from '../../skills/bloc
 export const digDownCommand = defineCommand({
   name: '!digDown',
   kind: 'action',
-  description: 'Dig straight down; stops before lava, water or a drop over 3.',
+  description: 'Dig straight down, safely.',
   params: {
     distance: { type: 'int', description: 'blocks', domain: [1, Infinity], example: 4 },
   },
@@ -18,7 +18,7 @@ export const digDownCommand = defineCommand({
 export const activateCommand = defineCommand({
   name: '!activate',
   kind: 'action',
-  description: 'Use the nearest block of a type within 16 (lever, button, door).',
+  description: 'Use the nearest block of a type (lever, door).',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'lever' },
   },
@@ -30,7 +30,7 @@ export const activateCommand = defineCommand({
 export const placeBlockAtCommand = defineCommand({
   name: '!placeBlockAt',
   kind: 'action',
-  description: 'Place a block from your inventory at a position next to a solid block.',
+  description: 'Place a block at a position.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'cobblestone' },
     x: { type: 'int', description: '' },
@@ -45,7 +45,7 @@ export const placeBlockAtCommand = defineCommand({
 export const digAtCommand = defineCommand({
   name: '!digAt',
   kind: 'action',
-  description: 'Dig the block at a position with your best tool and pick up the drop.',
+  description: 'Dig the block at a position.',
   params: {
     x: { type: 'int', description: '' },
     y: { type: 'int', description: '', domain: [-64, 320] },

@@ -26,7 +26,7 @@ function blueprintOf(agent: AgentControl): Blueprint | undefined {
 export const checkBlueprintLevelCommand = defineCommand({
   name: '!checkBlueprintLevel',
   kind: 'query',
-  description: 'Compare one level of your blueprint with the world: what to place, remove or replace.',
+  description: 'What to place, remove or replace on a blueprint level.',
   params: {
     levelNum: { type: 'int', description: 'level number', domain: [0, Infinity], example: 0 },
   },
@@ -42,7 +42,7 @@ export const checkBlueprintLevelCommand = defineCommand({
 export const checkBlueprintCommand = defineCommand({
   name: '!checkBlueprint',
   kind: 'query',
-  description: 'Compare your whole blueprint with the world: what is left to do, and the score.',
+  description: 'What is left of the whole blueprint, and the score.',
   params: {},
   async perform({ bot, agent }) {
     const blueprint = blueprintOf(agent);
@@ -53,7 +53,7 @@ export const checkBlueprintCommand = defineCommand({
 export const getBlueprintCommand = defineCommand({
   name: '!getBlueprint',
   kind: 'query',
-  description: 'Show your blueprint: materials and every level.',
+  description: 'Your blueprint: materials and levels.',
   params: {},
   async perform({ agent }) {
     const blueprint = blueprintOf(agent);
@@ -64,7 +64,7 @@ export const getBlueprintCommand = defineCommand({
 export const getBlueprintLevelCommand = defineCommand({
   name: '!getBlueprintLevel',
   kind: 'query',
-  description: 'Show one level of your blueprint.',
+  description: 'One level of your blueprint.',
   params: {
     levelNum: { type: 'int', description: 'level number', domain: [0, Infinity], example: 0 },
   },

@@ -22,7 +22,7 @@ function nearbyPlayers(bot: Bot): string[] {
 export const stats = defineCommand({
   name: '!stats',
   kind: 'query',
-  description: 'Your position, health, hunger, time, current action and who is near.',
+  description: 'Position, health, hunger, time, action, who is near.',
   params: {},
   async perform({ bot, agent }) {
     const at = (dy: number) => bot.blockAt(bot.entity.position.offset(0, dy, 0))?.name ?? 'unknown';
@@ -72,7 +72,7 @@ export const nearbyBlocks = defineCommand({
 export const craftable = defineCommand({
   name: '!craftable',
   kind: 'query',
-  description: 'Items you can craft now from your inventory (with a table if one is near or held).',
+  description: 'Items you can craft now.',
   params: {},
   async perform({ bot }) {
     const table = nearestCraftingTable(bot) ?? (inventoryCounts(bot).crafting_table ? true : null);
@@ -106,7 +106,7 @@ export const entities = defineCommand({
 export const help = defineCommand({
   name: '!help',
   kind: 'query',
-  description: 'List all commands with their parameters.',
+  description: 'All commands with their parameters.',
   params: {},
   async perform({ agent }) {
     return agent.help();
@@ -116,7 +116,7 @@ export const help = defineCommand({
 export const getCraftingPlan = defineCommand({
   name: '!getCraftingPlan',
   kind: 'query',
-  description: 'Plan crafting an item from your inventory: missing items and the crafts in order.',
+  description: 'Missing items and craft steps for an item.',
   params: {
     targetItem: { type: 'ItemName', description: 'item to craft', example: 'wooden_pickaxe' },
     quantity: { type: 'int', description: 'how many', domain: [1, 1000] },

@@ -17,7 +17,7 @@ export function placesOf(agent: AgentControl): PlaceStore {
 export const modes = defineCommand({
   name: '!modes',
   kind: 'query',
-  description: 'List your behaviour modes and whether each is on.',
+  description: 'Your modes and whether each is on.',
   params: {},
   async perform({ agent }) {
     const list = agent.modes?.list();
@@ -29,7 +29,7 @@ export const modes = defineCommand({
 export const savedPlaces = defineCommand({
   name: '!savedPlaces',
   kind: 'query',
-  description: 'List the places you remembered.',
+  description: 'Places you remembered.',
   params: {},
   async perform({ agent }) {
     const places = placesOf(agent).list();
@@ -41,7 +41,7 @@ export const savedPlaces = defineCommand({
 export const searchWikiCommand = defineCommand({
   name: '!searchWiki',
   kind: 'query',
-  description: 'Look up an item, block or mob: recipes, drops, tools, food value.',
+  description: 'Facts on an item, block or mob.',
   params: {
     query: { type: 'string', description: 'name to look up', example: 'iron_ore' },
   },
@@ -53,7 +53,7 @@ export const searchWikiCommand = defineCommand({
 export const readSign = defineCommand({
   name: '!readSign',
   kind: 'query',
-  description: 'Read the nearest sign within 16 blocks.',
+  description: 'Text of the nearest sign.',
   params: {},
   async perform({ bot }) {
     return readNearestSign(bot);
