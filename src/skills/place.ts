@@ -10,8 +10,23 @@ function isReplaceable(block: Block | null): boolean {
 }
 
 /**
- * Places one `blockName` from the inventory on the ground next to the bot (never inside the
- * space the bot occupies), preferring spots level with its feet, nearest first. It sneaks while
+ * Whether a living entity (a player or mob, the bot itself included) stands in the block cell at
+ * `pos`: vanilla refuses to place a full block there.
+ */
+function occupied(bot: Bot, pos: Vec3): boolean {
+  return Object.values(bot.entities).some((e) => {
+    if (e.type !== 'player' && e.type !== 'mob' && e.type !== 'hostile') return false;
+    const half = (e.width ?? 0.6) / 2;
+    const p = e.position;
+    return p.x + half > pos.x && p.x - half < pos.x + 1
+      && p.z + half > pos.z && p.z - half < pos.z + 1
+      && p.y + (e.height ?? 1.8) > pos.y && p.y < pos.y + 1;
+  });
+}
+
+/**
+ * Places one `blockName` from the inventory on the ground next to the bot (never where the bot
+ * or another player or mob stands), preferring spots level with its feet, nearest first. It sneaks while
  * placing, so a crafting table or chest under the spot is built on, not opened.
  *
  * @returns the placed block as the bot sees it.
@@ -31,7 +46,7 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
     throwIfAborted(signal);
     const pos = feet.plus(off).offset(0, dy, 0);
     const below = bot.blockAt(pos.offset(0, -1, 0));
-    if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block') continue;
+    if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block' || occupied(bot, pos)) continue;
     await abortable(bot.equip(item, 'hand'), signal);
     // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
     // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.

@@ -225,7 +225,7 @@ describe('action commands', () => {
   // Known server bug: flying-squid compares entity_action ids with numbers, but on 1.21.4 they
   // arrive as strings ('start_sneaking'), so `player.crouching` is never set and the sneaking
   // placement opens the table. Expected to fail until src/server handles it.
-  test.fails('!placeHere builds on top of a crafting table instead of opening it', async () => {
+  test('!placeHere builds on top of a crafting table instead of opening it', async () => {
     await clear(andy);
     await give(andy, 'oak_planks', 1);
     // Fill every spot level with Andy's feet within 2 blocks: the only free spots are on the tables.

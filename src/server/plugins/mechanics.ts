@@ -140,6 +140,12 @@ function installMovementTracking(serv: SquidServer): void {
       else if (action === 'start_sneaking') { state.sneaking = true; player.crouching = true; }
       else if (action === 'stop_sneaking') { state.sneaking = false; player.crouching = false; }
     });
+    // 1.21.2+ clients report sneaking as the `shift` key of player_input instead.
+    client.on('player_input', ({ inputs }: { inputs?: { shift?: boolean } }) => {
+      if (typeof inputs?.shift !== 'boolean') return;
+      state.sneaking = inputs.shift;
+      player.crouching = inputs.shift;
+    });
     // A server teleport restarts the distance count.
     const teleport = player.teleport?.bind(player);
     if (teleport) {
