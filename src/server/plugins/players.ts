@@ -1,6 +1,6 @@
 /**
- * Player-entity fixes: the real `player` entity type in spawn packets, working respawn after
- * death, and initial food saturation.
+ * Player-entity fixes: the real `player` entity type in spawn packets, the tab list on join and
+ * leave, working respawn after death, and initial food saturation.
  */
 import type { SquidServer } from '../embedded.ts';
 import type { SquidEntity, SquidPlayer } from './types.ts';
@@ -16,6 +16,7 @@ const NO_PREVIOUS_GAME_MODE = 255;
 export function installPlayerFixes(serv: SquidServer): void {
   installPlayerEntityType(serv);
   installPlayerList(serv);
+  installPlayerLeave(serv);
   installRespawn(serv);
   installFoodSaturation(serv);
 }
@@ -59,6 +60,35 @@ function installPlayerList(serv: SquidServer): void {
     }
   };
   serv.on('newPlayer', () => { serv._sendPlayerList = sendPlayerList; });
+}
+
+/**
+ * A player's departure as vanilla 1.19.3+ announces it (`PlayerList.remove`): the entity is
+ * removed (`entity_destroy`) for every player whose client has it, then everyone gets `player_remove`
+ * with the player's UUID. flying-squid sends `player_info` with a `remove_player` action instead,
+ * which the 1.19.3+ bitfield no longer has, so clients (mineflayer: `playerLeft`, `bot.players`)
+ * never learned that anyone left.
+ *
+ * Also drops the player from every other entity's `nearbyEntities`: flying-squid left it there,
+ * so the next move of a former neighbour sent a second `entity_destroy` for it.
+ */
+function installPlayerLeave(serv: SquidServer): void {
+  if (!serv.registry.protocol?.play?.toClient?.types?.packet_player_remove) return;
+  const sendPlayerLeave = (leaving: SquidPlayer): void => {
+    const others = (serv.players as SquidPlayer[]).filter((p) => p !== leaving);
+    // A player's own `nearbyEntities` lists the entities spawned on its client.
+    const seenBy = others.filter((p) => p.nearbyEntities?.includes(leaving));
+    for (const other of seenBy) other._client.write('entity_destroy', { entityIds: [leaving.id] });
+    for (const entity of Object.values(serv.entities as Record<string, SquidEntity>)) {
+      if (entity !== leaving && Array.isArray(entity.nearbyEntities)) entity.nearbyEntities = entity.nearbyEntities.filter((e: unknown) => e !== leaving);
+    }
+    // flying-squid's logout then despawns the player for the leaver's own `nearbyPlayers()`, a list
+    // that can name players who no longer see it: emptied, as the despawn was done just above.
+    leaving.nearbyEntities = [];
+    for (const other of others) other._client.write('player_remove', { players: [leaving.uuid] });
+  };
+  // Like `_sendPlayerList`, flying-squid re-assigns it on every join.
+  serv.on('newPlayer', () => { serv._sendPlayerEventLeave = sendPlayerLeave; });
 }
 
 /** flying-squid never sets saturation, so clients read NaN: start at vanilla's 5. */
