@@ -15,8 +15,13 @@ const NO_PREVIOUS_GAME_MODE = 255;
 /** Installs every fix in this module. */
 export function installPlayerFixes(serv: SquidServer): void {
   installPlayerEntityType(serv);
-  installPlayerList(serv);
-  installPlayerLeave(serv);
+  // flying-squid re-assigns these server functions on every join, so they are re-replaced each time.
+  const sendPlayerList = playerListSender(serv);
+  const sendPlayerLeave = playerLeaveSender(serv);
+  serv.on('newPlayer', () => {
+    if (sendPlayerList) serv._sendPlayerList = sendPlayerList;
+    if (sendPlayerLeave) serv._sendPlayerEventLeave = sendPlayerLeave;
+  });
   installRespawn(serv);
   installFoodSaturation(serv);
 }
@@ -36,11 +41,11 @@ function installPlayerEntityType(serv: SquidServer): void {
  * On 1.19.3+ (`playerInfoActionIsBitfield`) flying-squid's `_sendPlayerList(newPlayer)` writes the
  * whole tab list to the *other* players and nothing to the new one, so a joining client never
  * learns who is online (itself included): mineflayer's `bot.players` stays empty and player
- * entities have no username. Replace it: the newcomer gets every player, the others get the
- * newcomer. flying-squid re-assigns the function on every join, so it is re-replaced each time.
+ * entities have no username. The replacement: the newcomer gets every player, the others get the
+ * newcomer. Undefined on versions that need no fix.
  */
-function installPlayerList(serv: SquidServer): void {
-  if (!serv.supportFeature('playerInfoActionIsBitfield')) return;
+function playerListSender(serv: SquidServer): ((newcomer: SquidPlayer) => void) | undefined {
+  if (!serv.supportFeature('playerInfoActionIsBitfield')) return undefined;
   const fields: Array<{ name: string; type: unknown }> = serv.registry.protocol?.play?.toClient?.types?.packet_player_info?.[1]?.[1]?.type?.[1]?.type?.[1] ?? [];
   const listedType = JSON.stringify(fields.find((field) => field.name === 'listed')?.type ?? '');
   const listed = listedType.includes('bool') ? true : 1;
@@ -59,7 +64,7 @@ function installPlayerList(serv: SquidServer): void {
       if (other !== newcomer) other._client.write('player_info', { action, data: [entry(newcomer)] });
     }
   };
-  serv.on('newPlayer', () => { serv._sendPlayerList = sendPlayerList; });
+  return sendPlayerList;
 }
 
 /**
@@ -70,11 +75,12 @@ function installPlayerList(serv: SquidServer): void {
  * never learned that anyone left.
  *
  * Also drops the player from every other entity's `nearbyEntities`: flying-squid left it there,
- * so the next move of a former neighbour sent a second `entity_destroy` for it.
+ * so the next move of a former neighbour sent a second `entity_destroy` for it. Undefined before
+ * 1.19.3 (no `player_remove` packet; flying-squid's legacy `player_info` removal works there).
  */
-function installPlayerLeave(serv: SquidServer): void {
-  if (!serv.registry.protocol?.play?.toClient?.types?.packet_player_remove) return;
-  const sendPlayerLeave = (leaving: SquidPlayer): void => {
+function playerLeaveSender(serv: SquidServer): ((leaving: SquidPlayer) => void) | undefined {
+  if (!serv.registry.protocol?.play?.toClient?.types?.packet_player_remove) return undefined;
+  return (leaving: SquidPlayer): void => {
     const others = (serv.players as SquidPlayer[]).filter((p) => p !== leaving);
     // A player's own `nearbyEntities` lists the entities spawned on its client.
     const seenBy = others.filter((p) => p.nearbyEntities?.includes(leaving));
@@ -87,8 +93,6 @@ function installPlayerLeave(serv: SquidServer): void {
     leaving.nearbyEntities = [];
     for (const other of others) other._client.write('player_remove', { players: [leaving.uuid] });
   };
-  // Like `_sendPlayerList`, flying-squid re-assigns it on every join.
-  serv.on('newPlayer', () => { serv._sendPlayerEventLeave = sendPlayerLeave; });
 }
 
 /** flying-squid never sets saturation, so clients read NaN: start at vanilla's 5. */
