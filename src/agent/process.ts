@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { allCommands } from '../commands/index.ts';
 import { nameResolver } from '../commands/names.ts';
-import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, leftTheGame, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
+import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
 import { ExampleSelector, EXAMPLES_DIR } from '../models/prompts/examples.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
@@ -100,12 +100,11 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       const bot = await connectBot(profile.name, address);
       const outbox = new ChatOutbox((line) => bot.chat(line), { burst: settings.chat_burst, intervalMs: settings.chat_interval_ms });
       // Bots of this process talk in-process; any other bot is found and reached by whispers.
-      let whisperTransport: WhisperTransport | undefined;
-      const whisper = () => (whisperTransport = new WhisperTransport(bot, outbox, {
+      const whisper = () => new WhisperTransport(bot, outbox, {
         key: settings.bot_key,
         skip: settings.bot_transport === 'auto' ? (name) => localNames.has(name) : undefined,
         log,
-      }));
+      });
       const transport: Transport = settings.bot_transport === 'in-process' ? hub.endpoint(profile.name)
         : settings.bot_transport === 'whisper' ? whisper()
           : new CompositeTransport(hub.endpoint(profile.name), whisper());
@@ -113,15 +112,6 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       const conversations = new Conversations(profile.name, transport, { timings, echo, log });
       bot.on('playerJoined', (player) => conversations.presence(player.username, true));
       bot.on('playerLeft', (player) => conversations.presence(player.username, false));
-      // Some servers (flying-squid on 1.19.3+) never send the player-list removal mineflayer turns
-      // into playerLeft; their system line "X left the game." says the same. Players cannot send
-      // system lines, so this cannot be spoofed from chat.
-      bot.on('message', (message, position) => {
-        const gone = position === 'system' ? leftTheGame(message.toString()) : undefined;
-        if (!gone || gone === bot.username) return;
-        whisperTransport?.forget(gone);
-        conversations.presence(gone, false);
-      });
       const agent = new Agent({
         bot,
         data,

@@ -13,4 +13,4 @@ export { Conversations, DEFAULT_TIMINGS, type ConversationHost, type Conversatio
 export { InProcessHub, CompositeTransport } from './in-process.ts';
 export { WhisperTransport, isEnvelope, parseEnvelope, encodePayload, decodePayload, proofMac, ENVELOPE_PREFIX, DEFAULT_BOT_KEY, MAX_PARTS, type WhisperBot, type WhisperTransportOptions } from './whisper.ts';
 export { ChatOutbox, CHAT_LIMIT, DEFAULT_RATE_LIMIT, splitText, chatSafe, type RateLimit } from './outbox.ts';
-export { namesBot, isServerFeedback, leftTheGame, reachesBot, type ChatRules } from './routing.ts';
+export { namesBot, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';

@@ -39,12 +39,3 @@ export function reachesBot(rules: ChatRules, from: string, text: string, channel
   if (rules.onlyChatWith.length > 0 && !rules.onlyChatWith.includes(from)) return false;
   return channel === 'whisper' || rules.botCount === 1 || namesBot(text, rules.self);
 }
-
-/**
- * The player named in a server's "X left the game." notice, if `line` is one. Pass only system
- * lines (players' chat arrives as "<name> text" and never matches).
- */
-export function leftTheGame(line: string): string | undefined {
-  // Colour codes: `§e` on vanilla, `&e` in flying-squid's broadcast.
-  return /^(\w{1,16}) left the game\.?$/.exec(line.replace(/^(?:[§&][0-9a-fk-or])+/i, '').replace(/§./g, '').trim())?.[1];
-}

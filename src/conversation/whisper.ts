@@ -239,11 +239,6 @@ export class WhisperTransport implements Transport {
     this.#whisper(name, `hello|-|0|1/1|${this.#challenge(name)}`);
   }
 
-  /** `name` left the server (for servers whose leave notice mineflayer misses): forget it. */
-  forget(name: string): void {
-    this.#forget(name);
-  }
-
   #forget(name: string): void {
     this.#challenges.delete(name);
     this.#partials.delete(name);

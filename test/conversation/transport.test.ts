@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
-  CHAT_LIMIT, ChatOutbox, decodePayload, encodePayload, isServerFeedback, leftTheGame, proofMac, reachesBot,
+  CHAT_LIMIT, ChatOutbox, decodePayload, encodePayload, isServerFeedback, proofMac, reachesBot,
   WhisperTransport, type BotMessage,
 } from '../../src/conversation/index.ts';
 
@@ -202,9 +202,5 @@ describe('human chat rules', () => {
     expect(isServerFeedback('Server', 'Andy hello')).toBe(true);
     expect(isServerFeedback('Steve', 'Set the time to 1000')).toBe(true);
     expect(isServerFeedback('Steve', 'Andy, set the time to noon please')).toBe(false);
-    expect(leftTheGame('&eJill left the game.')).toBe('Jill');
-    expect(leftTheGame('§eJill left the game')).toBe('Jill');
-    expect(leftTheGame('<Steve> Jill left the game.')).toBeUndefined();
-    expect(leftTheGame('Steve whispers to you: Jill left the game.')).toBeUndefined();
   });
 });

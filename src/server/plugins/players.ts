@@ -1,6 +1,6 @@
 /**
- * Player-entity fixes: the real `player` entity type in spawn packets, working respawn after
- * death, and initial food saturation.
+ * Player-entity fixes: the real `player` entity type in spawn packets, the tab list on join and
+ * leave, working respawn after death, and initial food saturation.
  */
 import type { SquidServer } from '../embedded.ts';
 import type { SquidEntity, SquidPlayer } from './types.ts';
@@ -15,7 +15,13 @@ const NO_PREVIOUS_GAME_MODE = 255;
 /** Installs every fix in this module. */
 export function installPlayerFixes(serv: SquidServer): void {
   installPlayerEntityType(serv);
-  installPlayerList(serv);
+  // flying-squid re-assigns these server functions on every join, so they are re-replaced each time.
+  const sendPlayerList = playerListSender(serv);
+  const sendPlayerLeave = playerLeaveSender(serv);
+  serv.on('newPlayer', () => {
+    if (sendPlayerList) serv._sendPlayerList = sendPlayerList;
+    if (sendPlayerLeave) serv._sendPlayerEventLeave = sendPlayerLeave;
+  });
   installRespawn(serv);
   installFoodSaturation(serv);
 }
@@ -35,11 +41,11 @@ function installPlayerEntityType(serv: SquidServer): void {
  * On 1.19.3+ (`playerInfoActionIsBitfield`) flying-squid's `_sendPlayerList(newPlayer)` writes the
  * whole tab list to the *other* players and nothing to the new one, so a joining client never
  * learns who is online (itself included): mineflayer's `bot.players` stays empty and player
- * entities have no username. Replace it: the newcomer gets every player, the others get the
- * newcomer. flying-squid re-assigns the function on every join, so it is re-replaced each time.
+ * entities have no username. The replacement: the newcomer gets every player, the others get the
+ * newcomer. Undefined on versions that need no fix.
  */
-function installPlayerList(serv: SquidServer): void {
-  if (!serv.supportFeature('playerInfoActionIsBitfield')) return;
+function playerListSender(serv: SquidServer): ((newcomer: SquidPlayer) => void) | undefined {
+  if (!serv.supportFeature('playerInfoActionIsBitfield')) return undefined;
   const fields: Array<{ name: string; type: unknown }> = serv.registry.protocol?.play?.toClient?.types?.packet_player_info?.[1]?.[1]?.type?.[1]?.type?.[1] ?? [];
   const listedType = JSON.stringify(fields.find((field) => field.name === 'listed')?.type ?? '');
   const listed = listedType.includes('bool') ? true : 1;
@@ -58,7 +64,35 @@ function installPlayerList(serv: SquidServer): void {
       if (other !== newcomer) other._client.write('player_info', { action, data: [entry(newcomer)] });
     }
   };
-  serv.on('newPlayer', () => { serv._sendPlayerList = sendPlayerList; });
+  return sendPlayerList;
+}
+
+/**
+ * A player's departure as vanilla 1.19.3+ announces it (`PlayerList.remove`): the entity is
+ * removed (`entity_destroy`) for every player whose client has it, then everyone gets `player_remove`
+ * with the player's UUID. flying-squid sends `player_info` with a `remove_player` action instead,
+ * which the 1.19.3+ bitfield no longer has, so clients (mineflayer: `playerLeft`, `bot.players`)
+ * never learned that anyone left.
+ *
+ * Also drops the player from every other entity's `nearbyEntities`: flying-squid left it there,
+ * so the next move of a former neighbour sent a second `entity_destroy` for it. Undefined before
+ * 1.19.3 (no `player_remove` packet; flying-squid's legacy `player_info` removal works there).
+ */
+function playerLeaveSender(serv: SquidServer): ((leaving: SquidPlayer) => void) | undefined {
+  if (!serv.registry.protocol?.play?.toClient?.types?.packet_player_remove) return undefined;
+  return (leaving: SquidPlayer): void => {
+    const others = (serv.players as SquidPlayer[]).filter((p) => p !== leaving);
+    // A player's own `nearbyEntities` lists the entities spawned on its client.
+    const seenBy = others.filter((p) => p.nearbyEntities?.includes(leaving));
+    for (const other of seenBy) other._client.write('entity_destroy', { entityIds: [leaving.id] });
+    for (const entity of Object.values(serv.entities as Record<string, SquidEntity>)) {
+      if (entity !== leaving && Array.isArray(entity.nearbyEntities)) entity.nearbyEntities = entity.nearbyEntities.filter((e: unknown) => e !== leaving);
+    }
+    // flying-squid's logout then despawns the player for the leaver's own `nearbyPlayers()`, a list
+    // that can name players who no longer see it: emptied, as the despawn was done just above.
+    leaving.nearbyEntities = [];
+    for (const other of others) other._client.write('player_remove', { players: [leaving.uuid] });
+  };
 }
 
 /** flying-squid never sets saturation, so clients read NaN: start at vanilla's 5. */
