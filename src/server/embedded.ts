@@ -97,6 +97,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv: SquidServer = flyingSquid.createMCServer(settings);
+  // Each of our plugins listens for new players; more than Node's default warning threshold of 10.
+  serv.setMaxListeners(50);
   console.log = consoleLog;
   // Read by our plugins that persist state of their own (./plugins/block-entities.ts).
   serv.worldFolder = options.worldFolder;
