@@ -14,6 +14,7 @@ import type { ExampleSelector } from '../models/prompts/examples.ts';
 import { fillTemplate } from '../models/prompts/template.ts';
 import { commandTools } from '../models/tools.ts';
 import type { ChatModel, ChatTurn, ToolSpec } from '../models/types.ts';
+import type { Blueprint } from '../tasks/schema.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
 import { ModeController } from './modes/index.ts';
@@ -100,6 +101,8 @@ export class Agent implements AgentControl {
   readonly memoryStore: MemoryStore;
   /** Item targets of the running task, if any (item name → count). */
   taskTargets: Record<string, number> | undefined;
+  /** The construction blueprint of the running task, if any (read by `!checkBlueprint`...). */
+  blueprint: Blueprint | undefined;
   readonly model: ChatModel;
   readonly #options: AgentOptions;
   readonly #inbox = new SerialQueue(() => this.selfPrompter.idle());

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { closestNames } from '../util/closest.ts';
 import { validate } from '../settings/index.ts';
 import type { GameData } from '../game/data.ts';
+import { normalizeBlockName } from './blueprint.ts';
 import { type LoadedTask, type Task, taskSchema } from './schema.ts';
 
 /** A task file or task id that cannot be used; the message says what is wrong and where. */
@@ -56,11 +57,44 @@ export async function loadTask(file: string, id: string): Promise<LoadedTask> {
   return task;
 }
 
-/** The target item names of a task, with the count each agent set must hold. */
-export function taskTargets(task: Task): Record<string, number> {
-  const targets = typeof task.target === 'string' ? [task.target] : Array.isArray(task.target) ? task.target : Object.keys(task.target ?? {});
+/**
+ * The per-agent targets of a Hell's Kitchen task (agent index → item name), or undefined when the
+ * task is not one. Two shapes count:
+ * - the benchmark's: `target` is a list with one item per agent, and the task id ends with
+ *   `hells_kitchen` (MINDcraft's own test, e.g. `multiagent_cooking_bread_cake_hells_kitchen`);
+ * - a map from agent index to item name, e.g. `{"0": "bread", "1": "cake"}` (keys all digits,
+ *   values strings; an item → count map such as `{"bread": 1}` is not per-agent).
+ */
+export function perAgentTargets(task: Task & { id?: string }): Record<string, string> | undefined {
+  const { target } = task;
+  if (Array.isArray(target)) {
+    if (!task.id?.endsWith('hells_kitchen') || target.length !== task.agent_count) return undefined;
+    return Object.fromEntries(target.map((item, i) => [String(i), item]));
+  }
+  if (target && typeof target === 'object') {
+    const entries = Object.entries(target);
+    if (entries.length > 0 && entries.every(([k, v]) => /^\d+$/.test(k) && typeof v === 'string')) {
+      return Object.fromEntries(entries as [string, string][]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The target items of a task with the count to hold: `number_of_target` when given (one count or a
+ * count per item), else the count of an item → count `target` map, else 1. For a Hell's Kitchen
+ * task these are all agents' targets together (see {@link perAgentTargets} for who holds what).
+ */
+export function taskTargets(task: Task & { id?: string }): Record<string, number> {
+  const t = task.target;
+  const own = perAgentTargets(task);
+  const names = own ? Object.values(own) : typeof t === 'string' ? [t] : Array.isArray(t) ? t : Object.keys(t ?? {});
   const n = task.number_of_target;
-  return Object.fromEntries(targets.map((t) => [t, typeof n === 'number' ? n : (n?.[t] ?? 1)]));
+  const fromMap = (name: string): number | undefined => {
+    const v = t && typeof t === 'object' && !Array.isArray(t) ? t[name] : undefined;
+    return typeof v === 'number' ? v : undefined;
+  };
+  return Object.fromEntries(names.map((name) => [name, typeof n === 'number' ? n : (n?.[name] ?? fromMap(name) ?? 1)]));
 }
 
 /** The goal text for agent `index`. */
@@ -69,19 +103,28 @@ export function goalFor(task: Task, index: number): string {
 }
 
 /**
- * Checks that every item a crafting task names exists in `data`'s Minecraft version and that
- * per-agent maps only name agents the task has.
+ * Checks that every item a task names (inventories, crafting and cooking targets) and every block
+ * of a construction blueprint exist in `data`'s Minecraft version, and that per-agent maps only
+ * name agents the task has.
  *
+ * An `initial_inventory` entry for an agent beyond `agent_count` is ignored with a warning, not an
+ * error: the benchmark ships such a task (`construction_tasks/custom/church_two_agents.json` has
+ * `agent_count: 1` and inventories for agents 0 and 1), and MINDcraft only gives inventories to
+ * the agents it starts.
+ *
+ * @returns warnings (things that will be ignored), one line each.
  * @throws TaskError naming the task, the field, the unknown name and the closest valid name.
  */
-export function checkTaskForVersion(task: LoadedTask, data: GameData): void {
+export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const itemNames = Object.keys(data.itemsByName);
+  const blockNames = Object.keys(data.blocksByName);
   const checkItem = (name: string, where: string) => {
     if (!data.itemsByName[name]) problems.push(`${where}: "${name}" is not an item in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, itemNames).map((c) => `"${c}"`).join(", ")})`);
   };
   for (const [agent, inv] of Object.entries(task.initial_inventory)) {
-    if (Number(agent) >= task.agent_count) problems.push(`initial_inventory: agent "${agent}" but agent_count is ${task.agent_count}`);
+    if (Number(agent) >= task.agent_count) warnings.push(`initial_inventory: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
     for (const item of Object.keys(inv)) checkItem(item, `initial_inventory["${agent}"]`);
   }
   for (const agent of Object.keys(task.blocked_actions)) {
@@ -90,5 +133,17 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): void {
   if (task.type === 'techtree' || task.type === 'cooking') {
     for (const item of Object.keys(taskTargets(task))) checkItem(item, 'target');
   }
+  if (task.type === 'construction' && !task.blueprint) problems.push('a construction task needs a "blueprint"');
+  const unknownBlocks = new Set<string>();
+  for (const level of task.blueprint?.levels ?? []) {
+    for (const row of level.placement) for (const cell of row) {
+      const name = normalizeBlockName(cell);
+      if (!data.blocksByName[name] && !unknownBlocks.has(name)) {
+        unknownBlocks.add(name);
+        problems.push(`blueprint level ${level.level}: "${cell}" is not a block in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, blockNames).map((c) => `"${c}"`).join(", ")})`);
+      }
+    }
+  }
   if (problems.length) throw new TaskError(`${task.file}, task "${task.id}": ${problems.join('; ')}`);
+  return warnings;
 }

@@ -35,8 +35,13 @@ export const taskSchema = z.looseObject({
   usernames: z.array(z.string()).optional(),
   /** Per agent index: the inventory it starts with. */
   initial_inventory: z.record(agentIndex, inventorySchema).default({}),
-  /** Item(s) to hold: one name, a list, or a per-agent map (Hell's Kitchen). */
-  target: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
+  /**
+   * Item(s) to hold: one name, a list, an item → count map (cooking), or, for Hell's Kitchen, a
+   * list with one item per agent (id ending `hells_kitchen`) or an agent index → item map.
+   */
+  target: z.union([z.string(), z.array(z.string()), z.record(z.string(), count), z.record(agentIndex, z.string())], {
+    error: 'an item name, a list of item names, an item → count map or an agent index → item map',
+  }).optional(),
   /** How many of the target (or a count per target item). */
   number_of_target: z.union([count, z.record(z.string(), count)]).optional(),
   /** Time limit in seconds. */

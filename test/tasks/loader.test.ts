@@ -6,6 +6,8 @@ import { gameData } from '../../src/game/data.ts';
 import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
 
 const CRAFTING = path.resolve('../shared/minecollab/crafting_tasks/test_tasks');
+const COOKING = path.resolve('../shared/minecollab/cooking_tasks/require_collab_test_2_items');
+const CONSTRUCTION = path.resolve('../shared/minecollab/construction_tasks/custom');
 
 const made: string[] = [];
 afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
@@ -68,5 +70,45 @@ describe('MineCollab task files', () => {
     expect(() => checkTaskForVersion(task, gameData('1.21.4'))).toThrow(/initial_inventory\["0"\]: "rose_red" is not an item in Minecraft 1\.21\.4/);
     const ok = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0');
     expect(() => checkTaskForVersion(ok, gameData('1.21.4'))).not.toThrow();
+  });
+
+  test('every cooking and construction task file of the benchmark loads and fits 1.21.4', async () => {
+    const data = gameData('1.21.4');
+    const seen: Record<string, number> = {};
+    for (const dir of [COOKING, CONSTRUCTION]) {
+      for (const f of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
+        for (const task of (await loadTaskFile(path.join(dir, f))).values()) {
+          seen[task.type] = (seen[task.type] ?? 0) + 1;
+          checkTaskForVersion(task, data);
+        }
+      }
+    }
+    expect(seen).toEqual({ cooking: 36, construction: 3 });
+  });
+
+  test('cooking targets: an item → count map keeps its counts; Hell\'s Kitchen lists one dish per agent', async () => {
+    const task = await loadTask(path.join(COOKING, '3_agent.json'), 'multiagent_cooking_2_1_bread_1_golden_apple');
+    expect(taskTargets(task)).toEqual({ golden_apple: 1, bread: 1 });
+    expect(taskTargets({ ...task, target: { bread: 3 } })).toEqual({ bread: 3 });
+    const hk = await loadTask(path.join(COOKING, '2_agent_hells_kitchen.json'), 'multiagent_cooking_bread_golden_apple_hells_kitchen');
+    expect(hk.target).toEqual(['bread', 'golden_apple']);
+    expect(taskTargets(hk)).toEqual({ bread: 1, golden_apple: 1 });
+    expect(hk.difficulty).toBe('medium'); // generator metadata is kept
+    const blocked = await loadTask(path.join(COOKING, '2_agent_block_recipe.json'), 'multiagent_cooking_2_1_bread_1_golden_apple');
+    expect(blocked.blocked_access_to_recipe).toEqual(['0']);
+  });
+
+  test('construction: the blueprint is kept; inventories for agents beyond agent_count are a warning; bad blocks and targets an error', async () => {
+    const church = await loadTask(path.join(CONSTRUCTION, 'church_two_agents.json'), 'church_two_agent');
+    expect(church.blueprint!.levels).toHaveLength(15);
+    expect(church.blueprint!.levels[0]!.coordinates).toEqual([-18, -60, 29]);
+    expect(checkTaskForVersion(church, gameData('1.21.4'))).toEqual(['initial_inventory: agent "1" is ignored, agent_count is 1']);
+    const badBlock = { ...church, blueprint: { levels: [{ level: 0, coordinates: [0, 0, 0] as [number, number, number], placement: [['stone_brick']] }] } };
+    expect(() => checkTaskForVersion(badBlock, gameData('1.21.4'))).toThrow(/blueprint level 0: "stone_brick" is not a block in Minecraft 1\.21\.4 \(closest: "stone_bricks"/);
+    expect(() => checkTaskForVersion({ ...church, blueprint: undefined }, gameData('1.21.4'))).toThrow(/a construction task needs a "blueprint"/);
+    const badTarget = await tempFile(JSON.stringify({ t: { type: 'cooking', goal: 'x', target: { bread: 'many' } } }));
+    await expect(loadTaskFile(badTarget)).rejects.toThrow(/task "t": key "target": expected an item name, a list of item names, an item → count map or an agent index → item map, found an object/);
+    const noLevels = await tempFile(JSON.stringify({ t: { type: 'construction', goal: 'x', blueprint: { levels: [{ level: 0, coordinates: [0, 0], placement: [] }] } } }));
+    await expect(loadTaskFile(noLevels)).rejects.toThrow(/blueprint\.levels\.0\.coordinates/);
   });
 });
