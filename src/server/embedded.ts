@@ -10,6 +10,26 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const flyingSquid: any = require('flying-squid');
 
+/**
+ * Runs `load` without the console prompt flying-squid's log module opens on stdin/stdout when its
+ * plugins are first loaded (it prints "> ", moves the cursor and keeps stdin open); our CLI owns
+ * the terminal.
+ */
+function withoutConsolePrompt<T>(load: () => T): T {
+  const readline = require('node:readline') as typeof import('node:readline');
+  const patched = readline as { createInterface: unknown; cursorTo: unknown };
+  const { createInterface, cursorTo } = patched;
+  const silent = { setPrompt() {}, prompt() {}, on() { return silent; }, close() {} };
+  patched.createInterface = () => silent;
+  patched.cursorTo = () => true;
+  try {
+    return load();
+  } finally {
+    patched.createInterface = createInterface;
+    patched.cursorTo = cursorTo;
+  }
+}
+
 /** Default Minecraft version of the embedded server (the newest flying-squid 1.12 supports). */
 export const DEFAULT_SERVER_VERSION = '1.21.4';
 
@@ -96,7 +116,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   };
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
-  const serv: SquidServer = flyingSquid.createMCServer(settings);
+  const serv: SquidServer = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
   // Each of our plugins listens for new players; more than Node's default warning threshold of 10.
   serv.setMaxListeners(50);
   console.log = consoleLog;
