@@ -11,12 +11,13 @@ import { startAgents, type RunningBots } from '../../src/agent/process.ts';
 import type { Agent } from '../../src/agent/agent.ts';
 import { nameResolver } from '../../src/commands/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
 
-const settings = settingsSchema.parse({});
+const settings = testSettings();
 const names = nameResolver(settings.minecraft_version);
 
 let running: RunningBots;
