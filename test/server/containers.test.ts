@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 
@@ -174,6 +174,33 @@ describe('containers', () => {
     window.close();
     expect((await serverBlock(server, chest.position.offset(0, 1, 0))).name).toBe('air');
     expect(botCount(bot, 'oak_slab')).toBe(1);
+  });
+
+  test('a sneaking bot places its slab on a chest instead of opening it; standing up opens it again', async () => {
+    bot = await connectBot(server, 'Sneaker');
+    const spawn = bot.entity.position.floored();
+    await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 15.5);
+    const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 15));
+    await give(server, bot, 'oak_slab', 1);
+    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    const player = serverPlayer(server, 'Sneaker');
+    let opened = 0;
+    bot.on('windowOpen', () => { opened++; });
+
+    // mineflayer sneaks with entity_action before 1.21.2 and with player_input's shift flag since.
+    bot.setControlState('sneak', true);
+    await waitUntil(() => player.crouching === true, 'the server sees the bot sneak');
+    await bot.placeBlock(chest, new Vec3(0, 1, 0));
+    expect(bot.blockAt(chest.position.offset(0, 1, 0))?.name).toBe('oak_slab');
+    expect((await serverBlock(server, chest.position.offset(0, 1, 0))).name).toBe('oak_slab');
+    expect(botCount(bot, 'oak_slab')).toBe(0);
+    expect(opened).toBe(0);
+
+    bot.setControlState('sneak', false);
+    await waitUntil(() => player.crouching === false, 'the server sees the bot stand up');
+    const window = await bot.openContainer(bot.blockAt(chest.position)!);
+    expect(window.type).toBe('minecraft:generic_9x3');
+    window.close();
   });
 
   test('breaking a chest drops its contents as item entities', async () => {
