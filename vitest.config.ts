@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The test matrix. Every test runs on the server's default version (1.21.4); the tests of the
- * server mechanics and of the agent commands and tasks that drive them run again on each older
- * version we support. Tests read the version through test/helpers/version.ts (`MC_TEST_VERSION`).
+ * server mechanics and of the agent commands, modes and tasks that drive them run again on each
+ * older version we support. Tests read the version through test/helpers/version.ts (`MC_TEST_VERSION`).
  * One version alone: `npx vitest run --project 1.21.1 test/server/crafting.test.ts`.
  */
 const OLDER_VERSIONS = ['1.21.1'];
@@ -13,6 +13,7 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/world-commands.test.ts',
   'test/commands/container-commands.test.ts',
   'test/commands/more-commands.test.ts',
+  'test/agent/modes.test.ts',
   'test/e2e/tasks.test.ts',
 ];
 
