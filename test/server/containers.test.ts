@@ -70,10 +70,14 @@ describe('containers', () => {
   beforeAll(async () => { server = await startTestServer(); });
   afterAll(async () => { await server?.close(); });
   afterEach(() => { bot?.quit(); bot = undefined; });
+  // Each test works in its own area, offset from the first bot's spawn: spawns are spread over
+  // several blocks, so offsets from each bot's own spawn could put two areas on top of each other.
+  let firstSpawn: Vec3 | undefined;
+  const origin = (b: Bot): Vec3 => (firstSpawn ??= b.entity.position.floored());
 
   test('a placed chest faces the bot; deposit and withdraw 150 cobblestone across stacks', async () => {
     bot = await connectBot(server, 'Chester');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 0.5);
     const ground = spawn.offset(2, -1, 0);
     const chest = await place(server, bot, 'chest', ground);
@@ -105,7 +109,7 @@ describe('containers', () => {
 
   test('two chests side by side form a 54-slot double chest, shared by both halves', async () => {
     bot = await connectBot(server, 'Doubler');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 6.5);
     const ground = spawn.offset(2, -1, 6);
     const first = await place(server, bot, 'chest', ground);
@@ -143,7 +147,7 @@ describe('containers', () => {
 
   test('a barrel stores items and opens as a 27-slot container', async () => {
     bot = await connectBot(server, 'Barreler');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 5.5);
     const barrel = await place(server, bot, 'barrel', spawn.offset(2, -1, -6));
     expect(barrel.getProperties()).toMatchObject({ facing: 'west', open: false });
@@ -163,7 +167,7 @@ describe('containers', () => {
 
   test('right-clicking a chest with a slab in hand opens it instead of placing the slab', async () => {
     bot = await connectBot(server, 'Holder');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, -16));
     await give(server, bot, 'oak_slab', 1);
@@ -178,7 +182,7 @@ describe('containers', () => {
 
   test('a sneaking bot places its slab on a chest instead of opening it; standing up opens it again', async () => {
     bot = await connectBot(server, 'Sneaker');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 15));
     await give(server, bot, 'oak_slab', 1);
@@ -205,7 +209,7 @@ describe('containers', () => {
 
   test('breaking a chest drops its contents as item entities', async () => {
     bot = await connectBot(server, 'Breaker');
-    const spawn = bot.entity.position.floored();
+    const spawn = origin(bot);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 10.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, -11));
     await give(server, bot, 'cobblestone', 40);
