@@ -1,8 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test matrix. Every test runs on the server's default version (1.21.4); the tests of the
+ * server mechanics and of the agent commands, modes and tasks that drive them run again on each
+ * older version we support. Tests read the version through test/helpers/version.ts (`MC_TEST_VERSION`).
+ * One version alone: `npx vitest run --project 1.21.1 test/server/crafting.test.ts`.
+ */
+const OLDER_VERSIONS = ['1.21.1'];
+const VERSION_DEPENDENT_TESTS = [
+  'test/server/**/*.test.ts',
+  'test/commands/commands.test.ts',
+  'test/commands/world-commands.test.ts',
+  'test/commands/container-commands.test.ts',
+  'test/commands/more-commands.test.ts',
+  'test/agent/modes.test.ts',
+  'test/e2e/tasks.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Integration tests start real servers and real bots: give them room, and run files in
     // separate forks so one server's state never leaks into another test file.
     pool: 'forks',
@@ -10,5 +26,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      ...OLDER_VERSIONS.map((version) => ({
+        extends: true,
+        test: { name: version, include: VERSION_DEPENDENT_TESTS, env: { MC_TEST_VERSION: version } },
+      })),
+    ],
   },
 });

@@ -13,7 +13,8 @@ import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
 import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
 import { GiveUps } from '../../src/agent/modes/combat.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { sleep } from '../../src/util/abort.ts';
 import { botCount, give, waitUntil } from '../helpers/world.ts';
 import defaultProfile from '../../profiles/defaults/_default.json' with { type: 'json' };
@@ -45,7 +46,7 @@ const systemMessages = () => agent.history.filter((t) => t.role === 'user' && t.
 
 beforeAll(async () => {
   running = await startAgents({
-    settings: settingsSchema.parse({ chat_bot_messages: false }),
+    settings: testSettings({ chat_bot_messages: false }),
     profiles: [profileSchema.parse({ name: 'Andy', model: 'oracle' })],
     port: 0,
     log: (l) => { if (process.env.DEBUG_MODES) console.log(l); },

@@ -6,7 +6,8 @@ import { startAgents, type RunningBots } from '../../src/agent/process.ts';
 import type { Agent } from '../../src/agent/agent.ts';
 import { nameResolver } from '../../src/commands/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
@@ -21,7 +22,7 @@ export interface World {
   origin: Vec3;
 }
 
-export const settings = settingsSchema.parse({ chat_bot_messages: false });
+export const settings = testSettings({ chat_bot_messages: false });
 export const names = nameResolver(settings.minecraft_version);
 
 export async function startWorld(): Promise<World> {

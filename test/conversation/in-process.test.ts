@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { startAgents, type RunningBots } from '../../src/agent/process.ts';
-import { settingsSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { agentNamed, fakeProfiles, listen, remembers, scriptBots, type Scripts } from './bots-helpers.ts';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   fake = await startFakeProvider('openai');
   scriptBots(fake, scripts, calls);
   running = await startAgents({
-    settings: settingsSchema.parse({ chat_bot_messages: true, convo_reminder_ms: 600_000, chat_burst: 10, chat_interval_ms: 200 }),
+    settings: testSettings({ chat_bot_messages: true, convo_reminder_ms: 600_000, chat_burst: 10, chat_interval_ms: 200 }),
     profiles: fakeProfiles(fake, NAMES),
     port: 0,
     env: fake.env,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { startAgents, type RunningBots } from '../../src/agent/process.ts';
-import { settingsSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { fakeProfiles, listen, remembers, scriptBots, type Scripts } from './bots-helpers.ts';
@@ -26,11 +26,11 @@ const jill = () => second!.agents[0];
 beforeAll(async () => {
   fake = await startFakeProvider('openai');
   scriptBots(fake, scripts, calls);
-  first = await startAgents({ settings: settingsSchema.parse(common), profiles: fakeProfiles(fake, ['Andy']), port: 0, env: fake.env, log: () => {} });
+  first = await startAgents({ settings: testSettings(common), profiles: fakeProfiles(fake, ['Andy']), port: 0, env: fake.env, log: () => {} });
   steve = await connectBot(first.server!, 'Steve');
   ears = listen(steve);
   second = await startAgents({
-    settings: settingsSchema.parse({ ...common, server: 'external', host: first.address.host, port: first.address.port }),
+    settings: testSettings({ ...common, server: 'external', host: first.address.host, port: first.address.port }),
     profiles: fakeProfiles(fake, ['Jill']),
     env: fake.env,
     log: () => {},

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { startAgents, type RunningBots } from '../../src/agent/process.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 
@@ -18,7 +19,7 @@ const whispered: string[] = [];
 beforeAll(async () => {
   fake = await startFakeProvider('openai');
   running = await startAgents({
-    settings: settingsSchema.parse({ chat_bot_messages: false }),
+    settings: testSettings({ chat_bot_messages: false }),
     profiles: [
       profileSchema.parse({ name: 'Andy', model: fake.spec('gpt-test', 'openai') }),
       profileSchema.parse({ name: 'Jill', model: 'oracle' }),

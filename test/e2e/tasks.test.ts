@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { settingsSchema } from '../../src/settings/index.ts';
+import { testSettings } from '../helpers/version.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
 import { loadTaskProfiles, runTask } from '../../src/tasks/runner.ts';
 
 const FILE = path.resolve('../shared/minecollab/crafting_tasks/test_tasks/2_agent.json');
-const settings = settingsSchema.parse({ chat_bot_messages: false });
+const settings = testSettings({ chat_bot_messages: false });
 
 async function play(id: string) {
   const task = await loadTask(FILE, id);

@@ -2,10 +2,11 @@
 import mineflayer, { type Bot } from 'mineflayer';
 import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../src/server/embedded.ts';
 import { giveItems } from '../../src/server/plugins/inventory.ts';
+import { TEST_VERSION } from './version.ts';
 
-/** Starts the embedded server on a free loopback port. */
+/** Starts the embedded server on a free loopback port, on {@link TEST_VERSION} unless `options.version` says otherwise. */
 export async function startTestServer(options: Partial<EmbeddedServerOptions> = {}): Promise<EmbeddedServer> {
-  return startEmbeddedServer({ port: 0, ...options });
+  return startEmbeddedServer({ port: 0, version: TEST_VERSION, ...options });
 }
 
 /** Connects a mineflayer bot and resolves once it has spawned (rejects after `timeoutMs`). */

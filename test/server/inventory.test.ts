@@ -66,10 +66,10 @@ async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void
   await bot.waitForChunksToLoad();
 }
 
-describe.each(['1.21.4', '1.21.1'])('toss and pickup on %s', (version) => {
+describe('toss and pickup', () => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
-  beforeAll(async () => { server = await startTestServer({ version }); });
+  beforeAll(async () => { server = await startTestServer(); });
   afterAll(async () => { await server?.close(); });
   afterEach(() => { for (const b of bots.splice(0)) b.quit(); });
 
@@ -160,7 +160,7 @@ describe.each(['1.21.4', '1.21.1'])('toss and pickup on %s', (version) => {
   });
 });
 
-describe('window clicks on 1.21.4', () => {
+describe('window clicks', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
   beforeAll(async () => { server = await startTestServer(); });
@@ -294,7 +294,7 @@ describe('window clicks on 1.21.4', () => {
   });
 });
 
-describe('block drops on 1.21.4', () => {
+describe('block drops', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
   beforeAll(async () => { server = await startTestServer(); });

@@ -26,7 +26,7 @@ function nextSpawn(bot: Bot, name: string, timeoutMs = 5_000): Promise<Entity> {
   });
 }
 
-describe('mobs on 1.21.4', () => {
+describe('mobs', () => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
   let botNumber = 0;

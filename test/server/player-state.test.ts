@@ -11,11 +11,11 @@ import { hungerOf } from '../../src/server/plugins/hunger.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('player state on 1.21.4', () => {
+describe('player state', () => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
 
-  beforeAll(async () => { server = await startTestServer({ version: '1.21.4' }); });
+  beforeAll(async () => { server = await startTestServer(); });
   afterEach(async () => {
     configureMechanics(server.serv, { exhaustionMultiplier: 1 });
     for (const bot of bots.splice(0)) bot.quit();

@@ -7,9 +7,10 @@ import minecraftData from 'minecraft-data';
 import { BlockEntityStore } from '../../src/server/plugins/block-entities.ts';
 import { signLine, signPacket } from '../../src/server/plugins/signs.ts';
 import type { SquidServer } from '../../src/server/embedded.ts';
+import { TEST_VERSION } from '../helpers/version.ts';
 
 const overworld = {};
-const serv = { registry: minecraftData('1.21.4'), overworld, netherworld: {} } as unknown as SquidServer;
+const serv = { registry: minecraftData(TEST_VERSION), overworld, netherworld: {} } as unknown as SquidServer;
 let folder: string | undefined;
 
 afterEach(() => { if (folder) rmSync(folder, { recursive: true, force: true }); folder = undefined; });

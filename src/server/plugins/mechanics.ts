@@ -104,8 +104,9 @@ const TELEPORT_DISTANCE = 10;
 
 /**
  * Tracks look, ground contact, sprinting and sneaking from the client's packets. flying-squid
- * compares the mapped `entity_action` names with numbers and reads `onGround` where 1.21.2+
- * sends `flags.onGround`, so it never knows either.
+ * compares the mapped `entity_action` names with numbers, reads `onGround` where 1.21.2+
+ * sends `flags.onGround`, and ignores `player_input` (1.21.2+ clients sneak through its `shift`
+ * flag instead of `entity_action`), so it never knows any of them.
  */
 function installMovementTracking(serv: SquidServer): void {
   serv.on('newPlayer', (player: SquidPlayer) => {
@@ -140,12 +141,13 @@ function installMovementTracking(serv: SquidServer): void {
       else if (action === 'start_sneaking') { state.sneaking = true; player.crouching = true; }
       else if (action === 'stop_sneaking') { state.sneaking = false; player.crouching = false; }
     });
-    // 1.21.2+ clients report sneaking as the `shift` key of player_input instead.
-    client.on('player_input', ({ inputs }: { inputs?: { shift?: boolean } }) => {
-      if (typeof inputs?.shift !== 'boolean') return;
-      state.sneaking = inputs.shift;
-      player.crouching = inputs.shift;
-    });
+    if (serv.supportFeature('newPlayerInputPacket')) {
+      client.on('player_input', ({ inputs }: { inputs?: { shift?: boolean } }) => {
+        const sneaking = inputs?.shift === true;
+        state.sneaking = sneaking;
+        player.crouching = sneaking;
+      });
+    }
     // A server teleport restarts the distance count.
     const teleport = player.teleport?.bind(player);
     if (teleport) {
