@@ -17,7 +17,7 @@ import type { ChatModel, ChatTurn, ToolSpec } from '../models/types.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
-import { ModeController } from './modes/index.ts';
+import { DEFAULT_MODES, ModeController } from './modes/index.ts';
 import { releaseControls } from './bot.ts';
 import { History, MAX_MEMORY_CHARS } from './history.ts';
 import { MemoryStore, type PlaceStore } from './memory-store.ts';
@@ -495,6 +495,18 @@ export class Agent implements AgentControl {
     this.#generation++;
     this.#modelAbort.abort('silenced');
     this.#modelAbort = new AbortController();
+  }
+
+  /**
+   * `!restart`: a fresh start without leaving the server. Stops the action, the goal loop and any
+   * model call, forgets the conversation turns (the summarised memory stays) and puts the modes
+   * back to the profile's switches.
+   */
+  async restart(): Promise<void> {
+    this.selfPrompter.stop();
+    await this.stop('restarting');
+    this.#history.clear();
+    this.modes.load({ ...DEFAULT_MODES, ...this.#options.modes });
   }
 
   /** `!clearChat`: forgets the conversation history (the summarised memory stays). */

@@ -158,8 +158,19 @@ describe('queries and agent control', () => {
     }
   });
 
-  test('!stfu and !clearChat act on the agent; !restart says when the agent cannot', async () => {
-    expect(await run(w.andy, '!restart')).toBe('This agent cannot restart itself.');
+  test('!restart stops the goal, forgets the chat and resets the modes to the profile', async () => {
+    w.andy.setGoal('collect 64 oak logs');
+    w.andy.modes.set('cowardice', true); // off in the profile
+    w.andy.receive({ from: 'system', channel: 'system', text: 'remember this' });
+    await w.andy.idle();
+    expect(await run(w.andy, '!restart')).toBe('Restarted.');
+    expect(w.andy.selfPrompter.state).toBe('stopped');
+    expect(w.andy.history.some((t) => t.content.includes('remember this'))).toBe(false);
+    expect(w.andy.modes.isOn('cowardice')).toBe(false);
+    expect(w.andy.currentAction()).toBeUndefined();
+  });
+
+  test('!stfu and !clearChat act on the agent', async () => {
     w.andy.receive({ from: 'system', channel: 'system', text: 'remember this' });
     await w.andy.idle();
     expect(w.andy.history.length).toBeGreaterThan(0);

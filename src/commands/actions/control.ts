@@ -18,7 +18,7 @@ export const restart = defineCommand({
   name: '!restart',
   kind: 'action',
   alongside: true,
-  description: 'Restart yourself.',
+  description: 'Start fresh: stop, forget the chat, reset modes.',
   params: {},
   async perform({ agent }) {
     if (!agent.restart) return 'This agent cannot restart itself.';
