@@ -265,7 +265,10 @@ async function setUp(task: LoadedTask, agents: Agent[], log: (line: string) => v
     }));
     let blueprint: Blueprint | undefined;
     if (task.type === 'construction' && task.blueprint) {
-      blueprint = shiftBlueprint(task.blueprint, origin.y - firstLevel(task.blueprint).coordinates[1]);
+      // Level 0 sits at the world spawn's height (vanilla superflat: y = -60, as the blueprints
+      // assume), which structures built near the spawn, unlike agent 0's feet, do not change.
+      const ground = first.bot.spawnPoint?.y ?? origin.y;
+      blueprint = shiftBlueprint(task.blueprint, ground - firstLevel(task.blueprint).coordinates[1]);
       const [x, y, z] = firstLevel(blueprint).coordinates;
       await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }));
       await clearSite(first.bot, commanders[0]!, blueprint);
