@@ -245,6 +245,29 @@ async function must(what: string, check: () => boolean): Promise<void> {
 }
 
 /**
+ * The natural ground height in the column of `at`: going up from the bottom of the world, the
+ * first block that is not a full block once solid ground has begun (the air above a flat world's
+ * surface), so buildings standing on the ground do not count. Meant for flat worlds, as
+ * construction tasks are.
+ *
+ * @returns undefined when the column is not loaded.
+ */
+export function groundLevel(bot: Bot, at: Pos): number | undefined {
+  const game = bot.game as { minY?: number; height?: number };
+  const minY = game.minY ?? 0;
+  const maxY = minY + (game.height ?? 384);
+  let solidBelow = false;
+  for (let y = minY; y < maxY; y++) {
+    const block = bot.blockAt(new Vec3(at.x, y, at.z));
+    if (!block) return undefined;
+    const solid = block.boundingBox === 'block';
+    if (solidBelow && !solid) return y;
+    solidBelow ||= solid;
+  }
+  return undefined;
+}
+
+/**
  * Clears and fills inventories; builds the cooking world or clears the construction site; brings
  * the agents together (construction: onto level 0). Every step waits until agent 0's bot sees its
  * effect. All through op commands in chat.
@@ -265,9 +288,9 @@ async function setUp(task: LoadedTask, agents: Agent[], log: (line: string) => v
     }));
     let blueprint: Blueprint | undefined;
     if (task.type === 'construction' && task.blueprint) {
-      // Level 0 sits at the world spawn's height (vanilla superflat: y = -60, as the blueprints
-      // assume), which structures built near the spawn, unlike agent 0's feet, do not change.
-      const ground = first.bot.spawnPoint?.y ?? origin.y;
+      // Level 0 sits on the natural ground (vanilla superflat: y = -60, as the blueprints assume),
+      // which structures built on it, unlike agent 0's feet, do not change.
+      const ground = groundLevel(first.bot, origin) ?? origin.y;
       blueprint = shiftBlueprint(task.blueprint, ground - firstLevel(task.blueprint).coordinates[1]);
       const [x, y, z] = firstLevel(blueprint).coordinates;
       await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }));
