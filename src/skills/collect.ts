@@ -1,7 +1,7 @@
 /** Gathering blocks with mineflayer-collectblock (path, best tool, dig, pick up the drops). */
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { abortable } from '../util/abort.ts';
+import { abortable, sleep } from '../util/abort.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { inventoryCounts } from './items.ts';
 
@@ -16,6 +16,25 @@ const FACES = [new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(1, 0, 0), new Vec
 /** Whether the block at `pos` has a face next to a non-solid block (air, water, a plant). */
 function isExposed(bot: Bot, pos: Vec3): boolean {
   return FACES.some((f) => bot.blockAt(pos.plus(f))?.boundingBox === 'empty');
+}
+
+/** How long the inventory must stay unchanged to count as settled, and the most to wait (ms). */
+const SETTLE_QUIET_MS = 200;
+const SETTLE_MAX_MS = 1_500;
+
+/**
+ * Waits until the inventory has stopped changing: collectblock resolves once it has walked over
+ * the last drop, a moment before the server's pickup reaches the client.
+ */
+async function inventorySettled(bot: Bot, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let last = JSON.stringify(inventoryCounts(bot));
+  let quietSince = Date.now();
+  while (Date.now() < deadline && Date.now() - quietSince < SETTLE_QUIET_MS) {
+    await sleep(50, signal);
+    const now = JSON.stringify(inventoryCounts(bot));
+    if (now !== last) { last = now; quietSince = Date.now(); }
+  }
 }
 
 /**
@@ -41,6 +60,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   const before = inventoryCounts(bot);
   const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
   await abortable(bot.collectBlock.collect(blocks, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
+  await inventorySettled(bot, signal);
   const gained: Counts = {};
   for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);
   return Object.keys(gained).length ? `Collected ${formatCounts(gained)}.` : `Dug ${blockName} but collected nothing.`;
