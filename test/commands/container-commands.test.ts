@@ -9,7 +9,7 @@ import { isSleeping } from '../../src/server/plugins/beds.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import {
-  clear, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, startWorld, teleport, type World,
+  area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, startWorld, type World,
 } from './more-helpers.ts';
 
 let w: World;
@@ -23,13 +23,6 @@ afterAll(async () => {
   await w?.running.close();
 });
 
-async function area(dx: number, dz: number): Promise<Vec3> {
-  const base = w.origin.offset(dx, 0, dz);
-  await clear(w);
-  await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
-  return base;
-}
-
 /** Items of one name in a block entity's slots, as the server stores them. */
 function storedCount(pos: Vec3, item: string): number {
   const id = w.server.serv.registry.itemsByName[item].id;
@@ -41,7 +34,7 @@ const at = (p: Vec3) => `(${p.x}, ${p.y}, ${p.z})`;
 
 describe('chests', () => {
   test('!putInChest moves any count across stacks, !viewChest lists it, !takeFromChest takes it back', async () => {
-    const base = await area(40, 0);
+    const base = await area(w, 40, 0);
     const chest = base.offset(4, 0, 1);
     await setBlock(w, chest, 'chest');
     expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} is empty.`);
@@ -62,14 +55,14 @@ describe('chests', () => {
   }, 45_000);
 
   test('without a chest within 32 blocks the commands say so', async () => {
-    await area(40, 80);
+    await area(w, 40, 80);
     expect(await run(w.andy, '!viewChest')).toMatch(/No chest within 32 blocks/);
   });
 });
 
 describe('furnaces', () => {
   test('!smeltItem prefers a blast furnace for ore, adds the best fuel and takes the ingots', async () => {
-    const base = await area(-40, 0);
+    const base = await area(w, -40, 0);
     const furnace = base.offset(2, 0, 2);
     const blast = base.offset(5, 0, -2);
     await setBlock(w, furnace, 'furnace');
@@ -92,7 +85,7 @@ describe('furnaces', () => {
   }, 30_000);
 
   test('!smeltItem places a smoker from the inventory for food when none is near', async () => {
-    await area(-40, 40);
+    await area(w, -40, 40);
     await give(w, 'beef', 1);
     await give(w, 'smoker', 1);
     await give(w, 'oak_planks', 3);
@@ -105,7 +98,7 @@ describe('furnaces', () => {
   }, 30_000);
 
   test('!smeltItem stops within 1 s and never restarts; !clearFurnace empties the furnace', async () => {
-    const base = await area(-40, 80);
+    const base = await area(w, -40, 80);
     const furnace = base.offset(3, 0, 0);
     await setBlock(w, furnace, 'furnace');
     await give(w, 'raw_gold', 3);
@@ -128,7 +121,7 @@ describe('furnaces', () => {
 
 describe('beds', () => {
   test('!goToBed ignores bedrock, sleeps in a bed at night and wakes in the morning', async () => {
-    const base = await area(0, 60);
+    const base = await area(w, 0, 60);
     await setBlock(w, base.offset(2, -1, 0), 'bedrock');
     expect(await run(w.andy, '!goToBed')).toMatch(/No bed within 32 blocks/);
     const foot = base.offset(6, 0, 2);
@@ -159,7 +152,7 @@ describe('beds', () => {
 
 describe('blueprints', () => {
   test('the blueprint queries report what to place, remove and replace, from the world as the bot sees it', async () => {
-    const base = await area(0, -60);
+    const base = await area(w, 0, -60);
     const o = base.offset(3, 0, 3);
     const blueprint = blueprintSchema.parse({
       materials: { stone: 3, oak_planks: 1 },

@@ -92,6 +92,14 @@ export async function teleport(w: World, bot: Bot, to: Vec3): Promise<void> {
 }
 
 /** Sets a block through /setblock and waits until Andy sees it. */
+/** Puts Andy at the centre of a fresh area `dx, dz` blocks from the spawn, with an empty inventory. */
+export async function area(w: World, dx: number, dz: number): Promise<Vec3> {
+  const base = w.origin.offset(dx, 0, dz);
+  await clear(w);
+  await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+  return base;
+}
+
 export async function setBlock(w: World, pos: Vec3, block: string): Promise<void> {
   command(w, `/setblock ${pos.x} ${pos.y} ${pos.z} ${block}`);
   const name = block.replace(/\[.*$/, '');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
-  clear, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
+  area, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
   setBlock, startWorld, summon, teleport, type World,
 } from './more-helpers.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
@@ -24,17 +24,9 @@ afterAll(async () => {
   await w?.running.close();
 });
 
-/** Puts Andy at the centre of a fresh area `dx, dz` from spawn with an empty inventory. */
-async function area(dx: number, dz: number): Promise<Vec3> {
-  const base = w.origin.offset(dx, 0, dz);
-  await clear(w);
-  await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
-  return base;
-}
-
 describe('blocks', () => {
   test('!placeBlockAt places from the inventory against a solid neighbour; refuses a floating spot', async () => {
-    const base = await area(-24, 0);
+    const base = await area(w, -24, 0);
     await give(w, 'cobblestone', 2);
     const at = base.offset(6, 0, 2);
     expect(await run(w.andy, `!placeBlockAt("cobblestone", ${at.x}, ${at.y}, ${at.z})`)).toBe(`Placed cobblestone at (${at.x}, ${at.y}, ${at.z}).`);
@@ -48,7 +40,7 @@ describe('blocks', () => {
   }, 30_000);
 
   test('!digAt walks into reach, digs with the right tool and picks up the drop; refuses stone without a pickaxe', async () => {
-    const base = await area(-24, 12);
+    const base = await area(w, -24, 12);
     const ground = base.offset(6, -1, 0);
     expect(await run(w.andy, `!digAt(${ground.x}, ${ground.y}, ${ground.z})`)).toMatch(/^Dug grass_block .* Gained 1 dirt\./);
     expect(await serverBlock(w, ground)).toBe('air');
@@ -62,7 +54,7 @@ describe('blocks', () => {
   }, 30_000);
 
   test('!digDown digs the distance asked', async () => {
-    const base = await area(-12, 24);
+    const base = await area(w, -12, 24);
     const out = await run(w.andy, '!digDown(2)');
     expect(out).toBe(`Dug down 2 blocks to y=${base.y - 2}.`);
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(base.y - 2);
@@ -72,14 +64,14 @@ describe('blocks', () => {
   }, 30_000);
 
   test('!digDown stops before lava below and before a drop of more than 3', async () => {
-    const lavaBase = await area(0, 24);
+    const lavaBase = await area(w, 0, 24);
     await setBlock(w, lavaBase.offset(0, -3, 0), 'lava');
     const out = await run(w.andy, '!digDown(4)');
     expect(out).toMatch(/^Dug down 1 block to y=\d+; stopped because lava is below/);
     expect(await serverBlock(w, lavaBase.offset(0, -2, 0))).toBe('dirt'); // the block over the lava stays
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(lavaBase.y - 1);
 
-    const dropBase = await area(12, 24);
+    const dropBase = await area(w, 12, 24);
     command(w, `/fill ${dropBase.x} ${dropBase.y - 4} ${dropBase.z} ${dropBase.x} ${dropBase.y - 2} ${dropBase.z} air`);
     await waitUntil(() => w.andy.bot.blockAt(dropBase.offset(0, -2, 0))?.name === 'air', 'the hole below is dug');
     expect(await run(w.andy, '!digDown(3)')).toMatch(/^Dug down 0 blocks .*would drop you more than 3 blocks/);
@@ -87,7 +79,7 @@ describe('blocks', () => {
   }, 30_000);
 
   test('!activate walks to the nearest lever and flips it for everyone', async () => {
-    const base = await area(24, 0);
+    const base = await area(w, 24, 0);
     const lever = base.offset(9, 0, 3);
     await setBlock(w, lever, 'lever[face=floor,facing=north,powered=false]');
     const powered = async () => {
@@ -105,7 +97,7 @@ describe('blocks', () => {
   }, 30_000);
 
   test('!readSign reads the text another player wrote with updateSign', async () => {
-    const base = await area(-12, 36);
+    const base = await area(w, -12, 36);
     const sign = base.offset(3, 0, 2);
     await teleport(w, w.steve, base.offset(1.5, 0, 3.5));
     await setBlock(w, sign, 'oak_sign');
@@ -122,7 +114,7 @@ describe('blocks', () => {
 
 describe('items', () => {
   test('!equip wears armour in its slot and holds other items', async () => {
-    await area(24, 12);
+    await area(w, 24, 12);
     await give(w, 'iron_helmet', 1);
     await give(w, 'iron_boots', 1);
     expect(await run(w.andy, '!equip("iron_helmet")')).toBe('Equipped iron_helmet (head).');
@@ -136,7 +128,7 @@ describe('items', () => {
   }, 30_000);
 
   test('!discard drops the number asked and leaves it on the ground', async () => {
-    await area(-12, -12);
+    await area(w, -12, -12);
     await give(w, 'dirt', 5);
     expect(await run(w.andy, '!discard("dirt", 3)')).toBe('Discarded 3 dirt; 2 left.');
     expect(count(w.andy, 'dirt')).toBe(2);
@@ -170,7 +162,7 @@ describe('items', () => {
   }, 15_000);
 
   test('!useItemOnEntity milks a cow with a bucket', async () => {
-    const base = await area(-24, -12);
+    const base = await area(w, -24, -12);
     await give(w, 'bucket', 1);
     await summon(w, 'cow', base.offset(8, 0, 0));
     try {
@@ -185,7 +177,7 @@ describe('items', () => {
   }, 30_000);
 
   test('!useItemOnEntity shears a sheep once: wool drops, the shears wear', async () => {
-    const base = await area(-36, -24);
+    const base = await area(w, -36, -24);
     await give(w, 'shears', 1);
     await summon(w, 'sheep', base.offset(6, 0, 0));
     try {
@@ -210,7 +202,7 @@ describe('items', () => {
 
 describe('combat', () => {
   test('!attack kills the nearest mob of the type and picks up its loot', async () => {
-    const base = await area(0, -24);
+    const base = await area(w, 0, -24);
     await give(w, 'iron_sword', 1);
     const cow = await summon(w, 'cow', base.offset(5, 0, 0));
     const out = await run(w.andy, '!attack("cow")');
@@ -223,7 +215,7 @@ describe('combat', () => {
   }, 45_000);
 
   test('!attackPlayer hurts the player until !stop, which ends it within 1 s', async () => {
-    const base = await area(12, -24);
+    const base = await area(w, 12, -24);
     await give(w, 'iron_sword', 1);
     await teleport(w, w.steve, base.offset(4.5, 0, 0.5));
     const steve = serverPlayer(w.server, 'Steve');

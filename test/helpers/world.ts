@@ -1,5 +1,7 @@
 /** Shared test fixtures: a real embedded server and real mineflayer bots on it. */
 import mineflayer, { type Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import { Vec3 } from 'vec3';
 import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../src/server/embedded.ts';
 import { giveItems } from '../../src/server/plugins/inventory.ts';
 import { TEST_VERSION } from './version.ts';
@@ -56,4 +58,21 @@ export async function give(server: EmbeddedServer, bot: Bot, name: string, count
   const before = botCount(bot, name);
   giveItems(serverPlayer(server, bot.username), name, count);
   await waitUntil(() => botCount(bot, name) === before + count, `${bot.username} receives ${count} ${name}`);
+}
+
+/** Teleports the bot with /tp (it must be op) and waits until it stands there with chunks loaded. */
+export async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
+  bot.chat(`/tp ${x} ${y} ${z}`);
+  await waitUntil(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) < 0.6, `${bot.username} teleported`);
+  await bot.waitForChunksToLoad();
+}
+
+/** Gives the bot one `name` block and places it with bot.placeBlock on top of the block at `ground`. */
+export async function place(server: EmbeddedServer, bot: Bot, name: string, ground: Vec3): Promise<Block> {
+  await give(server, bot, name, 1);
+  await bot.equip(bot.registry.itemsByName[name].id, 'hand');
+  await bot.placeBlock(bot.blockAt(ground)!, new Vec3(0, 1, 0));
+  const placed = bot.blockAt(ground.offset(0, 1, 0));
+  if (placed?.name !== name) throw new Error(`${name} was not placed above ${ground} (found ${placed?.name})`);
+  return placed;
 }

@@ -5,12 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import type { Block } from 'prismarine-block';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, place, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 
@@ -42,21 +41,6 @@ async function eventually<T>(read: () => T, expected: T, what: string): Promise<
   expect(read(), what).toEqual(expected);
 }
 
-async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
-  bot.chat(`/tp ${x} ${y} ${z}`);
-  await waitUntil(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) < 0.6, `${bot.username} teleported`);
-  await bot.waitForChunksToLoad();
-}
-
-/** Places the held-to-be `name` block on top of the ground block at `ground` with bot.placeBlock. */
-async function place(server: EmbeddedServer, bot: Bot, name: string, ground: Vec3): Promise<Block> {
-  await give(server, bot, name, 1);
-  await bot.equip(bot.registry.itemsByName[name].id, 'hand');
-  await bot.placeBlock(bot.blockAt(ground)!, new Vec3(0, 1, 0));
-  const placed = bot.blockAt(ground.offset(0, 1, 0));
-  expect(placed?.name).toBe(name);
-  return placed!;
-}
 
 /** The block state the server holds at `pos`. */
 async function serverBlock(server: EmbeddedServer, pos: Vec3): Promise<{ name: string; properties: Record<string, unknown> }> {

@@ -9,7 +9,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, place, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import { ON_DEFAULT_VERSION } from '../helpers/version.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
@@ -51,20 +51,6 @@ describe.runIf(ON_DEFAULT_VERSION)('smelting data table', () => {
   });
 });
 
-async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
-  bot.chat(`/tp ${x} ${y} ${z}`);
-  await waitUntil(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) < 0.6, `${bot.username} teleported`);
-  await bot.waitForChunksToLoad();
-}
-
-async function place(server: EmbeddedServer, bot: Bot, name: string, ground: Vec3): Promise<Block> {
-  await give(server, bot, name, 1);
-  await bot.equip(bot.registry.itemsByName[name].id, 'hand');
-  await bot.placeBlock(bot.blockAt(ground)!, new Vec3(0, 1, 0));
-  const placed = bot.blockAt(ground.offset(0, 1, 0));
-  expect(placed?.name).toBe(name);
-  return placed!;
-}
 
 /** A furnace block entity's slots by name ({} = empty) and its numbers, as the server holds them. */
 function serverFurnace(server: EmbeddedServer, pos: Vec3): { slots: ({ name: string; count: number } | null)[]; data: Record<string, number> } {
