@@ -2,26 +2,17 @@
  * Chest, furnace, bed and blueprint commands through `Agent.execute` on the embedded server,
  * checked in the bot's view and in the server's block entities, inventories and time.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import { isSleeping } from '../../src/server/plugins/beds.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import {
-  area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, startWorld, type World,
+  area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld,
 } from './more-helpers.ts';
 
-let w: World;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-
-afterAll(async () => {
-  w?.steve.quit();
-  await w?.running.close();
-});
+const w = useWorld();
 
 /** Items of one name in a block entity's slots, as the server stores them. */
 function storedCount(pos: Vec3, item: string): number {

@@ -2,25 +2,16 @@
  * The movement, place, mode, control and query commands added on this branch, run as the product
  * runs them (`startAgents`, the agent's registry, `Agent.execute`), each checked in the world.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
 import nbt from 'prismarine-nbt';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
-  command, expectStopsWithin1s, run, serverMobs, serverPosition, setBlock, startWorld, summon, teleport, type World,
+  command, expectStopsWithin1s, run, serverMobs, serverPosition, setBlock, useWorld, summon, teleport,
 } from './more-helpers.ts';
 
-let w: World;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-
-afterAll(async () => {
-  w?.steve.quit();
-  await w?.running.close();
-});
+const w = useWorld();
 
 /** Andy's yaw as the server stores it (vanilla degrees, 0 = south), normalised to (-180, 180]. */
 function serverYaw(): number {

@@ -1,5 +1,5 @@
 /** Shared set-up for the more-commands integration tests: one agent (Andy) and a plain player (Steve). */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { startAgents, type RunningBots } from '../../src/agent/process.ts';
@@ -37,6 +37,20 @@ export async function startWorld(): Promise<World> {
   const steve = await connectBot(server, 'Steve');
   await waitUntil(() => !!andy.bot.players.Steve?.entity, 'Andy sees Steve');
   return { running, server, andy, steve, origin: andy.bot.entity.position.floored() };
+}
+
+/**
+ * The calling test file's world: started before its first test and closed after its last. The
+ * returned object is filled in by the `beforeAll` hook.
+ */
+export function useWorld(): World {
+  const w = {} as World;
+  beforeAll(async () => { Object.assign(w, await startWorld()); }, 60_000);
+  afterAll(async () => {
+    w.steve?.quit();
+    await w.running?.close();
+  });
+  return w;
 }
 
 /** Parses `text` with the agent's registry, as a model reply would be, and runs it. */

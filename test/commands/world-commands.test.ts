@@ -2,27 +2,18 @@
  * The block, item and combat commands added on this branch, run through `Agent.execute` on the
  * embedded server, each checked in the bot's view and in the server's world or inventory.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
   area, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
-  setBlock, startWorld, summon, teleport, type World,
+  setBlock, useWorld, summon, teleport,
 } from './more-helpers.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { damageOf } from '../../src/server/plugins/block-utils.ts';
 import { sheepState } from '../../src/server/plugins/interactions.ts';
 
-let w: World;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-
-afterAll(async () => {
-  w?.steve.quit();
-  await w?.running.close();
-});
+const w = useWorld();
 
 describe('blocks', () => {
   test('!placeBlockAt places from the inventory against a solid neighbour; refuses a floating spot', async () => {
