@@ -6,7 +6,7 @@
  *
  * Figures include the embedded server, which runs in the same process.
  */
-import { startAgents } from '../src/agent/process.ts';
+import { startAgents } from '../src/app/start-bots.ts';
 import { profileSchema, settingsSchema } from '../src/settings/index.ts';
 
 const bots = Number(process.argv[2] ?? 5);

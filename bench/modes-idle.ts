@@ -9,7 +9,7 @@
  *
  * Usage: npx node bench/modes-idle.ts [bots=5] [seconds=20]
  */
-import { startAgents } from '../src/agent/process.ts';
+import { startAgents } from '../src/app/start-bots.ts';
 import { MODE_NAMES } from '../src/agent/modes/index.ts';
 import { profileSchema, settingsSchema } from '../src/settings/index.ts';
 

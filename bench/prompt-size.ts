@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startAgents } from '../src/agent/process.ts';
+import { startAgents } from '../src/app/start-bots.ts';
 import { profileSchema, settingsSchema } from '../src/settings/index.ts';
 
 /** MINDcraft's first conversing prompt for a bot with an empty inventory (characters). */

@@ -4,11 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { startAgents } from './agent/process.ts';
-import { DEFAULT_SERVER_VERSION, startEmbeddedServer } from './server/embedded.ts';
+import { startAgents } from './app/start-bots.ts';
+import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
+import { startEmbeddedServer } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
-import { appendResult, loadTaskProfiles, runTask } from './tasks/runner.ts';
+import { appendResult, loadTaskProfiles, runTask } from './app/run-task.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
@@ -45,7 +46,7 @@ async function server(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' }, version: { type: 'string' } }, strict: true });
   const port = values.port === undefined ? 25565 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
-  const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_SERVER_VERSION });
+  const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_MINECRAFT_VERSION });
   log(`Minecraft ${srv.version} server (offline mode, superflat) on ${srv.host}:${srv.port}.`);
   log(`Join: Multiplayer > Direct Connection > ${srv.host}:${srv.port} with a ${srv.version} client (any username). Ctrl-C stops.`);
   await untilInterrupted();

@@ -10,31 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_PLACE_NAME, type Place, type PlaceStore } from '../game/places.ts';
 import type { ChatTurn } from '../models/types.ts';
-
-/** One remembered place: block coordinates and the dimension it is in. */
-export interface Place {
-  x: number;
-  y: number;
-  z: number;
-  dimension: string;
-}
-
-/** Named places (`!rememberHere`, `!goToRememberedPlace`). Names are case-insensitive. */
-export interface PlaceStore {
-  /** The place called `name`, if remembered. */
-  get(name: string): Place | undefined;
-  /**
-   * Remembers (or moves) `name` at `place`.
-   *
-   * @throws Error when the name is empty or longer than {@link MAX_PLACE_NAME}.
-   */
-  set(name: string, place: Place): void;
-  /** Forgets `name`; returns whether it was remembered. */
-  delete(name: string): boolean;
-  /** All places, in the order they were first remembered. */
-  list(): [string, Place][];
-}
 
 /** The goal loop's persisted state. */
 export interface SavedGoal {
@@ -59,9 +36,6 @@ export interface SavedMemory {
 
 /** The agent-owned part of a snapshot, read at write time. */
 export type AgentSnapshot = Pick<SavedMemory, 'memory' | 'turns' | 'goal' | 'lastPartner'>;
-
-/** Longest place name accepted (characters). */
-export const MAX_PLACE_NAME = 64;
 
 /** Default debounce of writes (ms). */
 export const MEMORY_WRITE_DEBOUNCE_MS = 500;

@@ -1,7 +1,7 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
-import type { PlaceStore } from '../agent/memory-store.ts';
+import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { defineCommandFor } from './registry.ts';

@@ -24,7 +24,7 @@
  * and what was found, and ends with a correct example call.
  */
 import { distance } from 'fastest-levenshtein';
-import type { NameResolver } from './names.ts';
+import type { NameResolver } from '../game/names.ts';
 import {
   describeExpected,
   exampleCall,

@@ -15,7 +15,7 @@ export {
 export { EMPTY_CONVERSATION_PLACEHOLDER, normalizeTurns } from './shared.ts';
 export { AnthropicChatModel, ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic.ts';
 export { OpenAIChatModel } from './openai.ts';
-export { commandTools, paramSchema, parseToolArguments, renderReply, toolCallToCommand, type ToolSource } from './tools.ts';
+export { parseToolArguments, renderReply, toolCallToCommand } from './tools.ts';
 
 /** Default per-attempt timeout of {@link createModel}, in ms. */
 export const DEFAULT_TIMEOUT_MS = 120_000;

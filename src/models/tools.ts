@@ -1,68 +1,9 @@
 /**
- * Native tool calling for commands: JSON Schemas generated from the command declarations, and
- * the way back from a provider's tool call to the `!name(args)` text the agent already parses.
- *
- * Only the declarations are read (name, description, params), so this module depends on no
- * agent code; pass `registry.list()`.
+ * Native tool calling, the way back: from a provider's tool call to the `!name(args)` text the
+ * agent already parses. The tools themselves are generated from the command declarations
+ * (`src/commands/tools.ts`).
  */
-import type { ParamSpec } from '../commands/registry.ts';
-import type { JsonSchema, ToolCall, ToolSpec } from './types.ts';
-
-/** What {@link commandTools} reads of a command definition. */
-export interface ToolSource {
-  /** `'!craftRecipe'` (the bang is dropped in the tool name). */
-  name: string;
-  description: string;
-  /** Declaration order = argument order. */
-  params: Record<string, ParamSpec>;
-}
-
-const NAME_HINT: Partial<Record<ParamSpec['type'], string>> = {
-  ItemName: 'a Minecraft item id, e.g. "oak_planks"',
-  BlockName: 'a Minecraft block id, e.g. "oak_log"',
-};
-
-/**
- * The JSON Schema of one parameter: `int` → integer, `float` → number, `boolean`, `string`,
- * `ItemName`/`BlockName` → string with a description saying so; a domain `[lo, hi)` becomes
- * `minimum: lo` and `exclusiveMaximum: hi` (infinite bounds are left out).
- */
-export function paramSchema(spec: ParamSpec): JsonSchema {
-  const type = spec.type === 'int' ? 'integer' : spec.type === 'float' ? 'number' : spec.type === 'boolean' ? 'boolean' : 'string';
-  const hint = NAME_HINT[spec.type];
-  const description = [spec.description.trim(), hint].filter(Boolean).join(' — ');
-  const schema: JsonSchema = { type };
-  if (description) schema.description = description;
-  if ((spec.type === 'int' || spec.type === 'float') && spec.domain) {
-    const [lo, hi] = spec.domain;
-    if (Number.isFinite(lo)) schema.minimum = lo;
-    if (Number.isFinite(hi)) schema.exclusiveMaximum = hi;
-  }
-  return schema;
-}
-
-/**
- * One tool per command, named without the bang; every parameter is required (commands take
- * exactly their declared arguments) and no others are allowed.
- *
- * @param commands command definitions, e.g. `registry.list()`.
- * @throws Error when a command name would not be a valid tool name (`[A-Za-z0-9_-]{1,64}`).
- */
-export function commandTools(commands: Iterable<ToolSource>): ToolSpec[] {
-  const tools: ToolSpec[] = [];
-  for (const def of commands) {
-    const name = def.name.replace(/^!/, '');
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`commandTools: "${def.name}" is not a valid tool name`);
-    const properties: Record<string, JsonSchema> = {};
-    for (const [param, spec] of Object.entries(def.params)) properties[param] = paramSchema(spec);
-    tools.push({
-      name,
-      description: def.description,
-      parameters: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false },
-    });
-  }
-  return tools;
-}
+import type { ToolCall, ToolSpec } from './types.ts';
 
 function renderValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -25,7 +25,7 @@ export interface ChatRequest {
   /** Upper bound on generated tokens for this request; overrides `params.max_tokens` of the spec. */
   maxTokens?: number;
   /**
-   * Native tool calling: tools the model may call (see `tools.ts`, `commandTools`). When given,
+   * Native tool calling: tools the model may call (see `src/commands/tools.ts`, `commandTools`). When given,
    * {@link ChatModel.complete} renders the first tool call back into `!name(args)` text after the
    * reply's text, so callers that parse commands need no change. Omit for text-only prompting.
    */

@@ -3,6 +3,7 @@
  * (see `./plugins/`). It lets bots run on a machine with no Minecraft installed.
  */
 import { createRequire } from 'node:module';
+import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 import { builtinPlugins } from './plugins/index.ts';
 
 const require = createRequire(import.meta.url);
@@ -29,9 +30,6 @@ function withoutConsolePrompt<T>(load: () => T): T {
     patched.cursorTo = cursorTo;
   }
 }
-
-/** Default Minecraft version of the embedded server (the newest flying-squid 1.12 supports). */
-export const DEFAULT_SERVER_VERSION = '1.21.4';
 
 /** A flying-squid server object (untyped upstream). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -86,7 +84,7 @@ export interface EmbeddedServer {
  * @throws Error when the version is unsupported, or the port cannot be bound within 10 s.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
-  const version = options.version ?? DEFAULT_SERVER_VERSION;
+  const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
   const host = options.host ?? '127.0.0.1';
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {

@@ -5,11 +5,10 @@ import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
-import { inventoryCounts } from './items.ts';
+import { diffCounts, inventoryCounts, requireItem } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { loadPlugins } from './plugins.ts';
-import { diffCounts, requireItem } from './use-items.ts';
 
 const { goals } = pathfinderPkg;
 

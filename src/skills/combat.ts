@@ -7,7 +7,7 @@ import { inventoryCounts } from './items.ts';
 import { playerEntity } from './movement.ts';
 import { nearestEntity, requireEntityType } from './navigation.ts';
 import { loadPlugins } from './plugins.ts';
-import { diffCounts } from './use-items.ts';
+import { diffCounts } from './items.ts';
 
 /** How far `!attack` looks for the mob (blocks), as in the reference. */
 export const ATTACK_RANGE = 24;

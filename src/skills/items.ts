@@ -1,6 +1,7 @@
 /** Inventory reading and handing items over. */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
+import type { Item } from 'prismarine-item';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { goToPlayer, playerEntity } from './movement.ts';
 import { abortable, sleep, waitFor } from '../util/abort.ts';
@@ -56,4 +57,27 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   const left = inventoryCounts(bot)[item] ?? 0;
   if (received >= n) return `Gave ${n} ${item} to ${name}; they picked it up. You have ${left} ${item} left.`;
   return `Tossed ${n} ${item} to ${name}, but they had picked up only ${received} after ${PICKUP_TIMEOUT_MS / 1000} s. The rest lies on the ground near them.`;
+}
+
+/** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */
+export function requireItem(bot: Bot, name: string): Item {
+  const item = bot.inventory.items().find((i) => i.name === name)
+    ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
+  if (!item) throw new Error(`You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
+  return item;
+}
+
+/** `Gained 1 milk_bucket. Lost 1 bucket.` or '' when nothing changed. */
+export function diffCounts(before: Counts, after: Counts): string {
+  const gained: Counts = {};
+  const lost: Counts = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const d = (after[name] ?? 0) - (before[name] ?? 0);
+    if (d > 0) gained[name] = d;
+    else if (d < 0) lost[name] = -d;
+  }
+  return [
+    Object.keys(gained).length ? `Gained ${formatCounts(gained)}.` : '',
+    Object.keys(lost).length ? `Lost ${formatCounts(lost)}.` : '',
+  ].filter(Boolean).join(' ');
 }

@@ -3,7 +3,7 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import type { PlaceStore } from '../agent/memory-store.ts';
+import type { PlaceStore } from '../game/places.ts';
 import { abortError, sleep, throwIfAborted } from '../util/abort.ts';
 import { goTo, playerEntity } from './movement.ts';
 

@@ -2,7 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { sleep, throwIfAborted } from '../util/abort.ts';
-import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe } from '../server/plugins/smelting.ts';
+import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe } from '../game/smelting.ts';
 import { inventoryCounts } from './items.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { formatPos } from './navigation.ts';

@@ -4,7 +4,7 @@ import type { Item } from 'prismarine-item';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, sleep, throwIfAborted } from '../util/abort.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
-import { inventoryCounts } from './items.ts';
+import { diffCounts, inventoryCounts, requireItem } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';
 import { pickUpDropsNear } from './blocks.ts';
@@ -17,14 +17,6 @@ export const USE_ON_RANGE = 24;
 const EAT_TIMEOUT_MS = 5_000;
 /** Items vanilla lets a player consume at full hunger. */
 const ALWAYS_CONSUMABLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'milk_bucket', 'potion', 'honey_bottle', 'suspicious_stew']);
-
-/** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */
-export function requireItem(bot: Bot, name: string): Item {
-  const item = bot.inventory.items().find((i) => i.name === name)
-    ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
-  if (!item) throw new Error(`You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
-  return item;
-}
 
 /** Where `!equip` puts an item: armour to its slot, shields and totems to the off-hand, the rest in hand. */
 export function equipDestination(name: string): EquipmentDestination {
@@ -138,17 +130,3 @@ export async function useItemOnEntity(bot: Bot, itemName: string, entityType: st
   return `Used ${what} on the ${type} at ${formatPos(target.position)}. ${changes || 'Your inventory did not change.'}`;
 }
 
-/** `Gained 1 milk_bucket. Lost 1 bucket.` or '' when nothing changed. */
-export function diffCounts(before: Counts, after: Counts): string {
-  const gained: Counts = {};
-  const lost: Counts = {};
-  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const d = (after[name] ?? 0) - (before[name] ?? 0);
-    if (d > 0) gained[name] = d;
-    else if (d < 0) lost[name] = -d;
-  }
-  return [
-    Object.keys(gained).length ? `Gained ${formatCounts(gained)}.` : '',
-    Object.keys(lost).length ? `Lost ${formatCounts(lost)}.` : '',
-  ].filter(Boolean).join(' ');
-}

@@ -4,7 +4,7 @@
  * Pure functions of the game data: no bot, no network.
  */
 import { type GameData, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
-import { normaliseName } from '../commands/names.ts';
+import { normaliseName } from '../game/names.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 
 /** At most this many names in a list line ("used in", "dropped by", matches). */

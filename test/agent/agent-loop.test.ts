@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Agent } from '../../src/agent/agent.ts';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeChatCall, type FakeProviderServer, type FakeReply } from '../helpers/fake-providers.ts';

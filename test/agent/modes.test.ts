@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Agent } from '../../src/agent/agent.ts';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
 import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';

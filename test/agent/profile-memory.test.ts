@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { loadSettings, type LoadedSettings } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import type { Agent } from '../../src/agent/agent.ts';
-import { nameResolver } from '../../src/commands/names.ts';
+import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';

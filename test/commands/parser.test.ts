@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameResolver } from '../../src/commands/names.ts';
+import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand, type ParseResult } from '../../src/commands/parser.ts';
 import { registry, type FakeCtx } from './fixtures.ts';
 

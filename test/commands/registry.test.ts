@@ -7,7 +7,7 @@ import {
   signature,
   type ParamSpec,
 } from '../../src/commands/registry.ts';
-import { nameResolver, normaliseName } from '../../src/commands/names.ts';
+import { nameResolver, normaliseName } from '../../src/game/names.ts';
 import { collectBlocks, defs, registry, stats, type FakeCtx } from './fixtures.ts';
 
 describe('defineCommand', () => {

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { settingsSchema } from '../../src/settings/index.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { testSettings } from '../helpers/version.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
-import { loadTaskProfiles, runTask } from '../../src/tasks/runner.ts';
+import { loadTaskProfiles, runTask } from '../../src/app/run-task.ts';
 
 const FILE = path.resolve('../shared/minecollab/crafting_tasks/test_tasks/2_agent.json');
 const settings = testSettings({ chat_bot_messages: false });

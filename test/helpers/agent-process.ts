@@ -14,7 +14,7 @@
  * It exits (after disconnecting its bots) on SIGTERM, when its stdin closes (the parent went
  * away), and in any case after `maxLifetimeMs`, so a test that dies never leaves it running.
  */
-import { startAgents, type RunningBots } from '../../src/agent/process.ts';
+import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 
 /** What the parent passes in `AGENT_PROCESS_CONFIG`. */

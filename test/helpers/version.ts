@@ -3,14 +3,14 @@
  * version of the test matrix, each project setting `MC_TEST_VERSION` for its test workers; tests
  * read the version only through this module.
  */
-import { DEFAULT_SERVER_VERSION } from '../../src/server/embedded.ts';
+import { DEFAULT_MINECRAFT_VERSION } from '../../src/game/versions.ts';
 import { settingsSchema, type Settings } from '../../src/settings/index.ts';
 
 /** The version under test: `MC_TEST_VERSION` when set and not empty, otherwise the server default. */
-export const TEST_VERSION: string = process.env.MC_TEST_VERSION || DEFAULT_SERVER_VERSION;
+export const TEST_VERSION: string = process.env.MC_TEST_VERSION || DEFAULT_MINECRAFT_VERSION;
 
 /** True when the tests run on the server's default version (the full-suite project of the matrix). */
-export const ON_DEFAULT_VERSION: boolean = TEST_VERSION === DEFAULT_SERVER_VERSION;
+export const ON_DEFAULT_VERSION: boolean = TEST_VERSION === DEFAULT_MINECRAFT_VERSION;
 
 /**
  * Agent settings for a test: the schema defaults, on {@link TEST_VERSION}, with `overrides` on top.

@@ -1,8 +1,9 @@
 /** Native tool calling: schemas from command declarations, wire formats, and the way back to command text. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { nameResolver } from '../../src/commands/names.ts';
+import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
-import { commandTools, createModel, renderReply, toolCallToCommand, type ToolSpec } from '../../src/models/index.ts';
+import { commandTools } from '../../src/commands/tools.ts';
+import { createModel, renderReply, toolCallToCommand, type ToolSpec } from '../../src/models/index.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { registry } from '../commands/fixtures.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { BASE_PROFILES, deepMerge, loadMergedProfile, mergeProfiles, PROFILE_DEFAULTS_DIR } from '../../src/agent/profiles.ts';
+import { BASE_PROFILES, deepMerge, loadMergedProfile, mergeProfiles, PROFILE_DEFAULTS_DIR } from '../../src/settings/profiles.ts';
 import { fillTemplate, PROMPT_VARIABLES, templateVariables } from '../../src/models/prompts/template.ts';
 import { ConfigError } from '../../src/settings/index.ts';
 

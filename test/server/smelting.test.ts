@@ -13,8 +13,8 @@ import { botCount, connectBot, give, place, startTestServer, teleport, waitUntil
 import { ON_DEFAULT_VERSION } from '../helpers/version.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
-import { smeltingTableFor } from '../../src/server/plugins/smelting.ts';
-import smeltingData from '../../src/server/data/smelting.json' with { type: 'json' };
+import { smeltingTableFor } from '../../src/game/smelting.ts';
+import smeltingData from '../../src/game/data/smelting.json' with { type: 'json' };
 
 const require = createRequire(import.meta.url);
 

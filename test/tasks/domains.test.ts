@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Vec3 } from 'vec3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { nameResolver } from '../../src/commands/names.ts';
+import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntityAt } from '../../src/server/plugins/block-commands.ts';
@@ -16,7 +16,7 @@ import { allMobs } from '../../src/server/plugins/mobs.ts';
 import { settingsSchema } from '../../src/settings/index.ts';
 import { levelCells } from '../../src/tasks/blueprint.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
-import { loadTaskProfiles, runTask, type TaskReady } from '../../src/tasks/runner.ts';
+import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
 import { blueprintBox, COOKING_ANIMALS, cookingLayout, shiftBlueprint } from '../../src/tasks/worlds.ts';
 import { connectBot, serverPlayer, startTestServer } from '../helpers/world.ts';
 

@@ -1,6 +1,6 @@
 /** Queries about the agent's own state (modes, places) and offline game knowledge. */
 import { defineCommand, type AgentControl } from '../context.ts';
-import type { PlaceStore } from '../../agent/memory-store.ts';
+import type { PlaceStore } from '../../game/places.ts';
 import { searchWiki } from '../../skills/wiki.ts';
 import { readNearestSign } from '../../skills/blocks.ts';
 

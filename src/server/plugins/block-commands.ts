@@ -21,7 +21,8 @@ import { blockEntities, slotCountOf, type BlockEntity } from './block-entities.t
 import { syncViewers } from './containers.ts';
 import { installBlockCommands, parseBlockPos, splitBracketedArguments } from './fill.ts';
 import { countOf, type Slot } from './menus.ts';
-import { applyFurnaceNbt, FURNACE_KINDS, furnaceNbt } from './smelting.ts';
+import { FURNACE_KINDS } from '../../game/smelting.ts';
+import { applyFurnaceNbt, furnaceNbt } from './smelting.ts';
 import { formatSnbt, isCompound, mergeCompound, nbtAtPath, parseSnbt, type NbtCompound, type NbtValue } from './snbt.ts';
 import { commandAction, CommandError, displayName, resolvePlayers } from './targets.ts';
 import { sendFeedback, translatable } from './text.ts';

@@ -17,101 +17,25 @@
  * - Window properties (`craft_progress_bar`) 0 fuel ticks left, 1 burn ticks of the last fuel,
  *   2 cooking progress, 3 total cooking time, all in ticks, sent whenever they change.
  *
- * minecraft-data has no smelting recipes or fuel values; they come from ../data/smelting.json
- * (vanilla 1.21.4 data, see ../data/README.md). Contents persist and drop like chests
+ * minecraft-data has no smelting recipes or fuel values; they come from src/game/data/smelting.json
+ * (vanilla 1.21.4 data, see src/game/smelting.ts). Contents persist and drop like chests
  * (./block-entities.ts, ./containers.ts). Experience from smelting is not awarded.
  */
 import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
+import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe, type CookingType } from '../../game/smelting.ts';
 import type { SquidServer } from '../embedded.ts';
 import { blockEntities, slotCountOf, type BlockEntity, type BlockPos } from './block-entities.ts';
 import { OPPOSITE_DIRECTION, placedState, placementLookDirection, setBlockState, syncViewers } from './containers.ts';
 import { inventorySession, openMenu } from './inventory.ts';
 import { countOf, createStorageMenu, maxStack, sameItem, type InventorySession, type SquidPlayer } from './menus.ts';
-import smeltingData from '../data/smelting.json' with { type: 'json' };
 
 const require = createRequire(import.meta.url);
-
-/** Vanilla recipe types a furnace-like block cooks. */
-export type CookingType = 'smelting' | 'smoking' | 'blasting';
-
-/** One cooking recipe, with item ids of the running version. */
-export interface CookingRecipe {
-  /** Result item id (one item per craft, as every vanilla cooking recipe). */
-  result: number;
-  /** Cooking time in ticks. */
-  cookingTime: number;
-  /** Experience points awarded per item (not applied yet). */
-  experience: number;
-}
-
-/** A fuel: burn time in a furnace (ticks), and what stays in the slot when used up. */
-export interface Fuel {
-  burnTicks: number;
-  /** Item id left behind (a lava bucket leaves a bucket). */
-  remainder?: number;
-}
-
-/** The smelting data of one version, keyed by item id. */
-export interface SmeltingTable {
-  recipes: Record<CookingType, Map<number, CookingRecipe>>;
-  fuels: Map<number, Fuel>;
-}
-
-interface RawTable {
-  recipes: Record<CookingType, { input: string[]; result: string; experience: number; cookingTime: number }[]>;
-  fuels: { burnTicks: number; items: string[]; remainder?: string }[];
-}
-
-/** The furnace-like blocks: their recipe type, window type, title and fuel burn divisor. */
-export const FURNACE_KINDS: Record<string, { type: CookingType; window: string; title: string; burnDivisor: number }> = {
-  furnace: { type: 'smelting', window: 'minecraft:furnace', title: 'Furnace', burnDivisor: 1 },
-  smoker: { type: 'smoking', window: 'minecraft:smoker', title: 'Smoker', burnDivisor: 2 },
-  blast_furnace: { type: 'blasting', window: 'minecraft:blast_furnace', title: 'Blast Furnace', burnDivisor: 2 },
-};
 
 /** vanilla AbstractFurnaceBlockEntity: cooking time when the input has no recipe, in ticks. */
 const DEFAULT_COOKING_TIME = 200;
 /** Slots of a furnace-like block entity and of its window (protocol). */
 export const FURNACE_SLOTS = { input: 0, fuel: 1, result: 2, inventoryStart: 3, hotbarStart: 30, end: 39 } as const;
-
-const tables = new WeakMap<object, SmeltingTable>();
-
-/**
- * The smelting table of a registry (built once per registry): the vanilla 1.21.4 recipes and
- * fuels of ../data/smelting.json whose items exist in this version (e.g. pale oak and resin
- * are left out on 1.21.1).
- *
- * @param registry a prismarine-registry / minecraft-data object (`serv.registry`, `bot.registry`).
- */
-export function smeltingTableFor(registry: { itemsByName: Record<string, { id: number } | undefined> }): SmeltingTable {
-  let table = tables.get(registry);
-  if (table) return table;
-  const raw = smeltingData as unknown as RawTable;
-  const id = (name: string): number | undefined => registry.itemsByName[name]?.id;
-  const recipes = { smelting: new Map(), smoking: new Map(), blasting: new Map() } as SmeltingTable['recipes'];
-  for (const type of Object.keys(recipes) as CookingType[]) {
-    for (const r of raw.recipes[type]) {
-      const result = id(r.result);
-      if (result === undefined) continue;
-      for (const input of r.input) {
-        const inputId = id(input);
-        if (inputId !== undefined) recipes[type].set(inputId, { result, cookingTime: r.cookingTime, experience: r.experience });
-      }
-    }
-  }
-  const fuels = new Map<number, Fuel>();
-  for (const f of raw.fuels) {
-    const remainder = f.remainder === undefined ? undefined : id(f.remainder);
-    for (const name of f.items) {
-      const itemId = id(name);
-      if (itemId !== undefined) fuels.set(itemId, remainder === undefined ? { burnTicks: f.burnTicks } : { burnTicks: f.burnTicks, remainder });
-    }
-  }
-  table = { recipes, fuels };
-  tables.set(registry, table);
-  return table;
-}
 
 /** Numeric state of a furnace block entity (vanilla field names), all in ticks. */
 interface FurnaceData {

@@ -7,20 +7,20 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
-import { startAgents } from '../agent/process.ts';
+import { startAgents } from './start-bots.ts';
 import { ChatOutbox, type RateLimit } from '../conversation/outbox.ts';
 import { gameData } from '../game/data.ts';
 import { loadProfile, type Profile, type Settings } from '../settings/index.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { waitFor } from '../util/abort.ts';
-import type { BlockLookup } from './blueprint.ts';
-import { checkTaskForVersion, goalFor, perAgentTargets, TaskError, taskTargets } from './loader.ts';
-import type { Blueprint, LoadedTask } from './schema.ts';
-import { validatorFor, type Validation } from './validators.ts';
+import type { BlockLookup } from '../tasks/blueprint.ts';
+import { checkTaskForVersion, goalFor, perAgentTargets, TaskError, taskTargets } from '../tasks/loader.ts';
+import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
+import { validatorFor, type Validation } from '../tasks/validators.ts';
 import {
   ANIMALS_EACH, blueprintBox, COOKING_ANIMALS, cookingAnimalCommands, cookingBlockCommands, cookingFuelCommands,
   cookingLayout, fillBoxCommands, firstLevel, shiftBlueprint, type Pos,
-} from './worlds.ts';
+} from '../tasks/worlds.ts';
 
 /** The final line of a run (one JSON object). */
 export interface TaskResult {

@@ -5,17 +5,17 @@
 import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { allCommands } from '../commands/index.ts';
-import { nameResolver } from '../commands/names.ts';
+import { nameResolver } from '../game/names.ts';
 import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
 import { ExampleSelector, EXAMPLES_DIR } from '../models/prompts/examples.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import type { Profile, Settings } from '../settings/index.ts';
-import { Agent } from './agent.ts';
-import { connectBot, type ServerAddress } from './bot.ts';
-import { MemoryStore } from './memory-store.ts';
-import { chooseModel, fallbackNotice } from './model-choice.ts';
-import { completeProfile, mergeProfiles } from './profiles.ts';
+import { Agent } from '../agent/agent.ts';
+import { connectBot, type ServerAddress } from '../agent/bot.ts';
+import { MemoryStore } from '../agent/memory-store.ts';
+import { chooseModel, fallbackNotice } from '../agent/model-choice.ts';
+import { completeProfile, mergeProfiles } from '../settings/profiles.ts';
 
 export interface StartOptions {
   settings: Settings;

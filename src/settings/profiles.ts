@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError, profileSchema, validate, type Profile } from '../settings/index.ts';
+import { ConfigError, profileSchema, validate, type Profile } from './schema.ts';
 
 /** The shipped `profiles/defaults/` folder (`_default.json` and the base profiles). */
 export const PROFILE_DEFAULTS_DIR = fileURLToPath(new URL('../../profiles/defaults/', import.meta.url));
