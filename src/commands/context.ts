@@ -32,14 +32,35 @@ export interface AgentControl {
   readonly places?: PlaceStore;
   /** The agent's behaviour modes (`!modes`, `!setMode`, `!stay`). */
   readonly modes?: ModeControl;
-  /** The construction blueprint of the agent's task (`!checkBlueprint`, `!getBlueprint`...). */
-  readonly blueprint?: Blueprint;
+  /** The agent's part of the running task, if any (`!checkBlueprint` reads its blueprint). */
+  readonly task?: Readonly<AgentTask>;
   /** `!stfu`: stop chatting and self-prompting (goal loop), keep the current action. */
   silence?(): void | Promise<void>;
   /** `!restart`: restart the agent (reconnect, reload memory). */
   restart?(): Promise<void>;
   /** `!clearChat`: forget the conversation history. */
   clearHistory?(): void;
+}
+
+/**
+ * One agent's part of a task, given with `setTask` by the task runner and read by commands and
+ * the offline policy.
+ */
+export interface AgentTask {
+  /** The goal the prompt shows while no goal loop (`!goal`) runs. */
+  goal?: string;
+  /** Item targets (item name → count). */
+  targets?: Record<string, number>;
+  /** The construction blueprint (`!checkBlueprint`, `!getBlueprint`...). */
+  blueprint?: Blueprint;
+  /** Commands this agent may not use while the task runs, e.g. `['!craftRecipe']`. */
+  blockedActions?: readonly string[];
+  /**
+   * MineCollab's `restrict_to_inventory`: the agents must make do with what they hold, so
+   * `!getCraftingPlan` plans from the inventory only and names missing ingredients as items to
+   * get from the others instead of raw materials to gather.
+   */
+  restrictToInventory?: boolean;
 }
 
 /** One behaviour mode as `!modes` lists it. */

@@ -41,7 +41,7 @@ export type ParseResult<Ctx> =
   | { kind: 'none' }
   | {
       kind: 'command';
-      command: CommandDef<Ctx, any>;
+      command: CommandDef<Ctx>;
       /** Converted arguments keyed by parameter name; matches `ArgsOf<typeof command.params>`. */
       args: Record<string, string | number | boolean>;
       /** Text before the command, trimmed (surrounding backticks and `**` removed). */
@@ -158,7 +158,7 @@ function parseInvocation<Ctx>(
   text: string,
   bang: number,
   nameEnd: number,
-  def: CommandDef<Ctx, any>,
+  def: CommandDef<Ctx>,
   names: NameResolver,
   before: string,
 ): ParseResult<Ctx> {
@@ -203,7 +203,7 @@ function paramLabel(specs: [string, ParamSpec][], i: number): string {
   return spec ? `parameter ${i + 1} "${spec[0]}"` : `parameter ${i + 1}`;
 }
 
-function countMessage(def: CommandDef<unknown, any>, specs: [string, ParamSpec][], raw: RawArg[]): string {
+function countMessage(def: CommandDef<unknown>, specs: [string, ParamSpec][], raw: RawArg[]): string {
   const usage = `Usage: ${signature(def)}. Example: ${exampleCall(def)}`;
   const expected = `expects ${specs.length} parameter${specs.length === 1 ? '' : 's'}, got ${raw.length}`;
   if (raw.length < specs.length) {
@@ -227,7 +227,7 @@ function show(s: string): string {
 function lexArgs(
   text: string,
   start: number,
-  def: CommandDef<unknown, any>,
+  def: CommandDef<unknown>,
   specs: [string, ParamSpec][],
 ): { ok: true; args: RawArg[]; end: number } | Fail {
   const args: RawArg[] = [];

@@ -96,7 +96,7 @@ export function describeExpected(spec: ParamSpec): string {
 }
 
 /** `!collectBlocks(type: BlockName, num: int)`; a command without params is just `!stats`. */
-export function signature(def: CommandDef<unknown, any>): string {
+export function signature(def: CommandDef<unknown>): string {
   const params = Object.entries(def.params as Record<string, ParamSpec>);
   if (params.length === 0) return def.name;
   return `${def.name}(${params.map(([n, s]) => `${n}: ${s.type}`).join(', ')})`;
@@ -118,7 +118,7 @@ function exampleValue(spec: ParamSpec): string {
 }
 
 /** A well-formed invocation: `!collectBlocks("oak_log", 4)`. */
-export function exampleCall(def: CommandDef<unknown, any>): string {
+export function exampleCall(def: CommandDef<unknown>): string {
   const params = Object.values(def.params as Record<string, ParamSpec>);
   if (params.length === 0) return def.name;
   return `${def.name}(${params.map(exampleValue).join(', ')})`;
@@ -129,7 +129,7 @@ export function exampleCall(def: CommandDef<unknown, any>): string {
  * line per parameter. A parameter line that would say nothing new (no domain, and a description
  * that is empty or just repeats the name, like `x: x`) is left out.
  */
-function docBlock(def: CommandDef<unknown, any>): string {
+function docBlock(def: CommandDef<unknown>): string {
   const lines = [`${signature(def)}: ${def.description}`];
   for (const [n, s] of Object.entries(def.params as Record<string, ParamSpec>)) {
     const desc = s.description.trim();
@@ -142,14 +142,14 @@ function docBlock(def: CommandDef<unknown, any>): string {
 
 /** An immutable set of commands with unique names. */
 export class CommandRegistry<Ctx> {
-  readonly #defs: CommandDef<Ctx, any>[];
-  readonly #byName: Map<string, CommandDef<Ctx, any>>;
+  readonly #defs: CommandDef<Ctx>[];
+  readonly #byName: Map<string, CommandDef<Ctx>>;
 
   /**
    * @param defs command definitions; names must start with `!` and be unique.
    * @throws Error on a duplicate or malformed name.
    */
-  constructor(defs: CommandDef<Ctx, any>[]) {
+  constructor(defs: CommandDef<Ctx>[]) {
     this.#defs = [...defs];
     this.#byName = new Map();
     for (const def of defs) {
@@ -162,12 +162,12 @@ export class CommandRegistry<Ctx> {
   }
 
   /** The command called `name` (with or without the bang; exact case), if registered. */
-  get(name: string): CommandDef<Ctx, any> | undefined {
+  get(name: string): CommandDef<Ctx> | undefined {
     return this.#byName.get(withBang(name));
   }
 
   /** Case-insensitive lookup; used by the parser to forgive `!CollectBlocks`. */
-  getIgnoringCase(name: string): CommandDef<Ctx, any> | undefined {
+  getIgnoringCase(name: string): CommandDef<Ctx> | undefined {
     const exact = this.get(name);
     if (exact) return exact;
     const lower = withBang(name).toLowerCase();
@@ -176,7 +176,7 @@ export class CommandRegistry<Ctx> {
   }
 
   /** All commands, in registration order. */
-  list(): CommandDef<Ctx, any>[] {
+  list(): CommandDef<Ctx>[] {
     return [...this.#defs];
   }
 
@@ -223,7 +223,7 @@ export class CommandRegistry<Ctx> {
     return parts.join('\n');
   }
 
-  #ordered(): CommandDef<Ctx, any>[] {
+  #ordered(): CommandDef<Ctx>[] {
     return [...this.#defs.filter((d) => d.kind === 'query'), ...this.#defs.filter((d) => d.kind === 'action')];
   }
 }

@@ -1,8 +1,9 @@
 /**
- * Every agent command, run the way the product runs it: `startAgents` with the embedded server
- * and two oracle agents (Andy, Jill), a model-style `!command` text parsed with the agent's own
- * registry and run through `Agent.execute`. Each test checks the world or the inventories
- * afterwards, in the bot's view and (where it matters) in the server's.
+ * The basic queries and actions (`COMMANDS` below), run the way the product runs them:
+ * `startAgents` with the embedded server and two oracle agents (Andy, Jill), a model-style
+ * `!command` text parsed with the agent's own registry and run through `Agent.execute`. Each test
+ * checks the world or the inventories afterwards, in the bot's view and (where it matters) in the
+ * server's.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Bot } from 'mineflayer';

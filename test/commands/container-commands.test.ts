@@ -10,7 +10,7 @@ import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import {
   area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld,
-} from './more-helpers.ts';
+} from './agent-world.ts';
 
 const w = useWorld();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand, type ParseResult } from '../../src/commands/parser.ts';
-import { registry, type FakeCtx } from './fixtures.ts';
+import { registry, type FakeCtx } from './fake-registry.ts';
 
 const names = nameResolver('1.21.4');
 const parse = (text: string): ParseResult<FakeCtx> => parseCommand(text, registry, names);

@@ -8,7 +8,7 @@ import {
   type ParamSpec,
 } from '../../src/commands/registry.ts';
 import { nameResolver, normaliseName } from '../../src/game/names.ts';
-import { collectBlocks, defs, registry, stats, type FakeCtx } from './fixtures.ts';
+import { collectBlocks, defs, registry, stats, type FakeCtx } from './fake-registry.ts';
 
 describe('defineCommand', () => {
   it('types perform arguments from the declared params', () => {

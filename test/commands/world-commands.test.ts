@@ -1,14 +1,14 @@
 /**
- * The block, item and combat commands added on this branch, run through `Agent.execute` on the
- * embedded server, each checked in the bot's view and in the server's world or inventory.
+ * The block, sign, item and combat commands, run through `Agent.execute` on the embedded server,
+ * each checked in the bot's view and in the server's world or inventory.
  */
 import { describe, expect, test } from 'vitest';
-import { Vec3 } from 'vec3';
+import nbt from 'prismarine-nbt';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
   area, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
   setBlock, useWorld, summon, teleport,
-} from './more-helpers.ts';
+} from './agent-world.ts';
 import { blockEntities } from '../../src/server/plugins/block-entities.ts';
 import { damageOf } from '../../src/server/plugins/block-utils.ts';
 import { sheepState } from '../../src/server/plugins/interactions.ts';
@@ -101,6 +101,25 @@ describe('blocks', () => {
     expect(stored?.text?.front).toEqual(['Iron mine', 'to the east', '', '']);
     command(w, `/setblock ${sign.x} ${sign.y} ${sign.z} air`);
   }, 30_000);
+
+  test('!readSign and !nearbyBlocks report the text of a nearby sign', async () => {
+    const base = w.origin.offset(10, 0, 10);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    expect(await run(w.andy, '!readSign')).toBe('No sign within 16 blocks.');
+    const at = base.offset(3, 0, 2);
+    await setBlock(w, at, 'oak_sign');
+    // The server keeps no sign text: send what a vanilla server sends for a written sign.
+    const lines = ['{"text":"Welcome"}', '{"text":"to base"}', '""', '""'];
+    const text = (messages: string[]) => nbt.comp({ messages: nbt.list(nbt.string(messages)), color: nbt.string('black'), has_glowing_text: nbt.byte(0) });
+    serverPlayer(w.server, 'Andy')._client.write('tile_entity_data', {
+      location: at, action: 7,
+      nbtData: nbt.comp({ front_text: text(lines), back_text: text(['""', '""', '""', '""']), is_waxed: nbt.byte(0) }),
+    });
+    await waitUntil(() => !!w.andy.bot.blockAt(at)?.entity, 'Andy receives the sign text');
+    expect(await run(w.andy, '!readSign')).toBe(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
+    expect(await run(w.andy, '!nearbyBlocks')).toContain(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
+    command(w, `/setblock ${at.x} ${at.y} ${at.z} air`);
+  });
 });
 
 describe('items', () => {

@@ -15,7 +15,7 @@ import { settingsSchema } from '../../src/settings/index.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { AGENT_PROCESS_CONFIG_ENV, type AgentProcessConfig, type AgentProcessReport, type AgentStatus } from '../helpers/agent-process.ts';
-import { fakeProfiles, remembers, scriptBots, type Scripts } from './bots-helpers.ts';
+import { fakeProfiles, remembers, scriptBots, type Scripts } from './scripted-bots.ts';
 
 const CHILD_SCRIPT = fileURLToPath(new URL('../helpers/agent-process.ts', import.meta.url));
 const LEAVE_END_MS = 1_500;

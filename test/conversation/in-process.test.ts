@@ -10,7 +10,7 @@ import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
-import { agentNamed, fakeProfiles, listen, remembers, scriptBots, type Scripts } from './bots-helpers.ts';
+import { agentNamed, fakeProfiles, listen, remembers, scriptBots, type Scripts } from './scripted-bots.ts';
 
 const NAMES = ['Andy', 'Jill', 'Bob', 'Kate', 'Mia'];
 let running: RunningBots;

@@ -10,7 +10,7 @@ import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
-import { fakeProfiles, listen, remembers, scriptBots, type Scripts } from './bots-helpers.ts';
+import { fakeProfiles, listen, remembers, scriptBots, type Scripts } from './scripted-bots.ts';
 
 let first: RunningBots;
 let second: RunningBots | undefined;

@@ -49,7 +49,7 @@ class FakeBot extends EventEmitter {
   }
 }
 
-function link(server: FakeServer, name: string, key = '') {
+function link(server: FakeServer, name: string, key = 'team-key') {
   const bot = server.join(name);
   const outbox = new ChatOutbox((line) => server.chat(name, line), { burst: 100, intervalMs: 0 });
   const inbox: BotMessage[] = [];
@@ -119,6 +119,25 @@ describe('whisper transport', () => {
     // Only knowledge of the key proves it (what one of our bots named Steve would send).
     server.chat('Steve', `/tell Andy mcb|proof|-|0|1/1|- ${proofMac('secret', 'Steve', 'Andy', nonce)}`);
     expect(andy.transport.isPeer('Steve')).toBe(true);
+  });
+
+  test('there is no built-in key: a transport without one refuses to start', () => {
+    const server = new FakeServer();
+    const bot = server.join('Andy');
+    const outbox = new ChatOutbox(() => {}, { burst: 100, intervalMs: 0 });
+    expect(() => new WhisperTransport(bot, outbox, { key: '' })).toThrow(/needs a key \(settings "bot_key"\)/);
+  });
+
+  test('after a reconnect the bot forgets its peers and proves itself to every player again', () => {
+    const server = new FakeServer();
+    const andy = link(server, 'Andy');
+    link(server, 'Jill');
+    expect(andy.transport.peers()).toEqual(['Jill']);
+    const before = server.lines.length;
+    andy.transport.rejoined();
+    // Andy said hello to Jill again, Jill answered with a proof: verified anew, nothing trusted from before.
+    expect(server.lines.slice(before).some((l) => l.from === 'Andy' && l.line.startsWith('/tell Jill mcb|hello'))).toBe(true);
+    expect(andy.transport.peers()).toEqual(['Jill']);
   });
 
   test('bots with different keys never count each other as bots', () => {

@@ -5,7 +5,7 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { commandTools } from '../../src/commands/tools.ts';
 import { createModel, renderReply, toolCallToCommand, type ToolSpec } from '../../src/models/index.ts';
 import { profileSchema } from '../../src/settings/index.ts';
-import { registry } from '../commands/fixtures.ts';
+import { registry } from '../commands/fake-registry.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 
 const tools = commandTools(registry.list());

@@ -1,15 +1,15 @@
 /**
- * The movement, place, mode, control and query commands added on this branch, run as the product
- * runs them (`startAgents`, the agent's registry, `Agent.execute`), each checked in the world.
+ * The movement commands (following, staying, moving away, searching for a mob, saved places,
+ * looking), run as the product runs them (`startAgents`, the agent's registry, `Agent.execute`),
+ * each checked in the world.
  */
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
-import nbt from 'prismarine-nbt';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
-  command, expectStopsWithin1s, run, serverMobs, serverPosition, setBlock, useWorld, summon, teleport,
-} from './more-helpers.ts';
+  command, expectStopsWithin1s, run, serverMobs, serverPosition, useWorld, summon, teleport,
+} from './agent-world.ts';
 
 const w = useWorld();
 
@@ -106,67 +106,4 @@ describe('movement', () => {
     await run(w.andy, `!lookAtPosition(${base.x}, ${base.y - 3}, ${base.z})`);
     expect(w.andy.bot.entity.pitch).toBeLessThan(-1); // looking steeply down
   }, 30_000);
-});
-
-describe('queries and agent control', () => {
-  test('!readSign and !nearbyBlocks report the text of a nearby sign', async () => {
-    const base = w.origin.offset(10, 0, 10);
-    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
-    expect(await run(w.andy, '!readSign')).toBe('No sign within 16 blocks.');
-    const at = base.offset(3, 0, 2);
-    await setBlock(w, at, 'oak_sign');
-    // The server keeps no sign text: send what a vanilla server sends for a written sign.
-    const lines = ['{"text":"Welcome"}', '{"text":"to base"}', '""', '""'];
-    const text = (messages: string[]) => nbt.comp({ messages: nbt.list(nbt.string(messages)), color: nbt.string('black'), has_glowing_text: nbt.byte(0) });
-    serverPlayer(w.server, 'Andy')._client.write('tile_entity_data', {
-      location: at, action: 7,
-      nbtData: nbt.comp({ front_text: text(lines), back_text: text(['""', '""', '""', '""']), is_waxed: nbt.byte(0) }),
-    });
-    await waitUntil(() => !!w.andy.bot.blockAt(at)?.entity, 'Andy receives the sign text');
-    expect(await run(w.andy, '!readSign')).toBe(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
-    expect(await run(w.andy, '!nearbyBlocks')).toContain(`Sign at (${at.x}, ${at.y}, ${at.z}): "Welcome | to base"`);
-    command(w, `/setblock ${at.x} ${at.y} ${at.z} air`);
-  });
-
-  test('!modes and !setMode go through the agent\'s modes, and !stay pauses them', async () => {
-    const modes = w.andy.modes;
-    const was = modes.isOn('hunting');
-    modes.set('hunting', false);
-    try {
-      expect(await run(w.andy, '!modes')).toMatch(/^self_preservation: ON/m);
-      expect(await run(w.andy, '!setMode("Hunting", on)')).toBe('Mode hunting is now on.');
-      expect(modes.isOn('hunting')).toBe(true);
-      expect(await run(w.andy, '!modes')).toMatch(/^hunting: ON/m);
-      expect(await run(w.andy, '!setMode("hunting", true)')).toBe('Mode hunting is already on.');
-      expect(await run(w.andy, '!setMode("flying", true)')).toMatch(/No mode "flying". Modes: self_preservation, /);
-      // !stay pauses the modes for its duration and resumes them afterwards.
-      const pending = run(w.andy, '!stay(5)');
-      await waitUntil(() => modes.list().every((m) => m.paused), 'modes paused during !stay');
-      await expectStopsWithin1s(w.andy, pending);
-      expect(modes.list().some((m) => m.paused)).toBe(false);
-    } finally {
-      modes.set('hunting', was);
-    }
-  });
-
-  test('!restart stops the goal, forgets the chat and resets the modes to the profile', async () => {
-    w.andy.setGoal('collect 64 oak logs');
-    w.andy.modes.set('cowardice', true); // off in the profile
-    w.andy.receive({ from: 'system', channel: 'system', text: 'remember this' });
-    await w.andy.idle();
-    expect(await run(w.andy, '!restart')).toBe('Restarted.');
-    expect(w.andy.selfPrompter.state).toBe('stopped');
-    expect(w.andy.history.some((t) => t.content.includes('remember this'))).toBe(false);
-    expect(w.andy.modes.isOn('cowardice')).toBe(false);
-    expect(w.andy.currentAction()).toBeUndefined();
-  });
-
-  test('!stfu and !clearChat act on the agent', async () => {
-    w.andy.receive({ from: 'system', channel: 'system', text: 'remember this' });
-    await w.andy.idle();
-    expect(w.andy.history.length).toBeGreaterThan(0);
-    expect(await run(w.andy, '!clearChat')).toBe('Chat history cleared.');
-    expect(w.andy.history).toHaveLength(0);
-    expect(await run(w.andy, '!stfu')).toBe('Quiet now.');
-  });
 });

@@ -1,7 +1,8 @@
-/** `!goal` and `!endGoal`: the goal loop, which self-prompts while the agent is idle. */
-import { defineCommand } from '../context.ts';
+/** Goal commands: `!goal` starts the goal loop, which self-prompts while the agent is idle; `!endGoal` ends it. */
+import { defineCommand, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
 
-export const goal = defineCommand({
+const goalCommand = defineCommand({
   name: '!goal',
   kind: 'action',
   alongside: true,
@@ -14,7 +15,7 @@ export const goal = defineCommand({
   },
 });
 
-export const endGoal = defineCommand({
+const endGoalCommand = defineCommand({
   name: '!endGoal',
   kind: 'action',
   alongside: true,
@@ -24,3 +25,6 @@ export const endGoal = defineCommand({
     return agent.endGoal?.() ?? 'There was no goal to end.';
   },
 });
+
+/** `!goal` and `!endGoal`; both run alongside the current action. */
+export const goalsCommands: CommandDef<CommandContext>[] = [goalCommand, endGoalCommand];

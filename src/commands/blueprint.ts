@@ -1,16 +1,17 @@
-/** Blueprint queries of construction tasks: what the blueprint says and what is left to build. */
+/** Blueprint commands (construction tasks): what the blueprint says and what is left to build. */
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { defineCommand, type AgentControl } from '../context.ts';
-import type { Blueprint } from '../../tasks/schema.ts';
+import { defineCommand, type AgentControl, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
+import type { Blueprint } from '../tasks/schema.ts';
 import {
   checkLevel, findLevel, formatBlueprint, formatBlueprintCheck, formatLevel, formatLevelCheck, type BlockLookup,
-} from '../../tasks/blueprint.ts';
+} from '../tasks/blueprint.ts';
 
 const NO_BLUEPRINT = 'You have no blueprint: this is not a construction task.';
 
 /** The world as the bot sees it; undefined for blocks in chunks it has not loaded. */
-export function botLookup(bot: Bot): BlockLookup {
+function botLookup(bot: Bot): BlockLookup {
   return (x, y, z) => bot.blockAt(new Vec3(x, y, z))?.name;
 }
 
@@ -20,10 +21,10 @@ function levelOrError(blueprint: Blueprint, levelNum: number): ReturnType<typeof
 }
 
 function blueprintOf(agent: AgentControl): Blueprint | undefined {
-  return agent.blueprint;
+  return agent.task?.blueprint;
 }
 
-export const checkBlueprintLevelCommand = defineCommand({
+const checkBlueprintLevelCommand = defineCommand({
   name: '!checkBlueprintLevel',
   kind: 'query',
   description: 'What to place, remove or replace on a blueprint level.',
@@ -39,7 +40,7 @@ export const checkBlueprintLevelCommand = defineCommand({
   },
 });
 
-export const checkBlueprintCommand = defineCommand({
+const checkBlueprintCommand = defineCommand({
   name: '!checkBlueprint',
   kind: 'query',
   description: 'What is left of the whole blueprint, and the score.',
@@ -50,7 +51,7 @@ export const checkBlueprintCommand = defineCommand({
   },
 });
 
-export const getBlueprintCommand = defineCommand({
+const getBlueprintCommand = defineCommand({
   name: '!getBlueprint',
   kind: 'query',
   description: 'Your blueprint: materials and levels.',
@@ -61,7 +62,7 @@ export const getBlueprintCommand = defineCommand({
   },
 });
 
-export const getBlueprintLevelCommand = defineCommand({
+const getBlueprintLevelCommand = defineCommand({
   name: '!getBlueprintLevel',
   kind: 'query',
   description: 'One level of your blueprint.',
@@ -76,4 +77,11 @@ export const getBlueprintLevelCommand = defineCommand({
   },
 });
 
-export const blueprintCommands = [checkBlueprintLevelCommand, checkBlueprintCommand, getBlueprintCommand, getBlueprintLevelCommand];
+/**
+ * `!checkBlueprintLevel`, `!checkBlueprint`, `!getBlueprint` and `!getBlueprintLevel`: queries of the
+ * agent's construction blueprint ({@link AgentControl.task}). Without a blueprint each answers
+ * that this is not a construction task; an unknown level number lists the blueprint's levels.
+ */
+export const blueprintCommands: CommandDef<CommandContext>[] = [
+  checkBlueprintLevelCommand, checkBlueprintCommand, getBlueprintCommand, getBlueprintLevelCommand,
+];

@@ -1,8 +1,9 @@
-/** Combat actions (mineflayer-pvp). */
-import { defineCommand } from '../context.ts';
-import { attackNearest, attackPlayer } from '../../skills/combat.ts';
+/** Combat commands (mineflayer-pvp): attacking a mob or a player. */
+import { defineCommand, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
+import { attackNearest, attackPlayer } from '../skills/combat.ts';
 
-export const attackCommand = defineCommand({
+const attackCommand = defineCommand({
   name: '!attack',
   kind: 'action',
   description: 'Kill the nearest mob of a type.',
@@ -14,7 +15,7 @@ export const attackCommand = defineCommand({
   },
 });
 
-export const attackPlayerCommand = defineCommand({
+const attackPlayerCommand = defineCommand({
   name: '!attackPlayer',
   kind: 'action',
   description: 'Attack a player.',
@@ -26,4 +27,5 @@ export const attackPlayerCommand = defineCommand({
   },
 });
 
-export const combatCommands = [attackCommand, attackPlayerCommand];
+/** `!attack` and `!attackPlayer`. */
+export const combatCommands: CommandDef<CommandContext>[] = [attackCommand, attackPlayerCommand];

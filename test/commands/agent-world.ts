@@ -1,4 +1,8 @@
-/** Shared set-up for the more-commands integration tests: one agent (Andy) and a plain player (Steve). */
+/**
+ * A real world with an agent in it, for the command integration tests: the embedded server, one
+ * oracle agent (Andy) and a plain player (Steve), and helpers that run commands as the product
+ * does and read the world on both sides (the bot's view and the server's).
+ */
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';

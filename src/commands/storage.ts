@@ -1,10 +1,10 @@
-/** Chest, furnace and bed actions. */
-import { defineCommand } from '../context.ts';
-import { putInChest, takeFromChest, viewChest } from '../../skills/containers.ts';
-import { clearFurnace, smeltItem } from '../../skills/smelting.ts';
-import { goToBed } from '../../skills/sleep.ts';
+/** Storage commands: chests (put, take, look inside) and furnaces (smelt, empty). */
+import { defineCommand, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
+import { putInChest, takeFromChest, viewChest } from '../skills/containers.ts';
+import { clearFurnace, smeltItem } from '../skills/smelting.ts';
 
-export const putInChestCommand = defineCommand({
+const putInChestCommand = defineCommand({
   name: '!putInChest',
   kind: 'action',
   description: 'Put items in the nearest chest.',
@@ -17,7 +17,7 @@ export const putInChestCommand = defineCommand({
   },
 });
 
-export const takeFromChestCommand = defineCommand({
+const takeFromChestCommand = defineCommand({
   name: '!takeFromChest',
   kind: 'action',
   description: 'Take items from the nearest chest.',
@@ -30,7 +30,7 @@ export const takeFromChestCommand = defineCommand({
   },
 });
 
-export const viewChestCommand = defineCommand({
+const viewChestCommand = defineCommand({
   name: '!viewChest',
   kind: 'action',
   description: 'What the nearest chest holds.',
@@ -40,7 +40,7 @@ export const viewChestCommand = defineCommand({
   },
 });
 
-export const smeltItemCommand = defineCommand({
+const smeltItemCommand = defineCommand({
   name: '!smeltItem',
   kind: 'action',
   description: 'Smelt or cook items in a furnace, adding fuel.',
@@ -53,7 +53,7 @@ export const smeltItemCommand = defineCommand({
   },
 });
 
-export const clearFurnaceCommand = defineCommand({
+const clearFurnaceCommand = defineCommand({
   name: '!clearFurnace',
   kind: 'action',
   description: 'Empty the nearest furnace.',
@@ -63,14 +63,10 @@ export const clearFurnaceCommand = defineCommand({
   },
 });
 
-export const goToBedCommand = defineCommand({
-  name: '!goToBed',
-  kind: 'action',
-  description: 'Sleep in the nearest bed until morning.',
-  params: {},
-  async perform({ bot, signal }) {
-    return goToBed(bot, signal);
-  },
-});
-
-export const storageCommands = [putInChestCommand, takeFromChestCommand, viewChestCommand, smeltItemCommand, clearFurnaceCommand, goToBedCommand];
+/**
+ * `!putInChest`, `!takeFromChest`, `!viewChest` (an action: it walks to the chest and opens it),
+ * `!smeltItem` and `!clearFurnace`.
+ */
+export const storageCommands: CommandDef<CommandContext>[] = [
+  putInChestCommand, takeFromChestCommand, viewChestCommand, smeltItemCommand, clearFurnaceCommand,
+];

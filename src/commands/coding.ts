@@ -1,19 +1,21 @@
 /**
- * `!newAction(prompt)`: the model writes JavaScript against the skill library, run in the SES
- * sandbox in a worker thread (see `src/sandbox/`). Offered only with `allow_insecure_coding`.
+ * The coding command, `!newAction(prompt)`: the model writes JavaScript against the skill library,
+ * run in the SES sandbox in a worker thread (see `src/sandbox/`). Offered only with
+ * `allow_insecure_coding`.
  *
  * The code never sees the bot: it gets {@link codingSkills}, functions that close over the bot
  * and the action's AbortSignal and take and return plain data only.
  */
 import type { Bot } from 'mineflayer';
-import { writeAndRunCode, type SkillTable } from '../../sandbox/index.ts';
-import { collectBlocks } from '../../skills/collect.ts';
-import { craftRecipe } from '../../skills/crafting.ts';
-import { formatPlan, planCrafting } from '../../skills/crafting-plan.ts';
-import { givePlayer, inventoryCounts } from '../../skills/items.ts';
-import { goToPlayer, goToPosition, searchForBlock } from '../../skills/movement.ts';
-import { placeNearby } from '../../skills/place.ts';
-import { defineCommand } from '../context.ts';
+import { writeAndRunCode, type SkillTable } from '../sandbox/index.ts';
+import { collectBlocks } from '../skills/collect.ts';
+import { craftRecipe } from '../skills/crafting.ts';
+import { formatPlan, planCrafting } from '../skills/crafting-plan.ts';
+import { givePlayer, inventoryCounts } from '../skills/items.ts';
+import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
+import { placeNearby } from '../skills/place.ts';
+import { defineCommand, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
 
 /** A skill function and its one-line doc for the coding prompt. */
 interface CodingSkill {
@@ -37,7 +39,7 @@ const str = (v: unknown, what: string): string => {
  * @param say sends a chat line (through the agent's rate-limited outbox).
  * @returns the functions (for {@link writeAndRunCode}) and their docs (for `$CODE_DOCS`).
  */
-export function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void): { skills: SkillTable; docs: string } {
+function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void): { skills: SkillTable; docs: string } {
   const table: Record<string, CodingSkill> = {
     position: {
       doc: 'position(): {x, y, z} of your feet',
@@ -89,7 +91,7 @@ export function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) 
   return { skills, docs: Object.values(table).map((s) => s.doc).join('\n') };
 }
 
-export const newAction = defineCommand({
+const newActionCommand = defineCommand({
   name: '!newAction',
   kind: 'action',
   description: 'Write and run JavaScript for a task no other command does; describe the task.',
@@ -113,3 +115,10 @@ export const newAction = defineCommand({
     return result.message;
   },
 });
+
+/**
+ * `!newAction`. For an agent without `coding()` (no `allow_insecure_coding`) it answers that
+ * writing code is not available; otherwise with the run's message: what the code returned, or why
+ * it stopped or failed after its attempts.
+ */
+export const codingCommands: CommandDef<CommandContext>[] = [newActionCommand];

@@ -1,4 +1,7 @@
-/** A small, realistic command set shared by the command tests. */
+/**
+ * A fake command registry for the registry, parser and tool-schema tests: a small, realistic
+ * command set over a fake context ({@link FakeCtx}) whose commands only log that they ran.
+ */
 import { CommandRegistry, defineCommand, defineCommandFor, type CommandDef } from '../../src/commands/registry.ts';
 
 export interface FakeCtx {
@@ -36,10 +39,10 @@ export const stats = defineCommand({
   },
 });
 
-const simple = (name: string, kind: 'query' | 'action', description: string): CommandDef<FakeCtx, {}> =>
+const simple = (name: string, kind: 'query' | 'action', description: string): CommandDef<FakeCtx, Record<string, never>> =>
   define({ name, kind, description, params: {}, async perform() { return undefined; } });
 
-export const defs: CommandDef<FakeCtx, any>[] = [
+export const defs: CommandDef<FakeCtx>[] = [
   stats,
   simple('!inventory', 'query', 'Your items and armour.'),
   simple('!nearbyBlocks', 'query', 'Block types near you.'),

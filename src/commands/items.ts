@@ -1,0 +1,141 @@
+/**
+ * Item commands: what the agent carries and can craft, crafting, handing items over, eating,
+ * wearing, dropping, and using an item on a mob.
+ */
+import { defineCommand, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
+import { formatCounts, formatPlan, planCrafting } from '../skills/crafting-plan.ts';
+import { givePlayer, inventoryCounts } from '../skills/items.ts';
+import { craftRecipe, nearestCraftingTable } from '../skills/crafting.ts';
+import { consume, discard, equip, useItemOnEntity } from '../skills/use-items.ts';
+
+const inventoryCommand = defineCommand({
+  name: '!inventory',
+  kind: 'query',
+  description: 'What you carry and wear.',
+  params: {},
+  async perform({ bot }) {
+    const items = formatCounts(Object.fromEntries(bot.inventory.items().reduce((m, i) => m.set(i.name, (m.get(i.name) ?? 0) + i.count), new Map<string, number>())));
+    const worn = [5, 6, 7, 8].map((s) => bot.inventory.slots[s]?.name).filter(Boolean);
+    return `Inventory: ${items || 'empty'}\nWearing: ${worn.join(', ') || 'nothing'}`;
+  },
+});
+
+const craftableCommand = defineCommand({
+  name: '!craftable',
+  kind: 'query',
+  description: 'Items you can craft now.',
+  params: {},
+  async perform({ bot }) {
+    const table = nearestCraftingTable(bot) ?? (inventoryCounts(bot).crafting_table ? true : null);
+    const names: string[] = [];
+    for (const item of bot.registry.itemsArray) {
+      if (bot.recipesFor(item.id, null, 1, table).length > 0) names.push(item.name);
+    }
+    return `Craftable: ${names.join(', ') || 'nothing'}`;
+  },
+});
+
+const getCraftingPlanCommand = defineCommand({
+  name: '!getCraftingPlan',
+  kind: 'query',
+  description: 'Missing items and craft steps for an item.',
+  params: {
+    targetItem: { type: 'ItemName', description: 'item to craft', example: 'wooden_pickaxe' },
+    quantity: { type: 'int', description: 'how many', domain: [1, 1000] },
+  },
+  async perform({ bot, agent }, { targetItem, quantity }) {
+    // A task with restrict_to_inventory: plan from what is held, ask the others for the rest.
+    if (agent.task?.restrictToInventory) {
+      const plan = formatPlan(planCrafting(bot.registry, inventoryCounts(bot), targetItem, quantity, { expand: 'direct' }));
+      return `${plan}\nYou are restricted to your inventory: get missing items from the other agents, do not gather them.`;
+    }
+    return formatPlan(planCrafting(bot.registry, inventoryCounts(bot), targetItem, quantity));
+  },
+});
+
+const craftRecipeCommand = defineCommand({
+  name: '!craftRecipe',
+  kind: 'action',
+  description: 'Craft items (uses or places a crafting table).',
+  params: {
+    recipe_name: { type: 'ItemName', description: 'item', example: 'stick' },
+    num: { type: 'int', description: 'items wanted', domain: [1, 1000], example: 4 },
+  },
+  async perform({ bot, signal }, { recipe_name, num }) {
+    return craftRecipe(bot, recipe_name, num, signal);
+  },
+});
+
+const givePlayerCommand = defineCommand({
+  name: '!givePlayer',
+  kind: 'action',
+  description: 'Hand items to a player.',
+  params: {
+    player_name: { type: 'string', description: 'player', example: 'Steve' },
+    item_name: { type: 'ItemName', description: 'item', example: 'oak_planks' },
+    num: { type: 'int', description: 'how many', domain: [1, 1000], example: 1 },
+  },
+  async perform({ bot, signal }, { player_name, item_name, num }) {
+    return givePlayer(bot, player_name, item_name, num, signal);
+  },
+});
+
+const consumeCommand = defineCommand({
+  name: '!consume',
+  kind: 'action',
+  description: 'Eat or drink an item.',
+  params: {
+    item_name: { type: 'ItemName', description: 'food', example: 'bread' },
+  },
+  async perform({ bot, signal }, { item_name }) {
+    return consume(bot, item_name, signal);
+  },
+});
+
+const equipCommand = defineCommand({
+  name: '!equip',
+  kind: 'action',
+  description: 'Hold an item or wear armour.',
+  params: {
+    item_name: { type: 'ItemName', description: 'item', example: 'iron_helmet' },
+  },
+  async perform({ bot, signal }, { item_name }) {
+    return equip(bot, item_name, signal);
+  },
+});
+
+const discardCommand = defineCommand({
+  name: '!discard',
+  kind: 'action',
+  description: 'Drop items on the ground.',
+  params: {
+    item_name: { type: 'ItemName', description: 'item', example: 'dirt' },
+    num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 4 },
+  },
+  async perform({ bot, signal }, { item_name, num }) {
+    return discard(bot, item_name, num, signal);
+  },
+});
+
+const useItemOnEntityCommand = defineCommand({
+  name: '!useItemOnEntity',
+  kind: 'action',
+  description: 'Use an item ("hand": none) on the nearest mob of a type.',
+  params: {
+    item_name: { type: 'string', description: 'item or "hand"', example: 'bucket' },
+    entity_type: { type: 'string', description: 'mob type', example: 'cow' },
+  },
+  async perform({ bot, signal }, { item_name, entity_type }) {
+    return useItemOnEntity(bot, item_name.trim().toLowerCase().replace(/^minecraft:/, '').replace(/\s+/g, '_'), entity_type, signal);
+  },
+});
+
+/**
+ * The queries `!inventory`, `!craftable` and `!getCraftingPlan`, and the actions `!craftRecipe`,
+ * `!givePlayer`, `!consume`, `!equip`, `!discard` and `!useItemOnEntity`.
+ */
+export const itemsCommands: CommandDef<CommandContext>[] = [
+  inventoryCommand, craftableCommand, getCraftingPlanCommand,
+  craftRecipeCommand, givePlayerCommand, consumeCommand, equipCommand, discardCommand, useItemOnEntityCommand,
+];

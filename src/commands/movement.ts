@@ -1,0 +1,185 @@
+/**
+ * Movement commands: walking to a player, a position, a block or a mob; following, moving away,
+ * staying put, looking; and the named places the agent walks back to.
+ */
+import { defineCommand, type AgentControl, type CommandContext } from './context.ts';
+import type { CommandDef } from './registry.ts';
+import type { PlaceStore } from '../game/places.ts';
+import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
+import {
+  followPlayer, goToRememberedPlace, lookAtPlayer, lookAtPosition, moveAway, rememberHere, searchForEntity, stay,
+} from '../skills/navigation.ts';
+
+/** The agent's saved places; throws when the agent keeps none (the command reports the error). */
+function placesOf(agent: AgentControl): PlaceStore {
+  if (!agent.places) throw new Error('This agent cannot remember places.');
+  return agent.places;
+}
+
+const goToPlayerCommand = defineCommand({
+  name: '!goToPlayer',
+  kind: 'action',
+  description: 'Walk to a player.',
+  params: {
+    player_name: { type: 'string', description: 'player', example: 'Steve' },
+    closeness: { type: 'float', description: 'blocks away', domain: [0, Infinity], example: 2 },
+  },
+  async perform({ bot, signal }, { player_name, closeness }) {
+    return goToPlayer(bot, player_name, closeness, signal);
+  },
+});
+
+const goToCoordinatesCommand = defineCommand({
+  name: '!goToCoordinates',
+  kind: 'action',
+  description: 'Walk to a position.',
+  params: {
+    x: { type: 'float', description: '' },
+    y: { type: 'float', description: '', domain: [-64, 320] },
+    z: { type: 'float', description: '' },
+    closeness: { type: 'float', description: 'blocks away', domain: [0, Infinity], example: 1 },
+  },
+  async perform({ bot, signal }, { x, y, z, closeness }) {
+    return goToPosition(bot, x, y, z, closeness, signal);
+  },
+});
+
+const searchForBlockCommand = defineCommand({
+  name: '!searchForBlock',
+  kind: 'action',
+  description: 'Walk to the nearest block of a type.',
+  params: {
+    type: { type: 'BlockName', description: 'block', example: 'crafting_table' },
+    search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
+  },
+  async perform({ bot, signal }, { type, search_range }) {
+    return searchForBlock(bot, type, search_range, signal);
+  },
+});
+
+const searchForEntityCommand = defineCommand({
+  name: '!searchForEntity',
+  kind: 'action',
+  description: 'Walk to the nearest mob of a type.',
+  params: {
+    type: { type: 'string', description: 'mob type', example: 'cow' },
+    search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
+  },
+  async perform({ bot, signal }, { type, search_range }) {
+    return searchForEntity(bot, type, search_range, signal);
+  },
+});
+
+const followPlayerCommand = defineCommand({
+  name: '!followPlayer',
+  kind: 'action',
+  description: 'Follow a player until stopped.',
+  params: {
+    player_name: { type: 'string', description: 'player', example: 'Steve' },
+    follow_dist: { type: 'float', description: 'blocks away', domain: [0, 100], example: 3 },
+  },
+  async perform({ bot, signal }, { player_name, follow_dist }) {
+    return followPlayer(bot, player_name, follow_dist, signal);
+  },
+});
+
+const moveAwayCommand = defineCommand({
+  name: '!moveAway',
+  kind: 'action',
+  description: 'Walk this far away.',
+  params: {
+    distance: { type: 'float', description: 'blocks', domain: [1, Infinity], example: 8 },
+  },
+  async perform({ bot, signal }, { distance }) {
+    return moveAway(bot, distance, signal);
+  },
+});
+
+const stayCommand = defineCommand({
+  name: '!stay',
+  kind: 'action',
+  description: 'Stand still, modes paused (-1: until stopped).',
+  params: {
+    seconds: { type: 'int', description: '-1 = until stopped', domain: [-1, Infinity], example: 30 },
+  },
+  async perform({ bot, agent, signal }, { seconds }) {
+    const modes = agent.modes;
+    return stay(bot, seconds, signal, modes?.pause ? () => modes.pause!() : undefined);
+  },
+});
+
+const lookAtPlayerCommand = defineCommand({
+  name: '!lookAtPlayer',
+  kind: 'action',
+  description: 'Look "at" a player or "with" them.',
+  params: {
+    player_name: { type: 'string', description: 'player', example: 'Steve' },
+    direction: { type: 'string', description: '"at" or "with"', example: 'at' },
+  },
+  async perform({ bot }, { player_name, direction }) {
+    return lookAtPlayer(bot, player_name, direction);
+  },
+});
+
+const lookAtPositionCommand = defineCommand({
+  name: '!lookAtPosition',
+  kind: 'action',
+  description: 'Look at a position.',
+  params: {
+    x: { type: 'float', description: '' },
+    y: { type: 'float', description: '', domain: [-64, 320] },
+    z: { type: 'float', description: '' },
+  },
+  async perform({ bot }, { x, y, z }) {
+    return lookAtPosition(bot, x, y, z);
+  },
+});
+
+const rememberHereCommand = defineCommand({
+  name: '!rememberHere',
+  kind: 'action',
+  alongside: true,
+  description: 'Name your position.',
+  params: {
+    name: { type: 'string', description: 'place name', example: 'home' },
+  },
+  async perform({ bot, agent }, { name }) {
+    return rememberHere(bot, placesOf(agent), name);
+  },
+});
+
+const goToRememberedPlaceCommand = defineCommand({
+  name: '!goToRememberedPlace',
+  kind: 'action',
+  description: 'Walk to a saved place.',
+  params: {
+    name: { type: 'string', description: 'place name', example: 'home' },
+  },
+  async perform({ bot, agent, signal }, { name }) {
+    return goToRememberedPlace(bot, placesOf(agent), name, signal);
+  },
+});
+
+const savedPlacesCommand = defineCommand({
+  name: '!savedPlaces',
+  kind: 'query',
+  description: 'Places you remembered.',
+  params: {},
+  async perform({ agent }) {
+    const places = placesOf(agent).list();
+    if (places.length === 0) return 'No saved places. Use !rememberHere("name").';
+    return 'Saved places:\n' + places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n');
+  },
+});
+
+/**
+ * `!goToPlayer`, `!goToCoordinates`, `!searchForBlock`, `!searchForEntity`, `!followPlayer`,
+ * `!moveAway`, `!stay`, `!lookAtPlayer`, `!lookAtPosition`, `!rememberHere`,
+ * `!goToRememberedPlace` and the query `!savedPlaces`. The place commands answer
+ * "This agent cannot remember places." for an agent without {@link AgentControl.places}.
+ */
+export const movementCommands: CommandDef<CommandContext>[] = [
+  goToPlayerCommand, goToCoordinatesCommand, searchForBlockCommand, searchForEntityCommand, followPlayerCommand,
+  moveAwayCommand, stayCommand, lookAtPlayerCommand, lookAtPositionCommand,
+  rememberHereCommand, goToRememberedPlaceCommand, savedPlacesCommand,
+];
