@@ -1,20 +1,20 @@
 /**
- * One Agent per bot: a serial inbox (no two handlers race), a history, one action at a time,
- * and the loop that prompts the model, runs the command in its reply, and feeds the output back.
+ * One Agent per bot: its state and lifecycle, a serial inbox (no two handlers race) and the
+ * control surface commands use ({@link AgentControl}). The parts it composes:
+ * - {@link ModelLoop}: prompt the model, run the command in its reply, feed the output back;
+ * - {@link PromptBuilder}: every prompt, from the profile's templates;
+ * - {@link ReplyRouter}: answers go back the way the message came;
+ * - {@link ActionRunner}: one cancellable, time-bounded action at a time;
+ * - {@link SelfPrompter}: the goal loop; {@link History}: turns and summarised memory; modes.
  */
 import type { Bot } from 'mineflayer';
-import type { CommandContext, AgentControl, CodingSupport } from '../commands/context.ts';
+import type { AgentControl, AgentTask, CodingSupport, CommandContext } from '../commands/context.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import { parseCommand, type ParseResult } from '../commands/parser.ts';
 import type { NameResolver } from '../game/names.ts';
-import { ChatOutbox, type BotMessage, type Conversations } from '../conversation/index.ts';
+import { ChatOutbox, type Conversations } from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
-import { OracleModel } from '../models/oracle.ts';
-import type { ExampleSelector } from '../models/prompts/examples.ts';
-import { fillTemplate } from '../models/prompts/template.ts';
-import { commandTools } from '../commands/tools.ts';
-import type { ChatModel, ChatTurn, ToolSpec } from '../models/types.ts';
-import type { Blueprint } from '../tasks/schema.ts';
+import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
 import { DEFAULT_MODES, ModeController } from './modes/index.ts';
@@ -22,24 +22,17 @@ import { releaseControls } from './bot.ts';
 import { History, MAX_MEMORY_CHARS } from './history.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { MemoryStore } from './memory-store.ts';
-import type { MergedProfile } from '../settings/profiles.ts';
-import { conversingPrompt, inventoryLine, promptCommandDocs, promptExamples, statsLine } from './prompt.ts';
+import { ModelLoop, type CommandOutcome, type ParsedCommand } from './model-loop.ts';
+import { PromptBuilder, wantsToRespond, type AgentProfile, type AgentSnapshot } from './prompt-builder.ts';
+import { fromPlayer, ReplyRouter, type IncomingMessage } from './reply-router.ts';
+import { TokenBudget } from './token-budget.ts';
 import { SelfPrompter } from './self-prompter.ts';
 import { SerialQueue } from './serial-queue.ts';
+import type { ExampleSelector } from '../models/prompts/examples.ts';
+import type { BotPublisher } from './events.ts';
 
-/** Where a message came from, and so where the answer goes. */
-export type Channel = 'whisper' | 'public' | 'bot' | 'system';
-
-export interface IncomingMessage {
-  from: string;
-  text: string;
-  channel: Channel;
-  /** Bot messages answered together: each line is kept as its own turn. */
-  lines?: string[];
-}
-
-/** The parts of a merged profile the agent uses (prompt templates, persona, tool calling). */
-export type AgentProfile = Pick<MergedProfile, 'persona' | 'conversing' | 'coding' | 'saving_memory' | 'tool_calling'>;
+export type { Channel, IncomingMessage } from './reply-router.ts';
+export type { AgentProfile } from './prompt-builder.ts';
 
 export interface AgentOptions {
   bot: Bot;
@@ -68,11 +61,29 @@ export interface AgentOptions {
   maxMessages: number;
   /** Cap on consecutive command replies for one message; -1 = none. */
   maxCommands: number;
+  /** The same command with the same output this many times in a row ends a model loop (default 3). */
+  maxRepeats?: number;
   /** Time bound of one action (ms). */
   actionTimeoutMs: number;
   /** Minimum spacing between model calls (ms). */
   cooldownMs?: number;
+  /** Minimum spacing before a model call the agent makes on its own: goal loop, follow-ups (ms; default 0). */
+  minModelIntervalMs?: number;
+  /** Model tokens per hour (0 or absent: no limit). */
+  maxTokensPerHour?: number;
+  /** Time bound of one model call, retries included (ms; default 60 000). */
+  modelTimeoutMs?: number;
+  /** Longest chat reply, in characters (default: no bound). */
+  maxChatChars?: number;
+  /**
+   * Commands this agent lacks and how to enable each, e.g.
+   * `{ '!newAction': 'set "allow_insecure_coding": true in settings.json' }`: a player or the model
+   * naming one is told so instead of getting "unknown command".
+   */
+  disabledCommands?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
+  /** Receives the agent's mode-switch events (see `./events.ts`); default: none. */
+  events?: BotPublisher;
   /** The profile's mode switches (over the defaults of `profiles/defaults/_default.json`). */
   modes?: Record<string, boolean>;
 }
@@ -81,8 +92,8 @@ export interface AgentOptions {
 const QUERY_TIMEOUT_MS = 10_000;
 /** Bound on the respond-or-ignore question asked while acting (ms). */
 const RESPOND_DECISION_TIMEOUT_MS = 15_000;
-/** Malformed commands in a row after which the loop gives up on this message. */
-const MAX_PARSE_ERRORS = 3;
+/** Bound on one summary request (ms). */
+const SUMMARY_TIMEOUT_MS = 120_000;
 
 export class Agent implements AgentControl {
   readonly name: string;
@@ -100,24 +111,17 @@ export class Agent implements AgentControl {
   readonly selfPrompter: SelfPrompter;
   /** What persists across restarts: memory, turns, goal, places, modes (see {@link MemoryStore}). */
   readonly memoryStore: MemoryStore;
-  /** Item targets of the running task, if any (item name → count). */
-  taskTargets: Record<string, number> | undefined;
-  /** The construction blueprint of the running task, if any (read by `!checkBlueprint`...). */
-  blueprint: Blueprint | undefined;
   readonly model: ChatModel;
   readonly #options: AgentOptions;
   readonly #inbox = new SerialQueue(() => this.selfPrompter.idle());
   readonly #history: History;
+  readonly #prompts: PromptBuilder;
+  readonly #replies: ReplyRouter;
+  readonly #loop: ModelLoop;
+  readonly #budget: TokenBudget;
   #commands: CommandRegistry<CommandContext>;
-  /** Prompt docs and tools of the current registry, computed once per registry. */
-  #docs: { registry: CommandRegistry<CommandContext>; text: string; tools: ToolSpec[] | undefined } | undefined;
-  #taskGoal: string | undefined;
+  #task: Readonly<AgentTask> | undefined;
   #lastPartner: string | undefined;
-  #warnedTemplate = false;
-  /** Bumped by stop(): model loops started before it end at their next step. */
-  #generation = 0;
-  #modelAbort = new AbortController();
-  #lastModelCall = 0;
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -127,6 +131,18 @@ export class Agent implements AgentControl {
     this.#commands = options.commands;
     this.conversations = options.conversations;
     this.outbox = options.outbox ?? new ChatOutbox((line) => this.bot.chat(line));
+    this.#prompts = new PromptBuilder(options.profile, {
+      examples: options.examples,
+      numExamples: options.numExamples,
+      log: (line) => this.#log(line),
+    });
+    this.#replies = new ReplyRouter({
+      conversations: this.conversations,
+      outbox: this.outbox,
+      maxChars: options.maxChatChars,
+      log: (line) => this.#log(line),
+    });
+    this.#budget = new TokenBudget(options.maxTokensPerHour ?? 0);
     this.actions = new ActionRunner({
       timeoutMs: options.actionTimeoutMs,
       release: () => {
@@ -135,17 +151,38 @@ export class Agent implements AgentControl {
       },
     });
     this.model = options.model(this);
+    this.#loop = new ModelLoop({
+      model: this.model,
+      turns: () => this.#history.turns,
+      remember: (turn) => this.#remember(turn),
+      parse: (text) => this.#parse(text),
+      run: (parsed) => this.#run(parsed),
+      say: (source, text, busy) => this.#replies.say(source, text, { busy }),
+      announce: (text) => this.#replies.announce(text),
+      systemPrompt: () => this.systemPrompt(),
+      tools: () => this.#prompts.tools(this.#commands),
+      acting: () => this.actions.current !== undefined,
+      message: (key, values) => this.#prompts.message(key, values),
+      log: (line) => this.#log(line),
+    }, {
+      maxCommands: options.maxCommands,
+      maxRepeats: options.maxRepeats,
+      cooldownMs: options.cooldownMs,
+      minIntervalMs: options.minModelIntervalMs,
+      timeoutMs: options.modelTimeoutMs,
+      budget: this.#budget,
+    });
     this.memoryStore = options.memory ?? new MemoryStore();
     this.#history = new History({
       maxMessages: options.maxMessages,
-      summarise: this.model instanceof OracleModel ? undefined : (memory, turns, signal) => this.#summarise(memory, turns, signal),
+      summarise: this.model.summarises === false ? undefined : (memory, turns, signal) => this.#summarise(memory, turns, signal),
       changed: () => this.memoryStore.changed(),
       log: (line) => this.#log(line),
     });
     this.selfPrompter = new SelfPrompter({
       isIdle: () => this.#inbox.size === 0 && this.actions.current === undefined,
       inConversation: () => this.conversations.active !== undefined,
-      prompt: (text) => this.#inbox.push(async () => (await this.#think({ from: 'system', channel: 'system', text }, text)) > 0),
+      prompt: (text) => this.#inbox.push(async () => (await this.#loop.think({ from: 'system', channel: 'system', text }, text)) > 0),
       announce: (text) => { this.#log(text); this.outbox.chat(text); },
       changed: () => this.memoryStore.changed(),
     }, { idleMs: options.goalIdleMs });
@@ -160,9 +197,14 @@ export class Agent implements AgentControl {
       actions: this.actions,
       profileModes: options.modes,
       onInterrupt: (text) => this.notifyInterrupted(text),
-      changed: (switches) => this.memoryStore.setModes(switches),
+      changed: (switches) => {
+        this.memoryStore.setModes(switches);
+        for (const [mode, on] of Object.entries(switches)) if (knownModes?.[mode] !== on) options.events?.({ type: 'mode', mode, on });
+        knownModes = { ...switches };
+      },
       log: (line) => this.#log(line),
     });
+    let knownModes: Record<string, boolean> | undefined = this.modes.toJSON();
     if (this.memoryStore.modes) this.modes.load(this.memoryStore.modes);
     this.conversations.attach({
       isBusy: () => this.actions.current !== undefined,
@@ -175,7 +217,7 @@ export class Agent implements AgentControl {
       remind: (partner, silentMs) => this.receive({
         from: 'system',
         channel: 'system',
-        text: `${partner} has not answered for ${Math.round(silentMs / 1000)} s. Remind them, keep waiting, or end with !endConversation("${partner}").`,
+        text: this.#prompts.message('partner_silent', { PARTNER: partner, SECONDS: String(Math.round(silentMs / 1000)) }),
       }),
     });
     const saved = this.memoryStore.loaded;
@@ -201,28 +243,36 @@ export class Agent implements AgentControl {
     return this.#history.summarising;
   }
 
-  /** The goal shown in the prompt: the goal loop's while it runs, else a task's (settable). */
-  get goal(): string | undefined {
-    return this.selfPrompter.state !== 'stopped' ? this.selfPrompter.goal : this.#taskGoal;
-  }
-
-  set goal(goal: string | undefined) {
-    this.#taskGoal = goal;
-  }
-
   /** Named places, persisted in the memory file. */
   get places(): PlaceStore {
     return this.memoryStore.places;
   }
 
-  /** This agent's command registry. */
+  /** This agent's command registry (without the running task's blocked actions). */
   get commands(): CommandRegistry<CommandContext> {
     return this.#commands;
   }
 
-  /** Removes commands for this agent (a task's `blocked_actions`). */
-  block(names: readonly string[]): void {
-    this.#commands = this.#commands.without(names);
+  /** This agent's part of the running task, if any (see {@link setTask}). */
+  get task(): Readonly<AgentTask> | undefined {
+    return this.#task;
+  }
+
+  /**
+   * Gives the agent its part of a task in one call: the goal its prompt shows (while no goal loop
+   * runs), item targets, a blueprint and the commands it may not use. Replaces any earlier task.
+   *
+   * @example agent.setTask({ goal: 'Craft 1 purple_banner.', targets: { purple_banner: 1 }, blockedActions: ['!getCraftingPlan'] });
+   */
+  setTask(task: AgentTask): void {
+    this.#task = { ...task, blockedActions: task.blockedActions && [...task.blockedActions] };
+    this.#commands = task.blockedActions?.length ? this.#options.commands.without(task.blockedActions) : this.#options.commands;
+  }
+
+  /** Forgets the task: no task goal, targets or blueprint, and every command of the agent again. */
+  clearTask(): void {
+    this.#task = undefined;
+    this.#commands = this.#options.commands;
   }
 
   /** Resolves once every queued message has been handled. */
@@ -231,30 +281,76 @@ export class Agent implements AgentControl {
   }
 
   /**
-   * Accepts a message. A player's `!stop` acts at once; everything else is handled in arrival order.
+   * Accepts a message. A player's command that does not move the bot (a query such as `!stats`,
+   * or a control command such as `!stop`, `!stfu`, `!restart`, `!endGoal`) runs at once, whatever
+   * is running, and so does the answer to a malformed or disabled one; a player's action command
+   * interrupts the running action and model call and runs next. Everything else is handled in
+   * arrival order.
    */
   receive(message: IncomingMessage): void {
     this.selfPrompter.busy();
-    if (this.#isHuman(message) && /^\s*!stop\b/.test(message.text)) {
-      void this.stop(`stopped by ${message.from}`).then(() => this.#say(message, 'Stopped.'));
-      return;
-    }
-    if (this.#isHuman(message) && this.actions.current) {
-      // A player's action command replaces the running action now, not after it.
-      const parsed = parseCommand(message.text, this.#commands, this.#options.names);
-      if (parsed.kind === 'command' && parsed.command.kind === 'action' && !parsed.command.alongside) {
+    if (fromPlayer(message)) {
+      this.#budget.raise(); // a player wants the bot to go on
+      const parsed = this.#parse(message.text);
+      if (parsed.kind === 'command' && parsed.command.name === '!stop') {
+        // The action's output says who stopped it; the model is not prompted about it.
+        void this.stop(`stopped by ${message.from}`).then(() => this.#replies.say(message, 'Stopped.', { urgent: true }));
+        return;
+      }
+      if (parsed.kind === 'command' && (parsed.command.kind === 'query' || parsed.command.alongside)) {
+        void this.#answerNow(message, parsed).catch((err) => this.#log(`error answering ${parsed.source}: ${(err as Error).stack}`));
+        return;
+      }
+      if (parsed.kind === 'error') {
+        this.#replies.say(message, parsed.message, { urgent: true });
+        return;
+      }
+      if (parsed.kind === 'command' && (this.actions.current || this.#inbox.size > 0)) {
+        // A player's action command replaces the running action (and model call) now, not after it.
         void this.#interrupt(`interrupted by ${message.from}'s ${parsed.command.name}`);
       }
     }
     void this.#inbox.push(() => this.#handle(message)).catch((err) => this.#log(`error handling a message: ${(err as Error).stack}`));
   }
 
+  /** Runs a player's query or control command outside the inbox and answers first in line. */
+  async #answerNow(message: IncomingMessage, parsed: ParsedCommand): Promise<void> {
+    this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
+    const output = await this.execute(parsed);
+    this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
+    this.#replies.say(message, output, { urgent: true });
+  }
+
   /**
-   * A message from a verified bot of ours. Transports normally hand messages to the agent's
-   * {@link Conversations} themselves; this is the same entry for callers holding a message.
+   * Parses `text` against this agent's commands; a disabled command (see
+   * {@link AgentOptions.disabledCommands}, or blocked by the task) comes back as an error that
+   * says how to enable it.
    */
-  receiveFromBot(message: BotMessage): void {
-    this.conversations.receive(message);
+  #parse(text: string): ParseResult<CommandContext> {
+    const parsed = parseCommand(text, this.#commands, this.#options.names);
+    if (parsed.kind === 'command') return parsed;
+    for (const [, word] of text.matchAll(/(?:^|[^\w!])(![A-Za-z]\w*)/g)) {
+      const how = this.#disabled(word!);
+      if (how) {
+        return {
+          kind: 'error',
+          commandName: word,
+          before: parsed.kind === 'error' ? parsed.before : text.slice(0, text.indexOf(word!)).trim(),
+          message: this.#prompts.message('command_disabled', { NAME: this.name, COMMAND: word!, HOW: how }),
+        };
+      }
+    }
+    return parsed;
+  }
+
+  /** How to enable `name` when this agent lacks it; undefined for a command it has or that does not exist. */
+  #disabled(name: string): string | undefined {
+    const lower = name.toLowerCase();
+    if (this.#commands.list().some((c) => c.name.toLowerCase() === lower)) return undefined;
+    const configured = Object.entries(this.#options.disabledCommands ?? {}).find(([n]) => n.toLowerCase() === lower);
+    if (configured) return configured[1];
+    if (this.#task?.blockedActions?.some((n) => `!${n.replace(/^!/, '')}`.toLowerCase() === lower)) return 'the running task blocks it';
+    return undefined;
   }
 
   /** Queued lines of a conversation partner, due now; an action still running is interrupted. */
@@ -265,19 +361,14 @@ export class Agent implements AgentControl {
   }
 
   /**
-   * The cheap respond-or-ignore decision while acting: the oracle follows its rule; a model gets
-   * a tiny yes/no prompt.
+   * The cheap respond-or-ignore decision while acting: a model with its own rule
+   * (`respondWhileBusy`) follows it; any other gets the profile's `bot_responder` question.
    */
   async #shouldRespond(partner: string, lines: string[]): Promise<boolean> {
-    if (this.model instanceof OracleModel) return this.model.respondWhileBusy(lines);
+    if (this.model.respondWhileBusy) return this.model.respondWhileBusy(lines);
     try {
-      const reply = await this.model.complete({
-        system: `You are ${this.name}, a Minecraft bot, busy with ${this.actions.current ?? 'an action'}. Answer with one word: yes or no.`,
-        turns: [{ role: 'user', content: `${partner} (a bot) wrote:\n${lines.join('\n')}\nShould you stop what you are doing to answer right now?` }],
-        maxTokens: 5,
-        signal: AbortSignal.any([this.#modelAbort.signal, AbortSignal.timeout(RESPOND_DECISION_TIMEOUT_MS)]),
-      });
-      return /^\W*yes\b/i.test(reply.trim());
+      const question = this.#prompts.respondRequest(this.name, this.actions.current, partner, lines);
+      return wantsToRespond(await this.#loop.request({ ...question, maxTokens: 5 }, { timeoutMs: RESPOND_DECISION_TIMEOUT_MS }));
     } catch (err) {
       if (!isAbortError(err)) this.#log(`respond-or-ignore failed (answering later): ${(err as Error).message}`);
       return false;
@@ -285,64 +376,19 @@ export class Agent implements AgentControl {
   }
 
   async #handle(message: IncomingMessage): Promise<void> {
-    if (this.#isHuman(message)) {
-      const parsed = parseCommand(message.text, this.#commands, this.#options.names);
+    if (fromPlayer(message)) {
+      const parsed = this.#parse(message.text);
       if (parsed.kind === 'command') {
         this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
         const output = await this.execute(parsed);
         this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
-        this.#say(message, output);
-        return;
-      }
-      if (parsed.kind === 'error' && message.text.trimStart().startsWith('!')) {
-        this.#say(message, parsed.message);
+        this.#replies.say(message, output);
         return;
       }
     }
     const prefix = message.channel === 'system' ? 'SYSTEM' : message.channel === 'bot' ? `${message.from} (a bot)` : message.from;
     for (const line of message.lines ?? [message.text]) this.#remember({ role: 'user', content: `${prefix}: ${line}` });
-    await this.#think(message);
-  }
-
-  /**
-   * Prompts the model until a reply has no command (or a cap is hit). An action interrupted from
-   * outside (a player, a mode, a conversation partner) ends the loop: whoever interrupted decides
-   * what happens next.
-   *
-   * @param nudge a self-prompt shown as the last turn of the first request only (not kept).
-   * @returns how many commands ran.
-   */
-  async #think(source: IncomingMessage, nudge?: string): Promise<number> {
-    const generation = this.#generation;
-    let commands = 0;
-    let parseErrors = 0;
-    while (generation === this.#generation) {
-      if (this.#options.maxCommands >= 0 && commands > this.#options.maxCommands) {
-        this.#remember({ role: 'user', content: 'SYSTEM: command limit reached for this message.' });
-        return commands;
-      }
-      const reply = await this.#ask(nudge);
-      nudge = undefined;
-      if (reply === undefined || generation !== this.#generation) return commands;
-      const parsed = parseCommand(reply, this.#commands, this.#options.names);
-      if (parsed.kind === 'none') {
-        this.#remember({ role: 'assistant', content: reply });
-        this.#say(source, reply, this.actions.current !== undefined);
-        return commands;
-      }
-      this.#remember({ role: 'assistant', content: parsed.kind === 'command' ? `${parsed.before} ${parsed.source}`.trim() : reply });
-      this.#say(source, parsed.before, parsed.kind === 'command');
-      if (parsed.kind === 'error') {
-        this.#remember({ role: 'user', content: `SYSTEM: ${parsed.message}` });
-        if (++parseErrors >= MAX_PARSE_ERRORS) return commands;
-        continue;
-      }
-      commands++;
-      const { output, interrupted } = await this.#execute(parsed);
-      this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
-      if (interrupted) return commands;
-    }
-    return commands;
+    await this.#loop.think(message);
   }
 
   /**
@@ -352,65 +398,18 @@ export class Agent implements AgentControl {
    * @param recent the turns examples are matched against (default: the history).
    */
   async systemPrompt(recent: readonly ChatTurn[] = this.#history.turns): Promise<string> {
-    const examples = this.#options.examples
-      ? promptExamples(await this.#options.examples.select(recent, this.#options.numExamples ?? 2))
-      : '';
-    const { text, unknown } = conversingPrompt(this.#options.profile.conversing, {
+    return this.#prompts.conversing(this.#snapshot(), this.#commands, recent);
+  }
+
+  #snapshot(): AgentSnapshot {
+    return {
       name: this.name,
-      persona: this.#options.profile.persona,
-      commandDocs: this.#commandDocs().text,
-      examples,
-      memory: this.#history.memory,
       bot: this.bot,
+      memory: this.#history.memory,
       currentAction: this.actions.current,
-      selfPrompt: this.#selfPromptLine(),
+      goal: { loop: this.selfPrompter.state, loopGoal: this.selfPrompter.goal, taskGoal: this.#task?.goal },
       partner: this.conversations.active,
-    });
-    if (unknown.length && !this.#warnedTemplate) {
-      this.#warnedTemplate = true;
-      this.#log(`conversing template: no value for ${unknown.map((v) => `$${v}`).join(', ')}`);
-    }
-    return text;
-  }
-
-  #selfPromptLine(): string {
-    const state = this.selfPrompter.state;
-    if (state !== 'stopped') return `Your goal${state === 'paused' ? ' (paused while you talk)' : ''}: ${this.selfPrompter.goal}. Work on it with commands; use !endGoal when it is done.`;
-    return this.#taskGoal ? `Your goal: ${this.#taskGoal}` : '';
-  }
-
-  /** Command docs for the prompt and, with native tool calling, the tools; cached per registry. */
-  #commandDocs(): { text: string; tools: ToolSpec[] | undefined } {
-    if (this.#docs?.registry !== this.#commands) {
-      const list = this.#commands.list();
-      const native = this.#options.profile.tool_calling === 'native';
-      this.#docs = {
-        registry: this.#commands,
-        text: native ? 'Your commands are given to you as tools: call one to act.' : promptCommandDocs(list),
-        tools: native ? commandTools(list) : undefined,
-      };
-    }
-    return this.#docs;
-  }
-
-  async #ask(nudge?: string): Promise<string | undefined> {
-    const wait = this.#lastModelCall + (this.#options.cooldownMs ?? 0) - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    this.#lastModelCall = Date.now();
-    try {
-      const turns = [...this.#history.turns];
-      if (nudge) turns.push({ role: 'user', content: `SYSTEM: ${nudge}` });
-      const reply = await this.model.complete({
-        system: await this.systemPrompt(),
-        turns,
-        tools: this.#commandDocs().tools,
-        signal: this.#modelAbort.signal,
-      });
-      return reply.trim();
-    } catch (err) {
-      if (!isAbortError(err)) this.#log(`model error (the bot keeps running): ${(err as Error).message}`);
-      return undefined;
-    }
+    };
   }
 
   /**
@@ -419,11 +418,11 @@ export class Agent implements AgentControl {
    *
    * @returns the command's output for the model or the player; never rejects.
    */
-  async execute(parsed: Extract<ParseResult<CommandContext>, { kind: 'command' }>): Promise<string> {
-    return (await this.#execute(parsed)).output;
+  async execute(parsed: ParsedCommand): Promise<string> {
+    return (await this.#run(parsed)).output;
   }
 
-  async #execute(parsed: Extract<ParseResult<CommandContext>, { kind: 'command' }>): Promise<{ output: string; interrupted: boolean }> {
+  async #run(parsed: ParsedCommand): Promise<CommandOutcome> {
     const { command, args } = parsed;
     this.commandLog.push(parsed.source);
     this.#log(`runs ${parsed.source}`);
@@ -467,15 +466,13 @@ export class Agent implements AgentControl {
 
   /** Stops the running action and any model loop in progress; the goal loop carries on. */
   async #interrupt(reason: string): Promise<void> {
-    this.#generation++;
-    this.#modelAbort.abort(reason);
-    this.#modelAbort = new AbortController();
+    this.#loop.interrupt(reason);
     await this.actions.stop(reason);
     this.conversations.wake();
   }
 
-  help(): string {
-    return this.#commands.help();
+  help(command?: string): string {
+    return this.#commands.help(command);
   }
 
   /** Starts the goal loop with `goal` (empty: the last goal again). */
@@ -493,9 +490,7 @@ export class Agent implements AgentControl {
   /** `!stfu`: stops the goal loop and any model loop, keeping the current action. */
   silence(): void {
     this.selfPrompter.stop();
-    this.#generation++;
-    this.#modelAbort.abort('silenced');
-    this.#modelAbort = new AbortController();
+    this.#loop.interrupt('silenced');
   }
 
   /**
@@ -504,7 +499,6 @@ export class Agent implements AgentControl {
    * back to the profile's switches.
    */
   async restart(): Promise<void> {
-    this.selfPrompter.stop();
     await this.stop('restarting');
     this.#history.clear();
     this.modes.load({ ...DEFAULT_MODES, ...this.#options.modes });
@@ -517,16 +511,9 @@ export class Agent implements AgentControl {
 
   /** What `!newAction` needs: the model, the coding prompt, the time limit and recent turns. */
   coding(): CodingSupport {
-    const { text } = fillTemplate(this.#options.profile.coding, {
-      NAME: this.name,
-      MEMORY: this.#history.memory || 'none',
-      STATS: statsLine(this.bot),
-      INVENTORY: inventoryLine(this.bot),
-      EXAMPLES: '',
-    });
     return {
       model: this.model,
-      systemPrompt: text.replace(/\n{2,}/g, '\n'),
+      systemPrompt: this.#prompts.coding(this.name, this.#history.memory, this.bot),
       timeoutMs: this.#options.codeTimeoutMs ?? 300_000,
       context: this.#history.turns.slice(-6),
       say: (line) => this.outbox.chat(line),
@@ -558,67 +545,17 @@ export class Agent implements AgentControl {
     this.bot.quit();
   }
 
-  #isHuman(message: IncomingMessage): boolean {
-    return message.channel === 'whisper' || message.channel === 'public';
-  }
-
   #remember(turn: ChatTurn): void {
     this.#history.add(turn);
   }
 
   /** The `saving_memory` request: old memory plus the turns leaving the history → new memory. */
   async #summarise(memory: string, turns: readonly ChatTurn[], signal: AbortSignal): Promise<string> {
-    const { text } = fillTemplate(this.#options.profile.saving_memory, {
-      NAME: this.name,
-      MEMORY: memory || 'none',
-      TO_SUMMARIZE: History.format(turns),
-    });
-    return this.model.complete({
-      system: text,
-      turns: [{ role: 'user', content: `Reply with the updated memory only, at most ${MAX_MEMORY_CHARS} characters.` }],
-      maxTokens: 300,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(120_000)]),
-    });
-  }
-
-  /**
-   * Speaks `text` back the way the message being handled came: to a bot through the
-   * conversation, to a player by whisper or in public chat.
-   *
-   * @param busy the agent is acting (tells a bot partner to wait longer).
-   */
-  #say(source: IncomingMessage, text: string, busy = false): void {
-    text = text.trim();
-    if (!text) return;
-    if (source.channel === 'bot') {
-      if (!this.conversations.say(source.from, text, busy)) this.#log(`not sent (no conversation with ${source.from}): ${text}`);
-      return;
-    }
-    if (source.channel === 'system') {
-      const partner = this.conversations.active;
-      if (partner) this.conversations.say(partner, text, busy);
-      else this.outbox.chat(text);
-      return;
-    }
-    if (source.channel === 'whisper') this.outbox.whisper(source.from, text);
-    else this.outbox.chat(text);
+    const request = this.#prompts.summaryRequest(this.name, memory, History.format(turns), MAX_MEMORY_CHARS);
+    return this.#loop.request({ ...request, maxTokens: 300 }, { timeoutMs: SUMMARY_TIMEOUT_MS, signal, detached: true });
   }
 
   #log(line: string): void {
     this.#options.log?.(`[${this.name}] ${line}`);
   }
-}
-
-/** Splits `text` into pieces of at most `size` characters, at spaces where possible. */
-export function chunk(text: string, size: number): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest.length > size) {
-    let cut = rest.lastIndexOf(' ', size);
-    if (cut < size / 2) cut = size;
-    out.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
-  }
-  if (rest) out.push(rest);
-  return out;
 }

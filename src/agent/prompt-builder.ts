@@ -1,12 +1,17 @@
 /**
- * The conversing prompt, filled from the profile's `conversing` template. The templates put the
- * static part (role, rules, command docs) first, the same on every call so providers' prompt
- * caching applies; examples, memory and the bot's state follow.
+ * Every prompt an agent sends, built from its profile's templates (`conversing`, `coding`,
+ * `saving_memory`, `bot_responder` and the short `messages`), filled with `fillTemplate`.
+ *
+ * The conversing templates put the static part (role, rules, command docs) first, the same on
+ * every call so providers' prompt caching applies; examples, memory and the bot's state follow.
  */
 import type { Bot } from 'mineflayer';
-import type { CommandDef, ParamSpec } from '../commands/registry.ts';
-import type { Example } from '../models/prompts/examples.ts';
+import type { CommandDef, CommandRegistry, ParamSpec } from '../commands/registry.ts';
+import { commandTools } from '../commands/tools.ts';
+import type { Example, ExampleSelector } from '../models/prompts/examples.ts';
 import { fillTemplate, type PromptValues } from '../models/prompts/template.ts';
+import type { ChatRequest, ChatTurn, ToolSpec } from '../models/types.ts';
+import type { MergedProfile } from '../settings/profiles.ts';
 import { formatCounts } from '../skills/crafting-plan.ts';
 import { inventoryCounts } from '../skills/items.ts';
 
@@ -19,9 +24,10 @@ export function promptCommandDocs(commands: readonly CommandDef<unknown, any>[])
   const line = (def: CommandDef<unknown, any>): string => { // eslint-disable-line @typescript-eslint/no-explicit-any
     const params = Object.entries(def.params as Record<string, ParamSpec>).map(([name, spec]) => {
       const d = spec.domain;
-      if (!d || (spec.type !== 'int' && spec.type !== 'float')) return name;
+      const label = spec.optional ? `${name}?` : name;
+      if (!d || (spec.type !== 'int' && spec.type !== 'float')) return label;
       const hi = d[1] === Infinity ? '' : spec.type === 'int' ? String(d[1] - 1) : `<${d[1]}`;
-      return `${name} ${d[0] === -Infinity ? '' : d[0]}..${hi}`;
+      return `${label} ${d[0] === -Infinity ? '' : d[0]}..${hi}`;
     });
     return `${def.name}${params.length ? `(${params.join(', ')})` : ''}: ${def.description}`;
   };
@@ -98,4 +104,160 @@ export function conversingValues(s: ConversingState): PromptValues {
 export function conversingPrompt(template: string, state: ConversingState): { text: string; unknown: string[] } {
   const { text, unknown } = fillTemplate(template, conversingValues(state));
   return { text: text.replace(/\n{2,}/g, '\n').trim(), unknown };
+}
+
+/** The parts of a merged profile prompts are built from (templates, persona, tool calling). */
+export type AgentProfile = Pick<MergedProfile, 'persona' | 'conversing' | 'coding' | 'saving_memory' | 'bot_responder' | 'messages' | 'tool_calling'>;
+
+/** The short texts of a profile, by key (see `agentMessagesSchema` in src/settings/schema.ts). */
+export type MessageKey = keyof AgentProfile['messages'];
+
+/** The goal the prompt shows: the goal loop's (while it runs or waits) or a task's. */
+export interface GoalState {
+  /** The goal loop's state and goal. */
+  loop: 'stopped' | 'active' | 'paused';
+  loopGoal: string;
+  /** A task's goal, shown when the goal loop is stopped. */
+  taskGoal: string | undefined;
+}
+
+/** What a conversing prompt shows of the agent now. */
+export interface AgentSnapshot {
+  name: string;
+  bot: Bot;
+  memory: string;
+  currentAction: string | undefined;
+  goal: GoalState;
+  /** The open conversation's partner, if any. */
+  partner: string | undefined;
+}
+
+/** Options of {@link PromptBuilder}. */
+export interface PromptBuilderOptions {
+  /** Few-shot examples for `$EXAMPLES`; share one selector between the agents of a process. */
+  examples?: ExampleSelector;
+  /** Examples per prompt (default 2). */
+  numExamples?: number;
+  /** Told once per template about variables without a value. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Builds one agent's prompts. Command docs and tools are computed once per command registry.
+ *
+ * @example
+ * const prompts = new PromptBuilder(profile, { examples });
+ * const system = await prompts.conversing(snapshot, commands, history.turns);
+ * const limit = prompts.message('command_limit', { MAX_COMMANDS: '20' });
+ */
+export class PromptBuilder {
+  readonly #profile: AgentProfile;
+  readonly #options: PromptBuilderOptions;
+  #docs: { registry: object; text: string; tools: ToolSpec[] | undefined } | undefined;
+  readonly #warned = new Set<string>();
+
+  constructor(profile: AgentProfile, options: PromptBuilderOptions = {}) {
+    this.#profile = profile;
+    this.#options = options;
+  }
+
+  /**
+   * The conversing system prompt: the profile's `conversing` template filled with the agent's
+   * state, command docs and the examples closest to `recent`.
+   */
+  async conversing<Ctx>(state: AgentSnapshot, commands: CommandRegistry<Ctx>, recent: readonly ChatTurn[]): Promise<string> {
+    const examples = this.#options.examples
+      ? promptExamples(await this.#options.examples.select(recent, this.#options.numExamples ?? 2))
+      : '';
+    const { text, unknown } = conversingPrompt(this.#profile.conversing, {
+      name: state.name,
+      persona: this.#profile.persona,
+      commandDocs: this.#commandDocs(commands).text,
+      examples,
+      memory: state.memory,
+      bot: state.bot,
+      currentAction: state.currentAction,
+      selfPrompt: this.goalLine(state.goal),
+      partner: state.partner,
+    });
+    this.#warn('conversing', unknown);
+    return text;
+  }
+
+  /** With native tool calling, the tools of `commands`; else undefined (docs go in the prompt). */
+  tools<Ctx>(commands: CommandRegistry<Ctx>): ToolSpec[] | undefined {
+    return this.#commandDocs(commands).tools;
+  }
+
+  /** The `$SELF_PROMPT` line: the goal loop's goal, else the task's, else ''. */
+  goalLine(goal: GoalState): string {
+    if (goal.loop !== 'stopped') return this.message(goal.loop === 'paused' ? 'goal_paused' : 'goal', { GOAL: goal.loopGoal });
+    return goal.taskGoal ? this.message('task_goal', { GOAL: goal.taskGoal }) : '';
+  }
+
+  /**
+   * The respond-or-ignore question asked while acting (`bot_responder`): its answer starts with
+   * `respond` or `ignore` (see {@link wantsToRespond}).
+   */
+  respondRequest(name: string, action: string | undefined, partner: string, lines: readonly string[]): Pick<ChatRequest, 'system' | 'turns'> {
+    const convo = lines.map((line) => `${partner} (a bot): ${line}`).join('\n');
+    // The reference's profiles put the conversation in $TO_SUMMARIZE.
+    const { text, unknown } = fillTemplate(this.#profile.bot_responder, { NAME: name, ACTION: action ?? 'an action', CONVO: convo, TO_SUMMARIZE: convo });
+    this.#warn('bot_responder', unknown);
+    return { system: text, turns: [] };
+  }
+
+  /** The `saving_memory` request: old memory plus the turns leaving the history → new memory. */
+  summaryRequest(name: string, memory: string, turns: string, maxChars: number): Pick<ChatRequest, 'system' | 'turns'> {
+    const { text, unknown } = fillTemplate(this.#profile.saving_memory, { NAME: name, MEMORY: memory || 'none', TO_SUMMARIZE: turns });
+    this.#warn('saving_memory', unknown);
+    return { system: text, turns: [{ role: 'user', content: this.message('summary_request', { MAX_CHARS: String(maxChars) }) }] };
+  }
+
+  /** The `coding` system prompt for `!newAction`, with `$CODE_DOCS` left for the sandbox to fill. */
+  coding(name: string, memory: string, bot: Bot): string {
+    const { text } = fillTemplate(this.#profile.coding, {
+      NAME: name,
+      MEMORY: memory || 'none',
+      STATS: statsLine(bot),
+      INVENTORY: inventoryLine(bot),
+      EXAMPLES: '',
+    });
+    return text.replace(/\n{2,}/g, '\n');
+  }
+
+  /**
+   * One of the profile's short texts, filled with `values`.
+   *
+   * @example prompts.message('partner_silent', { PARTNER: 'Jill', SECONDS: '30' })
+   */
+  message(key: MessageKey, values: PromptValues = {}): string {
+    const { text, unknown } = fillTemplate(this.#profile.messages[key], values);
+    this.#warn(`messages.${key}`, unknown);
+    return text;
+  }
+
+  #commandDocs<Ctx>(commands: CommandRegistry<Ctx>): { text: string; tools: ToolSpec[] | undefined } {
+    if (this.#docs?.registry !== commands) {
+      const list = commands.list();
+      const native = this.#profile.tool_calling === 'native';
+      this.#docs = {
+        registry: commands,
+        text: native ? this.message('native_tools') : promptCommandDocs(list),
+        tools: native ? commandTools(list) : undefined,
+      };
+    }
+    return this.#docs;
+  }
+
+  #warn(template: string, unknown: readonly string[]): void {
+    if (!unknown.length || this.#warned.has(template)) return;
+    this.#warned.add(template);
+    this.#options.log?.(`${template} template: no value for ${unknown.map((v) => `$${v}`).join(', ')}`);
+  }
+}
+
+/** True when a respond-or-ignore answer (see {@link PromptBuilder.respondRequest}) says to respond now. */
+export function wantsToRespond(answer: string): boolean {
+  return /^\W*respond\b/i.test(answer.trim());
 }

@@ -1,19 +1,31 @@
 /**
- * Runs one MineCollab task end to end: server, bots, set-up (inventories, and the cooking world or
- * the construction site), the goal and conversation, a check every game tick, and one result.
+ * Runs one MineCollab task end to end: server, bots, set-up (inventories, human players, and the
+ * cooking world or the construction site), each agent's goal loop and the opening conversation,
+ * a check every game tick, and one result line with the run's full record.
+ *
+ * Task semantics are MINDcraft's (see `src/tasks/goals.ts` for the goal texts and blocked
+ * commands); a run ends at the first success, at the timeout (with the last score), when an agent
+ * has been missing for 30 s (score 0, as MINDcraft's "No other agents found"), on an error, or
+ * when its `signal` aborts.
  */
-import { appendFile, readdir } from 'node:fs/promises';
+import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
-import { startAgents } from './start-bots.ts';
+import { ConnectError } from '../agent/bot.ts';
+import { requireUsableModels } from '../agent/model-choice.ts';
+import { startAgents, type RunningBots } from './start-bots.ts';
+import { RunFolder } from './run-folder.ts';
 import { ChatOutbox, type RateLimit } from '../conversation/outbox.ts';
 import { gameData } from '../game/data.ts';
-import { loadProfile, type Profile, type Settings } from '../settings/index.ts';
+import { ConfigError, loadProfile, type Profile, type Settings } from '../settings/index.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { waitFor } from '../util/abort.ts';
-import type { BlockLookup } from '../tasks/blueprint.ts';
+import { checkBlueprint, diffLines, type BlockLookup } from '../tasks/blueprint.ts';
+import { fileKeys, runFolder, taskConditions } from '../tasks/eval/campaign.ts';
+import { RunRecorder, totals, type EndReason, type RunEvent, type RunResult } from '../tasks/eval/records.ts';
+import { agentGoal, blockedActionsFor, humanSlots, openingLine, type HumanSlot } from '../tasks/goals.ts';
 import { checkTaskForVersion, goalFor, perAgentTargets, TaskError, taskTargets } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { validatorFor, type Validation } from '../tasks/validators.ts';
@@ -22,23 +34,8 @@ import {
   cookingLayout, fillBoxCommands, firstLevel, shiftBlueprint, type Pos,
 } from '../tasks/worlds.ts';
 
-/** The final line of a run (one JSON object). */
-export interface TaskResult {
-  task_id: string;
-  /**
-   * A fraction in [0, 1]. Crafting and cooking: 1 when done, else 0. Construction: the blueprint
-   * score / 100 when the run ended (0.6 = 60 % of the counted cells match). Types without a
-   * validator: 0.
-   */
-  score: number;
-  success: boolean;
-  duration_s: number;
-  agents: string[];
-  /** Commands each agent ran, in order. */
-  commands: Record<string, string[]>;
-  /** What went wrong, when the run could not be played to its end. */
-  error?: string;
-}
+/** The result line of a run: see {@link RunResult} (`src/tasks/eval/records.ts`). */
+export type TaskResult = RunResult;
 
 export interface TaskRunOptions {
   task: LoadedTask;
@@ -49,11 +46,35 @@ export interface TaskRunOptions {
   model?: Profile['model'];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** `<file key>/<task id>/<episode>`; default from the task file's key and `episode`. */
+  runId?: string;
+  /** 1-based repetition of the task (default 1). */
+  episode?: number;
+  /**
+   * The run's record folder (`requests/`, `commands.jsonl`, …, see `run-folder.ts`); none when
+   * absent. Emptied first.
+   */
+  folder?: string;
+  /** Receives every event of the run as it happens (a live page, a progress bar). */
+  onEvent?: (event: RunEvent) => void;
+  /** Folder of the bots' memory files (default `bots`); evaluations give each worker its own. */
+  botsDir?: string;
+  /** How long to wait for each of the task's human players to join (ms; default 120 000). */
+  humansTimeoutMs?: number;
+  /** An agent off the server this long ends the run with score 0 (ms; default 30 000, MINDcraft's rule). */
+  missingAgentMs?: number;
+  /** Ends the run early: the result has `end_reason: 'interrupted'`. */
+  signal?: AbortSignal;
   /**
    * Called once set-up is done, before the goals are given (tests build or inspect the world here).
    * A rejection ends the run with `error`.
    */
   onReady?: (ready: TaskReady) => void | Promise<void>;
+  /**
+   * Called once the goals are given and the opening conversation has started (tests check the
+   * play state here). A rejection ends the run with `error`.
+   */
+  onPlaying?: (ready: TaskReady) => void | Promise<void>;
 }
 
 /** What {@link TaskRunOptions.onReady} gets. */
@@ -67,6 +88,12 @@ export interface TaskReady {
 
 /** How long each set-up step may take before the run is abandoned (ms). */
 const SETUP_TIMEOUT_MS = 15_000;
+
+/** MINDcraft's rule: a run where an agent is missing for this long ends with score 0 (ms). */
+export const MISSING_AGENT_MS = 30_000;
+
+/** Default wait for the human players of a task to join (ms). */
+export const HUMANS_TIMEOUT_MS = 120_000;
 
 /**
  * Rate of set-up commands from an operator: a burst of 20, then one every 50 ms (20 a second).
@@ -102,9 +129,31 @@ export function botBlockLookup(bot: Bot): BlockLookup {
 }
 
 /**
- * Runs `options.task` and resolves with its result. Bad input (unknown items or blocks, too few
- * profiles) rejects with a TaskError before anything starts; any later failure ends in a result
- * with `success: false` and `error`, never a rejection.
+ * Checks a task before anything starts: its items and blocks exist in the settings' Minecraft
+ * version, its human players are consistent, and there are enough profiles.
+ *
+ * @returns warnings (things that will be ignored), one line each.
+ * @throws TaskError naming what is wrong.
+ */
+export function checkTask(task: LoadedTask, settings: Settings, profiles: number): string[] {
+  const warnings = checkTaskForVersion(task, gameData(settings.minecraft_version));
+  humanSlots(task);
+  if (profiles < task.agent_count) throw new TaskError(`task "${task.id}" needs ${task.agent_count} agents; ${profiles} profiles given`);
+  return warnings;
+}
+
+/** A run ending: why, and the last validation. */
+interface Ending {
+  reason: EndReason;
+  outcome: Validation;
+  error?: string;
+}
+
+/**
+ * Runs `options.task` and resolves with its result. Bad input (unknown items or blocks, a human
+ * count that does not match `usernames`, too few profiles, a model that cannot be used: never a
+ * silent fall back to the oracle) rejects with a TaskError or ConfigError before anything starts; any later failure ends in a result with
+ * `success: false`, an `end_reason` and an `error`, never a rejection.
  *
  * The task's validator ({@link validatorFor}, by `type`) runs every game tick of agent 0's bot;
  * the first success ends the run at once. At the timeout the run ends with the last check's score.
@@ -112,94 +161,227 @@ export function botBlockLookup(bot: Bot): BlockLookup {
 export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const { task, settings } = options;
   const log = options.log ?? ((line: string) => console.error(line));
-  for (const warning of checkTaskForVersion(task, gameData(settings.minecraft_version))) log(`Task ${task.id}: ${warning}`);
-  if (options.profiles.length < task.agent_count) throw new TaskError(`task "${task.id}" needs ${task.agent_count} agents; ${options.profiles.length} profiles given`);
+  for (const warning of checkTask(task, settings, options.profiles.length)) log(`Task ${task.id}: ${warning}`);
+  const humans = humanSlots(task);
   const started = Date.now();
+  const episode = options.episode ?? 1;
+  const runId = options.runId ?? `${fileKeys([task.file]).get(task.file)}/${task.id}/${episode}`;
   const profiles = options.profiles.slice(0, task.agent_count);
-  const result = (outcome: Validation, agents: Agent[], error?: string): TaskResult => ({
-    task_id: task.id,
-    score: outcome.score,
-    success: outcome.success,
-    duration_s: Math.round((Date.now() - started) / 100) / 10,
-    agents: profiles.map((p) => p.name),
-    commands: Object.fromEntries(agents.map((a) => [a.name, [...a.commandLog]])),
-    ...(error ? { error } : {}),
-  });
+  requireUsableModels(profiles.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+  const folder = options.folder ? await RunFolder.create(options.folder) : undefined;
+  const recorder = new RunRecorder(
+    Object.fromEntries(profiles.map((p) => [p.name, modelName(options.model ?? p.model)])),
+    { prices: settings.model_prices, forward: (event) => { folder?.write(event); options.onEvent?.(event); } },
+  );
+  recorder.emit({ type: 'phase', t: started, phase: 'setup' });
+  let playing: number | undefined;
+  const goals: Record<string, string> = {};
   const failed: Validation = { success: false, score: 0 };
 
-  let running;
+  const finish = async (ending: Ending, agents: Agent[], blueprint?: Blueprint): Promise<TaskResult> => {
+    const ended = Date.now();
+    recorder.emit({ type: 'phase', t: ended, phase: 'end', detail: `${ending.reason} ${ending.outcome.score}` });
+    const perAgent = Object.fromEntries(profiles.map((p) => [p.name, recorder.stats(p.name)]));
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    const result: TaskResult = {
+      run_id: runId,
+      task_id: task.id,
+      task_file: task.file,
+      episode,
+      type: task.type,
+      agent_count: task.agent_count,
+      human_count: humans.length,
+      ...taskConditions(task),
+      score: ending.outcome.score,
+      success: ending.outcome.success,
+      end_reason: ending.reason,
+      ...(ending.error ? { error: ending.error } : {}),
+      duration_s: seconds(ended - started),
+      setup_s: seconds((playing ?? ended) - started),
+      play_s: seconds(playing === undefined ? 0 : ended - playing),
+      started_at: new Date(started).toISOString(),
+      agents: profiles.map((p) => p.name),
+      models: Object.fromEntries(profiles.map((p, i) => [p.name, agents[i]?.model.id ?? perAgent[p.name]!.model])),
+      goals,
+      commands: Object.fromEntries(profiles.map((p, i) => [p.name, [...(agents[i]?.commandLog ?? [])]])),
+      per_agent: perAgent,
+      ...totals(perAgent),
+    };
+    if (folder) {
+      const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;
+      await folder.finish({
+        result,
+        inventories: Object.fromEntries(agents.map((a) => [a.name, safeInventory(a.bot)])),
+        blueprintDiff: blueprint && lookup ? diffLines(checkBlueprint(blueprint, lookup)) : undefined,
+      }).catch((err: Error) => log(`Could not write the run's records to ${folder.dir}: ${err.message}`));
+    }
+    return result;
+  };
+
+  if (options.signal?.aborted) return finish({ reason: 'interrupted', outcome: failed }, []);
+  let running: RunningBots;
   try {
-    running = await startAgents({ settings, profiles, model: options.model, port: settings.server === 'embedded' ? 0 : undefined, env: options.env, log });
+    running = await startAgents({
+      settings, profiles, model: options.model, port: settings.server === 'embedded' ? 0 : undefined, env: options.env, log,
+      fallback: false, events: recorder, botsDir: options.botsDir,
+    });
   } catch (err) {
-    return result(failed, [], (err as Error).message);
+    // Bad input found by startAgents (a model that cannot be used) is the caller's to report.
+    if (err instanceof ConfigError) throw err;
+    const missing = err instanceof ConnectError;
+    return finish({ reason: missing ? 'missing_agent' : 'error', outcome: failed, error: `${missing ? 'No other agents found: ' : ''}${(err as Error).message}` }, []);
   }
   const { agents } = running;
   let last = failed;
+  let placed: Blueprint | undefined;
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
   try {
-    const { blueprint, origin } = await setUp(task, agents, log);
+    const { blueprint, origin } = await setUp(task, agents, humans, { log, humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS, signal: stop.signal });
+    placed = blueprint;
     // The validator checks the world as placed (a construction blueprint may have been moved).
     const validate = validatorFor(blueprint ? { ...task, blueprint } : task);
-    // The blueprint queries (!checkBlueprint...) read it from the agent.
-    for (const agent of agents) agent.blueprint = blueprint;
+    const names = { agents: agents.map((a) => a.name), humans: humans.map((h) => h.username) };
+    assignTasks(task, agents, blueprint, names, goals);
     await options.onReady?.({ agents, blueprint, origin });
-    giveGoals(task, agents, blueprint);
-    if (task.agent_count > 1 && task.conversation) {
-      await agents[0]!.startConversation(agents[1]!.name, task.conversation);
+    if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: failed }, agents, blueprint);
+    playing = Date.now();
+    recorder.emit({ type: 'phase', t: playing, phase: 'play' });
+    // Each agent's goal starts its goal loop (MINDcraft: `!goal("...")`, whose first self-prompt
+    // runs at once; ours would wait for the idle delay, so the first one is given here); then
+    // agent 0 opens the conversation with the first other agent.
+    for (const agent of agents) {
+      agent.setGoal(goals[agent.name]!);
+      agent.receive({ from: 'system', channel: 'system', text: agent.selfPrompter.promptText() });
     }
-    const bot = agents[0]!.bot;
-    const state = { inventories: () => agents.map((a) => inventoryCounts(a.bot)), lookup: botBlockLookup(bot) };
-    last = await new Promise<Validation>((resolve) => {
-      let latest = failed;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        bot.off('physicsTick', check);
-        resolve(latest);
-      };
-      const check = () => {
-        if (done || !validate) return;
-        latest = validate(state);
-        if (latest.success) finish();
-      };
-      const timer = setTimeout(() => { check(); finish(); }, task.timeout * 1000);
-      bot.on('physicsTick', check);
-      check();
+    if (humans.length) whisperGoals(agents[0]!, task, humans, names);
+    const opening = openingLine(task, blueprint);
+    if (agents.length > 1 && opening) await agents[0]!.startConversation(agents[1]!.name, opening);
+    await options.onPlaying?.({ agents, blueprint, origin });
+    const ending = await play(task, agents, running, validate, {
+      missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS, signal: stop.signal, onCheck: (v) => { last = v; },
     });
-    log(last.success ? `Task ${task.id} succeeded.` : `Task ${task.id} timed out after ${task.timeout} s with score ${last.score}.`);
-    return result(last, agents);
+    log(ending.reason === 'success' ? `Task ${task.id} succeeded.`
+      : ending.reason === 'timeout' ? `Task ${task.id} timed out after ${task.timeout} s with score ${ending.outcome.score}.`
+        : `Task ${task.id} ended (${ending.reason}): ${ending.error ?? ''}`);
+    return await finish(ending, agents, blueprint);
   } catch (err) {
-    return result(last, agents, (err as Error).message);
+    if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: last }, agents, placed);
+    const missing = err instanceof MissingPlayerError;
+    return await finish({ reason: missing ? 'missing_agent' : 'error', outcome: missing ? failed : last, error: (err as Error).message }, agents, placed);
   } finally {
+    options.signal?.removeEventListener('abort', abort);
     await running.close();
   }
 }
 
+/** A spec's name for records before the model exists (`oracle`, `provider/model` or a bare name). */
+function modelName(spec: Profile['model']): string {
+  return typeof spec === 'string' ? spec : spec.model;
+}
+
+/** A bot's inventory, or nothing when the bot has already left. */
+function safeInventory(bot: Bot): Record<string, number> {
+  try {
+    return inventoryCounts(bot);
+  } catch {
+    return {};
+  }
+}
+
+/** A task's human player did not join in time. */
+class MissingPlayerError extends Error {}
+
 /**
- * Gives every agent its blocked actions, targets, blueprint and goal. Hell's Kitchen agents get
- * only their own target; construction agents get no item targets and the blueprint instead.
+ * Plays until success, the timeout, a missing agent or the signal: the validator runs on every
+ * game tick of agent 0's bot; presence is checked every second.
  */
-function giveGoals(task: LoadedTask, agents: Agent[], blueprint: Blueprint | undefined): void {
+function play(task: LoadedTask, agents: Agent[], running: RunningBots, validate: ReturnType<typeof validatorFor>,
+  options: { missingAgentMs: number; signal: AbortSignal; onCheck: (v: Validation) => void }): Promise<Ending> {
+  const bot = agents[0]!.bot;
+  const state = { inventories: () => agents.map((a) => safeInventory(a.bot)), lookup: botBlockLookup(bot) };
+  return new Promise<Ending>((resolve) => {
+    let latest: Validation = { success: false, score: 0 };
+    let done = false;
+    const missingSince = new Map<string, number>();
+    const end = (ending: Omit<Ending, 'outcome'> & { outcome?: Validation }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearInterval(presence);
+      bot.off('physicsTick', check);
+      options.signal.removeEventListener('abort', interrupted);
+      resolve({ outcome: latest, ...ending });
+    };
+    const check = () => {
+      if (done || !validate) return;
+      try {
+        latest = validate(state);
+      } catch {
+        return; // a bot mid-reconnect: check again next tick
+      }
+      options.onCheck(latest);
+      if (latest.success) end({ reason: 'success' });
+    };
+    const interrupted = () => end({ reason: 'interrupted' });
+    const timer = setTimeout(() => { check(); end({ reason: 'timeout' }); }, task.timeout * 1000);
+    const presence = setInterval(() => {
+      const now = Date.now();
+      running.sessions.forEach((session, i) => {
+        const name = agents[i]!.name;
+        if (session.online) { missingSince.delete(name); return; }
+        const since = missingSince.get(name) ?? now;
+        missingSince.set(name, since);
+        if (now - since >= options.missingAgentMs) {
+          end({ reason: 'missing_agent', outcome: { success: false, score: 0 }, error: `No other agents found: ${name} has been off the server for ${Math.round(options.missingAgentMs / 1000)} s` });
+        }
+      });
+    }, Math.min(1000, options.missingAgentMs / 4));
+    options.signal.addEventListener('abort', interrupted, { once: true });
+    bot.on('physicsTick', check);
+    check();
+  });
+}
+
+/**
+ * Gives every agent its part of the task ({@link Agent.setTask}): its goal (MINDcraft's text, see
+ * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
+ * targets, the blueprint and `restrict_to_inventory`. Hell's Kitchen agents get only their own
+ * target; construction agents get no item targets and the blueprint instead.
+ *
+ * @param goals filled with each agent's goal text.
+ */
+function assignTasks(task: LoadedTask, agents: Agent[], blueprint: Blueprint | undefined, names: { agents: string[]; humans: string[] }, goals: Record<string, string>): void {
   const targets = taskTargets(task);
   const own = perAgentTargets(task);
   agents.forEach((agent, i) => {
-    agent.block(task.blocked_actions[String(i)] ?? []);
-    agent.goal = goalFor(task, i);
+    const goal = agentGoal(task, i, names, blueprint);
+    goals[agent.name] = goal;
+    const common = { goal, blockedActions: blockedActionsFor(task, i), restrictToInventory: task.restrict_to_inventory === true };
     if (blueprint) {
-      agent.taskTargets = undefined;
-      const [x, y, z] = firstLevel(blueprint).coordinates;
-      agent.goal += ` The blueprint has ${blueprint.levels.length} levels; level 0 starts at (${x}, ${y}, ${z}). !getBlueprint shows it, !checkBlueprint says what is left to build.`;
+      agent.setTask({ ...common, blueprint });
     } else if (own) {
       const item = own[String(i)];
-      agent.taskTargets = item ? { [item]: targets[item] ?? 1 } : undefined;
-    } else if (task.type === 'techtree' || task.type === 'cooking') {
-      agent.taskTargets = targets;
+      agent.setTask({ ...common, targets: item ? { [item]: targets[item] ?? 1 } : undefined });
+    } else {
+      agent.setTask({ ...common, targets: task.type === 'techtree' || task.type === 'cooking' ? targets : undefined });
     }
-    const others = agents.filter((_, j) => j !== i).map((a) => a.name);
-    const team = others.length ? ` Work together with ${others.join(', ')}.` : '';
-    agent.receive({ from: 'system', text: `Your goal: ${agent.goal}${/[.!?]$/.test(agent.goal.trim()) ? '' : '.'}${team}`, channel: 'system' });
   });
+}
+
+/**
+ * Whispers each human player their goal (the goal map's entry after the agents', else the
+ * task's goal) and who they play with, from agent 0.
+ */
+function whisperGoals(first: Agent, task: LoadedTask, humans: HumanSlot[], names: { agents: string[]; humans: string[] }): void {
+  const outbox = new ChatOutbox((line) => first.bot.chat(line), SETUP_RATE_LIMIT);
+  humans.forEach((human, i) => {
+    const others = [...names.agents, ...names.humans.filter((n) => n !== human.username)];
+    outbox.whisper(human.username, `Your goal: ${goalFor(task, task.agent_count + i)} You play with ${others.join(', ')}.`);
+  });
+  // The lines are queued; close once they have gone (the outbox sends its burst at once).
+  setTimeout(() => outbox.close(), 5_000).unref();
 }
 
 /** How long an ordered set-up command may go without feedback before the next is sent (ms). */
@@ -267,17 +449,28 @@ export function groundLevel(bot: Bot, at: Pos): number | undefined {
   return undefined;
 }
 
+/** Options of {@link setUp}. */
+interface SetUpOptions {
+  log: (line: string) => void;
+  humansTimeoutMs: number;
+  signal: AbortSignal;
+}
+
 /**
- * Clears and fills inventories; builds the cooking world or clears the construction site; brings
- * the agents together (construction: onto level 0). Every step waits until agent 0's bot sees its
- * effect. All through op commands in chat.
+ * Clears and fills inventories (the agents', and the human players' once they have joined);
+ * builds the cooking world or clears the construction site; brings the agents together
+ * (construction: onto level 0) and the human players to them. Every step waits until agent 0's
+ * bot sees its effect. All through op commands in chat.
+ *
+ * @throws MissingPlayerError when a human player does not join within `humansTimeoutMs`.
  */
-async function setUp(task: LoadedTask, agents: Agent[], log: (line: string) => void): Promise<{ blueprint?: Blueprint; origin: Pos }> {
+async function setUp(task: LoadedTask, agents: Agent[], humans: HumanSlot[], options: SetUpOptions): Promise<{ blueprint?: Blueprint; origin: Pos }> {
   const first = agents[0]!;
   const feet = first.bot.entity.position.floored();
   const origin: Pos = { x: feet.x, y: feet.y, z: feet.z };
   const commanders = agents.map((a) => commander(a.bot));
   try {
+    if (humans.length) await waitForHumans(first.bot, humans, options);
     await Promise.all(agents.map(async (agent, i) => {
       const { bot, name } = agent;
       const wanted = task.initial_inventory[String(i)] ?? {};
@@ -286,7 +479,12 @@ async function setUp(task: LoadedTask, agents: Agent[], log: (line: string) => v
       commanders[i]!.send(Object.entries(wanted).map(([item, count]) => `/give ${name} ${item} ${count}`));
       await must(`${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`, () => Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n));
     }));
+    // Human players: agent 0 clears their inventories and gives them theirs (MINDcraft does the same).
+    for (const human of humans) {
+      await commanders[0]!.sendInOrder([`/clear ${human.username}`, ...Object.entries(human.inventory).map(([item, count]) => `/give ${human.username} ${item} ${count}`)]);
+    }
     let blueprint: Blueprint | undefined;
+    let meeting: Pos;
     if (task.type === 'construction' && task.blueprint) {
       // Level 0 sits on the natural ground (vanilla superflat: y = -60, as the blueprints assume),
       // which structures built on it, unlike agent 0's feet, do not change.
@@ -295,15 +493,45 @@ async function setUp(task: LoadedTask, agents: Agent[], log: (line: string) => v
       const [x, y, z] = firstLevel(blueprint).coordinates;
       await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }));
       await clearSite(first.bot, commanders[0]!, blueprint);
+      // Humans stand beside the site, not in it (MINDcraft: 5 blocks past its far x side).
+      meeting = { x: blueprintBox(blueprint).max.x + 5, y, z };
     } else {
       if (task.type === 'cooking') await buildCookingWorld(first.bot, commanders[0]!, origin);
       await teleportAll(agents.slice(1), commanders.slice(1), (i) => ({ x: origin.x + 2 * (i + 1), y: origin.y, z: origin.z }));
+      meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
     }
-    log(`Set up ${agents.length} agents for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`);
+    await bringHumans(first.bot, commanders[0]!, humans, meeting);
+    options.log(`Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`);
     return { blueprint, origin };
   } finally {
     commanders.forEach((c) => c.close());
   }
+}
+
+/**
+ * Waits until every human player of the task is on the server (in agent 0's player list).
+ *
+ * @throws MissingPlayerError naming the players still missing after `humansTimeoutMs`.
+ */
+async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOptions): Promise<void> {
+  const missing = () => humans.filter((h) => !bot.players[h.username]).map((h) => h.username);
+  if (missing().length) options.log(`Waiting up to ${Math.round(options.humansTimeoutMs / 1000)} s for ${missing().join(', ')} to join.`);
+  const joined = await waitFor(() => missing().length === 0 || options.signal.aborted, options.humansTimeoutMs);
+  if (options.signal.aborted) throw new Error('interrupted');
+  if (!joined) throw new MissingPlayerError(`No other agents found: human player(s) ${missing().join(', ')} did not join within ${Math.round(options.humansTimeoutMs / 1000)} s`);
+}
+
+/** Teleports each human player to `to` (side by side) and waits until agent 0 sees them there. */
+async function bringHumans(bot: Bot, commands: Commander, humans: HumanSlot[], to: Pos): Promise<void> {
+  await Promise.all(humans.map(async (human, i) => {
+    const p = { x: to.x + 2 * i + 0.5, y: to.y, z: to.z + 0.5 };
+    commands.send([`/tp ${human.username} ${p.x} ${p.y} ${p.z}`]);
+    const target = new Vec3(p.x, p.y, p.z);
+    await must(`${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`, () => {
+      const entity = bot.players[human.username]?.entity;
+      return entity !== undefined && entity.position.distanceTo(target) < 1.5;
+    });
+  }));
 }
 
 async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: number) => Pos): Promise<void> {
@@ -344,7 +572,19 @@ async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos): Pr
     .filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH));
 }
 
-/** Appends `result` as one JSON line to `file`. */
-export async function appendResult(file: string, result: TaskResult): Promise<void> {
+/**
+ * Appends `result` as one JSON line to `<dir>/results.jsonl` (the folder is made if needed).
+ *
+ * @returns the file written.
+ */
+export async function appendResult(dir: string, result: TaskResult): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'results.jsonl');
   await appendFile(file, `${JSON.stringify(result)}\n`);
+  return file;
+}
+
+/** The run folder of `result` under an output folder (`<dir>/runs/<run folder>`). */
+export function runFolderOf(dir: string, runId: string): string {
+  return path.join(dir, 'runs', runFolder(runId));
 }

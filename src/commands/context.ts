@@ -13,8 +13,8 @@ export interface AgentControl {
   currentAction(): string | undefined;
   /** Stops the running action and the model loop. */
   stop(reason: string): Promise<void>;
-  /** `!help` text for this agent's (possibly restricted) commands. */
-  help(): string;
+  /** `!help` text for this agent's (possibly restricted) commands; with `command`, that command's details. */
+  help(command?: string): string;
   /** `!goal`: starts the goal loop (empty goal: the last one again); returns a line for the model. */
   setGoal?(goal: string): string;
   /** `!endGoal`: ends the goal loop; returns a line for the model. */

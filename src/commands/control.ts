@@ -9,10 +9,12 @@ import type { CommandDef } from './registry.ts';
 const helpCommand = defineCommand({
   name: '!help',
   kind: 'query',
-  description: 'All commands with their parameters.',
-  params: {},
-  async perform({ agent }) {
-    return agent.help();
+  description: 'The commands; with a name, that command\'s parameters.',
+  params: {
+    command: { type: 'string', description: 'a command name', example: 'craftRecipe', optional: true },
+  },
+  async perform({ agent }, { command }) {
+    return agent.help(command);
   },
 });
 

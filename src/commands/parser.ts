@@ -18,7 +18,8 @@
  * Argument conversion by declared type: `int` (integral numbers, `4.0` accepted), `float`,
  * `boolean` (`true/t/1/on/yes`, `false/f/0/off/no`), `string`, `ItemName`/`BlockName` (normalised
  * through the {@link NameResolver}); numbers are checked against their `[lo, hi)` domain; quoted
- * numbers and booleans are accepted. The argument count must match exactly.
+ * numbers and booleans are accepted. The argument count must match, except that trailing
+ * parameters declared `optional` may be left out.
  *
  * Every error message names the command, the parameter (position and name), what was expected
  * and what was found, and ends with a correct example call.
@@ -183,10 +184,11 @@ function parseInvocation<Ctx>(
     end = lexed.end;
   }
 
-  if (raw.length !== specs.length) return fail(countMessage(def, specs, raw));
+  const required = specs.filter(([, spec]) => !spec.optional).length;
+  if (raw.length < required || raw.length > specs.length) return fail(countMessage(def, specs, raw));
 
   const args: Record<string, string | number | boolean> = {};
-  for (let i = 0; i < specs.length; i++) {
+  for (let i = 0; i < raw.length; i++) {
     const [pname, spec] = specs[i]!;
     const converted = convert(raw[i]!, spec, names);
     if (!converted.ok) {
@@ -205,8 +207,10 @@ function paramLabel(specs: [string, ParamSpec][], i: number): string {
 
 function countMessage(def: CommandDef<unknown>, specs: [string, ParamSpec][], raw: RawArg[]): string {
   const usage = `Usage: ${signature(def)}. Example: ${exampleCall(def)}`;
-  const expected = `expects ${specs.length} parameter${specs.length === 1 ? '' : 's'}, got ${raw.length}`;
-  if (raw.length < specs.length) {
+  const required = specs.filter(([, spec]) => !spec.optional).length;
+  const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
+  const expected = `expects ${count} parameter${specs.length === 1 ? '' : 's'}, got ${raw.length}`;
+  if (raw.length < required) {
     const i = raw.length;
     return `${def.name}: ${expected}; missing ${paramLabel(specs, i)} (${describeExpected(specs[i]![1])}). ${usage}`;
   }

@@ -18,12 +18,19 @@ export interface ParamSpec {
   domain?: [number, number];
   /** Optional example value used in docs and error messages; a sensible default is derived otherwise. */
   example?: string | number | boolean;
+  /**
+   * May be left out (only after every required parameter): `perform` then gets `undefined`, and
+   * the tool schema does not require it. E.g. `!help`'s command name.
+   */
+  optional?: true;
 }
 
 type ArgOf<T extends ParamType> = T extends 'int' | 'float' ? number : T extends 'boolean' ? boolean : string;
 
-/** The typed argument object a command's `perform` receives. */
-export type ArgsOf<P extends Record<string, ParamSpec>> = { [K in keyof P]: ArgOf<P[K]['type']> };
+/** The typed argument object a command's `perform` receives (optional parameters may be `undefined`). */
+export type ArgsOf<P extends Record<string, ParamSpec>> = {
+  [K in keyof P]: P[K] extends { optional: true } ? ArgOf<P[K]['type']> | undefined : ArgOf<P[K]['type']>;
+};
 
 /** A command definition. `Ctx` is whatever the agent passes to `perform` (bot, agent, ...). */
 export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<string, ParamSpec>> {
@@ -99,7 +106,7 @@ export function describeExpected(spec: ParamSpec): string {
 export function signature(def: CommandDef<unknown>): string {
   const params = Object.entries(def.params as Record<string, ParamSpec>);
   if (params.length === 0) return def.name;
-  return `${def.name}(${params.map(([n, s]) => `${n}: ${s.type}`).join(', ')})`;
+  return `${def.name}(${params.map(([n, s]) => `${n}${s.optional ? '?' : ''}: ${s.type}`).join(', ')})`;
 }
 
 /** A valid example value for a parameter, rendered as the model should write it. */
@@ -209,17 +216,29 @@ export class CommandRegistry<Ctx> {
       .join('\n');
   }
 
-  /** What `!help` prints: the syntax, then queries and actions. */
-  help(): string {
+  /**
+   * What `!help` prints, short enough for chat (a few lines): the syntax, the names of the
+   * queries and of the actions, and how to get one command's details; with `name`, that
+   * command's parameters and description (or the closest names when there is no such command).
+   *
+   * @param name a command name, with or without the bang, any case.
+   */
+  help(name?: string): string {
+    if (name?.trim()) {
+      const def = this.getIgnoringCase(name.trim());
+      if (def) return docBlock(def);
+      return `There is no command ${withBang(name.trim())}. Did you mean ${this.closest(name.trim()).join(', ')}?`;
+    }
     const queries = this.#defs.filter((d) => d.kind === 'query');
     const actions = this.#defs.filter((d) => d.kind === 'action');
-    const sample = this.#defs.find((d) => Object.keys(d.params).length > 0) ?? this.#defs[0];
+    const sample = this.#defs.find((d) => Object.values(d.params as Record<string, ParamSpec>).some((p) => !p.optional)) ?? this.#defs[0];
     const parts = [
       `Use a command by writing it in your reply${sample ? `, e.g. ${exampleCall(sample)}` : ''}. ` +
         'Only the first command in a reply runs; quote text arguments.',
     ];
-    if (queries.length) parts.push('Queries:\n' + queries.map(docBlock).join('\n'));
-    if (actions.length) parts.push('Actions:\n' + actions.map(docBlock).join('\n'));
+    if (queries.length) parts.push('Queries:\n' + queries.map((d) => d.name).join(' '));
+    if (actions.length) parts.push('Actions:\n' + actions.map((d) => d.name).join(' '));
+    if (this.#defs.some((d) => d.name === '!help')) parts.push(`!help("${sample ? sample.name.slice(1) : 'name'}") shows a command's parameters.`);
     return parts.join('\n');
   }
 

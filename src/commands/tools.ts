@@ -40,8 +40,8 @@ export function paramSchema(spec: ParamSpec): JsonSchema {
 }
 
 /**
- * One tool per command, named without the bang; every parameter is required (commands take
- * exactly their declared arguments) and no others are allowed.
+ * One tool per command, named without the bang; every parameter but the `optional` ones is
+ * required and no others are allowed.
  *
  * @param commands command definitions, e.g. `registry.list()`.
  * @throws Error when a command name would not be a valid tool name (`[A-Za-z0-9_-]{1,64}`).
@@ -56,7 +56,9 @@ export function commandTools(commands: Iterable<ToolSource>): ToolSpec[] {
     tools.push({
       name,
       description: def.description,
-      parameters: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false },
+      parameters: {
+        type: 'object', properties, required: Object.keys(properties).filter((p) => !def.params[p]!.optional), additionalProperties: false,
+      },
     });
   }
   return tools;

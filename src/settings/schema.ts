@@ -13,11 +13,26 @@ export const modelFieldSchema = z.union([
   z.string().min(1),
   z.strictObject({
     model: z.string().min(1),
+    /** MINDcraft's provider field, for a `model` written without a `provider/` prefix. */
+    api: z.string().min(1).optional(),
     url: z.url().optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     apiKeyEnv: z.string().optional(),
   }),
 ]);
+
+/** Prices of one model in US dollars per million tokens (the table is in src/tasks/eval/prices.ts). */
+export const modelPriceSchema = z.strictObject({
+  /** Uncached prompt tokens. */
+  input: z.number().min(0),
+  /** Prompt tokens read from the prompt cache (default: `input`). */
+  cached_input: z.number().min(0).optional(),
+  /** Prompt tokens written to the prompt cache (Anthropic; default: `input`). */
+  cache_write_input: z.number().min(0).optional(),
+  /** Generated tokens. */
+  output: z.number().min(0),
+});
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 export const settingsSchema = z.strictObject({
   /** Minecraft version the bots speak (and the embedded server runs). */
@@ -33,8 +48,38 @@ export const settingsSchema = z.strictObject({
   only_chat_with: z.array(z.string()).default([]),
   /** Commands removed for every bot (`!stop`, `!stats`, `!inventory`, `!goal` cannot be). */
   blocked_actions: z.array(z.string()).default([]),
-  /** Maximum consecutive command replies per message; -1 = no limit. */
-  max_commands: z.number().int().min(-1).default(-1),
+  /**
+   * Commands a bot's model may run for one message (or one goal-loop step) before the loop stops
+   * and the model is told so; -1 = no limit (a model repeating itself then runs until the token
+   * budget is spent).
+   */
+  max_commands: z.number().int().min(-1).default(20),
+  /** The same command with the same output this many times in a row ends a model loop (the model is told why). */
+  max_repeats: z.number().int().min(1).default(3),
+  /**
+   * Minimum time between two model calls a bot makes on its own (a goal-loop step, the follow-up
+   * after a command's output), in ms. Calls answering a player or a bot are not held back.
+   */
+  min_model_interval_ms: z.number().int().min(0).default(1_000),
+  /**
+   * Model tokens (prompt + generated, as the provider reports them) one bot may use per hour;
+   * 0 = no limit. On reaching it the bot says so once in chat and stops calling its model until
+   * the hour is over or a player writes to it (each player message allows another hour's worth).
+   */
+  max_tokens_per_hour: z.number().int().min(0).default(1_000_000),
+  /**
+   * Time bound of one model call, retries included, in seconds. A bot whose model fails or does
+   * not answer in time says once in chat that its model is down, and keeps running commands.
+   */
+  model_timeout_s: z.number().positive().max(600).default(60),
+  /** Longest chat reply of a bot, in characters; the rest is cut with "…" (the bot's log keeps it whole). */
+  max_chat_chars: z.number().int().min(20).default(1_000),
+  /**
+   * Chat packets a bot holds back at most (its rate limit spaces them); past it the oldest
+   * ordinary lines are dropped and one line says how many. Urgent lines (a stop
+   * acknowledgement, an error for the player who asked) always go first.
+   */
+  chat_queue_limit: z.number().int().min(2).default(30),
   /** Echo bot-to-bot messages publicly as "(to X) ..." so people see the collaboration. */
   chat_bot_messages: z.boolean().default(true),
   /** Message each bot's model gets once it has spawned; empty = none. */
@@ -66,11 +111,25 @@ export const settingsSchema = z.strictObject({
    */
   bot_transport: z.enum(['auto', 'in-process', 'whisper']).default('auto'),
   /**
-   * Shared secret of our bots: a whispering bot proves it knows it before it counts as a bot.
-   * Empty = a built-in key, enough among friends; set your own where untrusted players could
-   * read this code. Every process of one team needs the same key.
+   * Shared secret of our bots for finding each other across processes by whispers: a whispering
+   * bot proves it knows the key before it counts as a bot (and before its words stop counting as
+   * a player's). There is no built-in key. `""` (default): no key, so bots of other processes are
+   * not discovered (bots of this process still talk in-process; start-up says so once).
+   * `"auto"`: a random key made once per installation and kept in `bots/.bot_key` (mode 0600),
+   * shared by every process on this machine that uses the same `bots/` folder. Any other text:
+   * that key; give every process of one team, on any machine, the same one.
    */
   bot_key: z.string().default(''),
+  /**
+   * Attempts to rejoin after a bot is kicked or loses its connection (a server restart), and to
+   * join at start-up, before giving up; 0 = never retry. A bot that gives up stays offline while
+   * the others carry on; when every bot has given up, `npm start` exits with code 1.
+   */
+  reconnect_attempts: z.number().int().min(0).default(8),
+  /** Wait before the first rejoin attempt, in ms; it doubles with each attempt. */
+  reconnect_delay_ms: z.number().int().min(0).default(1_000),
+  /** Longest wait between two rejoin attempts, in ms (defaults: 1, 2, 4, 8, 16, 30, 30, 30 s). */
+  reconnect_max_delay_ms: z.number().int().min(0).default(30_000),
   /** Wait before a bot answers a bot when neither is acting, in ms (lines arriving meanwhile are answered together). */
   convo_reply_delay_ms: z.number().int().min(0).default(200),
   /** Wait before answering a bot whose message came with a command (it is acting), in ms. */
@@ -87,8 +146,65 @@ export const settingsSchema = z.strictObject({
   chat_burst: z.number().int().min(1).max(10).default(6),
   /** Sustained spacing of a bot's chat messages, in ms; vanilla's spam limit breaks even at 1000. */
   chat_interval_ms: z.number().int().min(0).default(1_000),
+  /**
+   * Model prices for the cost in task results and evaluation summaries, keyed by
+   * `provider/model`, over the built-in table (src/tasks/eval/prices.ts), e.g.
+   * `{ "openai/gpt-4o": { "input": 2.5, "cached_input": 1.25, "output": 10 } }`.
+   */
+  model_prices: z.record(z.string(), modelPriceSchema).default({}),
+  /**
+   * Port of the dashboard page `npm start` (and `npm run eval`) serves: the bots live, their logs,
+   * controls and the evaluation's progress; 0 turns it off.
+   */
+  dashboard_port: z.number().int().min(0).max(65535).default(8080),
+  /**
+   * Address the dashboard binds. Loopback (`127.0.0.1`, `::1`, `localhost`) by default; any other
+   * address (e.g. `0.0.0.0` for the whole network) also needs a `dashboard_token`.
+   */
+  dashboard_host: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Secret the page asks for before it shows or controls anything; required when
+   * `dashboard_host` is not loopback, optional otherwise. Empty = none.
+   */
+  dashboard_token: z.string().default(''),
+  /**
+   * Offer a bot's-eye 3D view per bot on the dashboard (prismarine-viewer, an optional dependency:
+   * about 400 MB; it is loaded only when a view is first opened).
+   */
+  dashboard_viewer: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * Short texts the agent gives its model (as SYSTEM turns or prompt lines) or says in chat, each a
+ * template filled with `$VARIABLES` like the prompts (see profiles/defaults/_default.json for the
+ * variables each one gets).
+ */
+export const agentMessagesSchema = z.strictObject({
+  /** SYSTEM turn when a conversation partner is silent: `$PARTNER`, `$SECONDS`. */
+  partner_silent: z.string(),
+  /** SYSTEM turn when a message's model loop hits `max_commands`: `$MAX_COMMANDS`. */
+  command_limit: z.string(),
+  /** `$SELF_PROMPT` while the goal loop runs: `$GOAL`. */
+  goal: z.string(),
+  /** `$SELF_PROMPT` while the goal loop waits for a conversation to end: `$GOAL`. */
+  goal_paused: z.string(),
+  /** `$SELF_PROMPT` with a task's goal and no goal loop: `$GOAL`. */
+  task_goal: z.string(),
+  /** The user turn of a `saving_memory` request: `$MAX_CHARS`. */
+  summary_request: z.string(),
+  /** `$COMMAND_DOCS` with native tool calling (the commands travel as tools). */
+  native_tools: z.string(),
+  /** SYSTEM turn when `max_repeats` ends a loop: `$COMMAND`, `$COUNT`. */
+  repeated_command: z.string(),
+  /** Said once in chat when `max_tokens_per_hour` is reached: `$TOKENS`, `$TIME` (when it resets, HH:MM). */
+  token_budget: z.string(),
+  /** Said once in chat when the model fails or times out: `$MODEL`, `$ERROR`. */
+  model_down: z.string(),
+  /** The answer to a disabled command: `$NAME`, `$COMMAND`, `$HOW` (how to enable it). */
+  command_disabled: z.string(),
+});
+export type AgentMessages = z.infer<typeof agentMessagesSchema>;
 
 export const profileSchema = z.strictObject({
   name: usernameSchema,
@@ -110,6 +226,8 @@ export const profileSchema = z.strictObject({
   coding: z.string().optional(),
   saving_memory: z.string().optional(),
   bot_responder: z.string().optional(),
+  /** Agent texts overriding the base profile's, key by key (see {@link agentMessagesSchema}). */
+  messages: agentMessagesSchema.partial().optional(),
   /** Mode switches overriding the base profile's, e.g. `{ "hunting": false }`. */
   modes: z.record(z.string(), z.boolean()).optional(),
 });

@@ -118,7 +118,7 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   expect(back.memory).toBe('Steve likes oak; Bob is building a tower.');
   expect(back.history.map((t) => t.content)).toEqual(turns);
   expect(back.selfPrompter.state).toBe('active');
-  expect(back.goal).toBe('build a tower');
+  expect(back.selfPrompter.goal).toBe('build a tower');
   expect(back.places.get('home')).toEqual({ x: 10, y: 5, z: -20, dimension: 'overworld' });
   expect(back.memoryStore.modes).toMatchObject({ hunting: true, cheat: false });
   expect(back.modes.isOn('hunting')).toBe(true);

@@ -156,12 +156,14 @@ describe('query commands', () => {
     expect(out).not.toContain('Andy');
   });
 
-  test('!help lists every command with its parameters', async () => {
+  test('!help lists every command in a few lines; !help("name") gives one command\'s parameters', async () => {
     const out = await run(andy, '!help');
     const listed = andy.commands.list().map((c) => c.name);
     expect(listed).toEqual(expect.arrayContaining(COMMANDS));
     for (const name of listed) expect(out).toContain(name);
-    expect(out).toContain('!collectBlocks(type: BlockName, num: int)');
+    expect(out.split('\n').length).toBeLessThanOrEqual(6);
+    expect(out).toContain('!help("');
+    expect(await run(andy, '!help("collectBlocks")')).toMatch(/^!collectBlocks\(type: BlockName, num: int\)/);
   });
 
   test('!getCraftingPlan names what is missing and the steps', async () => {
@@ -298,9 +300,10 @@ describe('action commands', () => {
     expect(elapsed).toBeLessThan(1_200);
     expect(andy.currentAction()).toBeUndefined();
     expect(andy.bot.pathfinder.isMoving()).toBe(false);
-    await new Promise((r) => setTimeout(r, 400)); // momentum dies out
+    // Momentum dies out; then 10 more physics ticks (the only time the bot moves) leave it in place.
+    await waitUntil(() => Math.hypot(andy.bot.entity.velocity.x, andy.bot.entity.velocity.z) < 0.001, 'Andy comes to rest', { state: () => andy.bot.entity.velocity });
     const settled = andy.bot.entity.position.clone();
-    await new Promise((r) => setTimeout(r, 600));
+    await andy.bot.waitForTicks(10);
     expect(horizontal(andy.bot.entity.position, settled)).toBeLessThan(0.05);
     expect(horizontal(settled, start)).toBeLessThan(50); // far from the target
     expect(serverPosition('Andy').distanceTo(settled)).toBeLessThan(0.3);
@@ -351,7 +354,9 @@ describe('action commands', () => {
     expect(await run(andy, '!endConversation("Jill")')).toBe('Ended the conversation with Jill.');
     expect(andy.conversations.active).toBeUndefined();
     await waitUntil(() => jill.conversations.active === undefined, 'Jill sees the conversation end');
-    await new Promise((r) => setTimeout(r, 500)); // any reply still in flight would reopen it
+    // A reply still in flight would reopen it: let both handle everything they have received.
+    await jill.idle();
+    await andy.idle();
     expect(andy.conversations.active).toBeUndefined();
     expect(jill.conversations.active).toBeUndefined();
     expect(await run(andy, '!endConversation("Jill")')).toBe('You are not in a conversation with Jill.');

@@ -177,7 +177,7 @@ describe('chat outbox', () => {
       counter += 20;
       peak = Math.max(peak, counter);
       sentAt.push(Date.now() - start);
-    });
+    }, { burst: 6, intervalMs: 1_000, maxQueued: 100 });
     const tick = setInterval(() => { if (counter > 0) counter--; }, 50);
     for (let i = 0; i < 60; i++) outbox.chat(`line ${i}`);
     expect(sentAt.length).toBe(6); // the burst
@@ -198,6 +198,27 @@ describe('chat outbox', () => {
     expect(lines.slice(0, 3).map((l) => l.length)).toEqual([256, 256, 600 - 2 * (256 - 12) + 12]);
     expect(lines.slice(0, 3).every((l) => l.startsWith('/tell Steve '))).toBe(true);
     expect(lines[3]).toBe(' /op Steve');
+  });
+
+  test('the queue is bounded: the oldest ordinary lines are dropped with one line saying so; urgent lines go first; envelopes stay', async () => {
+    const lines: string[] = [];
+    const outbox = new ChatOutbox((l) => lines.push(l), { burst: 2, intervalMs: 1_000, maxQueued: 5 });
+    for (let i = 0; i < 12; i++) outbox.chat(`line ${i}`);
+    outbox.raw('/tell Jill mcb|envelope');
+    outbox.whisper('Steve', 'Stopped.', { urgent: true });
+    expect(outbox.pending).toBe(5);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lines).toEqual([
+      'line 0', 'line 1', // the burst
+      '/tell Steve Stopped.',
+      '[8 older chat lines dropped]',
+      'line 10', 'line 11',
+      '/tell Jill mcb|envelope',
+    ]);
+    // Once the notice went out, a new overflow counts afresh.
+    for (let i = 0; i < 8; i++) outbox.chat(`more ${i}`);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lines.slice(7)).toEqual(['more 0', 'more 1', '[2 older chat lines dropped]', 'more 4', 'more 5', 'more 6', 'more 7']);
   });
 });
 
