@@ -1,22 +1,45 @@
 /**
  * mindcraft-ts command line: `start` (default) runs the bots of settings.json, `server` runs the
- * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result.
+ * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result, `eval`
+ * runs whole task files and summarises them, `export` turns an evaluation's records into a chat
+ * dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
  */
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { startAgents } from './app/start-bots.ts';
+import { BotEventBus } from './agent/events.ts';
+import { createLogging } from './app/logging.ts';
+import { dashboardSettings, startDashboard } from './app/dashboard/server.ts';
 import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
 import { startEmbeddedServer } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
-import { appendResult, loadTaskProfiles, runTask } from './app/run-task.ts';
+import { appendResult, HUMANS_TIMEOUT_MS, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
+import { evaluate, parseServers } from './app/evaluate.ts';
+import { progressBar } from './app/progress.ts';
+import { requireUsableModels } from './agent/model-choice.ts';
+import { exportSft } from './tasks/eval/export.ts';
+import { fileKeys } from './tasks/eval/campaign.ts';
+import { generate, GENERATE_USAGE, GenerateUsageError } from './app/generate.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
   npm run server -- [--port <n>] [--version <v>]
                                               run the embedded Minecraft server alone
-  npm run task -- <task-file> <task-id> [--model <provider/model>] [--out <results.jsonl>]
-                                              run one MineCollab task`;
+  npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
+                                              run one MineCollab task; with --out, append its result
+                                              to <dir>/results.jsonl and keep its records in <dir>/runs/
+  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
+                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>]
+                                              run every task of the files, summarise (stdout) and write
+                                              results.jsonl, runs/, summary.csv, report.html to <dir>
+  npm run export -- <dir> [--min-score <s>] [--format sft] [--out <file.jsonl>]
+                                              turn an evaluation's runs into a chat dataset (JSONL)
+  <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
+  gpt-4o or claude-sonnet-4-5, or "oracle" (the offline policy). Tasks and evaluations never fall back to it.
+  \${GENERATE_USAGE}
+                                              write generated MineCollab task files`;
 
 /** Bad command-line input: printed with the usage, exit code 2. */
 class UsageError extends Error {}
@@ -25,21 +48,45 @@ function log(line: string): void {
   console.error(line);
 }
 
-/** Resolves when the user presses Ctrl-C (or the process gets SIGTERM). */
+/**
+ * Resolves when the user presses Ctrl-C (or the process gets SIGTERM). Holds the process open
+ * until then: a process whose bots are all between reconnect attempts must not end by itself.
+ */
 function untilInterrupted(): Promise<void> {
   return new Promise((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    const done = () => { clearInterval(keepAlive); resolve(); };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
 }
 
 async function start(): Promise<void> {
   const { settings, profiles, file } = await loadSettings();
-  log(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
-  const running = await startAgents({ settings, profiles, log });
-  log(`Join ${running.address.host}:${running.address.port} with a Minecraft ${running.address.version} client and talk to the bots in chat. Ctrl-C stops.`);
-  await untilInterrupted();
-  await running.close();
+  const dashboardOptions = dashboardSettings(settings);
+  // One event stream: readable lines on the terminal, JSON lines in bots/<name>/, the dashboard.
+  const logging = createLogging({ botsDir: 'bots' });
+  const bus = new BotEventBus();
+  logging.attach(bus);
+  try {
+    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
+    const running = await startAgents({ settings, profiles, bus });
+    let dashboard;
+    try {
+      dashboard = dashboardOptions && await startDashboard({ ...dashboardOptions, bots: running });
+    } catch (err) {
+      await running.close();
+      throw err;
+    }
+    logging.line(`Join ${running.address.host}:${running.address.port} with a Minecraft ${running.address.version} client and talk to the bots in chat.${dashboard ? ` Dashboard: ${dashboard.url}` : ''} Ctrl-C stops.`);
+    // Runs until Ctrl-C, or until every bot has lost the server and used up its reconnect attempts.
+    const lost = await Promise.race([untilInterrupted().then(() => undefined), running.lost]);
+    await dashboard?.close();
+    await running.close();
+    if (lost) throw lost;
+  } finally {
+    await logging.close();
+  }
 }
 
 async function server(args: string[]): Promise<void> {
@@ -53,16 +100,105 @@ async function server(args: string[]): Promise<void> {
   await srv.close();
 }
 
+/** A whole number ≥ `min` from an option, or undefined when absent. */
+function wholeNumber(option: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${option} expects a whole number ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+/** `--humans-timeout` seconds as ms. */
+function humansTimeout(value: string | undefined): number {
+  const s = wholeNumber('humans-timeout', value, 1);
+  return s === undefined ? HUMANS_TIMEOUT_MS : s * 1000;
+}
+
+/**
+ * An AbortSignal fired by the first Ctrl-C (or SIGTERM); a second Ctrl-C ends the process at once.
+ *
+ * The command owns these signals from then on: listeners that libraries add later are removed
+ * (flying-squid's log module installs `exit-hook`, which calls `process.exit(130)` on SIGINT and
+ * would end an evaluation before it writes its summary).
+ */
+function interruptSignal(say: (line: string) => void): AbortSignal {
+  const controller = new AbortController();
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== first && listener !== quit) {
+      queueMicrotask(() => process.off(event, listener));
+    }
+  });
+  const quit = () => process.exit(130);
+  function first() {
+    say('Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.');
+    controller.abort();
+    process.once('SIGINT', quit);
+  }
+  process.once('SIGINT', first);
+  process.once('SIGTERM', first);
+  return controller.signal;
+}
+
 async function task(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { model: { type: 'string' }, out: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
+  });
   if (positionals.length !== 2) throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
   const [file, id] = positionals;
+  const humansTimeoutMs = humansTimeout(values['humans-timeout']);
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
-  const result = await runTask({ task: loaded, settings, profiles, model: values.model, log });
-  if (values.out) await appendResult(values.out, result);
+  requireUsableModels(profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })));
+  const runId = `${fileKeys([file]).get(file)}/${id}/1`;
+  const result = await runTask({
+    task: loaded, settings, profiles, model: values.model, log, humansTimeoutMs, runId,
+    folder: values.out ? runFolderOf(values.out, runId) : undefined,
+  });
+  if (values.out) log(`Result appended to ${await appendResult(values.out, result)}; records in ${runFolderOf(values.out, runId)}.`);
   console.log(JSON.stringify(result));
+}
+
+async function evalCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: {
+      ids: { type: 'string' }, episodes: { type: 'string' }, parallel: { type: 'string' }, model: { type: 'string' },
+      out: { type: 'string' }, resume: { type: 'boolean' }, servers: { type: 'string' }, 'humans-timeout': { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('eval expects at least one task file or folder');
+  const out = values.out ?? path.join('evals', new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-'));
+  const { settings } = await loadSettings();
+  const bar = progressBar(process.stderr);
+  const signal = interruptSignal((line) => bar.log(line));
+  const evaluation = await evaluate({
+    inputs: positionals, ids: values.ids, episodes: wholeNumber('episodes', values.episodes, 1), parallel: wholeNumber('parallel', values.parallel, 1),
+    model: values.model, out, resume: values.resume, servers: values.servers ? parseServers(values.servers) : undefined,
+    humansTimeoutMs: humansTimeout(values['humans-timeout']), settings, signal,
+    log: (line) => bar.log(line), onProgress: (p) => bar.update(p),
+  }).finally(() => bar.stop());
+  console.log(evaluation.table);
+  log(`${evaluation.made} run(s) made${evaluation.skipped ? `, ${evaluation.skipped} resumed` : ''} of ${evaluation.planned} in ${evaluation.wall_s} s${evaluation.interrupted ? ' (interrupted: --resume continues)' : ''}.`);
+  log(`Results: ${evaluation.files.results}\nSummary: ${evaluation.files.csv}\nReport:  ${evaluation.files.report}\nLog:     ${evaluation.files.log}`);
+  return evaluation.interrupted ? 130 : 0;
+}
+
+async function exportCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { 'min-score': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError(`export expects one evaluation folder, got ${positionals.length}`);
+  if ((values.format ?? 'sft') !== 'sft') throw new UsageError(`--format: only "sft" is supported, got "${values.format}"`);
+  const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
+  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) throw new UsageError(`--min-score expects a score in [0, 1], got "${values['min-score']}"`);
+  const [dir] = positionals;
+  const { examples, runs, skipped } = await exportSft(dir, { minScore }).catch((err: Error) => { throw new TaskError(err.message); });
+  const file = values.out ?? path.join(dir, 'sft.jsonl');
+  await writeFile(file, examples.map((e) => JSON.stringify(e)).join('\n') + (examples.length ? '\n' : ''));
+  log(`Wrote ${examples.length} conversation(s) from ${runs} run(s)${skipped ? ` (${skipped} below --min-score left out)` : ''} to ${file}.`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -71,13 +207,16 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'start') await start();
     else if (command === 'server') await server(rest);
     else if (command === 'task') await task(rest);
+    else if (command === 'eval') return await evalCommand(rest);
+    else if (command === 'export') await exportCommand(rest);
+    else if (command === 'generate') { const { file, tasks } = await generate(rest); log(`Wrote ${tasks} tasks to ${file}.`); }
     else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (err) {
     const e = err as Error;
-    const bad = e instanceof UsageError || e instanceof ConfigError || e instanceof TaskError || (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    const bad = e instanceof UsageError || e instanceof GenerateUsageError || e instanceof RangeError || e instanceof ConfigError || e instanceof TaskError || (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);
-    if (e instanceof UsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) log(USAGE);
+    if (e instanceof UsageError || e instanceof GenerateUsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) log(USAGE);
     return bad || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   }
 }

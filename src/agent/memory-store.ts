@@ -59,7 +59,9 @@ export function readMemoryFile(file: string): SavedMemory | undefined {
     ? r.turns.filter((t): t is ChatTurn => !!t && (t.role === 'user' || t.role === 'assistant') && typeof t.content === 'string')
       .map((t) => ({ role: t.role, content: t.content }))
     : [];
-  const places: Record<string, Place> = {};
+  // Names are the user's (`!rememberHere("__proto__")`): collect them in objects without a
+  // prototype, where every name is an ordinary key.
+  const places: Record<string, Place> = Object.create(null);
   if (r.places && typeof r.places === 'object') {
     for (const [name, p] of Object.entries(r.places as Record<string, Partial<Place>>)) {
       if (p && isFiniteNumber(p.x) && isFiniteNumber(p.y) && isFiniteNumber(p.z)) {
@@ -67,7 +69,7 @@ export function readMemoryFile(file: string): SavedMemory | undefined {
       }
     }
   }
-  const modes: Record<string, boolean> = {};
+  const modes: Record<string, boolean> = Object.create(null);
   if (r.modes && typeof r.modes === 'object') {
     for (const [name, on] of Object.entries(r.modes as Record<string, unknown>)) if (typeof on === 'boolean') modes[name] = on;
   }
@@ -125,23 +127,22 @@ export class MemoryStore {
       for (const [name, p] of Object.entries(this.loaded.places)) this.#places.set(name, p);
       this.#modes = { ...this.loaded.modes };
     }
-    const store = this;
     const key = (name: string): string => name.trim().toLowerCase();
     this.places = {
-      get: (name) => { const p = store.#places.get(key(name)); return p && { ...p }; },
-      set(name, place) {
+      get: (name) => { const p = this.#places.get(key(name)); return p && { ...p }; },
+      set: (name, place) => {
         const k = key(name);
         if (!k) throw new Error('A place needs a name.');
         if (k.length > MAX_PLACE_NAME) throw new Error(`Place names are at most ${MAX_PLACE_NAME} characters.`);
-        store.#places.set(k, { x: place.x, y: place.y, z: place.z, dimension: place.dimension });
-        store.changed();
+        this.#places.set(k, { x: place.x, y: place.y, z: place.z, dimension: place.dimension });
+        this.changed();
       },
-      delete(name) {
-        const had = store.#places.delete(key(name));
-        if (had) store.changed();
+      delete: (name) => {
+        const had = this.#places.delete(key(name));
+        if (had) this.changed();
         return had;
       },
-      list: () => [...store.#places.entries()].map(([n, p]) => [n, { ...p }]),
+      list: () => [...this.#places.entries()].map(([n, p]) => [n, { ...p }]),
     };
   }
 
@@ -190,7 +191,10 @@ export class MemoryStore {
     this.#closed = true;
   }
 
-  /** The whole content as it would be written now. */
+  /**
+   * The whole content as it would be written now. `places` is built with Object.fromEntries,
+   * which defines every name as an own key (`__proto__` included), so JSON keeps them all.
+   */
   content(): SavedMemory {
     return {
       ...this.snapshot(),

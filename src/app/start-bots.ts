@@ -1,6 +1,9 @@
 /**
  * One process, all bots: starts the embedded server when the settings ask for it, connects one
  * mineflayer bot per profile, gives each an Agent, and routes chat and bot messages to them.
+ * Each bot's connection is a {@link BotSession}: a kicked or disconnected bot rejoins with
+ * backoff and keeps its agent (memory, goal, modes); one that gives up stays offline while the
+ * others carry on, and {@link RunningBots.lost} settles once every bot has given up.
  */
 import path from 'node:path';
 import type { Bot } from 'mineflayer';
@@ -10,12 +13,17 @@ import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope
 import { gameData } from '../game/data.ts';
 import { ExampleSelector, EXAMPLES_DIR } from '../models/prompts/examples.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
-import type { Profile, Settings } from '../settings/index.ts';
+import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import { Agent } from '../agent/agent.ts';
-import { connectBot, type ServerAddress } from '../agent/bot.ts';
+import { BotSession, ConnectError, type ReconnectPolicy, type ServerAddress } from '../agent/bot.ts';
 import { MemoryStore } from '../agent/memory-store.ts';
-import { chooseModel, fallbackNotice } from '../agent/model-choice.ts';
-import { completeProfile, mergeProfiles } from '../settings/profiles.ts';
+import { BotEventBus } from '../agent/events.ts';
+import { busSink } from './bot-events.ts';
+import { chooseModel, fallbackChatLine, fallbackNotice, requireUsableModels } from '../agent/model-choice.ts';
+import type { RunEventSink } from '../tasks/eval/records.ts';
+import { recordingCommands, recordingModel, recordingOutbox, recordingTransport } from './recording.ts';
+import { completeProfile, mergedProfileSchema, mergeProfiles, type MergedProfile } from '../settings/profiles.ts';
+import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 
 export interface StartOptions {
   settings: Settings;
@@ -27,7 +35,28 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Folder of the bots' memory files (`<botsDir>/<name>/memory.json`); default `bots`. */
   botsDir?: string;
+  /**
+   * Receives the text of every log line, the process's and each bot's (as before the event
+   * stream). Default: stderr, unless `bus` is given (its subscribers then decide).
+   */
   log?: (line: string) => void;
+  /**
+   * The bots' event stream (`src/agent/events.ts`): chat, model calls with token counts,
+   * commands and their outputs, actions, mode switches, connection changes and log lines of
+   * every bot. Default: a new bus, returned in {@link RunningBots.bus}.
+   */
+  bus?: BotEventBus;
+  /**
+   * Play with the offline oracle when a bot's model cannot be used (default true: `npm start`,
+   * which then says so in chat once). False for task runs and evaluations: a model that cannot
+   * be used is a ConfigError before any bot joins.
+   */
+  fallback?: boolean;
+  /**
+   * Receives every bot's model calls, commands and messages (see `src/app/recording.ts`); task
+   * runs record them.
+   */
+  events?: RunEventSink;
 }
 
 let sharedExamples: Promise<ExampleSelector> | undefined;
@@ -48,8 +77,45 @@ export interface RunningBots {
   server?: EmbeddedServer;
   address: ServerAddress;
   agents: Agent[];
+  /** Each agent's connection, in the order of {@link agents}. */
+  sessions: BotSession[];
+  /**
+   * Settles with a ConnectError (naming the server and the attempts) once every bot has given
+   * up rejoining; pending while any bot is online or still trying.
+   */
+  lost: Promise<ConnectError>;
+  /** The event stream of every bot (the `bus` option, or the one made here). */
+  bus: BotEventBus;
+  /** The (merged) profile of every bot started so far, running or stopped, in start order. */
+  profiles(): MergedProfile[];
+  /**
+   * Starts one more bot from `profile` (completed over `_default` and the base profile like the
+   * others), e.g. from the dashboard's form.
+   *
+   * @throws ConfigError when a bot of that name is running already; ConnectError when it cannot join.
+   */
+  addBot(profile: Profile): Promise<Agent>;
+  /**
+   * Stops one bot: its agent shuts down (memory saved) and it leaves the server. Its profile
+   * stays, for {@link restartBot}.
+   *
+   * @throws ConfigError when no bot of that name is running.
+   */
+  stopBot(name: string): Promise<void>;
+  /**
+   * Starts a bot again from its profile with a fresh agent (its memory file restored when
+   * `load_memory` is on), stopping it first if it is running.
+   *
+   * @throws ConfigError for a name no bot has had; ConnectError when it cannot join.
+   */
+  restartBot(name: string): Promise<Agent>;
   /** Disconnects every bot and stops the embedded server. */
   close(): Promise<void>;
+}
+
+/** The settings' reconnect policy (see `reconnect_attempts` in `settings/schema.ts`). */
+export function reconnectPolicy(settings: Settings): ReconnectPolicy {
+  return { attempts: settings.reconnect_attempts, delayMs: settings.reconnect_delay_ms, maxDelayMs: settings.reconnect_max_delay_ms };
 }
 
 export { namesBot } from '../conversation/index.ts';
@@ -57,11 +123,21 @@ export { namesBot } from '../conversation/index.ts';
 /**
  * Starts the server (if embedded) and every bot of `profiles`.
  *
- * @throws ConnectError when a bot cannot join; Error when the embedded server cannot start.
+ * @throws ConnectError when a bot cannot join within the settings' reconnect attempts; ConfigError
+ *   when `bot_transport` is `whisper` and no `bot_key` is set; Error when the embedded server
+ *   cannot start or the `bot_key` file cannot be read or written.
  */
 export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const { settings } = options;
-  const log = options.log ?? ((line: string) => console.error(line));
+  const bus = options.bus ?? new BotEventBus();
+  // The run records' taps report into the bus, and to the run's own sink when there is one.
+  const events = busSink(bus, options.events);
+  const lines = options.log ?? (options.bus ? undefined : (line: string) => { process.stderr.write(`${line}\n`); });
+  const unforward = lines && bus.subscribe((event) => { if (event.type === 'log') lines(event.text); });
+  const log = bus.logger('');
+  if (options.fallback === false) {
+    requireUsableModels(options.profiles.map((p) => ({ owner: options.model ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+  }
   const server = settings.server === 'embedded'
     ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
     : undefined;
@@ -76,6 +152,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const names = nameResolver(settings.minecraft_version);
   const hub = new InProcessHub();
   const localNames = new Set(options.profiles.map((p) => p.name));
+  const known = new Map<string, MergedProfile>();
   const timings = {
     replyDelayMs: settings.convo_reply_delay_ms,
     busyPartnerDelayMs: settings.convo_busy_partner_delay_ms,
@@ -84,89 +161,209 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   };
   const agents: Agent[] = [];
   const fallbacks: string[] = [];
+  const fellBack: string[] = [];
   const examples = await conversingExamples();
   // Profiles from loadSettings are merged already; others (tests, tasks) get _default and the base now.
-  const profiles = await Promise.all(options.profiles.map((p) => p.conversing && p.coding && p.saving_memory && p.bot_responder && p.modes
+  const profiles = await Promise.all(options.profiles.map((p) => mergedProfileSchema.safeParse(p).success
     ? mergeProfiles([p], `profile of ${p.name}`)
     : completeProfile(p, { base: settings.base_profile })));
   const blockedForAll = [...settings.blocked_actions, ...(settings.allow_insecure_coding ? [] : ['!newAction'])];
   const botsDir = path.resolve(options.botsDir ?? 'bots');
+  const sessions: BotSession[] = [];
   const close = async () => {
+    for (const session of sessions) session.close();
     await Promise.all(agents.map((a) => a.shutdown().catch(() => {})));
     await server?.close();
+    unforward?.();
+  };
+  let gaveUp: (error: ConnectError) => void = () => {};
+  const lost = new Promise<ConnectError>((resolve) => { gaveUp = resolve; });
+  const checkLost = () => {
+    if (sessions.length && sessions.every((s) => s.state === 'down')) {
+      gaveUp(new ConnectError(`Every bot lost ${address.host}:${address.port} and none could rejoin after ${settings.reconnect_attempts} attempts. Is the server running? Start it, or check "host"/"port" in settings.json.`));
+    }
+  };
+  let key: string | undefined;
+  let mode: Settings['bot_transport'] = 'in-process';
+  const policy = reconnectPolicy(settings);
+  /** Connects one bot and gives it an agent; its chat is routed at once. */
+  const launch = async (profile: MergedProfile): Promise<Agent> => {
+    known.set(profile.name, profile);
+    localNames.add(profile.name);
+    const publish = bus.publisher(profile.name);
+    const botLog = bus.logger(profile.name);
+    const session = await BotSession.open(profile.name, address, { policy, log: botLog });
+    sessions.push(session);
+    publish({ type: 'connection', state: 'online' });
+    session.on('disconnected', (why) => publish({ type: 'connection', state: 'reconnecting', detail: why }));
+    session.on('reconnected', () => publish({ type: 'connection', state: 'online' }));
+    session.on('down', (error) => publish({ type: 'connection', state: 'down', detail: error.message }));
+    session.on('down', checkLost);
+    const bot = session.bot;
+    // While the bot is offline its lines are dropped, as a disconnected player's would be.
+    const outbox = new ChatOutbox((line) => { if (session.online) bot.chat(line); }, {
+      burst: settings.chat_burst, intervalMs: settings.chat_interval_ms, maxQueued: settings.chat_queue_limit,
+    });
+    // Bots of this process talk in-process; any other bot is found and reached by whispers.
+    const whisper = key && mode !== 'in-process' ? new WhisperTransport(bot, outbox, {
+      key,
+      skip: mode === 'auto' ? (name) => localNames.has(name) : undefined,
+      log: botLog,
+    }) : undefined;
+    const carrier: Transport = !whisper ? hub.endpoint(profile.name)
+      : mode === 'whisper' ? whisper
+        : new CompositeTransport(hub.endpoint(profile.name), whisper);
+    const transport = recordingTransport(carrier, profile.name, events);
+    const echo = settings.chat_bot_messages ? (to: string, text: string) => outbox.chat(`(to ${to}) ${text}`) : undefined;
+    const conversations = new Conversations(profile.name, transport, { timings, echo, log: botLog });
+    bot.on('playerJoined', (player) => conversations.presence(player.username, true));
+    bot.on('playerLeft', (player) => conversations.presence(player.username, false));
+    const agent = new Agent({
+      bot,
+      data,
+      names,
+      commands: recordingCommands(allCommands.without([...blockedForAll, ...profile.blocked_actions]), profile.name, events),
+      conversations,
+      outbox: recordingOutbox(outbox, profile.name, events),
+      model: (a) => {
+        const choice = chooseModel(options.model ?? profile.model, a, options.env, { fallback: options.fallback, timeoutMs: settings.model_timeout_s * 1000 });
+        if (choice.fallback) {
+          fallbacks.push(choice.fallback);
+          fellBack.push(a.name);
+        }
+        return recordingModel(choice.model, a.name, events);
+      },
+      profile,
+      examples,
+      numExamples: settings.num_examples,
+      memory: MemoryStore.forBot(profile.name, botsDir, { load: settings.load_memory, log: botLog }),
+      goalIdleMs: settings.goal_idle_ms,
+      codeTimeoutMs: settings.code_timeout_s * 1000,
+      maxMessages: settings.max_messages,
+      maxCommands: settings.max_commands,
+      maxRepeats: settings.max_repeats,
+      actionTimeoutMs: settings.action_timeout_s * 1000,
+      cooldownMs: profile.cooldown_ms,
+      minModelIntervalMs: settings.min_model_interval_ms,
+      maxTokensPerHour: settings.max_tokens_per_hour,
+      modelTimeoutMs: settings.model_timeout_s * 1000,
+      maxChatChars: settings.max_chat_chars,
+      disabledCommands: disabledCommands(settings, profile),
+      modes: profile.modes,
+      log: botLog,
+      events: publish,
+    });
+    agents.push(agent);
+    keepAcrossReconnects(session, agent, whisper);
+    agent.actions.subscribe((event) => publish(event.type === 'start'
+      ? { type: 'action', phase: 'start', label: event.label }
+      : { type: 'action', phase: 'end', label: event.label, ok: event.result.ok, output: event.result.output, ms: event.result.durationMs }));
+    log(`${agent.name} joined as ${agent.model.id}`);
+    routeChat(agent, agents, settings, events);
+    return agent;
   };
   try {
-    for (const profile of profiles) {
-      const bot = await connectBot(profile.name, address);
-      const outbox = new ChatOutbox((line) => bot.chat(line), { burst: settings.chat_burst, intervalMs: settings.chat_interval_ms });
-      // Bots of this process talk in-process; any other bot is found and reached by whispers.
-      const whisper = () => new WhisperTransport(bot, outbox, {
-        key: settings.bot_key,
-        skip: settings.bot_transport === 'auto' ? (name) => localNames.has(name) : undefined,
-        log,
-      });
-      const transport: Transport = settings.bot_transport === 'in-process' ? hub.endpoint(profile.name)
-        : settings.bot_transport === 'whisper' ? whisper()
-          : new CompositeTransport(hub.endpoint(profile.name), whisper());
-      const echo = settings.chat_bot_messages ? (to: string, text: string) => outbox.chat(`(to ${to}) ${text}`) : undefined;
-      const conversations = new Conversations(profile.name, transport, { timings, echo, log });
-      bot.on('playerJoined', (player) => conversations.presence(player.username, true));
-      bot.on('playerLeft', (player) => conversations.presence(player.username, false));
-      const agent = new Agent({
-        bot,
-        data,
-        names,
-        commands: allCommands.without([...blockedForAll, ...profile.blocked_actions]),
-        conversations,
-        outbox,
-        model: (a) => {
-          const choice = chooseModel(options.model ?? profile.model, a, options.env);
-          if (choice.fallback) fallbacks.push(choice.fallback);
-          return choice.model;
-        },
-        profile,
-        examples,
-        numExamples: settings.num_examples,
-        memory: MemoryStore.forBot(profile.name, botsDir, { load: settings.load_memory, log }),
-        goalIdleMs: settings.goal_idle_ms,
-        codeTimeoutMs: settings.code_timeout_s * 1000,
-        maxMessages: settings.max_messages,
-        maxCommands: settings.max_commands,
-        actionTimeoutMs: settings.action_timeout_s * 1000,
-        cooldownMs: profile.cooldown_ms,
-        modes: profile.modes,
-        log,
-      });
-      agents.push(agent);
-      log(`${agent.name} joined as ${agent.model.id}`);
+    ({ key } = await resolveBotKey(settings.bot_key, botsDir));
+    if (!key && settings.bot_transport === 'whisper') {
+      throw new ConfigError('"bot_transport": "whisper" needs a "bot_key": set "bot_key": "auto" (processes on this machine) or the same secret text in every process.');
     }
+    if (!key && settings.bot_transport === 'auto') log(NO_BOT_KEY_NOTICE);
+    mode = key ? settings.bot_transport : 'in-process';
+    for (const profile of profiles) await launch(profile);
   } catch (err) {
     await close();
     throw err;
   }
-  if (fallbacks.length) log(fallbackNotice(fallbacks));
-  for (const agent of agents) routeChat(agent, agents, settings);
+  if (fallbacks.length) {
+    log(fallbackNotice(fallbacks));
+    // Players do not read the log: the first bot that fell back says it once in chat.
+    agents.find((a) => a.name === fellBack[0])?.outbox.chat(fallbackChatLine(fellBack));
+  }
   if (settings.init_message) for (const a of agents) a.receive({ from: 'system', text: settings.init_message, channel: 'system' });
-  return { server, address, agents, close };
+  const stopBot = async (name: string): Promise<void> => {
+    const i = agents.findIndex((a) => a.name === name);
+    if (i < 0) throw new ConfigError(`There is no running bot named "${name}" (running: ${agents.map((a) => a.name).join(', ') || 'none'}).`);
+    const [agent] = agents.splice(i, 1);
+    const j = sessions.findIndex((s) => s.username === name);
+    const [session] = j < 0 ? [] : sessions.splice(j, 1);
+    session?.close();
+    await agent!.shutdown().catch(() => {});
+    bus.publish({ type: 'connection', bot: name, state: 'closed', detail: 'stopped' });
+  };
+  return {
+    server, address, agents, sessions, lost, close, bus,
+    profiles: () => [...known.values()],
+    async addBot(profile) {
+      if (agents.some((a) => a.name === profile.name)) throw new ConfigError(`A bot named "${profile.name}" is running already.`);
+      const agent = await launch(await completeProfile(profile, { base: settings.base_profile }));
+      if (settings.init_message) agent.receive({ from: 'system', text: settings.init_message, channel: 'system' });
+      return agent;
+    },
+    stopBot,
+    async restartBot(name) {
+      const profile = known.get(name);
+      if (!profile) throw new ConfigError(`There is no bot named "${name}" (bots: ${[...known.keys()].join(', ') || 'none'}).`);
+      if (agents.some((a) => a.name === name)) await stopBot(name);
+      return launch(profile);
+    },
+  };
+}
+
+/**
+ * Keeps the agent whole across its bot's reconnects: while offline its action is stopped and
+ * its goal loop paused (goal, memory and modes stay); once back, an action started while
+ * offline is stopped too, the whisper transport proves itself to every player again, players
+ * online are marked present, and the goal loop resumes.
+ */
+function keepAcrossReconnects(session: BotSession, agent: Agent, whisper: WhisperTransport | undefined): void {
+  session.on('disconnected', (why) => {
+    agent.selfPrompter.pause();
+    void agent.actions.stop(`${agent.name} ${why}`).then(() => { if (!session.online) agent.selfPrompter.pause(); });
+  });
+  session.on('reconnected', () => {
+    if (agent.actions.current) void agent.actions.stop('the bot rejoined the server');
+    whisper?.rejoined();
+    for (const name of Object.keys(session.bot.players)) if (name !== agent.name) agent.conversations.presence(name, true);
+    agent.selfPrompter.idle();
+  });
+}
+
+/**
+ * The commands a bot lacks by configuration, each with how to enable it (told to a player or
+ * the model who names one).
+ */
+function disabledCommands(settings: Settings, profile: Profile): Record<string, string> {
+  const how: Record<string, string> = {};
+  const bang = (name: string) => `!${name.replace(/^!/, '')}`;
+  for (const name of profile.blocked_actions) how[bang(name)] = `remove it from "blocked_actions" in the profile of ${profile.name}`;
+  for (const name of settings.blocked_actions) how[bang(name)] = 'remove it from "blocked_actions" in settings.json';
+  if (!settings.allow_insecure_coding) how['!newAction'] = 'set "allow_insecure_coding": true in settings.json (the model\'s code then runs in a sandbox)';
+  for (const name of Object.keys(how)) if (!allCommands.get(name)) delete how[name];
+  return how;
 }
 
 /**
  * Sends players' whispers and public chat to the agent, under the settings' rules
  * ({@link reachesBot}); bot envelopes belong to the whisper transport, never to the agent.
  */
-function routeChat(agent: Agent, agents: Agent[], settings: Settings): void {
+function routeChat(agent: Agent, agents: Agent[], settings: Settings, events?: RunEventSink): void {
   const bot: Bot = agent.bot;
-  const ours = new Set(agents.map((a) => a.name));
+  // Read at each message: bots may be added or stopped (the dashboard) while this one runs.
+  const ours = () => new Set(agents.map((a) => a.name));
   const rules = () => ({
     self: agent.name,
-    botCount: new Set([...ours, ...agent.conversations.others()]).size,
+    botCount: new Set([...ours(), ...agent.conversations.others()]).size,
     onlyChatWith: settings.only_chat_with,
-    isBot: (name: string) => ours.has(name) || agent.conversations.isBot(name),
+    isBot: (name: string) => ours().has(name) || agent.conversations.isBot(name),
   });
+  const heard = (from: string, text: string, channel: 'whisper' | 'public') => {
+    events?.emit({ type: 'message', t: Date.now(), agent: agent.name, direction: 'received', peer: from, channel, text });
+    agent.receive({ from, text, channel });
+  };
   bot.on('whisper', (from, text) => {
-    if (!isEnvelope(text) && reachesBot(rules(), from, text, 'whisper')) agent.receive({ from, text, channel: 'whisper' });
+    if (!isEnvelope(text) && reachesBot(rules(), from, text, 'whisper')) heard(from, text, 'whisper');
   });
   bot.on('chat', (from, text) => {
-    if (reachesBot(rules(), from, text, 'public')) agent.receive({ from, text, channel: 'public' });
+    if (reachesBot(rules(), from, text, 'public')) heard(from, text, 'public');
   });
 }

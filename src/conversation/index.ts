@@ -11,6 +11,6 @@
 export type { BotMessage, Transport } from './types.ts';
 export { Conversations, DEFAULT_TIMINGS, type ConversationHost, type ConversationState, type ConversationTimings, type ConversationsOptions } from './conversations.ts';
 export { InProcessHub, CompositeTransport } from './in-process.ts';
-export { WhisperTransport, isEnvelope, parseEnvelope, encodePayload, decodePayload, proofMac, ENVELOPE_PREFIX, DEFAULT_BOT_KEY, MAX_PARTS, type WhisperBot, type WhisperTransportOptions } from './whisper.ts';
-export { ChatOutbox, CHAT_LIMIT, DEFAULT_RATE_LIMIT, splitText, chatSafe, type RateLimit } from './outbox.ts';
+export { WhisperTransport, isEnvelope, parseEnvelope, encodePayload, decodePayload, proofMac, ENVELOPE_PREFIX, MAX_PARTS, type WhisperBot, type WhisperTransportOptions } from './whisper.ts';
+export { ChatOutbox, CHAT_LIMIT, DEFAULT_MAX_QUEUED, DEFAULT_RATE_LIMIT, splitText, chatSafe, type OutboxOptions, type RateLimit, type SendOptions } from './outbox.ts';
 export { namesBot, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';

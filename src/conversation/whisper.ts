@@ -26,8 +26,6 @@ import type { BotMessage, Transport } from './types.ts';
 
 /** Prefix of every envelope. */
 export const ENVELOPE_PREFIX = 'mcb|';
-/** Key used when the settings give none (fine among friends; set `bot_key` on public servers). */
-export const DEFAULT_BOT_KEY = 'mindcraft-ts';
 /** Longest message carried, in parts (longer ones are cut). */
 export const MAX_PARTS = 16;
 /** Room kept for the envelope header in each whisper. */
@@ -131,8 +129,8 @@ export interface WhisperBot {
 }
 
 export interface WhisperTransportOptions {
-  /** Shared secret of our bots (settings `bot_key`); empty = {@link DEFAULT_BOT_KEY}. */
-  key?: string;
+  /** Shared secret of our bots (settings `bot_key`, resolved); required, never empty. */
+  key: string;
   /** Players this transport leaves alone (bots reached another way, e.g. in-process). */
   skip?: (name: string) => boolean;
   log?: (line: string) => void;
@@ -170,11 +168,13 @@ export class WhisperTransport implements Transport {
    * Starts listening on `bot` and says hello to every player online.
    *
    * @param outbox the bot's rate-limited chat outbox (shared with its other chat).
+   * @throws Error when `options.key` is empty (there is no built-in key).
    */
-  constructor(bot: WhisperBot, outbox: ChatOutbox, options: WhisperTransportOptions = {}) {
+  constructor(bot: WhisperBot, outbox: ChatOutbox, options: WhisperTransportOptions) {
+    if (!options.key) throw new Error('The whisper transport needs a key (settings "bot_key").');
     this.#bot = bot;
     this.#outbox = outbox;
-    this.#key = options.key || DEFAULT_BOT_KEY;
+    this.#key = options.key;
     this.#skip = options.skip ?? (() => false);
     this.#log = options.log ?? (() => {});
     bot.on('whisper', this.#onWhisper);
@@ -210,6 +210,22 @@ export class WhisperTransport implements Transport {
 
   onPeersChanged(handler: () => void): void {
     this.#onPeers = handler;
+  }
+
+  /**
+   * The bot joined the server again (a new connection): forgets every peer, challenge and
+   * partial message (whoever holds a name now must prove itself again) and says hello to every
+   * player online.
+   */
+  rejoined(): void {
+    if (this.#closed) return;
+    const hadPeers = this.#verified.size > 0;
+    this.#verified.clear();
+    this.#challenges.clear();
+    this.#partials.clear();
+    this.#helloAnswered.clear();
+    if (hadPeers) this.#onPeers?.();
+    for (const name of Object.keys(this.#bot.players)) this.#hello(name);
   }
 
   close(): void {

@@ -3,6 +3,7 @@
  * holds, and what is missing. Pure functions: no bot, no server.
  */
 import { type GameData, type Recipe, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
+import { compareVariants } from '../game/variants.ts';
 
 /** Item name → count. */
 export type Counts = Record<string, number>;
@@ -91,14 +92,15 @@ export function planCrafting(data: GameData, inventory: Counts, target: string, 
       missing[name] = (missing[name] ?? 0) + count;
       return;
     }
-    // Prefer the recipe whose ingredients the bot holds most of (e.g. birch planks when it holds birch logs).
+    // Prefer the recipe whose ingredients the bot holds most of (e.g. birch planks when it holds
+    // birch logs); among equals the most common variant (oak planks, not pale oak or bamboo).
     let best = recipes[0];
     let bestTimes = Math.ceil(count / recipeResultCount(best));
     let bestCoverage = coverage(best, bestTimes);
     for (const r of recipes.slice(1)) {
       const t = Math.ceil(count / recipeResultCount(r));
       const c = coverage(r, t);
-      if (c > bestCoverage) { best = r; bestTimes = t; bestCoverage = c; }
+      if (c > bestCoverage || (c === bestCoverage && compareVariants(r, best) < 0)) { best = r; bestTimes = t; bestCoverage = c; }
     }
     if (!top && expand === 'direct' && bestCoverage === 0) {
       missing[name] = (missing[name] ?? 0) + count;

@@ -3,12 +3,20 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import type { Item } from 'prismarine-item';
 import { formatCounts, type Counts } from './crafting-plan.ts';
-import { goToPlayer, playerEntity } from './movement.ts';
-import { abortable, sleep, waitFor } from '../util/abort.ts';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import type { Vec3 } from 'vec3';
+import { goTo, goToPlayer, playerEntity } from './movement.ts';
+import { formatPos } from './navigation.ts';
+import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 
-/** Item name → count over the bot's whole inventory (armour and off-hand included). */
+const { goals } = pathfinderPkg;
+
+/**
+ * Item name → count over the bot's whole inventory (armour and off-hand included). The object
+ * has no prototype, so a lookup by any name (`counts['constructor']`) is a count or undefined.
+ */
 export function inventoryCounts(bot: Bot): Counts {
-  const counts: Counts = {};
+  const counts: Counts = Object.create(null);
   for (const item of bot.inventory.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
   for (const slot of [5, 6, 7, 8, 45]) {
     const item = bot.inventory.slots[slot];
@@ -21,10 +29,78 @@ export function inventoryCounts(bot: Bot): Counts {
 export const PICKUP_TIMEOUT_MS = 8_000;
 
 /**
- * Walks to player `name` and throws them `count` of `item`, then waits until the server reports
- * that they collected it. The pickup listener is attached before the toss, so no pickup is missed.
+ * vanilla (ItemEntity, thrown by a player): nobody, the thrower included, can pick a thrown item
+ * up for 40 ticks = 2 s. The giver must be out of reach by then.
+ */
+export const THROW_PICKUP_DELAY_MS = 2_000;
+
+/**
+ * vanilla (Player.aiStep): a player picks up items touching its bounding box (0.6 wide) inflated by
+ * 1 block horizontally and 0.5 vertically, so an item within 1.3 blocks horizontally of a
+ * player's centre is in reach. The giver throws from {@link TOSS_DISTANCE} and then steps back to
+ * {@link RETREAT_DISTANCE}: a toss aimed at the receiver's feet lands in their reach and out of the
+ * giver's.
+ */
+export const PICKUP_REACH = 1.3;
+/** Horizontal distance from the receiver the giver throws from (blocks). */
+export const TOSS_DISTANCE = 2;
+/** Horizontal distance from the receiver the giver steps back to after the throw (blocks). */
+export const RETREAT_DISTANCE = 4.5;
+
+/** The eight horizontal directions, as unit-ish steps. */
+const DIRECTIONS: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
+
+/** Whether a player can stand with its feet in the block cell `feet`. */
+function standable(bot: Bot, feet: Vec3): boolean {
+  const below = bot.blockAt(feet.offset(0, -1, 0));
+  const at = bot.blockAt(feet);
+  const head = bot.blockAt(feet.offset(0, 1, 0));
+  const free = (b: ReturnType<Bot['blockAt']>) => !!b && b.boundingBox === 'empty' && b.name !== 'water' && b.name !== 'lava';
+  return !!below && below.boundingBox === 'block' && free(at) && free(head);
+}
+
+/** Whether nothing solid stands between `from` and `to` at feet and waist height (sampled every 0.25 blocks). */
+function clearLine(bot: Bot, from: Vec3, to: Vec3): boolean {
+  const steps = Math.ceil(from.distanceTo(to) / 0.25);
+  for (let i = 1; i < steps; i++) {
+    const p = from.plus(to.minus(from).scaled(i / steps));
+    for (const dy of [0.3, 1.2]) {
+      const b = bot.blockAt(p.offset(0, dy, 0));
+      if (!b || b.boundingBox !== 'empty') return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Where to stand to throw to a player at `target` (feet position): a standable cell about
+ * {@link TOSS_DISTANCE} blocks away on the same level, with a clear line to them and room to step
+ * back to {@link RETREAT_DISTANCE} on the same side; nearest to the bot first.
+ */
+function tossSpots(bot: Bot, target: Vec3): { stand: Vec3; retreat: Vec3 | undefined }[] {
+  const feet = target.floored();
+  const spots: { stand: Vec3; retreat: Vec3 | undefined; d: number }[] = [];
+  for (const [dx, dz] of DIRECTIONS) {
+    const len = Math.hypot(dx, dz);
+    const stand = feet.offset(Math.round((dx / len) * TOSS_DISTANCE), 0, Math.round((dz / len) * TOSS_DISTANCE));
+    if (!standable(bot, stand) || !clearLine(bot, stand.offset(0.5, 0, 0.5), target)) continue;
+    const back = feet.offset(Math.round((dx / len) * RETREAT_DISTANCE), 0, Math.round((dz / len) * RETREAT_DISTANCE));
+    const retreat = [0, 1, -1].map((dy) => back.offset(0, dy, 0)).find((p) => standable(bot, p));
+    spots.push({ stand, retreat, d: stand.offset(0.5, 0, 0.5).distanceTo(bot.entity.position) });
+  }
+  // Spots with a retreat first, then the nearest.
+  return spots.sort((a, b) => Number(!a.retreat) - Number(!b.retreat) || a.d - b.d);
+}
+
+/**
+ * Walks to player `name` and throws them `count` of `item`, then steps back out of reach and waits
+ * until the server reports that they collected it. The giver throws from a spot with a clear line
+ * to the receiver (a furnace or wall in between would stop the throw), about 2 blocks away, aimed at
+ * their feet, and steps back before the 2 s pickup delay ends, so it never picks its own items back
+ * up; the receiver may stand still. Listeners are attached before the toss, so no pickup is missed.
  *
- * @returns what was handed over and whether the recipient confirmed it.
+ * @returns what was handed over; if not all of it was picked up, where the rest lies (the item
+ *   entities' positions as the bot sees them) or who picked it up instead.
  * @throws Error when the bot lacks the items or the player cannot be reached.
  */
 export async function givePlayer(bot: Bot, name: string, item: string, count: number, signal: AbortSignal): Promise<string> {
@@ -32,31 +108,91 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   const have = inventoryCounts(bot)[item] ?? 0;
   if (have === 0) throw new Error(`You have no ${item}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
   const n = Math.min(count, have);
-  await goToPlayer(bot, name, 2, signal);
-  const target = playerEntity(bot, name);
+  let target = playerEntity(bot, name);
+  if (!target) await goToPlayer(bot, name, TOSS_DISTANCE, signal); // throws with the reason
+  target = playerEntity(bot, name);
   if (!target) throw new Error(`Lost sight of ${name}.`);
+  let retreat: Vec3 | undefined;
+  const spot = tossSpots(bot, target.position)[0];
+  if (spot) {
+    await goTo(bot, new goals.GoalBlock(spot.stand.x, spot.stand.y, spot.stand.z), signal);
+    retreat = spot.retreat;
+  } else {
+    await goToPlayer(bot, name, TOSS_DISTANCE, signal);
+  }
+  target = playerEntity(bot, name);
+  if (!target) throw new Error(`Lost sight of ${name}.`);
+  const receiver = target;
   // Aim at their feet: a throw aimed down lands within a block or two, at the recipient.
-  await bot.lookAt(target.position, true);
+  await bot.lookAt(receiver.position, true);
   await abortable(bot.waitForTicks(2), signal); // the server learns the new look on the next movement packet
 
   let received = 0;
-  const onCollect = (collector: Entity, collected: Entity) => {
-    if (collector.id !== target.id) return;
-    const dropped = collected.getDroppedItem?.();
-    if (!dropped || dropped.name === item) received += dropped?.count ?? 1;
+  let takenBack = 0;
+  const takenByOthers = new Map<string, number>();
+  /** Item entities that appeared within reach of the bot's hands during the toss. */
+  const thrown = new Set<number>();
+  let tossing = true;
+  const onSpawn = (entity: Entity) => {
+    if (tossing && entity.name === 'item' && entity.position.distanceTo(bot.entity.position.offset(0, 1.3, 0)) < 2) thrown.add(entity.id);
   };
+  const onCollect = (collector: Entity, collected: Entity) => {
+    if (!thrown.has(collected.id)) return;
+    const dropped = collected.getDroppedItem?.();
+    if (dropped && dropped.name !== item) return;
+    const k = dropped?.count ?? 1;
+    if (collector.id === receiver.id) received += k;
+    else if (collector === bot.entity) takenBack += k;
+    else {
+      const who = collector.username ?? collector.name ?? 'someone';
+      takenByOthers.set(who, (takenByOthers.get(who) ?? 0) + k);
+    }
+  };
+  bot.on('entitySpawn', onSpawn);
   bot.on('playerCollect', onCollect);
   try {
     const id = bot.registry.itemsByName[item].id;
     await bot.toss(id, null, n);
+    await abortable(bot.waitForTicks(2), signal); // the item entities' spawn packets
+    tossing = false;
+    await stepBack(bot, receiver, retreat, signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
     await sleep(100, signal); // let the last collect packet land before reporting
   } finally {
+    bot.off('entitySpawn', onSpawn);
     bot.off('playerCollect', onCollect);
   }
   const left = inventoryCounts(bot)[item] ?? 0;
   if (received >= n) return `Gave ${n} ${item} to ${name}; they picked it up. You have ${left} ${item} left.`;
-  return `Tossed ${n} ${item} to ${name}, but they had picked up only ${received} after ${PICKUP_TIMEOUT_MS / 1000} s. The rest lies on the ground near them.`;
+  const parts = [`Tossed ${n} ${item} to ${name}, but they picked up ${received === 0 ? 'none' : `only ${received}`} within ${PICKUP_TIMEOUT_MS / 1000} s.`];
+  if (takenBack) parts.push(`You picked ${takenBack} back up.`);
+  for (const [who, k] of takenByOthers) parts.push(`${who} picked up ${k}.`);
+  const lying = [...thrown].map((eid) => bot.entities[eid]).filter((e): e is Entity => !!e?.isValid);
+  for (const e of lying) {
+    const k = e.getDroppedItem?.()?.count ?? 1;
+    const from = playerEntity(bot, name)?.position;
+    parts.push(`${k} ${item} lie${k === 1 ? 's' : ''} on the ground at ${formatPos(e.position)}${from ? `, ${e.position.distanceTo(from).toFixed(1)} blocks from ${name}` : ''}.`);
+  }
+  parts.push(`You have ${left} ${item} left.`);
+  return parts.join(' ');
+}
+
+/**
+ * Steps back from `receiver` to `retreat` (or walks backwards) before the throw's pickup delay
+ * ends. Never throws: a giver that could not move away still reports truthfully afterwards.
+ */
+async function stepBack(bot: Bot, receiver: Entity, retreat: Vec3 | undefined, signal: AbortSignal): Promise<void> {
+  const limit = AbortSignal.any([signal, AbortSignal.timeout(THROW_PICKUP_DELAY_MS - 300)]);
+  try {
+    if (retreat) {
+      await goTo(bot, new goals.GoalBlock(retreat.x, retreat.y, retreat.z), limit);
+      return;
+    }
+    const p = receiver.position;
+    await goTo(bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, RETREAT_DISTANCE)), limit);
+  } catch {
+    throwIfAborted(signal);
+  }
 }
 
 /** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { History, MAX_MEMORY_CHARS } from '../../src/agent/history.ts';
 import { MemoryStore, readMemoryFile } from '../../src/agent/memory-store.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'memory-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,10 +29,9 @@ describe('History', () => {
     expect(h.turns.map((t) => t.content)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
     expect(calls).toHaveLength(1);
     release('x'.repeat(MAX_MEMORY_CHARS + 100));
-    await new Promise((r) => setTimeout(r, 0));
+    // A second summary follows for the turns still over the limit, with the new memory.
+    await waitUntil(() => calls.length === 2, 'the second summary to be asked for');
     expect(h.memory).toHaveLength(MAX_MEMORY_CHARS);
-    // A second summary followed for the turns still over the limit, with the new memory.
-    expect(calls).toHaveLength(2);
     expect(calls[1].memory).toBe(h.memory);
     release('short memory');
     await h.settled();
@@ -74,8 +74,9 @@ describe('MemoryStore', () => {
     turns = [...turns, { role: 'assistant', content: 'Hello!' }];
     store.changed();
     expect(existsSync(file)).toBe(false); // not yet: debounced
-    await new Promise((r) => setTimeout(r, 150));
-    expect(existsSync(file)).toBe(true);
+    const changedAt = Date.now();
+    await waitUntil(() => existsSync(file), 'the memory file to be written');
+    expect(Date.now() - changedAt).toBeGreaterThanOrEqual(45); // after the 50 ms debounce (timers may fire a ms early)
     expect(readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     const saved = readMemoryFile(file)!;
     expect(saved).toMatchObject({
@@ -93,6 +94,25 @@ describe('MemoryStore', () => {
     expect(reloaded.modes).toEqual({ hunting: false, cheat: true });
     expect(new MemoryStore({ file, load: false }).loaded).toBeUndefined();
     expect(new MemoryStore({ file, load: false }).places.list()).toEqual([]);
+  });
+
+  test('places named __proto__, constructor or toString survive a reload like any other name', async () => {
+    const file = path.join(dir, 'Proto', 'memory.json');
+    const store = new MemoryStore({ file, debounceMs: 60_000 });
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'home'];
+    names.forEach((name, i) => store.places.set(name, { x: i, y: 64, z: 100 + i, dimension: 'overworld' }));
+    store.setModes({ hunting: false });
+    await store.flush();
+    const reloaded = new MemoryStore({ file, load: true });
+    expect(reloaded.places.list().map(([n]) => n)).toEqual(names.map((n) => n.toLowerCase()));
+    names.forEach((name, i) => expect(reloaded.places.get(name)).toEqual({ x: i, y: 64, z: 100 + i, dimension: 'overworld' }));
+    expect(Object.keys(readMemoryFile(file)!.places)).toEqual(names.map((n) => n.toLowerCase()));
+    // A hand-edited file with such keys in "modes" and "places" is read safely too.
+    writeFileSync(file, '{"places":{"__proto__":{"x":1,"y":2,"z":3}},"modes":{"__proto__":true,"constructor":false,"hunting":true}}');
+    const edited = readMemoryFile(file)!;
+    expect(edited.places.__proto__).toEqual({ x: 1, y: 2, z: 3, dimension: 'overworld' });
+    expect(Object.keys(edited.modes)).toEqual(['__proto__', 'constructor', 'hunting']);
+    expect(new MemoryStore({ file, load: true }).places.get('__proto__')).toEqual({ x: 1, y: 2, z: 3, dimension: 'overworld' });
   });
 
   test('flush() writes a pending change at once; a corrupt file loads as nothing; bad place names are refused', async () => {

@@ -52,3 +52,21 @@ describe('planCrafting', () => {
     expect(text).toContain('-> 1 compass (needs a crafting table)');
   });
 });
+
+describe('recipe variants', () => {
+  for (const version of ['1.21.4', '1.21.1']) {
+    test(`${version}: with no planks, sticks and tables ask for oak_planks, the most common variant (not pale_oak or bamboo)`, () => {
+      const d = gameData(version);
+      expect(planCrafting(d, {}, 'stick', 1, { expand: 'direct' }).missing).toEqual({ oak_planks: 2 });
+      expect(planCrafting(d, {}, 'crafting_table', 1, { expand: 'direct' }).missing).toEqual({ oak_planks: 4 });
+      expect(planCrafting(d, {}, 'stick', 4).missing).toEqual({ oak_log: 1 });
+      expect(planCrafting(d, { stick: 1 }, 'torch', 4, { expand: 'direct' }).missing).toEqual({ coal: 1 });
+    });
+  }
+
+  test('what the bot holds wins over the common variant', () => {
+    expect(planCrafting(data, { spruce_planks: 2 }, 'stick', 4, { expand: 'direct' }).missing).toEqual({});
+    expect(planCrafting(data, { cherry_log: 1 }, 'stick', 4).steps[0]).toMatchObject({ item: 'cherry_planks' });
+    expect(planCrafting(data, { charcoal: 1, stick: 1 }, 'torch', 4).missing).toEqual({});
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * unstuck: while an action is trying to move the bot (a pathfinder goal is set, or a walking
- * key is held) and the bot has not moved 2 blocks for {@link Unstuck.stuckMs}, interrupt it and
- * step away. One 1 s timer per bot, and only while an action runs.
+ * unstuck: while an action is trying to move the bot (the pathfinder is walking a path, or a
+ * walking key is held) and the bot has not moved 2 blocks for {@link Unstuck.stuckMs}, interrupt
+ * it and step away. A bot that has reached its goal is not trying to move: a `!followPlayer`
+ * whose player stands still keeps its (dynamic) goal but has no path to walk, and is left alone.
+ * One timer per bot ({@link Unstuck.tickMs}), and only while an action runs.
  */
 import pathfinderPkg from 'mineflayer-pathfinder';
 import type { Vec3 } from 'vec3';
@@ -14,14 +16,17 @@ const { goals } = pathfinderPkg;
 
 /** How far the bot must get to count as progress (blocks). */
 const PROGRESS_BLOCKS = 2;
-const TICK_MS = 1_000;
 
 export class Unstuck extends Mode {
   readonly name = 'unstuck';
   readonly description = 'Move away when an action makes no progress for 20 s.';
   override readonly interrupts = 'all' as const;
-  /** No progress for this long counts as stuck (ms). */
+  /** No progress for this long counts as stuck (ms); tests shorten it. */
   stuckMs = 20_000;
+  /** Time between two looks at the bot's progress (ms); read when an action starts. */
+  tickMs = 1_000;
+  /** Looks at the bot's progress so far (for tests and cost figures). */
+  ticks = 0;
   readonly #actions: ActionRunner;
   #timer: NodeJS.Timeout | undefined;
   #anchor: Vec3 | undefined;
@@ -49,7 +54,7 @@ export class Unstuck extends Mode {
   #watch(): void {
     this.#unwatch();
     this.#anchor = undefined;
-    this.#timer = setInterval(() => this.#tick(), TICK_MS);
+    this.#timer = setInterval(() => this.#tick(), this.tickMs);
     this.#timer.unref();
   }
 
@@ -61,11 +66,13 @@ export class Unstuck extends Mode {
   /** O(1): compares the position with the last point of progress. */
   #tick(): void {
     this.host.tally();
+    this.ticks++;
     const bot = this.bot;
     const pos = bot.entity?.position;
     if (!pos) return;
     const c = bot.controlState;
-    const trying = bot.pathfinder?.goal != null || c.forward || c.back || c.left || c.right;
+    // isMoving(): the pathfinder has a path left to walk (a reached or unreachable goal has none).
+    const trying = !!bot.pathfinder?.isMoving() || c.forward || c.back || c.left || c.right;
     const now = Date.now();
     if (!trying || !this.#anchor || pos.distanceTo(this.#anchor) >= PROGRESS_BLOCKS) {
       this.#anchor = pos.clone();
