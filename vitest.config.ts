@@ -12,7 +12,8 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/commands.test.ts',
   'test/commands/world-commands.test.ts',
   'test/commands/container-commands.test.ts',
-  'test/commands/more-commands.test.ts',
+  'test/commands/movement-commands.test.ts',
+  'test/commands/agent-commands.test.ts',
   'test/agent/modes.test.ts',
   'test/e2e/tasks.test.ts',
 ];
@@ -24,9 +25,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Real servers, bots and timers on 2 cores: a test that loses a race for the CPU gets one
-    // more try. A real regression fails both times; vitest reports every retried test.
-    retry: 1,
     fileParallelism: true,
     maxWorkers: 2,
     projects: [

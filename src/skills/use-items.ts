@@ -1,9 +1,7 @@
 /** Eating, wearing, dropping and using items on mobs. */
 import type { Bot, EquipmentDestination } from 'mineflayer';
-import type { Item } from 'prismarine-item';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, sleep, throwIfAborted } from '../util/abort.ts';
-import { formatCounts, type Counts } from './crafting-plan.ts';
 import { diffCounts, inventoryCounts, requireItem } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { ActionRunner } from '../../src/agent/action-runner.ts';
 import { SerialQueue } from '../../src/agent/serial-queue.ts';
 import { sleep } from '../../src/util/abort.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 test('an action that finishes reports its output', async () => {
   let released = 0;
@@ -15,11 +16,13 @@ test('an action that finishes reports its output', async () => {
 test('stop() cancels a running action through its signal', async () => {
   const runner = new ActionRunner({ timeoutMs: 10_000 });
   let sawAbort = false;
+  let started = false;
   const pending = runner.run('!wait', async (signal) => {
+    started = true;
     try { await sleep(10_000, signal); } catch (e) { sawAbort = true; throw e; }
     return 'never';
   });
-  await sleep(20);
+  await waitUntil(() => started, 'the action to start');
   expect(runner.current).toBe('!wait');
   const t = Date.now();
   await runner.stop('stopped by Steve');
@@ -31,8 +34,9 @@ test('stop() cancels a running action through its signal', async () => {
 
 test('a new action interrupts the old one', async () => {
   const runner = new ActionRunner({ timeoutMs: 10_000 });
-  const first = runner.run('!first', (signal) => sleep(10_000, signal).then(() => 'x'));
-  await sleep(10);
+  let started = false;
+  const first = runner.run('!first', (signal) => { started = true; return sleep(10_000, signal).then(() => 'x'); });
+  await waitUntil(() => started, 'the first action to start');
   const second = await runner.run('!second', async () => 'ok');
   expect((await first).output).toBe('!first was interrupted by !second.');
   expect(second.ok).toBe(true);

@@ -22,7 +22,17 @@ const botsDir = mkdtempSync(path.join(tmpdir(), 'agent-loop-'));
 const whispered: string[] = [];
 const heard: string[] = [];
 const script: Record<string, (call: FakeChatCall) => FakeReply> = {};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Steve whispers Andy and waits for the answer: a sign that Andy has handled everything that came
+ * before (his inbox is one queue) and gone idle again, which re-arms a goal loop that still runs.
+ */
+async function whisperRoundTrip(text: string, answer: string): Promise<void> {
+  const n = whispered.length;
+  steve.whisper('Andy', text);
+  await waitUntil(() => whispered.slice(n).includes(`Andy: ${answer}`), `Andy answers "${text}" with "${answer}"`, { state: () => whispered.slice(n) });
+  await andy.idle();
+}
 
 const botOf = (call: FakeChatCall | undefined) => /^You are (\w+)/.exec(call?.system ?? '')?.[1];
 /** Conversing requests of Andy (not summaries, not code). */
@@ -90,7 +100,9 @@ test('the goal loop self-prompts when idle, runs the commands it gets, and stops
   expect(andy.commandLog.at(-1)).toBe('!stats');
   // The nudge is shown to the model but not kept in the history.
   expect(andy.history.some((t) => t.content.includes(NUDGE))).toBe(false);
-  await sleep(1000);
+  // Stopped for good: going idle after new work does not start it again.
+  await whisperRoundTrip('still there?', 'That step is done.');
+  expect(andy.selfPrompter.state).toBe('stopped');
   expect(nudges().length - before).toBe(4);
 });
 
@@ -103,7 +115,7 @@ test('the goal loop pauses while a conversation is open and resumes when it ends
   script.Jill = () => ({ text: 'Hello Andy, nice to meet you.', delayMs: 1200 });
   const before = nudges().length;
   andy.setGoal('keep checking stats');
-  expect(await andy.startConversation('Jill', 'Hi Jill!')).toBeTruthy();
+  expect(await andy.startConversation('Jill', 'Hi Jill!')).toBe('Started a conversation with Jill.');
   await waitUntil(() => andy.selfPrompter.state === 'paused', 'the goal loop pauses for the conversation');
   expect(nudges().length).toBe(before);
   await waitUntil(() => andy.conversations.active === undefined, 'Andy ends the conversation', 15_000);
@@ -116,16 +128,20 @@ test('the goal loop pauses while a conversation is open and resumes when it ends
   expect(andy.selfPrompter.state).toBe('stopped');
   await andy.idle();
   const after = nudges().length;
-  await sleep(1000);
+  await whisperRoundTrip('are you done?', 'ok');
+  expect(andy.selfPrompter.state).toBe('stopped');
   expect(nudges().length).toBe(after);
 
   andy.setGoal('keep checking stats');
   await waitUntil(() => nudges().length > after, 'the goal loop runs again');
+  const beforeStop = whispered.length;
   steve.whisper('Andy', '!stop');
   await waitUntil(() => andy.selfPrompter.state === 'stopped', '!stop ends the goal loop');
+  await waitUntil(() => whispered.slice(beforeStop).includes('Andy: Stopped.'), 'Andy confirms the stop');
   await andy.idle();
   const stopped = nudges().length;
-  await sleep(1000);
+  await whisperRoundTrip('stopped?', 'ok');
+  expect(andy.selfPrompter.state).toBe('stopped');
   expect(nudges().length).toBe(stopped);
 });
 
@@ -177,8 +193,10 @@ test('an action interrupted by a player ends the model loop with a SYSTEM note s
   let calls = andyCalls().length;
   steve.whisper('Andy', '!stop');
   await waitUntil(() => andy.history.some((t) => t.content === 'SYSTEM: !goToCoordinates was stopped by Steve.'), 'the stop is noted');
-  await sleep(500);
-  expect(andyCalls().length).toBe(calls); // not prompted again after a player's stop
+  // Not prompted again after a player's stop: the next model call is the answer to Steve's next whisper.
+  await whisperRoundTrip('ok, wait there', 'Noted.');
+  expect(andyCalls().length).toBe(calls + 1);
+  expect(andyCalls().at(-1)!.lastUserMessage).toMatch(/ok, wait there$/);
 
   steve.whisper('Andy', 'please walk east again');
   await waitUntil(() => andy.currentAction() === '!goToCoordinates', 'Andy walks again');

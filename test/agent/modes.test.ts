@@ -4,6 +4,7 @@
  * pit), and the agent's real reactions checked: where it stands, what died, what it holds,
  * what its model was told.
  */
+import { once } from 'node:events';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
@@ -13,6 +14,7 @@ import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
 import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
 import { GiveUps } from '../../src/agent/modes/combat.ts';
+import { DEFENSE_RANGE } from '../../src/agent/modes/self_defense.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
 import { sleep } from '../../src/util/abort.ts';
@@ -67,13 +69,15 @@ test('the default switches are those of profiles/defaults/_default.json', () => 
 });
 
 test('an idle bot with the default modes does almost no mode work', async () => {
-  await sleep(500);
+  await waitUntil(() => agent.actions.current === undefined && bot.entity.onGround, 'the bot idle on the ground');
   const before = { ...agent.modes.stats };
-  await sleep(5_000);
+  // 100 of the bot's game ticks: 5 s at 20 a second, however long a busy machine takes for them.
+  await bot.waitForTicks(100);
   const events = agent.modes.stats.events - before.events;
   const checks = agent.modes.stats.checks - before.checks;
-  console.log(`idle 5 s, default modes: ${events} events delivered to mode listeners, ${checks} condition checks, 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
+  console.log(`idle 100 ticks, default modes: ${events} events delivered to mode listeners, ${checks} condition checks, 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
   // Only mineflayer's once-a-second position heartbeat reaches the modes; it does not change block cell.
+  expect(events).toBeGreaterThan(0); // the listeners were live all along
   expect(events).toBeLessThanOrEqual(15);
   expect(checks).toBe(0);
   expect(agent.modes.stats.fired).toBe(0);
@@ -125,10 +129,13 @@ test('setMode turns self_defense off (a zombie is then left alone) and back on',
   const fired = agent.modes.stats.fired;
   let zombieId: number | undefined;
   bot.on('entitySpawn', (e) => { if (e.name === 'zombie') zombieId = e.id; });
+  // self_defense, when on, fights at the first of these events (entitySpawn, entityMoved) in range.
+  let movesInRange = 0;
+  bot.on('entityMoved', (e) => { if (e.id === zombieId && bot.entity.position.distanceTo(e.position) <= DEFENSE_RANGE) movesInRange++; });
   await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
   await waitUntil(() => zombieId !== undefined, 'the zombie to appear');
   await waitUntil(() => bot.entity.position.distanceTo(bot.entities[zombieId!].position) < 3, 'the zombie to come close', 10_000);
-  await sleep(1_500);
+  expect(movesInRange).toBeGreaterThan(0);
   expect(bot.entities[zombieId!]).toBeDefined();
   expect(agent.modes.stats.fired).toBe(fired);
   expect(agent.actions.current).toBeUndefined();
@@ -185,13 +192,18 @@ test('item_collecting leaves a thrown item alone for the hand-over grace, then c
   await give(running.server!, bot, 'stick', 1);
   await bot.look(0, 0, true);
   const fired = agent.modes.stats.fired;
+  const checks = agent.modes.stats.checks;
   let itemId: number | undefined;
   bot.on('entitySpawn', (e) => { if (e.name === 'item') itemId = e.id; });
   const thrownAt = Date.now();
   await bot.toss(bot.registry.itemsByName.stick.id, null, 1);
   await waitUntil(() => itemId !== undefined, 'the thrown item to appear');
-  await sleep(4_000);
-  expect(bot.entities[itemId!]).toBeDefined(); // still lying there
+  // item_collecting's own entitySpawn listener ran before the test's and weighed the item.
+  expect(agent.modes.stats.checks).toBeGreaterThan(checks);
+  // It lands (as the server and the bot see it) and is still there, left alone.
+  const onServer = running.server!.serv.entities[itemId!];
+  await waitUntil(() => onServer.velocity.x === 0 && onServer.velocity.y === 0 && onServer.velocity.z === 0, 'the stick to land');
+  await waitUntil(() => bot.entities[itemId!]?.position.distanceTo(onServer.position) < 0.01, 'the bot to see where it landed');
   expect(bot.entities[itemId!].position.distanceTo(bot.entity.position)).toBeGreaterThan(1.5);
   expect(botCount(bot, 'stick')).toBe(0);
   expect(agent.modes.stats.fired).toBe(fired);
@@ -211,8 +223,11 @@ test('item_collecting does not interrupt a command; the item is collected once t
   const at = spot.offset(3, 0, -2);
   await command(`setblock ${at.x} ${at.y} ${at.z} oak_log`);
   await waitUntil(() => bot.blockAt(at)?.name === 'oak_log', 'the log placed');
+  let dropped = false;
+  bot.on('entitySpawn', (e) => { if (e.name === 'item') dropped = true; });
   await command(`setblock ${at.x} ${at.y} ${at.z} air destroy`);
-  await sleep(1_500);
+  // item_collecting's entitySpawn listener (registered before the test's) has seen the drop.
+  await waitUntil(() => dropped, 'the bot to see the log drop');
   expect(agent.actions.current).toBe('!craftRecipe');
   expect(botCount(bot, 'oak_log')).toBe(before);
   finish();
@@ -229,7 +244,7 @@ test('a mob that got away or outlasted the fight is left alone; a cancelled figh
   await expect(givenUp.guard(fakeBot, zombie, cancelled.signal, () => Promise.reject(new Error('aborted')))).rejects.toThrow();
   expect(givenUp.has(zombie)).toBe(false);
   const timedOut = AbortSignal.timeout(1);
-  await sleep(20);
+  if (!timedOut.aborted) await once(timedOut, 'abort');
   await expect(givenUp.guard(fakeBot, zombie, timedOut, () => Promise.reject(new Error('timeout')))).rejects.toThrow();
   expect(givenUp.has(zombie)).toBe(true);
   const other = new GiveUps();

@@ -5,8 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
-import { isSleeping } from '../../src/server/plugins/beds.ts';
-import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { isSleeping } from '../../src/server/features/beds.ts';
+import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import {
   area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld,
@@ -98,8 +98,11 @@ describe('furnaces', () => {
     await waitUntil(() => storedCount(furnace, 'raw_gold') === 3, 'the raw gold is in the furnace');
     expect(await expectStopsWithin1s(w.andy, pending)).toMatch(/stopped|aborted/i);
     expect(w.andy.bot.currentWindow).toBeNull();
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The smelting loop looks at the furnace every 250 ms: 10 game ticks (500 ms) later it has not
+    // come back (no action, no window open).
+    await w.andy.bot.waitForTicks(10);
     expect(w.andy.currentAction()).toBeUndefined();
+    expect(w.andy.bot.currentWindow).toBeNull();
 
     const out = await run(w.andy, '!clearFurnace');
     expect(out).toMatch(new RegExp(`^Took .*raw_gold.* out of the furnace at \\(${furnace.x}, ${furnace.y}, ${furnace.z}\\)\\.$`));

@@ -43,7 +43,8 @@ describe('movement', () => {
   test('!stay(-1) holds until !stop (within 1 s); !stay(1) ends by itself', async () => {
     const pending = run(w.andy, '!stay(-1)');
     await waitUntil(() => w.andy.currentAction() === '!stay', 'stay starts');
-    await new Promise((r) => setTimeout(r, 700));
+    // Longer than a !stay(1) lasts (below), counted in the bot's game ticks (20 a second).
+    await w.andy.bot.waitForTicks(25);
     expect(w.andy.currentAction()).toBe('!stay');
     await expectStopsWithin1s(w.andy, pending);
 

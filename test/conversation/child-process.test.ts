@@ -68,11 +68,11 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
   }
 }
 
-/** Kills the child (if still running) and waits, at most `timeoutMs`, for it to exit. */
+/** Kills the child (if still running) and waits for it to exit; rejects if it has not after `timeoutMs`. */
 async function stopChild(timeoutMs = 5_000): Promise<void> {
   if (!child || !childExited) return;
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.race([childExited, new Promise((r) => setTimeout(r, timeoutMs))]);
+  await Promise.race([childExited, new Promise((_, reject) => setTimeout(() => reject(new Error(`the child did not exit within ${timeoutMs} ms of SIGKILL`)), timeoutMs).unref())]);
 }
 
 beforeAll(async () => {
@@ -92,10 +92,11 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await stopChild();
+  const stopped = stopChild();
   steve?.quit();
   await parent?.close();
   await fake?.close();
+  await stopped;
 });
 
 test('the child is a separate OS process and the two find each other as bots across it; the human is no bot', async () => {

@@ -91,8 +91,13 @@ test('five bots asking each other at once pair up consistently: nobody is in two
   }
   await waitUntil(() => NAMES.every((n) => agent(n).conversations.active === undefined), 'everyone free');
   // Each bot opens a conversation with the next one, all at the same moment.
-  NAMES.forEach((n, i) => void agent(n).startConversation(NAMES[(i + 1) % NAMES.length], `hello from ${n}`));
-  await new Promise((r) => setTimeout(r, 1_500));
+  const next = (i: number): string => NAMES[(i + 1) % NAMES.length]!;
+  NAMES.forEach((n, i) => void agent(n).startConversation(next(i), `hello from ${n}`));
+  // Every opening has been answered: accepted, or refused and the refusal received.
+  await waitUntil(() => NAMES.every((n, i) => {
+    const theirs = agent(next(i)).conversations.state(n);
+    return theirs === 'active' || (theirs === 'ended' && agent(n).conversations.state(next(i)) === 'ended');
+  }), 'every opening answered', { state: () => NAMES.map((n, i) => `${n}->${next(i)}: ${agent(n).conversations.state(next(i))}/${agent(next(i)).conversations.state(n)}`) });
   const active = Object.fromEntries(NAMES.map((n) => [n, agent(n).conversations.active]));
   for (const [n, partner] of Object.entries(active)) {
     if (partner) expect(active[partner], `${n} talks with ${partner}, who must talk with ${n}`).toBe(n);
@@ -102,7 +107,7 @@ test('five bots asking each other at once pair up consistently: nobody is in two
   for (const n of refused) expect(remembers(agent(n), /ended the conversation: I'm talking with|wanted to talk; you were busy/)).toBe(true);
   // One after another, they pair up; a fifth asking a taken bot is refused.
   for (const n of NAMES) { const p = agent(n).conversations.active; if (p) agent(n).endConversation(p); }
-  await new Promise((r) => setTimeout(r, 300));
+  await waitUntil(() => NAMES.every((n) => agent(n).conversations.active === undefined), 'both sides of every conversation ended');
   await agent('Andy').startConversation('Jill', 'pair?');
   await waitUntil(() => agent('Jill').conversations.active === 'Andy', 'Andy–Jill');
   await agent('Bob').startConversation('Kate', 'pair?');

@@ -53,6 +53,8 @@ export interface RecordedRequest {
   call: FakeChatCall | undefined;
   /** `Date.now()` when the body was fully received. */
   receivedAt: number;
+  /** `Date.now()` when the answer was fully written; undefined while it is pending (or hangs, or was dropped). */
+  answeredAt?: number;
 }
 
 /** A tool as the fake understood it, the same for both protocols. */
@@ -287,7 +289,9 @@ export function presentedApiKey(request: Pick<RecordedRequest, 'headers'>): stri
   return auth?.match(/^Bearer\s+(.+)$/i)?.[1];
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A scripted reply's latency (`delayMs`): part of the scenario a test sets up, not a wait for something. */
+// eslint-disable-next-line no-restricted-syntax -- the provider's scripted latency
+const latency = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts a fake provider on 127.0.0.1 (a free port).
@@ -321,6 +325,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
       call: isChat ? parseCall(protocol, body) : undefined, receivedAt: Date.now(),
     };
     requests.push(record);
+    res.once('finish', () => { record.answeredAt = Date.now(); });
     for (const w of waiters) w();
 
     if (!isChat) return sendError(protocol, res, { status: 404, message: `Not found: ${req.method} ${path}` });
@@ -343,7 +348,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     if (typeof reply === 'string') reply = { text: reply };
     if ('hang' in reply) return; // leave the response open; close() drops it
     if ('drop' in reply) { req.socket.destroy(); return; }
-    if (reply.delayMs) await sleep(reply.delayMs);
+    if (reply.delayMs) await latency(reply.delayMs);
     if (res.destroyed) return;
     if ('status' in reply) sendError(protocol, res, reply);
     else sendText(protocol, res, record.call!, reply);

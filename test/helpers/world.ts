@@ -3,8 +3,11 @@ import mineflayer, { type Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { Vec3 } from 'vec3';
 import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../src/server/embedded.ts';
-import { giveItems } from '../../src/server/plugins/inventory.ts';
+import { giveItems } from '../../src/server/services/inventory.ts';
 import { TEST_VERSION } from './version.ts';
+import { waitUntil } from './wait.ts';
+
+export { waitUntil, type WaitOptions } from './wait.ts';
 
 /** Starts the embedded server on a free loopback port, on {@link TEST_VERSION} unless `options.version` says otherwise. */
 export async function startTestServer(options: Partial<EmbeddedServerOptions> = {}): Promise<EmbeddedServer> {
@@ -30,13 +33,69 @@ export async function connectBot(server: EmbeddedServer, username: string, timeo
   return bot;
 }
 
-/** Polls `check` every 50 ms until it returns true; rejects with `what` after `timeoutMs`. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/**
+ * Resolves after the server has run `count` more ticks (its game clock: 20 a second when it keeps
+ * up). The sign that tick-driven rules (pickup, hunger, mob AI, cooldowns) have had their turn.
+ */
+export function serverTicks(server: EmbeddedServer, count = 1, timeoutMs = 10_000 + count * 100): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let left = count;
+    const onTick = (): void => {
+      if (--left > 0) return;
+      clearTimeout(timer);
+      server.serv.off('tick', onTick);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      server.serv.off('tick', onTick);
+      reject(new Error(`the server ran ${count - left} of ${count} ticks in ${timeoutMs} ms`));
+    }, timeoutMs);
+    server.serv.on('tick', onTick);
+  });
+}
+
+let roundTrips = 0;
+
+/**
+ * A round trip through the server. First the bot's next physics tick sends what it has not sent
+ * yet (mineflayer sends looks and moves there, not when `look()` resolves); then the bot runs
+ * flying-squid's `/ping <d>` and waits for its `pong [d+1]!` (a system line: no chat or whisper
+ * event). The server handles one client's packets in order and sends its answers in order, so once
+ * the pong is back, everything the bot did before has been handled and everything the server sent
+ * the bot before has arrived. (Dig packets are queued apart: see the dig tests.)
+ */
+export async function roundTrip(bot: Bot, timeoutMs = 5_000): Promise<void> {
+  await bot.waitForTicks(1);
+  // flying-squid's /ping reads one digit; cycling them tells a late pong from the one awaited.
+  const digit = ++roundTrips % 9;
+  const pong = `pong [${digit + 1}]!`;
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (text: string): void => {
+      if (text !== pong) return;
+      clearTimeout(timer);
+      bot.off('messagestr', onMessage);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      bot.off('messagestr', onMessage);
+      reject(new Error(`${bot.username} got no "${pong}" within ${timeoutMs} ms`));
+    }, timeoutMs);
+    bot.on('messagestr', onMessage);
+    bot.chat(`/ping ${digit}`);
+  });
+}
+
+/**
+ * Resolves once the server has had the chance to pick `item` up: its pickup delay is over and
+ * server ticks ran after that (flying-squid checks pickups at the start of each entity tick, by
+ * wall clock, and skips a tick while the previous one's physics is still running: 3 to be sure).
+ *
+ * @param item a flying-squid item entity (`bornTime`, `pickupTime` in ms).
+ */
+export async function pickupDelayOver(server: EmbeddedServer, item: { bornTime: number; pickupTime?: number }): Promise<void> {
+  const readyAt = item.bornTime + (item.pickupTime ?? 0);
+  await waitUntil(() => Date.now() >= readyAt, 'the pickup delay to end', readyAt - Date.now() + 10_000);
+  await serverTicks(server, 3);
 }
 
 /** The server-side player object for a username. */

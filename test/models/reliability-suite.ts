@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createModel, isAbortError, ModelError, type ChatModel } from '../../src/models/index.ts';
 import { startFakeProvider, type FakeProtocol, type FakeProviderServer } from '../helpers/fake-providers.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -122,10 +123,12 @@ export function reliabilitySuite(protocol: FakeProtocol, prefix: string): void {
     });
 
     test('AbortSignal cancels a hung request promptly with an AbortError, not a ModelError', async () => {
+      const before = fake.requests.length;
       fake.enqueue({ hang: true });
       const controller = new AbortController();
       const start = Date.now();
-      setTimeout(() => controller.abort(), 100);
+      // Abort once the request hangs at the provider.
+      void fake.waitForRequests(before + 1).then(() => controller.abort());
       const err = await rejection(model({ timeoutMs: 10_000 }).complete({ ...req, signal: controller.signal }));
       expect(Date.now() - start).toBeLessThan(1000);
       expect(isAbortError(err)).toBe(true);
@@ -137,7 +140,8 @@ export function reliabilitySuite(protocol: FakeProtocol, prefix: string): void {
       fake.enqueue({ status: 429, headers: { 'retry-after': '30' } });
       const controller = new AbortController();
       const start = Date.now();
-      setTimeout(() => controller.abort(), 150);
+      // Abort once the 429 has been answered: the client then waits (retry-after: 30 s) to retry.
+      void waitUntil(() => fake.requests[before]?.answeredAt !== undefined, 'the 429 answered').then(() => controller.abort());
       const err = await rejection(model({ maxRetries: 2 }).complete({ ...req, signal: controller.signal }));
       expect(Date.now() - start).toBeLessThan(1500);
       expect(isAbortError(err)).toBe(true);

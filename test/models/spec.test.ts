@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   apiKeyStatus, createModel, ModelError, ModelSpecSchema, normalizeTurns, parseModelSpec, PROVIDER_PREFIXES,
 } from '../../src/models/index.ts';
+import { providerForBareName, suggestModelIds } from '../../src/models/spec.ts';
 
 function thrown(fn: () => unknown): ModelError {
   try {
@@ -15,7 +16,7 @@ function thrown(fn: () => unknown): ModelError {
 
 describe('parseModelSpec', () => {
   test('known prefixes resolve to their family, default url and key variable', () => {
-    expect(PROVIDER_PREFIXES).toEqual(['anthropic', 'openai', 'openrouter', 'ollama', 'lmstudio', 'vllm']);
+    expect(PROVIDER_PREFIXES).toEqual(['anthropic', 'openai', 'openrouter', 'ollama', 'lmstudio', 'vllm', 'google', 'xai', 'deepseek', 'mistral', 'qwen', 'groq']);
     expect(parseModelSpec('anthropic/claude-sonnet-4-5')).toMatchObject({
       id: 'anthropic/claude-sonnet-4-5', provider: 'anthropic', family: 'anthropic', model: 'claude-sonnet-4-5',
       baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true,
@@ -36,15 +37,35 @@ describe('parseModelSpec', () => {
     expect(r).toMatchObject({ keyEnv: 'OLLAMA_KEY', keyRequired: true });
   });
 
-  test('never guesses from the model name: a bare or unknown prefix is a config error listing valid prefixes', () => {
-    for (const spec of ['gpt-4o', 'claude-sonnet-4-5', 'gemini/gemini-2.0', 'oracle']) {
+  test('bare names resolve by anchored rules, as MINDcraft users write them (documented in BARE_MODEL_RULES)', () => {
+    const cases: [string, string][] = [
+      ['gpt-4o', 'openai/gpt-4o'], ['chatgpt-4o-latest', 'openai/chatgpt-4o-latest'], ['o1', 'openai/o1'], ['o3-mini', 'openai/o3-mini'], ['o4-mini', 'openai/o4-mini'],
+      ['claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'], ['gemini-2.5-flash', 'google/gemini-2.5-flash'], ['grok-3', 'xai/grok-3'],
+      ['deepseek-chat', 'deepseek/deepseek-chat'], ['mistral-large-latest', 'mistral/mistral-large-latest'], ['qwen-max', 'qwen/qwen-max'],
+    ];
+    for (const [bare, id] of cases) expect(parseModelSpec(bare).id, bare).toBe(id);
+    expect(parseModelSpec('gpt-4o')).toMatchObject({ keyEnv: 'OPENAI_API_KEY', model: 'gpt-4o' });
+    expect(providerForBareName('my-gpt')).toBeUndefined();
+    expect(providerForBareName('o5')).toBeUndefined();
+    // MINDcraft's object form: `api` names the provider; its prefix spellings are aliases.
+    expect(parseModelSpec({ api: 'openai', model: 'gpt-4o-mini' }).id).toBe('openai/gpt-4o-mini');
+    expect(parseModelSpec({ api: 'vllm', model: 'Qwen/Qwen2.5-7B' }).id).toBe('vllm/Qwen/Qwen2.5-7B');
+    expect(parseModelSpec('gemini/gemini-2.0-flash').id).toBe('google/gemini-2.0-flash');
+    expect(parseModelSpec('groqcloud/llama-3.3-70b').id).toBe('groq/llama-3.3-70b');
+  });
+
+  test('anything else is a config error with the closest valid provider/model spellings', () => {
+    for (const spec of ['gtp-4o', 'llama3.1', 'nope/x', 'oracle']) {
       const e = thrown(() => parseModelSpec(spec));
       expect(e.kind).toBe('config');
       expect(e.retryable).toBe(false);
-      expect(e.message).toContain('anthropic, openai, openrouter, ollama, lmstudio, vllm');
+      expect(e.message).toContain('anthropic, openai, openrouter, ollama, lmstudio, vllm, google');
+      expect(e.message).toContain('closest valid spellings');
     }
-    expect(thrown(() => parseModelSpec('gemini/gemini-2.0')).message).toMatch(/unknown provider prefix "gemini"/);
-    expect(thrown(() => parseModelSpec('gpt-4o')).message).toMatch(/no provider prefix/);
+    expect(thrown(() => parseModelSpec('gtp-4o')).message).toMatch(/unknown model "gtp-4o".*closest valid spellings: "openai\/gpt-4o"/);
+    expect(thrown(() => parseModelSpec('llama3.1')).message).toContain('"ollama/llama3.1"');
+    expect(thrown(() => parseModelSpec('meta-llama/llama-3.1-8b')).message).toMatch(/unknown provider prefix "meta-llama".*"openrouter\/meta-llama\/llama-3.1-8b"/);
+    expect(suggestModelIds('claude-sonet')[0]).toMatch(/^anthropic\/claude-sonnet/);
   });
 
   test('other malformed specs are config errors', () => {
@@ -83,7 +104,7 @@ describe('apiKeyStatus / createModel key handling', () => {
     const e = thrown(() => createModel('anthropic/claude-x', { env: {} }));
     expect(e.kind).toBe('config');
     expect(e.message).toBe('anthropic/claude-x: no API key — set ANTHROPIC_API_KEY in the environment');
-    expect(thrown(() => createModel('mistral/large', { env: {} })).message).toMatch(/valid prefixes: anthropic, openai/);
+    expect(thrown(() => createModel('replicate/llama', { env: {} })).message).toMatch(/valid prefixes: anthropic, openai/);
     expect(thrown(() => createModel('ollama/x', { env: {}, timeoutMs: 0 })).message).toMatch(/timeoutMs/);
     expect(createModel('ollama/x', { env: {} }).id).toBe('ollama/x');
   });

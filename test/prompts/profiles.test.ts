@@ -64,7 +64,7 @@ describe('loadMergedProfile', () => {
   });
 
   test('the bot profile overrides single modes and whole prompts; its arrays replace', async () => {
-    const base = writeJson('base.json', { modes: { hunting: true }, blocked_actions: ['!attack', '!digDown'], persona: 'Base persona.' });
+    writeJson('base.json', { modes: { hunting: true }, blocked_actions: ['!attack', '!digDown'], persona: 'Base persona.' });
     const bot = writeJson('jill.json', {
       name: 'Jill', modes: { hunting: false }, blocked_actions: ['!newAction'], conversing: 'Hi, I am $NAME.', tool_calling: 'native',
     });

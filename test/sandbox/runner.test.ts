@@ -198,8 +198,9 @@ describe('sandbox: escapes fail', () => {
 
   test('the signal stops a run', async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 300);
-    const r = await runSandboxed(`while (true) {}`, { skills: {}, timeoutMs: 10_000, signal: ac.signal });
+    // Aborted once the code runs: it reports in through a skill, then spins.
+    const skills: SkillTable = { async started() { ac.abort(); } };
+    const r = await runSandboxed(`await started(); while (true) {}`, { skills, timeoutMs: 10_000, signal: ac.signal });
     expect(r).toMatchObject({ ok: false, error: { kind: 'aborted' } });
     expect(r.durationMs).toBeLessThan(3000);
   });

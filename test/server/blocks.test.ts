@@ -1,5 +1,5 @@
 /**
- * Block mechanics (src/server/plugins/digging.ts, placing.ts, crops.ts, beds.ts) end to end:
+ * Block mechanics (src/server/features/digging.ts, placing.ts, crops.ts, beds.ts) end to end:
  * real mineflayer bots using mineflayer's own API on the embedded server, checking what the bot
  * sees and the server's world.
  */
@@ -9,10 +9,36 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { damageOf, setDamage, stateOf } from '../../src/server/plugins/block-utils.ts';
-import { configureMechanics, movementOf } from '../../src/server/plugins/mechanics.ts';
+import { stateOf } from '../../src/server/services/blocks.ts';
+import { configureMechanics } from '../../src/server/services/game-rules.ts';
+import { damageOf, setDamage } from '../../src/server/services/items.ts';
+import { movementOf } from '../../src/server/services/movement.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let barriers = 0;
+
+/**
+ * Resolves once the server has handled every dig packet the bot sent so far, drops and the blocks
+ * that lost their support included. The server handles a player's dig packets in a queue of their
+ * own (not in order with its other packets), acknowledging each by its sequence number: a cancel
+ * sent now, with a sequence number of its own, is acknowledged after all of them.
+ */
+async function digsHandled(bot: Bot): Promise<void> {
+  const sequence = 1_000 + ++barriers;
+  await new Promise<void>((resolve, reject) => {
+    const onAck = (packet: { sequenceId: number }): void => {
+      if (packet.sequenceId !== sequence) return;
+      clearTimeout(timer);
+      bot._client.off('acknowledge_player_digging', onAck);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      bot._client.off('acknowledge_player_digging', onAck);
+      reject(new Error(`${bot.username}: dig ${sequence} was never acknowledged`));
+    }, 5_000);
+    bot._client.on('acknowledge_player_digging', onAck);
+    bot._client.write('block_dig', { status: 1, location: bot.entity.position.floored(), face: 1, sequence });
+  });
+}
 
 describe('block mechanics', () => {
   let server: EmbeddedServer;
@@ -51,10 +77,15 @@ describe('block mechanics', () => {
     return server.serv.overworld.getBlock(pos);
   }
 
-  /** Items of `name` the bot holds or that lie near `near` (drops scatter; pickup needs 1.75 blocks). */
+  /**
+   * Items of `name` the bot holds or that lie near `near` (drops scatter; pickup needs 1.75 blocks),
+   * as the server sees them: a pickup moves an item from the ground to the inventory at once there.
+   */
   function dropped(bot: Bot, name: string, near: Vec3): number {
     const id = bot.registry.itemsByName[name].id;
-    return botCount(bot, name) + serverItemEntities(near).filter((e) => e.itemId === id).reduce((n, e) => n + Number(e.itemCount), 0);
+    const slots = serverPlayer(server, bot.username).inventory.slots as ({ type: number; count: number } | null)[];
+    const held = slots.reduce((n, item) => n + (item?.type === id ? Number(item.count) : 0), 0);
+    return held + serverItemEntities(near).filter((e) => e.itemId === id).reduce((n, e) => n + Number(e.itemCount), 0);
   }
 
   function serverItemEntities(near: Vec3): { itemId: number; itemCount: number }[] {
@@ -69,7 +100,7 @@ describe('block mechanics', () => {
     await setBlock(bot, rack, 'netherrack');
     await bot.dig(bot.blockAt(rack)!);
     await waitUntil(async () => (await serverBlock(rack)).name === 'air', 'server breaks the netherrack');
-    await sleep(700);
+    await digsHandled(bot);
     expect(serverItemEntities(rack)).toHaveLength(0);
     expect(botCount(bot, 'netherrack')).toBe(0);
 
@@ -109,7 +140,7 @@ describe('block mechanics', () => {
     (bot as unknown as { _updateBlockState: (p: Vec3, s: number) => void })._updateBlockState(stone, 0);
     await waitUntil(() => bot.blockAt(stone)?.name === 'stone', 'bot sees the stone restored');
     expect((await serverBlock(stone)).name).toBe('stone');
-    await sleep(300);
+    await digsHandled(bot);
     expect(serverItemEntities(stone)).toHaveLength(0);
   });
 
@@ -119,14 +150,14 @@ describe('block mechanics', () => {
     await setBlock(bot, ground.offset(1, 0, 0), 'farmland');
     await setBlock(bot, crop, 'wheat', { age: 7 });
     await bot.dig(bot.blockAt(crop)!);
-    await waitUntil(() => dropped(bot, 'wheat', crop) === 1 && dropped(bot, 'wheat_seeds', crop) >= 1, 'mature wheat drops');
-    await sleep(300);
+    await digsHandled(bot);
+    expect(dropped(bot, 'wheat', crop)).toBe(1);
     const seeds = dropped(bot, 'wheat_seeds', crop);
+    expect(seeds).toBeGreaterThanOrEqual(1);
 
     await setBlock(bot, crop, 'wheat', { age: 3 });
     await bot.dig(bot.blockAt(crop)!);
-    await waitUntil(() => dropped(bot, 'wheat_seeds', crop) === seeds + 1, 'young wheat drops a seed');
-    await sleep(300);
+    await digsHandled(bot);
     expect(dropped(bot, 'wheat', crop)).toBe(1);
     expect(dropped(bot, 'wheat_seeds', crop)).toBe(seeds + 1);
 
@@ -186,9 +217,8 @@ describe('block mechanics', () => {
     // Breaking one half removes both and drops one door.
     await bot.dig(bot.blockAt(upper)!);
     await waitUntil(() => bot.blockAt(lower)?.name === 'air', 'lower half goes too');
-    await sleep(1000);
-    const doors = serverItemEntities(lower).filter((e) => e.itemId === bot.registry.itemsByName.oak_door.id).length + botCount(bot, 'oak_door');
-    expect(doors).toBe(1);
+    await digsHandled(bot);
+    expect(dropped(bot, 'oak_door', lower)).toBe(1);
   });
 
   test('beds place foot and head; sleeping at night skips to morning and sets the spawn point', async () => {
@@ -277,14 +307,16 @@ describe('block mechanics', () => {
     const earlier = new Set(serverItemEntities(stone));
     await bot.dig(bot.blockAt(stone)!);
     await waitUntil(async () => (await serverBlock(stone)).name === 'air', 'obsidian broken at once');
-    await sleep(400);
+    await digsHandled(bot);
     expect(serverItemEntities(stone).filter((e) => !earlier.has(e))).toHaveLength(0);
 
     bot.chat('/gamemode survival');
     await waitUntil(() => bot.game.gameMode === 'survival', 'bot sees survival');
     // Survival clients may not set slots.
+    // The server refuses by resending the whole inventory.
+    const resent = new Promise((resolve) => bot._client.once('window_items', resolve));
     bot._client.write('set_creative_slot', { slot: 37, item: Item.toNotch(new Item(bot.registry.itemsByName.diamond.id, 1)) });
-    await sleep(400);
+    await resent;
     expect(player.inventory.slots[37]).toBeFalsy();
   });
 });

@@ -1,14 +1,14 @@
 /**
- * Block commands (src/server/plugins/fill.ts, block-commands.ts) end to end: a real mineflayer
- * bot runs /fill, /setblock, /data and /item on the embedded server; checks cover the bot's view
- * (windows it opens, block states) and the server's block-entity store (block-entities.ts).
+ * Block commands (src/server/features/fill.ts, data-command.ts, item-commands.ts) end to end: a
+ * real mineflayer bot runs /fill, /setblock, /data and /item on the embedded server; checks cover the bot's view
+ * (windows it opens, block states) and the server's block-entity store (services/block-entities.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { blockEntities } from '../../src/server/services/block-entities.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {

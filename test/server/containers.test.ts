@@ -1,5 +1,5 @@
 /**
- * Chests, double chests and barrels (src/server/plugins/containers.ts) driven through
+ * Chests, double chests and barrels (src/server/features/containers.ts) driven through
  * mineflayer's own API (placeBlock, openContainer / openChest, deposit, withdraw, dig) against
  * the embedded server, checked in the bot's view and in the server's block-entity store.
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, place, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { blockEntities } from '../../src/server/services/block-entities.ts';
 
 type ServerItem = { type: number; count: number } | null;
 

@@ -114,7 +114,7 @@ describe('recipe matching (minecraft-data, no server)', () => {
   test('a shaped recipe matches anywhere in the grid and mirrored; shapeless in any order', async () => {
     const { createRequire } = await import('node:module');
     const registry = createRequire(import.meta.url)('prismarine-registry')(TEST_VERSION);
-    const { RecipeBook } = await import('../../src/server/plugins/crafting.ts');
+    const { RecipeBook } = await import('../../src/server/services/recipes.ts');
     const book = new RecipeBook(registry);
     const id = (name: string) => registry.itemsByName[name].id as number;
     const P = id('oak_planks'), S = id('stick'), _ = null;

@@ -9,7 +9,9 @@ import { plugin as collectBlockPlugin } from 'mineflayer-collectblock';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, pickupDelayOver, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
+import { PLAYER_THROW_PICKUP_DELAY_TICKS } from '../../src/server/services/drops.ts';
+import { TICKS_PER_SECOND } from '../../src/server/services/geometry.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
 type ServerItem = { type: number; count: number } | null;
@@ -60,6 +62,12 @@ function trackStateId(bot: Bot): Bot {
   return bot;
 }
 
+/** Waits until the server's item entity has come to rest (flying-squid zeroes its velocity on landing). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function landed(item: any): Promise<void> {
+  await waitUntil(() => item.velocity.x === 0 && item.velocity.y === 0 && item.velocity.z === 0, 'the item to land', { state: () => item.velocity });
+}
+
 async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
   bot.chat(`/tp ${x} ${y} ${z}`);
   await waitUntil(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) < 0.6, `${bot.username} teleported`);
@@ -87,7 +95,7 @@ describe('toss and pickup', () => {
     const seen: Entity[] = [];
     catcher.on('itemDrop', (e) => { seen.push(e); });
     await thrower.lookAt(catcher.entity.position.offset(0, thrower.entity.height * 0.9, 0), true);
-    await new Promise((r) => setTimeout(r, 150)); // let the look reach the server
+    await roundTrip(thrower); // the server has the look
     // Tossing a whole stack is one left click outside the window: one item entity of 10.
     await thrower.toss(thrower.registry.itemsByName.oak_planks.id, null, 10);
 
@@ -102,12 +110,14 @@ describe('toss and pickup', () => {
     expect(dropped?.name).toBe('oak_planks');
     expect(dropped?.count).toBe(10);
     // It flew forward, towards the catcher, not onto the thrower's feet.
-    await new Promise((r) => setTimeout(r, 1000));
-    const landed = entity.position as Vec3;
-    expect(landed.x - thrower.entity.position.x).toBeGreaterThan(1.8);
-    expect(Math.abs(landed.z - thrower.entity.position.z)).toBeLessThan(2);
-    // Not re-collected by the thrower.
+    await landed(entity);
+    const restsAt = entity.position as Vec3;
+    expect(restsAt.x - thrower.entity.position.x).toBeGreaterThan(1.8);
+    expect(Math.abs(restsAt.z - thrower.entity.position.z)).toBeLessThan(2);
+    // Not re-collected by the thrower, though the server checked pickups after the delay.
+    await pickupDelayOver(server, entity);
     expect(serverItems(server)).toHaveLength(1);
+    expect(serverCount(server, 'Thrower', 'oak_planks')).toBe(0);
 
     const collected = new Promise<[Entity, Entity]>((resolve) => catcher.once('playerCollect', (a, b) => resolve([a, b])));
     // Walk onto the item, steering towards where the catcher sees it.
@@ -146,8 +156,12 @@ describe('toss and pickup', () => {
     expect(items).toHaveLength(before + 1);
     expect(items.at(-1).itemId).toBe(itemId(server, 'cobblestone'));
     expect(items.at(-1).itemCount).toBe(16);
-    // Thrown from the eyes with a pickup delay of 40 ticks: still lying there after 1.5 s.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Thrown from the eyes with a pickup delay of 40 ticks: it starts within pickup reach, yet
+    // the server's pickup checks of the next ticks leave it lying there.
+    expect(items.at(-1).pickupTime).toBe((PLAYER_THROW_PICKUP_DELAY_TICKS * 1000) / TICKS_PER_SECOND);
+    await serverTicks(server, 5);
+    expect(Date.now() - items.at(-1).bornTime).toBeLessThan(items.at(-1).pickupTime);
+    expect(serverItems(server)).toContain(items.at(-1));
     expect(serverCount(server, 'Stacker', 'cobblestone')).toBe(0);
 
     // A partial toss is one right click outside the window per item (vanilla and mineflayer).
@@ -245,15 +259,18 @@ describe('window clicks', () => {
     await give(server, bot, 'dirt', 5);
     bot.setQuickBarSlot(0);
     await bot.look(-Math.PI / 2, 0, true); // mineflayer yaw -90° = facing +x
-    await new Promise((r) => setTimeout(r, 150));
+    await roundTrip(bot); // the server has the look
     const feet = bot.entity.position.clone();
     bot._client.write('block_dig', { status: 4, location: { x: 0, y: 0, z: 0 }, face: 0, sequence: 0 });
     await expectSlots('Dropper', { 36: ['dirt', 4] });
     const dirt = serverItems(server).find((e) => e.itemId === itemId(server, 'dirt'));
     expect(dirt?.itemCount).toBe(1);
-    await new Promise((r) => setTimeout(r, 800));
+    // It leaves from the eyes, within pickup reach; the server ticks while it flies (and lands) and
+    // does not pick it straight back up.
+    await landed(dirt);
     expect(dirt.position.x - feet.x).toBeGreaterThan(1.5);
-    expect(serverCount(server, 'Dropper', 'dirt')).toBe(4); // not picked straight back up
+    expect(serverItems(server)).toContain(dirt);
+    expect(serverCount(server, 'Dropper', 'dirt')).toBe(4);
   });
 
   test('shift-clicking the 2x2 craft result crafts as many as fit', async () => {
@@ -305,7 +322,7 @@ describe('block drops', () => {
     bot = await connectBot(server, 'Collector');
     bot.loadPlugin(pathfinderPkg.pathfinder);
     bot.loadPlugin(collectBlockPlugin);
-    await new Promise((r) => setTimeout(r, 10)); // collectblock loads mineflayer-tool on the next tick
+    await waitUntil(() => 'tool' in bot!, 'collectblock to load mineflayer-tool (it does on the next tick)');
     const drops: Entity[] = [];
     bot.on('itemDrop', (e) => { drops.push(e); });
     const grass = bot.registry.blocksByName.grass_block.id;

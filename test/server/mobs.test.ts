@@ -1,16 +1,21 @@
 /**
- * Mobs (src/server/plugins/mobs.ts) end to end: real mineflayer bots summon, watch, fight and
+ * Mobs (src/server/services/mobs.ts, features/mob-*.ts) end to end: real mineflayer bots summon, watch, fight and
  * kill mobs on the embedded server; checks cover what the bot sees and the server's state.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, roundTrip, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { allMobs, mobState } from '../../src/server/plugins/mobs.ts';
+import { allMobs, mobState, type MobState } from '../../src/server/services/mobs.ts';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * Server ticks until a hit lands at full strength again: a diamond sword's attack cooldown
+ * (20 / 1.6 attack speed = 12.5 ticks, Minecraft wiki "Attack cooldown") is the longer of it and
+ * the 10-tick invulnerability window.
+ */
+const FULL_STRENGTH_TICKS = 13;
 
 /** Resolves with the next entity of `name` the bot sees spawn (listen before summoning). */
 function nextSpawn(bot: Bot, name: string, timeoutMs = 5_000): Promise<Entity> {
@@ -48,7 +53,7 @@ describe('mobs', () => {
   test('/summon cow and zombie: seen with name, health metadata; zombie approaches; /kill removes them', async () => {
     const bot = await join();
     const { entitiesByName } = server.serv.registry;
-    const healthKey = entitiesByName.cow.metadataKeys.indexOf('health');
+    const healthKey = entitiesByName.cow.metadataKeys!.indexOf('health');
     const feet = bot.entity.position.floored();
 
     const cowSeen = nextSpawn(bot, 'cow');
@@ -61,7 +66,7 @@ describe('mobs', () => {
     const babySeen = nextSpawn(bot, 'pig');
     bot.chat(`/summon pig ~-4 ~ ~ {Age:-24000}`);
     const baby = await babySeen;
-    const babyKey = entitiesByName.pig.metadataKeys.indexOf('baby');
+    const babyKey = entitiesByName.pig.metadataKeys!.indexOf('baby');
     await waitUntil(() => (baby.metadata as unknown[])[babyKey] === true, 'pig baby flag');
 
     const zombieSeen = nextSpawn(bot, 'zombie');
@@ -101,7 +106,9 @@ describe('mobs', () => {
     const chickenSeen = nextSpawn(bot, 'chicken');
     bot.chat(`/summon chicken ${feet.x + 1} ${feet.y} ${feet.z + 1}`);
     const chicken = await chickenSeen;
-    await sleep(300);
+    // Hit it where it stands: on the ground, as the server and the bot both see it.
+    const chickenOnServer = (): MobState | undefined => mobState(server.serv, server.serv.entities[chicken.id]);
+    await waitUntil(() => chickenOnServer()?.onGround === true && chicken.position.distanceTo(chickenOnServer()!.entity.position) < 0.1, 'the chicken standing still, in sync', { state: () => [chicken.position, chickenOnServer()?.entity.position] });
     const hitAt = chicken.position.clone();
     bot.attack(chicken);
     // Knockback alone moves it under a block; panicking (100 ticks = 5 s) it runs off.
@@ -126,13 +133,18 @@ describe('mobs', () => {
       const died = (e: Entity): void => { if (e.id === cow.id) dead = true; };
       bot.on('entityDead', died);
       const gone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === cow.id) resolve(); }));
+      const onServer = mobState(server.serv, server.serv.entities[cow.id])!;
       let hits = 0;
       try {
         while (!dead && hits < 20) {
+          const health = onServer.health;
           bot.attack(cow);
           hits++;
-          await sleep(800); // longer than the sword cooldown (12.5 ticks) and the invulnerability window
+          await waitUntil(() => onServer.dead || onServer.health < health, `hit ${hits} to land`, { state: () => onServer.health });
+          if (onServer.dead) break;
+          await serverTicks(server, FULL_STRENGTH_TICKS);
         }
+        await waitUntil(() => dead, 'the bot to see the cow die');
       } finally {
         bot.off('entityDead', died);
       }
@@ -146,7 +158,9 @@ describe('mobs', () => {
 
     await give(server, bot, 'diamond_sword', 1);
     await bot.equip(bot.registry.itemsByName.diamond_sword.id, 'hand');
-    await sleep(700); // the item switch resets the attack cooldown
+    // The item switch resets the attack cooldown: once the server has it, wait the cooldown out.
+    await roundTrip(bot);
+    await serverTicks(server, FULL_STRENGTH_TICKS);
     const bySword = await killCow();
     await waitUntil(() => botCount(bot, 'beef') === 2 && botCount(bot, 'leather') === 2, 'second loot collected', 5_000);
 

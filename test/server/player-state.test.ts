@@ -1,15 +1,16 @@
 /**
- * Player state (src/server/plugins/hunger.ts, player-state.ts) end to end: hunger, eating,
+ * Player state (src/server/features/hunger.ts, player-state.ts) end to end: hunger, eating,
  * regeneration, death drops and respawn, game modes, with real mineflayer bots.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, give, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { configureMechanics } from '../../src/server/plugins/mechanics.ts';
-import { hungerOf } from '../../src/server/plugins/hunger.ts';
+import { hungerOf } from '../../src/server/services/food.ts';
+import { configureMechanics } from '../../src/server/services/game-rules.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Ticks between two starvation hits (vanilla: 80, as for slow regeneration). */
+const STARVATION_TICKS = 80;
 
 describe('player state', () => {
   let server: EmbeddedServer;
@@ -49,14 +50,14 @@ describe('player state', () => {
   test('sprinting and jumping cause exhaustion (walking does not); food drains once saturation is gone', async () => {
     const bot = await join('Runner');
     const player = serverPlayer(server, 'Runner');
+    const start = player.position.clone();
     bot.setControlState('forward', true);
-    await sleep(1000);
+    await waitUntil(() => player.position.distanceTo(start) > 3, 'the server sees the bot walk 3 blocks', { state: () => player.position });
     bot.setControlState('forward', false);
     expect(hungerOf(player).exhaustion).toBe(0); // walking costs nothing on Java Edition
     bot.setControlState('jump', true);
-    await sleep(600);
+    await waitUntil(() => hungerOf(player).exhaustion > 0, 'jumping to cost exhaustion');
     bot.setControlState('jump', false);
-    expect(hungerOf(player).exhaustion).toBeGreaterThan(0);
 
     configureMechanics(server.serv, { exhaustionMultiplier: 50 });
     bot.setControlState('sprint', true);
@@ -81,8 +82,10 @@ describe('player state', () => {
     player.food = 0;
     player.updateHealth(11);
     await waitUntil(() => bot.health === 10, 'starvation hurts', 6_000);
-    await sleep(4200);
-    expect(bot.health).toBe(10); // easy difficulty stops at 10 HP
+    // A whole starvation interval later, the server has had its turn to hurt again, and did not.
+    await serverTicks(server, STARVATION_TICKS + 2);
+    expect(player.health).toBe(10); // easy difficulty stops at 10 HP
+    expect(bot.health).toBe(10);
   });
 
   test('dying drops the whole inventory as item entities, then the bot respawns', async () => {

@@ -1,11 +1,11 @@
 /**
- * Player leave (src/server/plugins/players.ts): when a player disconnects, the others get what
+ * Player leave (src/server/features/players.ts): when a player disconnects, the others get what
  * vanilla 1.21 sends (`entity_destroy` for its entity, then `player_remove` with its UUID), so
  * mineflayer fires `playerLeft` and drops the name from `bot.players`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { connectBot, roundTrip, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
 /** Packets of the given names a bot's client receives, in order, with their payloads. */
@@ -77,7 +77,9 @@ describe.each(['1.21.4', '1.21.1'])('player leave on %s', (version) => {
     bob.chat('/tp ~20 ~ ~');
     await waitUntil(() => serverPlayer(server, bob.username).position.distanceTo(serverPlayer(server, bob.username).spawnPoint) > 19, 'Bob moved', 3_000);
     bob.chat('/tp ~-20 ~ ~');
-    await new Promise((r) => setTimeout(r, 300));
+    // Once the server has run the teleport back and Bob has every packet it sent meanwhile:
+    await roundTrip(bob);
+    expect(serverPlayer(server, bob.username).position.distanceTo(serverPlayer(server, bob.username).spawnPoint)).toBeLessThan(1);
     expect(gone.filter((id) => id === aliceEntityId)).toEqual([aliceEntityId]);
     const destroysOfAlice = packets.filter(([name, data]) => name === 'entity_destroy' && (data.entityIds as number[]).includes(aliceEntityId));
     expect(destroysOfAlice.length).toBe(1);

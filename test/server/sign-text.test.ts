@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import minecraftData from 'minecraft-data';
-import { BlockEntityStore } from '../../src/server/plugins/block-entities.ts';
-import { signLine, signPacket } from '../../src/server/plugins/signs.ts';
-import type { SquidServer } from '../../src/server/embedded.ts';
+import { BlockEntityStore } from '../../src/server/services/block-entities.ts';
+import { signLine, signPacket } from '../../src/server/features/signs.ts';
+import type { SquidServer, SquidWorld } from '../../src/server/types.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
 
-const overworld = {};
+const overworld = {} as SquidWorld;
 const serv = { registry: minecraftData(TEST_VERSION), overworld, netherworld: {} } as unknown as SquidServer;
 let folder: string | undefined;
 

@@ -1,5 +1,5 @@
 /**
- * Furnaces, smokers and blast furnaces (src/server/plugins/smelting.ts) driven through
+ * Furnaces, smokers and blast furnaces (src/server/features/smelting.ts) driven through
  * mineflayer's furnace API (openFurnace, putFuel, putInput, takeOutput, outputItem) against the
  * embedded server, checked in the bot's view and in the server's block entities; and the
  * smelting data table against minecraft-data.
@@ -12,7 +12,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, place, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import { ON_DEFAULT_VERSION } from '../helpers/version.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { blockEntities } from '../../src/server/plugins/block-entities.ts';
+import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { smeltingTableFor } from '../../src/game/smelting.ts';
 import smeltingData from '../../src/game/data/smelting.json' with { type: 'json' };
 

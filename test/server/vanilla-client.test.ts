@@ -7,9 +7,9 @@
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
-import { stateOf } from '../../src/server/plugins/block-utils.ts';
-import { useBed } from '../../src/server/plugins/beds.ts';
-import { giveItems } from '../../src/server/plugins/inventory.ts';
+import { useBed } from '../../src/server/features/beds.ts';
+import { stateOf } from '../../src/server/services/blocks.ts';
+import { giveItems } from '../../src/server/services/inventory.ts';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -58,7 +58,12 @@ describe('vanilla protocol client', () => {
       await waitUntil(() => seen.has('spawn_entity'), 'item entities');
       client.write('client_command', { actionId: 0 });
       await waitUntil(() => player.health === 20, 'respawned');
-      await new Promise((r) => setTimeout(r, 500));
+      // A last line from the server: once it has arrived, so has everything sent before it.
+      const marker = 'vanilla-client-test: the end';
+      let markerSeen = false;
+      client.on('system_chat', (packet: unknown) => { if (JSON.stringify(packet).includes(marker)) markerSeen = true; });
+      player.chat(marker);
+      await waitUntil(() => markerSeen, 'the vanilla client gets the last line');
       bot.quit();
 
       expect(errors).toEqual([]);

@@ -1,7 +1,10 @@
 /**
- * World plugin (src/server/plugins/world.ts) end to end: real mineflayer bots on the embedded
+ * Whispers, /tp, /kill, /give and /clear, respawn and the server's life cycle end to end
+ * (src/server/features/whisper.ts, teleport-command.ts, item-commands.ts, mob-commands.ts,
+ * players.ts; services/teleport.ts, selectors.ts): real mineflayer bots on the embedded
  * flying-squid server, checking both what the bot sees and the server's state.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
@@ -251,12 +254,14 @@ describe('server lifecycle', () => {
       const quiet = await startTestServer();
       listenersBefore = watched.map((event) => process.listenerCount(event) - (event === 'uncaughtException' || event === 'unhandledRejection' ? 1 : 0));
       const bots = [await connectBot(quiet, 'Quiet1'), await connectBot(quiet, 'Quiet2')];
+      const heard = nextMessage(bots[1]!, /hello/);
       bots[0]!.chat('hello');
-      await new Promise((r) => setTimeout(r, 200));
+      await heard; // the server has handled (and would have logged) the chat
       const ended = Promise.all(bots.map((bot) => new Promise((resolve) => bot.once('end', resolve))));
       await quiet.close();
       await ended; // the server disconnected them
-      await new Promise((r) => setTimeout(r, 300)); // let any late write fail, if it would
+      // A late write of the closed server would fail while the second server below runs: the
+      // console and crash capture stay on until it has closed too.
 
       const lines: Array<[ServerLogLevel, string]> = [];
       const logged = await startTestServer({ logger: (level, message) => lines.push([level, message]) });
@@ -272,7 +277,7 @@ describe('server lifecycle', () => {
       process.off('unhandledRejection', onCrash);
     }
     // readline's prompt/cursor control (flying-squid opens a console prompt at require time) is not a log line.
-    const text = printed.map((chunk) => chunk.replace(/\x1b\[\d*G/g, '').trim()).filter((chunk) => chunk !== '' && chunk !== '>');
+    const text = printed.map((chunk) => stripVTControlCharacters(chunk).trim()).filter((chunk) => chunk !== '' && chunk !== '>');
     expect(text).toEqual([]);
     expect(crashes.map(String)).toEqual([]);
     expect(watched.map((event) => process.listenerCount(event))).toEqual(listenersBefore);

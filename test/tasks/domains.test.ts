@@ -10,15 +10,15 @@ import type { Bot } from 'mineflayer';
 import { nameResolver } from '../../src/game/names.ts';
 import { parseCommand } from '../../src/commands/parser.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { blockEntityAt } from '../../src/server/plugins/block-commands.ts';
-import { giveItems } from '../../src/server/plugins/inventory.ts';
-import { allMobs } from '../../src/server/plugins/mobs.ts';
+import { blockEntityAt } from '../../src/server/services/block-entities.ts';
+import { giveItems } from '../../src/server/services/inventory.ts';
+import { allMobs } from '../../src/server/services/mobs.ts';
 import { settingsSchema } from '../../src/settings/index.ts';
 import { levelCells } from '../../src/tasks/blueprint.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
 import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
 import { blueprintBox, COOKING_ANIMALS, cookingLayout, shiftBlueprint } from '../../src/tasks/worlds.ts';
-import { connectBot, serverPlayer, startTestServer } from '../helpers/world.ts';
+import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const COOKING = path.resolve('../shared/minecollab/cooking_tasks/require_collab_test_2_items');
 const CONSTRUCTION = path.resolve('../shared/minecollab/construction_tasks/custom');
@@ -80,6 +80,7 @@ describe('cooking tasks', () => {
 
   test("Hell's Kitchen: both dishes in one inventory are not enough; each agent must hold its own", async () => {
     let handedAt = 0;
+    let handOver: Promise<void> = Promise.resolve();
     const started = Date.now();
     // No ingredients: nobody can cook, only the test hands out dishes.
     const result = await run(path.join(COOKING, '2_agent_hells_kitchen.json'), 'multiagent_cooking_bread_golden_apple_hells_kitchen', { timeout: 20, initial_inventory: {} }, ({ agents }) => {
@@ -87,8 +88,18 @@ describe('cooking tasks', () => {
       // Agent 0's dish is bread, agent 1's golden_apple (target[i]).
       giveItems(andy, 'bread', 1);
       giveItems(andy, 'golden_apple', 1);
-      setTimeout(() => { handedAt = Date.now(); giveItems(jill, 'golden_apple', 1); }, 2500);
+      // The validator runs on every game tick of agent 0's bot: once that bot holds both dishes,
+      // 20 of its ticks go by without success before agent 1 gets its own.
+      const bot = agents[0]!.bot;
+      const holds = (name: string) => bot.inventory.items().some((i) => i.name === name);
+      handOver = (async () => {
+        await waitUntil(() => holds('bread') && holds('golden_apple'), 'agent 0 holds both dishes');
+        await bot.waitForTicks(20);
+        handedAt = Date.now();
+        giveItems(jill, 'golden_apple', 1);
+      })();
     });
+    await handOver;
     expect(result.error).toBeUndefined();
     expect(result).toMatchObject({ success: true, score: 1 });
     expect(handedAt).toBeGreaterThan(0);
@@ -104,11 +115,11 @@ describe('construction tasks', () => {
     const expected = shiftBlueprint(task.blueprint!, 5 - -60);
     const box = blueprintBox(expected);
     builder.chat(`/fill ${box.min.x} ${box.min.y} ${box.min.z} ${box.min.x + 3} ${box.min.y + 2} ${box.min.z + 3} stone`);
-    await new Promise<void>((resolve) => setTimeout(resolve, 500));
-    expect((await blockAt(box.min.x + 1, box.min.y + 1, box.min.z + 1)).name).toBe('stone');
+    await waitUntil(async () => (await blockAt(box.min.x + 1, box.min.y + 1, box.min.z + 1)).name === 'stone', 'the stone filled in');
 
     let report = '';
     let builtAt = 0;
+    let building: Promise<void> = Promise.resolve();
     const started = Date.now();
     const result = await run(path.join(CONSTRUCTION, 'pyramid.json'), 'pyramid', { timeout: 45 }, async ({ agents, blueprint }) => {
       expect(blueprint).toEqual(expected);
@@ -128,11 +139,13 @@ describe('construction tasks', () => {
         const cells = levelCells(level).filter((c) => c.block !== 'air');
         for (const c of cells) lines.push(`/setblock ${c.x} ${c.y} ${c.z} ${c.block}`);
       }
-      setTimeout(() => {
+      // Once the run is under way (the goals are handed out right after this callback):
+      building = waitUntil(() => agents[0]!.task !== undefined, 'the run to hand out its tasks').then(() => {
         builtAt = Date.now();
         for (const line of lines) builder.chat(line);
-      }, 500);
+      });
     });
+    await building;
     expect(result.error).toBeUndefined();
     expect(report).toMatch(/^Level 0 needs \d+ changes:\nPlace \w+ at \(-60, 5, 6\)/);
     expect(report).toMatch(/Construction score: 0%\.$/);

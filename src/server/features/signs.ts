@@ -8,14 +8,12 @@
  * of their world shortly after spawning. Breaking the sign forgets its text.
  */
 import { createRequire } from 'node:module';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
-import type { BlockBrokenEvent } from './digging.ts';
-import { blockEntities, type BlockEntity, type BlockPos } from './block-entities.ts';
-import { blockAt } from './block-utils.ts';
+import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { blockEntities, type BlockEntity } from '../services/block-entities.ts';
+import { blockAt } from '../services/blocks.ts';
+import type { Position } from '../services/geometry.ts';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const nbt = require('prismarine-nbt') as {
   comp(value: Record<string, unknown>): unknown;
   list(value: unknown): unknown;
@@ -50,7 +48,7 @@ export function signLine(raw: unknown): string {
 }
 
 /** The `tile_entity_data` packet that shows a sign's text. */
-export function signPacket(entity: BlockEntity): { location: BlockPos; action: number; nbtData: unknown } {
+export function signPacket(entity: BlockEntity): { location: Position; action: number; nbtData: unknown } {
   const side = (lines: string[] | undefined) => nbt.comp({
     messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: lines?.[i] ?? '' })))),
     color: nbt.string('black'),
@@ -63,8 +61,8 @@ export function signPacket(entity: BlockEntity): { location: BlockPos; action: n
   };
 }
 
-function playersIn(serv: SquidServer, world: unknown): SquidPlayer[] {
-  return (serv.players as SquidPlayer[]).filter((p) => p.world === world && !p.disconnected);
+function playersIn(serv: SquidServer, world: SquidWorld): SquidPlayer[] {
+  return serv.players.filter((p) => p.world === world && !p.disconnected);
 }
 
 /**
@@ -72,7 +70,7 @@ function playersIn(serv: SquidServer, world: unknown): SquidPlayer[] {
  *
  * @returns false when there is no sign at `pos`.
  */
-export async function setSignText(serv: SquidServer, world: unknown, pos: BlockPos, lines: string[], side: 'front' | 'back' = 'front'): Promise<boolean> {
+export async function setSignText(serv: SquidServer, world: SquidWorld, pos: Position, lines: string[], side: 'front' | 'back' = 'front'): Promise<boolean> {
   const block = await blockAt(world, pos);
   if (!block || !isSignBlock(block.name)) return false;
   const store = blockEntities(serv);
@@ -85,10 +83,10 @@ export async function setSignText(serv: SquidServer, world: unknown, pos: BlockP
 }
 
 /** Installs sign editing, syncing and forgetting on a started server. */
-export function signsPlugin(serv: SquidServer): void {
+export function installSigns(serv: SquidServer): void {
   const store = blockEntities(serv);
-  serv.on('newPlayer', (player: SquidPlayer) => {
-    player._client.on('update_sign', (packet: { location: BlockPos; isFrontText?: boolean; text1?: string; text2?: string; text3?: string; text4?: string }) => {
+  serv.on('newPlayer', (player) => {
+    player._client.on('update_sign', (packet: { location: Position; isFrontText?: boolean; text1?: string; text2?: string; text3?: string; text4?: string }) => {
       const { location } = packet;
       const centre = { x: location.x + 0.5, y: location.y + 0.5, z: location.z + 0.5 };
       if (Math.hypot(player.position.x - centre.x, player.position.y - centre.y, player.position.z - centre.z) > EDIT_REACH) return;
@@ -106,7 +104,7 @@ export function signsPlugin(serv: SquidServer): void {
       }, JOIN_SYNC_DELAY_MS).unref();
     });
   });
-  serv.on('blockBroken', ({ player, position, block }: BlockBrokenEvent) => {
+  serv.on('blockBroken', ({ player, position, block }) => {
     if (isSignBlock(block.name)) store.remove(player.world, position);
   });
 }
