@@ -1,7 +1,7 @@
 /** Gathering blocks with mineflayer-collectblock (path, best tool, dig, pick up the drops). */
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { abortable, sleep } from '../util/abort.ts';
+import { abortable, sleep, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
 import { inventoryCounts } from './items.ts';
 
@@ -21,6 +21,25 @@ function isExposed(bot: Bot, pos: Vec3): boolean {
 /** How long the inventory must stay unchanged to count as settled, and the most to wait (ms). */
 const SETTLE_QUIET_MS = 200;
 const SETTLE_MAX_MS = 1_500;
+/**
+ * How long drops may lie at the dug blocks before the bot stops waiting for their pickup (ms):
+ * a block's drop cannot be picked up during its pickup delay (10 ticks, vanilla
+ * `ItemEntity.setDefaultPickUpDelay`), and collectblock may resolve before it ends.
+ */
+const DROPS_MAX_MS = 3_000;
+/** A drop within this distance of a dug block's centre counts as that block's drop (blocks). */
+const DROP_RADIUS = 2;
+
+/**
+ * Waits until no item entity lies near any of the dug `positions` (the drops were picked up), at
+ * most {@link DROPS_MAX_MS}: a drop out of reach ends the wait at the bound, not in an error.
+ */
+async function dropsPickedUp(bot: Bot, positions: Vec3[], signal: AbortSignal): Promise<void> {
+  const centres = positions.map((p) => p.offset(0.5, 0.5, 0.5));
+  const lying = () => Object.values(bot.entities)
+    .some((e) => e.name === 'item' && e.isValid && centres.some((c) => e.position.distanceTo(c) < DROP_RADIUS));
+  await waitFor(() => !lying(), DROPS_MAX_MS, signal);
+}
 
 /**
  * Waits until the inventory has stopped changing: collectblock resolves once it has walked over
@@ -60,6 +79,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   const before = inventoryCounts(bot);
   const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
   await abortable(bot.collectBlock.collect(blocks, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
+  await dropsPickedUp(bot, positions, signal);
   await inventorySettled(bot, signal);
   const gained: Counts = {};
   for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);
