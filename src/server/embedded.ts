@@ -1,15 +1,20 @@
 /**
  * The embedded Minecraft server: flying-squid started in-process, extended by our plugins
- * (see `./plugins/`). It lets bots run on a machine with no Minecraft installed.
+ * (the ordered list in ./plugins.ts: services in ./services/, features in ./features/). It lets
+ * bots run on a machine with no Minecraft installed.
  */
 import { createRequire } from 'node:module';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
-import { builtinPlugins } from './plugins/index.ts';
+import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
+import { BUILTIN_PLUGINS } from './plugins.ts';
+import type { SquidServer } from './types.ts';
+
+export type { ServerPlugin } from './plugin.ts';
+export type { SquidServer } from './types.ts';
 
 const require = createRequire(import.meta.url);
-// flying-squid is CommonJS without types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const flyingSquid: any = require('flying-squid');
+// flying-squid is CommonJS without types: ./types.ts describes what we use of it.
+const flyingSquid = require('flying-squid') as { createMCServer(settings: object): SquidServer };
 
 /**
  * Runs `load` without the console prompt flying-squid's log module opens on stdin/stdout when its
@@ -31,19 +36,13 @@ function withoutConsolePrompt<T>(load: () => T): T {
   }
 }
 
-/** A flying-squid server object (untyped upstream). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SquidServer = any;
-
-/** Plugin installed on a started flying-squid server (our own mechanics). */
-export type ServerPlugin = (serv: SquidServer) => void;
-
 /** Severity of a flying-squid log line. */
 export type ServerLogLevel = 'info' | 'warn' | 'error' | 'log';
 
 /** Callback that receives flying-squid's log lines (text without colours or timestamp). */
 export type ServerLogger = (level: ServerLogLevel, message: string) => void;
 
+/** How to start the embedded server. */
 export interface EmbeddedServerOptions {
   /** TCP port; 0 picks a free one (read it back from {@link EmbeddedServer.port}). */
   port: number;
@@ -62,11 +61,13 @@ export interface EmbeddedServerOptions {
   logger?: ServerLogger;
   /** Maximum simultaneous players; default 50. */
   maxPlayers?: number;
-  /** Extra plugins to install after ours (`./plugins/index.ts`). */
+  /** Extra plugins to install after ours (./plugins.ts); their `requires` may name ours. */
   plugins?: ServerPlugin[];
 }
 
+/** A started embedded server. */
 export interface EmbeddedServer {
+  /** The flying-squid server, typed as far as our plugins use it. */
   serv: SquidServer;
   host: string;
   port: number;
@@ -81,11 +82,14 @@ export interface EmbeddedServer {
 /**
  * Starts flying-squid in this process: offline mode, superflat, every player op.
  *
- * @throws Error when the version is unsupported, or the port cannot be bound within 10 s.
+ * @throws Error when the version is unsupported, the port cannot be bound within 10 s, or the
+ *   plugin list is invalid (a `requires` entry missing or listed after its user).
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
   const host = options.host ?? '127.0.0.1';
+  const plugins = [...BUILTIN_PLUGINS, ...(options.plugins ?? [])];
+  validatePlugins(plugins); // before anything starts: a bad list must not leave a port bound
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {
     motd: 'mindcraft-ts embedded server',
@@ -114,16 +118,16 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   };
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
-  const serv: SquidServer = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
+  const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
   // Each of our plugins listens for new players; more than Node's default warning threshold of 10.
   serv.setMaxListeners(50);
   console.log = consoleLog;
-  // Read by our plugins that persist state of their own (./plugins/block-entities.ts).
+  // Read by our plugins that persist state of their own (./services/block-entities.ts).
   serv.worldFolder = options.worldFolder;
   routeServerLog(serv, options);
   const failed = new Promise<never>((_, reject) => serv.once('error', reject));
   await Promise.race([serv.waitForReady(10_000), failed]);
-  for (const plugin of [...builtinPlugins, ...(options.plugins ?? [])]) plugin(serv);
+  installPlugins(serv, plugins);
   let closing: Promise<void> | undefined;
   return {
     serv,
@@ -158,8 +162,7 @@ function routeServerLog(serv: SquidServer, options: EmbeddedServerOptions): void
  */
 async function closeServer(serv: SquidServer): Promise<void> {
   serv.stopTickInterval?.();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const players: any[] = [...serv.players];
+  const players = [...serv.players];
   await Promise.all(players.map((player) => new Promise<void>((resolve) => {
     if (player.disconnected) { resolve(); return; }
     const timer = setTimeout(resolve, DISCONNECT_TIMEOUT_MS);
@@ -186,7 +189,7 @@ async function saveWorlds(serv: SquidServer): Promise<void> {
     if (!world?.storageProvider) continue;
     if (world.savingInt) clearInterval(world.savingInt);
     while (world.currentlySaving && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const { chunkX, chunkZ } of world.getColumns() as { chunkX: string; chunkZ: string }[]) world.queueSaving(Number(chunkX), Number(chunkZ));
+    for (const { chunkX, chunkZ } of world.getColumns()) world.queueSaving(Number(chunkX), Number(chunkZ));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       world.saveNow().catch(() => {}),

@@ -5,12 +5,14 @@
  * (5 vertically) the player lies down (pose SLEEPING + sleeping position metadata, the bed
  * `occupied`). Once every player in the world has slept {@link SLEEP_TICKS} ticks, the time
  * jumps to the next morning and everyone wakes up (animation 2). `entity_action stop_sleeping`
- * (mineflayer `bot.wake()`) leaves the bed early.
+ * (mineflayer `bot.wake()`) leaves the bed early. Beds are used through flying-squid's block
+ * interaction registry, which the placing feature dispatches right-clicks to.
  */
 import type { Block } from 'prismarine-block';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
-import { OPPOSITE, blockAt, offset, vec, withProperties, type Face, type Pos } from './block-utils.ts';
+import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { blockAt, withProperties } from '../services/blocks.ts';
+import { DAY_TICKS, OPPOSITE, isHorizontal, offset, timeOfDay, toVec, vec, type Position } from '../services/geometry.ts';
+import { metadataIndex } from '../services/protocol.ts';
 
 /** vanilla: players must sleep 100 ticks before the night is skipped (`Player.isSleepingLongEnough`). */
 export const SLEEP_TICKS = 100;
@@ -30,9 +32,8 @@ const POSE_SLEEPING = 2;
 const BED_HEIGHT = 0.5625;
 /** animation id "leave bed" (protocol); mineflayer emits `entityWake`. */
 const ANIMATION_WAKE = 2;
-const DAY_TICKS = 24000;
 
-interface Sleeper { head: Pos; foot: Pos; ticks: number }
+interface Sleeper { head: Position; foot: Position; ticks: number }
 const sleepers = new WeakMap<SquidPlayer, Sleeper>();
 
 /** True while the player is in a bed. */
@@ -40,32 +41,27 @@ export function isSleeping(player: SquidPlayer): boolean {
   return sleepers.has(player);
 }
 
-function timeOfDay(serv: SquidServer): number {
-  return ((Number(serv.time) % DAY_TICKS) + DAY_TICKS) % DAY_TICKS;
-}
-
 /** Writes the player's pose and sleeping position to every player in their world. */
-function sendSleepMetadata(serv: SquidServer, player: SquidPlayer, head: Pos | null): void {
-  const keys: string[] = serv.registry.entitiesByName.player.metadataKeys ?? [];
-  const pose = keys.indexOf('pose');
-  const sleepingPos = keys.indexOf('sleeping_pos');
+function sendSleepMetadata(serv: SquidServer, player: SquidPlayer, head: Position | null): void {
+  const playerType = serv.registry.entitiesByName.player?.id;
+  const pose = metadataIndex(serv, playerType, 'pose');
+  const sleepingPos = metadataIndex(serv, playerType, 'sleeping_pos');
   const metadata: { key: number; type: string; value: unknown }[] = [];
   if (pose >= 0) metadata.push({ key: pose, type: 'pose', value: head ? POSE_SLEEPING : POSE_STANDING });
-  if (sleepingPos >= 0) metadata.push({ key: sleepingPos, type: 'optional_block_pos', value: head ? vec(head.x, head.y, head.z) : undefined });
+  if (sleepingPos >= 0) metadata.push({ key: sleepingPos, type: 'optional_block_pos', value: head ? toVec(head) : undefined });
   const packet = { entityId: player.id, metadata };
-  for (const other of serv.players as SquidPlayer[]) if (other.world === player.world) other._client.write('entity_metadata', packet);
+  for (const other of serv.players) if (other.world === player.world) other._client.write('entity_metadata', packet);
 }
 
-async function setOccupied(serv: SquidServer, world: unknown, pos: Pos, occupied: boolean): Promise<void> {
+async function setOccupied(serv: SquidServer, world: SquidWorld, pos: Position, occupied: boolean): Promise<void> {
   const block = await blockAt(world, pos);
-  if (block?.name.endsWith('_bed')) await serv.setBlock(world, vec(pos.x, pos.y, pos.z), withProperties(serv, block, { occupied }));
+  if (block?.name.endsWith('_bed')) await serv.setBlock(world, toVec(pos), withProperties(serv, block, { occupied }));
 }
 
 /** True when a hostile mob (minecraft-data entity type `hostile`) is near the bed. */
-function monstersNear(serv: SquidServer, world: unknown, pos: Pos): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return Object.values(serv.entities as Record<string, any>).some((e) => e.type === 'mob' && e.world === world
-    && serv.registry.entitiesByName[e.name]?.type === 'hostile'
+function monstersNear(serv: SquidServer, world: SquidWorld, pos: Position): boolean {
+  return Object.values(serv.entities).some((e) => e.type === 'mob' && e.world === world
+    && serv.registry.entitiesByName[e.name ?? '']?.type === 'hostile'
     && Math.abs(e.position.x - pos.x - 0.5) <= MONSTER_XZ && Math.abs(e.position.y - pos.y) <= MONSTER_Y && Math.abs(e.position.z - pos.z - 0.5) <= MONSTER_XZ);
 }
 
@@ -75,23 +71,23 @@ function monstersNear(serv: SquidServer, world: unknown, pos: Pos): boolean {
  *
  * @returns true (the click is always consumed by the bed).
  */
-export async function useBed(serv: SquidServer, player: SquidPlayer, pos: Pos, block: Block): Promise<boolean> {
-  const props = block.getProperties() as { part?: string; facing?: Face; occupied?: boolean };
-  const facing = props.facing ?? 'north';
-  const head = props.part === 'head' ? vec(pos.x, pos.y, pos.z) : offset(pos, facing);
-  const foot = props.part === 'head' ? offset(pos, OPPOSITE[facing]) : vec(pos.x, pos.y, pos.z);
+export async function useBed(serv: SquidServer, player: SquidPlayer, pos: Position, block: Block): Promise<boolean> {
+  const props = block.getProperties();
+  const facing = typeof props.facing === 'string' && isHorizontal(props.facing) ? props.facing : 'north';
+  const head = props.part === 'head' ? toVec(pos) : offset(pos, facing);
+  const foot = props.part === 'head' ? offset(pos, OPPOSITE[facing]) : toVec(pos);
   const headBlock = await blockAt(player.world, head);
   if (!headBlock?.name.endsWith('_bed')) return true;
   if (isSleeping(player) || player.health <= 0) return true;
   const p = player.position;
-  const reachable = (b: Pos): boolean => Math.abs(p.x - b.x - 0.5) <= BED_REACH_XZ && Math.abs(p.y - b.y) <= BED_REACH_Y && Math.abs(p.z - b.z - 0.5) <= BED_REACH_XZ;
+  const reachable = (b: Position): boolean => Math.abs(p.x - b.x - 0.5) <= BED_REACH_XZ && Math.abs(p.y - b.y) <= BED_REACH_Y && Math.abs(p.z - b.z - 0.5) <= BED_REACH_XZ;
   if (!reachable(head) && !reachable(foot)) { player.system?.('You may not rest now; the bed is too far away'); return true; }
-  if ((headBlock.getProperties() as { occupied?: boolean }).occupied) { player.system?.('This bed is occupied'); return true; }
+  if (headBlock.getProperties().occupied) { player.system?.('This bed is occupied'); return true; }
   const spawn = vec(head.x + 0.5, head.y + BED_HEIGHT, head.z + 0.5);
-  const changed = !player.spawnPoint || !player.spawnPoint.equals?.(spawn);
+  const changed = !player.spawnPoint || !player.spawnPoint.equals(spawn);
   player.spawnPoint = spawn;
   if (changed) player.system?.('Respawn point set');
-  const time = timeOfDay(serv);
+  const time = timeOfDay(serv.time);
   if (time < NIGHT_START || time > NIGHT_END) { player.system?.('You can sleep only at night or during thunderstorms'); return true; }
   if (player.gameMode !== 1 && monstersNear(serv, player.world, head)) { player.system?.('You may not rest now; there are monsters nearby'); return true; }
   sleepers.set(player, { head, foot, ticks: 0 });
@@ -111,21 +107,24 @@ export async function wakeUp(serv: SquidServer, player: SquidPlayer): Promise<vo
   await setOccupied(serv, player.world, sleeper.foot, false);
   sendSleepMetadata(serv, player, null);
   const packet = { entityId: player.id, animation: ANIMATION_WAKE };
-  for (const other of serv.players as SquidPlayer[]) if (other.world === player.world) other._client.write('animation', packet);
+  for (const other of serv.players) if (other.world === player.world) other._client.write('animation', packet);
 }
 
-/** Installs the sleep timer, the night skip and leaving the bed. */
+/** Installs using beds, the sleep timer, the night skip and leaving the bed. */
 export function installBeds(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  for (const bed of serv.registry.blocksArray.filter((b) => b.name.endsWith('_bed'))) {
+    serv.onBlockInteraction(bed.name, ({ block, player }) => useBed(serv, player, block.position, block));
+  }
+  serv.on('newPlayer', (player) => {
     player._client.on('entity_action', ({ actionId }: { actionId: number | string }) => {
       if (actionId === 'stop_sleeping' || actionId === 2) void wakeUp(serv, player).catch((err: unknown) => serv.emit('error', err));
     });
     player.once('disconnected', () => { void wakeUp(serv, player).catch(() => {}); });
   });
-  serv.on('playerDied', (player: SquidPlayer) => { void wakeUp(serv, player).catch(() => {}); });
+  serv.on('playerDied', (player) => { void wakeUp(serv, player).catch(() => {}); });
 
   serv.on('tick', () => {
-    const players = serv.players as SquidPlayer[];
+    const players = serv.players;
     let anySleeping = false;
     for (const player of players) {
       const sleeper = sleepers.get(player);

@@ -9,34 +9,21 @@
  * {@link CROP_CHECK_TICKS} ticks each tracked crop gets as many random ticks as the
  * `randomTickSpeed` setting gives a block in that time (3 / 4096 per tick in vanilla).
  */
-import type { SquidServer } from '../embedded.ts';
-import { mechanicsOptions } from './mechanics.ts';
-import { blockAt, vec, withProperties, type Pos } from './block-utils.ts';
+import type { Vec3 } from 'vec3';
+import type { SquidServer, SquidWorld } from '../types.ts';
+import { blockAt, withProperties } from '../services/blocks.ts';
+import { CROP_SEEDS, isCrop } from '../services/farming.ts';
+import { mechanicsOptions } from '../services/game-rules.ts';
+import { blockKey, blockPosition, vec, type Position } from '../services/geometry.ts';
 
-/** Crop block name → the item that plants it. Names are looked up in minecraft-data. */
-export const CROP_SEEDS: Record<string, string> = {
-  wheat: 'wheat_seeds', carrots: 'carrot', potatoes: 'potato', beetroots: 'beetroot_seeds',
-};
 /** Blocks in a 16×16×16 section (vanilla random ticks are per section). */
 const SECTION_VOLUME = 4096;
 /** How often the tracked crops are visited, in ticks. */
 export const CROP_CHECK_TICKS = 20;
 
-/** The crop block a seed item plants, or undefined. */
-export function cropForSeed(itemName: string): string | undefined {
-  return Object.keys(CROP_SEEDS).find((crop) => CROP_SEEDS[crop] === itemName);
-}
+const tracked = new WeakMap<SquidServer, Map<SquidWorld, Map<string, Position>>>();
 
-/** True for a crop block name handled here. */
-export function isCrop(name: string): boolean {
-  return name in CROP_SEEDS;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type World = any;
-const tracked = new WeakMap<SquidServer, Map<World, Map<string, Pos>>>();
-
-function cropsOf(serv: SquidServer, world: World): Map<string, Pos> {
+function cropsOf(serv: SquidServer, world: SquidWorld): Map<string, Position> {
   let byWorld = tracked.get(serv);
   if (!byWorld) { byWorld = new Map(); tracked.set(serv, byWorld); }
   let crops = byWorld.get(world);
@@ -45,12 +32,12 @@ function cropsOf(serv: SquidServer, world: World): Map<string, Pos> {
 }
 
 /** Starts tracking a crop position for growth (done automatically for every crop `setBlock`). */
-export function trackCrop(serv: SquidServer, world: World, pos: Pos): void {
-  cropsOf(serv, world).set(`${pos.x},${pos.y},${pos.z}`, { x: pos.x, y: pos.y, z: pos.z });
+export function trackCrop(serv: SquidServer, world: SquidWorld, pos: Position): void {
+  cropsOf(serv, world).set(blockKey(pos), blockPosition(pos));
 }
 
 /** Number of crops tracked in a world (for tests and diagnostics). */
-export function trackedCropCount(serv: SquidServer, world: World): number {
+export function trackedCropCount(serv: SquidServer, world: SquidWorld): number {
   return cropsOf(serv, world).size;
 }
 
@@ -62,15 +49,15 @@ function randomTicks(ticks: number, randomTickSpeed: number): number {
 }
 
 /** One random tick of a crop (vanilla `CropBlock.randomTick`); returns false when it is no longer a crop. */
-async function randomTickCrop(serv: SquidServer, world: World, pos: Pos, times: number): Promise<boolean> {
+async function randomTickCrop(serv: SquidServer, world: SquidWorld, pos: Position, times: number): Promise<boolean> {
   const block = await blockAt(world, pos);
   if (!block || !isCrop(block.name)) return false;
-  const maxAge = (serv.registry.blocksByName[block.name].states?.find((s: { name: string }) => s.name === 'age')?.num_values ?? 8) - 1;
-  let age = Number((block.getProperties() as { age?: number }).age ?? 0);
+  const maxAge = (serv.registry.blocksByName[block.name]?.states?.find((s) => s.name === 'age')?.num_values ?? 8) - 1;
+  let age = Number(block.getProperties().age ?? 0);
   if (age >= maxAge) return true;
   const below = await blockAt(world, vec(pos.x, pos.y - 1, pos.z));
   if (below?.name !== 'farmland') return true;
-  const moist = Number((below.getProperties() as { moisture?: number }).moisture ?? 0) > 0;
+  const moist = Number(below.getProperties().moisture ?? 0) > 0;
   const speed = moist ? 4 : 2;
   const chance = 1 / (Math.floor(25 / speed) + 1);
   const start = age;
@@ -88,13 +75,13 @@ export function installCrops(serv: SquidServer): void {
     for (let s = info.minStateId; s <= info.maxStateId; s++) cropStates.set(s, true);
   }
   const setBlock = serv.setBlock;
-  serv.setBlock = async (world: World, position: Pos, stateId: number) => {
+  serv.setBlock = async (world: SquidWorld, position: Vec3, stateId: number) => {
     if (cropStates.has(stateId)) trackCrop(serv, world, position);
     return setBlock(world, position, stateId);
   };
 
   let busy = false;
-  serv.on('tick', (_delta: number, tickCount: number) => {
+  serv.on('tick', (_delta, tickCount) => {
     if (busy || tickCount % CROP_CHECK_TICKS !== 0) return;
     const speed = mechanicsOptions(serv).randomTickSpeed;
     if (speed <= 0) return;

@@ -11,18 +11,20 @@
  * - both halves of doors and beds go together; plants, torches, carpets and crops standing on
  *   the block (and wall torches on its sides) pop off with their drops;
  * - creative mode breaks instantly without drops; adventure and spectator cannot break.
- * Each broken block emits `serv.emit('blockBroken', event)` ({@link BlockBrokenEvent}): plugins
- * that keep data about blocks (containers' contents) react to breaking there.
+ * Each broken block emits `serv.emit('blockBroken', event)` (`BlockBrokenEvent`): features
+ * that keep data about blocks (containers' contents, sign texts) react to breaking there.
  */
 import type { Block } from 'prismarine-block';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
+import type { BlockBrokenEvent, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { blockAt, isAir } from '../services/blocks.ts';
+import { popDrops } from '../services/drops.ts';
+import { addExhaustion, EXHAUSTION } from '../services/food.ts';
 import {
-  FACES, OPPOSITE, blockAt, blockDrops, damageHeldTool, heldItem, offset, popDrops, vec,
-  type DropStack, type Face, type Pos, type V3,
-} from './block-utils.ts';
-import { addExhaustion, EXHAUSTION } from './hunger.ts';
-import { movementOf } from './mechanics.ts';
+  BLOCK_REACH, FACES, OPPOSITE, PLAYER_EYE_HEIGHT, isHorizontal, offset, toVec, vec, type Position,
+} from '../services/geometry.ts';
+import { damageHeldTool, heldItem, PLAYER_SLOTS } from '../services/items.ts';
+import { blockDrops, type DropStack } from '../services/loot.ts';
+import { movementOf } from '../services/movement.ts';
 
 /** block_dig statuses handled here (protocol). */
 const START = 0;
@@ -32,28 +34,8 @@ const FINISH = 2;
 export const DIG_TOLERANCE = 0.7;
 /** Network slack allowed on top of the tolerance, in ms (one tick). */
 const DIG_SLACK_MS = 50;
-/** vanilla block interaction range (4.5) + 1 block of slack, from the eyes, in blocks. */
-const MAX_REACH = 6;
-const EYE_HEIGHT = 1.62;
 
-/**
- * Payload of the server's `'blockBroken'` event, emitted once a player broke a block (survival
- * or creative; not for the blocks popped off with it), after the block was set to air and its
- * drops spawned.
- *
- * @example serv.on('blockBroken', ({ player, position, block }: BlockBrokenEvent) => { ... })
- */
-export interface BlockBrokenEvent {
-  player: SquidPlayer;
-  /** Where the block was (a vec3 Vec3, blocks). */
-  position: V3;
-  /** The block as it was before breaking. */
-  block: Block;
-  /** The block's own loot that was dropped (empty in creative or without the right tool). */
-  drops: DropStack[];
-}
-
-interface DigState { pos: Pos; stateId: number; startMs: number }
+interface DigState { pos: Position; stateId: number; startMs: number }
 const digs = new WeakMap<SquidPlayer, DigState>();
 
 /**
@@ -63,14 +45,14 @@ const digs = new WeakMap<SquidPlayer, DigState>();
  */
 export function expectedDigTime(player: SquidPlayer, block: Block): number {
   const held = heldItem(player);
-  const helmet = player.inventory.slots[5];
+  const helmet = player.inventory.slots[PLAYER_SLOTS.head];
   let enchants: unknown[] = [];
   try {
     enchants = [...(held?.enchants ?? []), ...(helmet?.enchants ?? [])];
   } catch {
     enchants = [];
   }
-  const eyes = player.position.offset(0, EYE_HEIGHT, 0).floored();
+  const eyes = player.position.offset(0, PLAYER_EYE_HEIGHT, 0).floored();
   let inWater = false;
   try { inWater = player.world.sync?.getBlock(eyes)?.name === 'water'; } catch { inWater = false; }
   return block.digTime(held?.type ?? null, player.gameMode === 1, inWater, !movementOf(player).onGround, enchants as never, [] as never);
@@ -79,28 +61,27 @@ export function expectedDigTime(player: SquidPlayer, block: Block): number {
 /** True for items that take wear from breaking blocks: minecraft-data `materials` tools, and swords. */
 function miningDamage(serv: SquidServer, type: number | undefined): number {
   if (type === undefined) return 0;
-  const name: string = serv.registry.items[type]?.name ?? '';
+  const name = serv.registry.items[type]?.name ?? '';
   if (name.endsWith('_sword')) return 2;
-  const materials = serv.registry.materials as Record<string, Record<string, number>>;
+  const materials = serv.registry.materials as unknown as Record<string, Record<string, number>>;
   return Object.values(materials).some((m) => m[type] !== undefined) ? 1 : 0;
 }
 
 /** The other half of a door or bed at `pos`, if the block is one. */
-function linkedHalf(block: Block, pos: Pos): Pos | null {
-  const props = block.getProperties() as Record<string, string>;
+function linkedHalf(block: Block, pos: Position): Position | null {
+  const props = block.getProperties();
   if (block.name.endsWith('_door') && props.half) return vec(pos.x, pos.y + (props.half === 'lower' ? 1 : -1), pos.z);
-  if (block.name.endsWith('_bed') && props.part && props.facing) {
-    const face = props.facing as Face;
-    return props.part === 'foot' ? offset(pos, face) : offset(pos, OPPOSITE[face]);
+  if (block.name.endsWith('_bed') && props.part && typeof props.facing === 'string' && isHorizontal(props.facing)) {
+    return props.part === 'foot' ? offset(pos, props.facing) : offset(pos, OPPOSITE[props.facing]);
   }
   return null;
 }
 
 /** True when `block`, resting on the block below it, falls off when that block goes. */
 function needsFloor(block: Block): boolean {
-  if (block.name === 'air' || block.name === 'cave_air' || block.name === 'void_air') return false;
+  if (isAir(block.name)) return false;
   if (block.name.endsWith('_carpet')) return true;
-  if (block.name.endsWith('_door')) return (block.getProperties() as { half?: string }).half === 'lower';
+  if (block.name.endsWith('_door')) return block.getProperties().half === 'lower';
   return block.boundingBox === 'empty' && block.hardness === 0 && !block.name.includes('wall_') && !block.name.endsWith('_button');
 }
 
@@ -110,17 +91,17 @@ function needsFloor(block: Block): boolean {
  *
  * @returns the drops spawned.
  */
-export async function breakBlock(serv: SquidServer, player: SquidPlayer, pos: Pos, block: Block, withDrops: boolean): Promise<DropStack[]> {
+export async function breakBlock(serv: SquidServer, player: SquidPlayer, pos: Position, block: Block, withDrops: boolean): Promise<DropStack[]> {
   const world = player.world;
   const drops = withDrops ? blockDrops(serv, block, heldItem(player)?.type ?? null) : [];
   const other = linkedHalf(block, pos);
-  await serv.setBlock(world, vec(pos.x, pos.y, pos.z), 0);
+  await serv.setBlock(world, toVec(pos), 0);
   if (other) {
     const otherBlock = await blockAt(world, other);
-    if (otherBlock?.name === block.name) await serv.setBlock(world, vec(other.x, other.y, other.z), 0);
+    if (otherBlock?.name === block.name) await serv.setBlock(world, toVec(other), 0);
   }
   popDrops(serv, world, pos, drops);
-  const event: BlockBrokenEvent = { player, position: vec(pos.x, pos.y, pos.z), block, drops };
+  const event: BlockBrokenEvent = { player, position: toVec(pos), block, drops };
   serv.emit('blockBroken', event);
   await breakDependents(serv, player, pos, withDrops);
   if (other) await breakDependents(serv, player, other, withDrops);
@@ -128,7 +109,7 @@ export async function breakBlock(serv: SquidServer, player: SquidPlayer, pos: Po
 }
 
 /** Pops blocks that lost their support when `pos` became air (no tool needed for those). */
-async function breakDependents(serv: SquidServer, player: SquidPlayer, pos: Pos, withDrops: boolean): Promise<void> {
+async function breakDependents(serv: SquidServer, player: SquidPlayer, pos: Position, withDrops: boolean): Promise<void> {
   const world = player.world;
   const above = vec(pos.x, pos.y + 1, pos.z);
   const top = await blockAt(world, above);
@@ -136,22 +117,20 @@ async function breakDependents(serv: SquidServer, player: SquidPlayer, pos: Pos,
   for (const face of FACES.slice(2)) {
     const side = offset(pos, face);
     const block = await blockAt(world, side);
-    const props = block?.getProperties() as { facing?: string } | undefined;
-    if (block?.name.includes('wall_torch') && props?.facing === face) await breakSupported(serv, world, side, block, withDrops);
+    if (block?.name.includes('wall_torch') && block.getProperties().facing === face) await breakSupported(serv, world, side, block, withDrops);
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function breakSupported(serv: SquidServer, world: any, pos: Pos, block: Block, withDrops: boolean): Promise<void> {
+async function breakSupported(serv: SquidServer, world: SquidWorld, pos: Position, block: Block, withDrops: boolean): Promise<void> {
   const drops = withDrops ? blockDrops(serv, block, null) : [];
   const other = linkedHalf(block, pos);
-  await serv.setBlock(world, vec(pos.x, pos.y, pos.z), 0);
-  if (other) await serv.setBlock(world, vec(other.x, other.y, other.z), 0);
+  await serv.setBlock(world, toVec(pos), 0);
+  if (other) await serv.setBlock(world, toVec(other), 0);
   popDrops(serv, world, pos, drops);
 }
 
 /** Tells the client its dig at `pos` failed: the real block, and the acknowledgement. */
-function reject(player: SquidPlayer, pos: Pos, stateId: number, sequence: number | undefined): void {
+function reject(player: SquidPlayer, pos: Position, stateId: number, sequence: number | undefined): void {
   player._client.write('block_change', { location: pos, type: stateId });
   ack(player, sequence);
 }
@@ -161,7 +140,10 @@ function ack(player: SquidPlayer, sequence: number | undefined): void {
   player._client.write('acknowledge_player_digging', { sequenceId: sequence, location: vec(0, 0, 0), block: 0, status: 0, successful: true });
 }
 
-async function onDig(serv: SquidServer, player: SquidPlayer, packet: { status: number; location: Pos; sequence?: number }): Promise<void> {
+/** The fields of a `block_dig` packet digging reads. */
+interface DigPacket { status: number; location: Position; sequence?: number }
+
+async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket): Promise<void> {
   const { status, sequence } = packet;
   const pos = vec(packet.location.x, packet.location.y, packet.location.z);
   const block = await blockAt(player.world, pos);
@@ -171,14 +153,14 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: { status: n
     ack(player, sequence);
     return;
   }
-  if (block.type === 0 || block.name === 'air' || block.name === 'cave_air') {
+  if (block.type === 0 || isAir(block.name)) {
     // Already broken (instant break on START, then mineflayer's FINISH).
     digs.delete(player);
     ack(player, sequence);
     return;
   }
-  const eyes = player.position.offset(0, EYE_HEIGHT, 0);
-  const tooFar = eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > MAX_REACH;
+  const eyes = player.position.offset(0, PLAYER_EYE_HEIGHT, 0);
+  const tooFar = eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > BLOCK_REACH;
   if (player.gameMode === 2 || player.gameMode === 3 || player.health <= 0 || tooFar) {
     digs.delete(player);
     reject(player, pos, block.stateId, sequence);
@@ -214,7 +196,7 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: { status: n
   ack(player, sequence);
 }
 
-async function finishSurvivalBreak(serv: SquidServer, player: SquidPlayer, pos: Pos, block: Block): Promise<void> {
+async function finishSurvivalBreak(serv: SquidServer, player: SquidPlayer, pos: Position, block: Block): Promise<void> {
   const toolType = heldItem(player)?.type;
   await breakBlock(serv, player, pos, block, true);
   addExhaustion(serv, player, EXHAUSTION.breakBlock);
@@ -225,18 +207,18 @@ async function finishSurvivalBreak(serv: SquidServer, player: SquidPlayer, pos: 
 /**
  * Installs server-side digging: takes over `block_dig` statuses 0–2 (start, cancel, finish)
  * from flying-squid, passing the others (drop item, release use item, swap hands) on to the
- * listeners installed before (the inventory plugin's).
+ * listeners installed before (the inventory service's and the hunger feature's).
  */
 export function installDigging(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  serv.on('newPlayer', (player) => {
     const client = player._client;
-    const previous = client.listeners('block_dig') as ((packet: unknown) => void)[];
+    const previous = client.listeners('block_dig');
     client.removeAllListeners('block_dig');
     let queue: Promise<void> = Promise.resolve();
-    client.on('block_dig', (packet: { status: number; location: Pos; sequence?: number }) => {
+    client.on('block_dig', (packet: DigPacket) => {
       if (packet.status === START || packet.status === CANCEL || packet.status === FINISH) {
         // Handle a player's dig packets in order (START of an instant break before its FINISH).
-        queue = queue.then(() => onDig(serv, player, packet)).catch((err: unknown) => serv.emit('error', err));
+        queue = queue.then(() => onDig(serv, player, packet)).catch((err: unknown) => { serv.emit('error', err); });
         return;
       }
       for (const listener of previous) listener.call(client, packet);

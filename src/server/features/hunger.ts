@@ -1,39 +1,20 @@
 /**
  * Hunger as vanilla 1.21 (`FoodData`, `Player.causeFoodExhaustion`; Minecraft wiki "Hunger"):
- * exhaustion from sprinting, jumping, swimming and digging uses up saturation first and then
- * food; food ≥ 18 regenerates health (faster with saturation at full food); food 0 starves.
- * Eating: `use_item` with a food in hand (minecraft-data `foods`) finishes after 32 ticks,
- * restoring food and saturation, unless the player lets go or switches items first.
+ * exhaustion from sprinting, jumping and swimming (here) and digging (the digging feature, through
+ * the food service) uses up saturation first and then food; food ≥ 18 regenerates health
+ * (faster with saturation at full food); food 0 starves. Eating: `use_item` with a food in hand
+ * (minecraft-data `foods`) finishes after 32 ticks, restoring food and saturation, unless the
+ * player lets go, switches items or dies first.
  */
-import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
-import { mechanicsOptions, movementOf, onPlayerMove } from './mechanics.ts';
-import { handSlot, heldItem } from './block-utils.ts';
-import { countOf } from './menus.ts';
+import type { SquidPlayer, SquidServer } from '../types.ts';
+import { addExhaustion, EXHAUSTION, EXHAUSTION_PER_POINT, hungerApplies, hungerOf, type HungerState } from '../services/food.ts';
+import { mechanicsOptions } from '../services/game-rules.ts';
+import { countOf, handSlot, heldItem, itemClass } from '../services/items.ts';
+import { movementOf, onPlayerMove } from '../services/movement.ts';
 
-const require = createRequire(import.meta.url);
-
-/** vanilla constants (FoodData, Player): the exhaustion that costs one saturation/food point. */
-export const EXHAUSTION_PER_POINT = 4;
-/** vanilla maximum of the exhaustion counter. */
-const MAX_EXHAUSTION = 40;
+/** vanilla (FoodData): the most food a player can have. */
 const MAX_FOOD = 20;
-/** Exhaustion per action (vanilla `Player` / wiki "Hunger#Exhaustion level increase"). */
-export const EXHAUSTION = {
-  /** per metre sprinted on the ground (walking and sneaking cost 0 on Java Edition). */
-  sprintPerBlock: 0.1,
-  /** per metre swum or walked in water. */
-  swimPerBlock: 0.01,
-  jump: 0.05,
-  sprintJump: 0.2,
-  /** per block broken. */
-  breakBlock: 0.005,
-  attack: 0.1,
-  /** per point of regenerated health from food ≥ 18. */
-  regenerate: 6,
-} as const;
 /** Ticks between regenerations at food ≥ 18, and with saturation at full food; between starvation hits. */
 const SLOW_REGEN_TICKS = 80;
 const FAST_REGEN_TICKS = 10;
@@ -50,45 +31,6 @@ const REMAINDER: Record<string, string> = {
 const STATUS_USE_ITEM_COMPLETE = 9;
 /** block_dig status: release the used item (protocol). */
 const DIG_STATUS_RELEASE_USE_ITEM = 5;
-
-/** Server-side hunger state of a player. */
-export interface HungerState {
-  /** 0–40; every 4 costs one saturation point, or one food point when saturation is 0. */
-  exhaustion: number;
-  /** Ticks counted towards the next regeneration or starvation hit. */
-  timer: number;
-  /** Eating in progress: hotbar/offhand slot, item id and the server tick it started. */
-  eating: { slot: number; type: number; startTick: number; hand: number } | null;
-}
-
-const states = new WeakMap<SquidPlayer, HungerState>();
-
-/** A player's hunger state (created on first use). */
-export function hungerOf(player: SquidPlayer): HungerState {
-  let state = states.get(player);
-  if (!state) {
-    state = { exhaustion: 0, timer: 0, eating: null };
-    states.set(player, state);
-  }
-  return state;
-}
-
-/** True for game modes where hunger applies (survival 0, adventure 2). */
-function hungerApplies(player: SquidPlayer): boolean {
-  return (player.gameMode === 0 || player.gameMode === 2) && player.health > 0;
-}
-
-/**
- * Adds exhaustion to a player (vanilla `causeFoodExhaustion`), scaled by the server's
- * `exhaustionMultiplier`. Ignored in creative and spectator mode.
- *
- * @param amount exhaustion points (see {@link EXHAUSTION}).
- */
-export function addExhaustion(serv: SquidServer, player: SquidPlayer, amount: number): void {
-  if (!hungerApplies(player)) return;
-  const state = hungerOf(player);
-  state.exhaustion = Math.min(state.exhaustion + amount * mechanicsOptions(serv).exhaustionMultiplier, MAX_EXHAUSTION);
-}
 
 /** Sends health, food and saturation (`update_health`). */
 function sendHealth(player: SquidPlayer): void {
@@ -149,9 +91,9 @@ function finishEating(serv: SquidServer, player: SquidPlayer, state: HungerState
   const eating = state.eating;
   state.eating = null;
   if (!eating) return;
-  const item = player.inventory.slots[eating.slot] as Item | null;
+  const item = player.inventory.slots[eating.slot];
   if (!item || item.type !== eating.type || countOf(item) <= 0) return;
-  const name = serv.registry.items[item.type].name;
+  const name = serv.registry.items[item.type]?.name ?? '';
   const food = serv.registry.foodsByName[name];
   if (!food) return;
   // vanilla FoodData.add: food capped at 20, saturation capped at the new food level.
@@ -164,7 +106,7 @@ function finishEating(serv: SquidServer, player: SquidPlayer, state: HungerState
       item.count = left;
       player.inventory.updateSlot(eating.slot, item);
     } else if (remainder && serv.registry.itemsByName[remainder]) {
-      const Item = require('prismarine-item')(serv.registry);
+      const Item = itemClass(serv);
       player.inventory.updateSlot(eating.slot, new Item(serv.registry.itemsByName[remainder].id, 1));
     } else {
       player.inventory.updateSlot(eating.slot, null);
@@ -177,7 +119,7 @@ function finishEating(serv: SquidServer, player: SquidPlayer, state: HungerState
 /** Installs hunger ticking, movement exhaustion and eating. */
 export function installHunger(serv: SquidServer): void {
   serv.on('tick', () => {
-    for (const player of serv.players as SquidPlayer[]) {
+    for (const player of serv.players) {
       tickFood(serv, player);
       const state = hungerOf(player);
       if (state.eating && serv.tickCount - state.eating.startTick >= eatTicks(serv, state.eating.type)) finishEating(serv, player, state);
@@ -194,7 +136,10 @@ export function installHunger(serv: SquidServer): void {
     else if (move.onGround && move.sprinting) addExhaustion(serv, player, EXHAUSTION.sprintPerBlock * horizontal);
   });
 
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  // Dying stops eating (the player-state feature announces deaths).
+  serv.on('playerDied', (player) => { hungerOf(player).eating = null; });
+
+  serv.on('newPlayer', (player) => {
     const state = hungerOf(player);
     const client = player._client;
     client.on('use_item', ({ hand }: { hand?: number }) => {
@@ -211,7 +156,7 @@ export function installHunger(serv: SquidServer): void {
 }
 
 function eatTicks(serv: SquidServer, type: number): number {
-  return EAT_TICKS_BY_ITEM[serv.registry.items[type]?.name] ?? EAT_TICKS;
+  return EAT_TICKS_BY_ITEM[serv.registry.items[type]?.name ?? ''] ?? EAT_TICKS;
 }
 
 /** Whether the player's feet are in water (server-side world). */

@@ -6,13 +6,17 @@
  *   drop, its `sheared` flag is set (metadata `wool` bit 0x10, sent to watchers) and the shears
  *   lose one durability;
  * - a lever flips its `powered` state for everyone (`LeverBlock.useWithoutItem`).
- * Must run after the inventory and mechanics plugins and before players join.
+ * Levers are used through flying-squid's block interaction registry (the placing feature
+ * dispatches right-clicks to it).
  */
-import type { SquidServer } from '../embedded.ts';
-import type { SquidEntity, SquidPlayer } from './types.ts';
-import { consumeHeld, damageHeldTool, handSlot, heldItem, popDrops, withProperties, blockAt, type Pos } from './block-utils.ts';
-import { giveItems } from './inventory.ts';
-import { mobState } from './mobs.ts';
+import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { blockAt, isTrue, withProperties } from '../services/blocks.ts';
+import { popDrops } from '../services/drops.ts';
+import { toVec, type Position } from '../services/geometry.ts';
+import { giveItems } from '../services/inventory.ts';
+import { consumeHeld, damageHeldTool, handSlot, heldItem, itemClass, itemName } from '../services/items.ts';
+import { mobState } from '../services/mobs.ts';
+import { metadataIndex } from '../services/protocol.ts';
 
 /** vanilla entity interaction range (3) + slack, from the player's position, in blocks. */
 const INTERACT_REACH = 6;
@@ -37,8 +41,7 @@ export function sheepState(sheep: SquidEntity): SheepState {
 }
 
 function sendWool(serv: SquidServer, sheep: SquidEntity): void {
-  const keys: string[] = serv.registry.entities[sheep.entityType ?? -1]?.metadataKeys ?? [];
-  const key = keys.indexOf('wool');
+  const key = metadataIndex(serv, sheep.entityType, 'wool');
   if (key < 0) return;
   const state = sheepState(sheep);
   const packet = { entityId: sheep.id, metadata: [{ key, type: 'byte', value: (state.sheared ? SHEARED_BIT : 0) | state.colour }] };
@@ -49,11 +52,11 @@ function sendWool(serv: SquidServer, sheep: SquidEntity): void {
 /** Milks a cow: the held bucket (one of it) becomes a milk bucket. @returns true when it did. */
 function milk(serv: SquidServer, player: SquidPlayer, hand: number): boolean {
   const item = heldItem(player, hand);
-  if (!item || serv.registry.items[item.type]?.name !== 'bucket') return false;
+  if (!item || itemName(serv, item) !== 'bucket') return false;
   if (player.gameMode === 1) { giveItems(player, 'milk_bucket', 1); return true; }
   if (item.count === 1) {
-    const Item = item.constructor as new (type: number, count: number) => typeof item;
-    player.inventory.updateSlot(handSlot(player, hand), new Item(serv.registry.itemsByName.milk_bucket.id, 1));
+    const Item = itemClass(serv);
+    player.inventory.updateSlot(handSlot(player, hand), new Item(serv.registry.itemsByName.milk_bucket!.id, 1));
   } else {
     consumeHeld(player, 1, hand);
     giveItems(player, 'milk_bucket', 1);
@@ -64,14 +67,14 @@ function milk(serv: SquidServer, player: SquidPlayer, hand: number): boolean {
 /** Shears a sheep: drops 1–3 wool, marks it sheared, damages the shears. @returns true when it did. */
 function shear(serv: SquidServer, player: SquidPlayer, sheep: SquidEntity, hand: number): boolean {
   const item = heldItem(player, hand);
-  if (!item || serv.registry.items[item.type]?.name !== 'shears') return false;
+  if (!item || itemName(serv, item) !== 'shears') return false;
   const state = sheepState(sheep);
   if (state.sheared || mobState(serv, sheep)?.baby) return false;
   state.sheared = true;
   sendWool(serv, sheep);
   const count = 1 + Math.floor(Math.random() * 3);
   const p = sheep.position;
-  popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [{ item: `${WOOL_COLOURS[state.colour]}_wool`, count }]);
+  popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [{ item: `${WOOL_COLOURS[state.colour]!}_wool`, count }]);
   damageHeldTool(serv, player, 1, hand);
   return true;
 }
@@ -79,7 +82,7 @@ function shear(serv: SquidServer, player: SquidPlayer, sheep: SquidEntity, hand:
 /** Handles one entity interaction of `player`; unknown combinations are ignored. */
 function onUseEntity(serv: SquidServer, player: SquidPlayer, packet: { target: number; mouse: number; hand?: number }): void {
   if (packet.mouse !== MOUSE_INTERACT || player.health <= 0 || player.gameMode === 3) return;
-  const target = serv.entities[packet.target] as SquidEntity | undefined;
+  const target: SquidEntity | undefined = serv.entities[packet.target];
   if (!target || target.type !== 'mob' || target.world !== player.world) return;
   if (target.position.distanceTo(player.position) > INTERACT_REACH) return;
   const hand = packet.hand ?? 0;
@@ -88,16 +91,15 @@ function onUseEntity(serv: SquidServer, player: SquidPlayer, packet: { target: n
 }
 
 /** Flips a lever's `powered` state (the block update reaches every player). */
-async function toggleLever(serv: SquidServer, world: unknown, pos: Pos): Promise<void> {
+async function toggleLever(serv: SquidServer, world: SquidWorld, pos: Position): Promise<void> {
   const block = await blockAt(world, pos);
   if (block?.name !== 'lever') return;
-  const powered = (block.getProperties() as { powered?: boolean | string }).powered;
-  await serv.setBlock(world, pos, withProperties(serv, block, { powered: !(powered === true || powered === 'true') }));
+  await serv.setBlock(world, toVec(pos), withProperties(serv, block, { powered: !isTrue(block.getProperties().powered) }));
 }
 
 /** Installs milking, shearing and levers on a started server. */
-export function interactionsPlugin(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+export function installInteractions(serv: SquidServer): void {
+  serv.on('newPlayer', (player) => {
     player._client.on('use_entity', (packet: { target: number; mouse: number; hand?: number }) => {
       try {
         onUseEntity(serv, player, packet);
@@ -106,7 +108,7 @@ export function interactionsPlugin(serv: SquidServer): void {
       }
     });
   });
-  serv.onBlockInteraction('lever', async ({ block, player }: { block: { position: Pos }; player: SquidPlayer }) => {
+  serv.onBlockInteraction('lever', async ({ block, player }) => {
     await toggleLever(serv, player.world, block.position);
     return true;
   });

@@ -1,9 +1,9 @@
 /**
  * Right-clicking blocks (`block_place`), as vanilla 1.21 `ServerPlayerGameMode.useItemOn`:
  * 1. using the clicked block (unless sneaking with an item): doors, trapdoors and fence gates
- *    open/close (not the iron ones), beds are slept in (./beds.ts), and blocks other plugins
- *    registered with flying-squid's `serv.onBlockInteraction` are used (containers, furnaces,
- *    crafting tables open their window);
+ *    open/close (not the iron ones), and blocks other features registered with flying-squid's
+ *    `serv.onBlockInteraction` are used (beds are slept in, containers, furnaces and crafting
+ *    tables open their window, levers flip);
  * 2. items: a hoe turns dirt / grass / dirt path into farmland (and coarse dirt into dirt),
  *    seeds plant their crop on farmland, and these blocks get the state vanilla's
  *    `getStateForPlacement` gives from the clicked face, the click point and the player's yaw:
@@ -17,25 +17,20 @@
  */
 import type { Block } from 'prismarine-block';
 import type { Item } from 'prismarine-item';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
+import type { Vec3 } from 'vec3';
+import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { blockAt, isReplaceable, isSolid, isTrue, stateOf, withProperties, type PropertyValue } from '../services/blocks.ts';
+import { cropForSeed, TILLED } from '../services/farming.ts';
 import {
-  FACES, OPPOSITE, blockAt, consumeHeld, damageHeldTool, heldItem, horizontalFacing, isReplaceable, isSolid, offset,
-  stateOf, vec, withProperties, type Face, type Horizontal, type Pos, type V3,
-} from './block-utils.ts';
-import { cropForSeed } from './crops.ts';
-import { movementOf } from './mechanics.ts';
-import { useBed } from './beds.ts';
+  BLOCK_REACH, DIRECTION_OFFSET, FACES, OPPOSITE, PLAYER_EYE_HEIGHT, PLAYER_HALF_WIDTH, PLAYER_HEIGHT, horizontalFacing, offset, vec,
+  type Direction, type Horizontal, type Position,
+} from '../services/geometry.ts';
+import { consumeHeld, damageHeldTool, heldItem } from '../services/items.ts';
+import { movementOf } from '../services/movement.ts';
 
-/** vanilla block interaction range (4.5) + 1 block of slack, from the eyes, in blocks. */
-const MAX_REACH = 6;
-const EYE_HEIGHT = 1.62;
-/** Player hitbox (vanilla): 0.6 wide, 1.8 high. */
-const PLAYER_HALF_WIDTH = 0.3;
-const PLAYER_HEIGHT = 1.8;
-
+/** The fields of a `block_place` packet placing reads. */
 interface PlacePacket {
-  location: Pos;
+  location: Position;
   direction: number;
   hand?: number;
   cursorX?: number;
@@ -49,11 +44,11 @@ interface UseContext {
   serv: SquidServer;
   player: SquidPlayer;
   /** The clicked block and its position. */
-  pos: V3;
+  pos: Vec3;
   block: Block;
-  face: Face;
+  face: Direction;
   /** Click point relative to the clicked block's corner (0–1 each). */
-  cursor: Pos;
+  cursor: Position;
   /** Player's horizontal look direction. */
   facing: Horizontal;
 }
@@ -66,9 +61,9 @@ function toggleable(name: string): boolean {
 /** Opens or closes a door (both halves), trapdoor or fence gate (vanilla `DoorBlock.useWithoutItem` etc.). */
 async function toggle(ctx: UseContext): Promise<void> {
   const { serv, player, pos, block } = ctx;
-  const props = block.getProperties() as Record<string, string | boolean>;
-  const open = !(props.open === true || props.open === 'true');
-  const changes: Record<string, string | boolean> = { open };
+  const props = block.getProperties();
+  const open = !isTrue(props.open);
+  const changes: Record<string, PropertyValue> = { open };
   // vanilla FenceGateBlock: opening towards the player turns the gate to face away from them.
   if (block.name.endsWith('_fence_gate') && open && props.facing === OPPOSITE[ctx.facing]) changes.facing = ctx.facing;
   await serv.setBlock(player.world, pos, withProperties(serv, block, changes));
@@ -80,22 +75,22 @@ async function toggle(ctx: UseContext): Promise<void> {
 }
 
 /** True when no player's hitbox overlaps the block cell at `pos`. */
-function cellFree(serv: SquidServer, world: unknown, pos: Pos): boolean {
-  return !(serv.players as SquidPlayer[]).some((p) => p.world === world && p.health > 0 && p.gameMode !== 3
+function cellFree(serv: SquidServer, world: SquidWorld, pos: Position): boolean {
+  return !serv.players.some((p) => p.world === world && p.health > 0 && p.gameMode !== 3
     && p.position.x + PLAYER_HALF_WIDTH > pos.x && p.position.x - PLAYER_HALF_WIDTH < pos.x + 1
     && p.position.z + PLAYER_HALF_WIDTH > pos.z && p.position.z - PLAYER_HALF_WIDTH < pos.z + 1
     && p.position.y + PLAYER_HEIGHT > pos.y && p.position.y < pos.y + 1);
 }
 
 /** Where a placement goes: the clicked block when it is replaceable, else across the face (if replaceable). */
-async function target(ctx: UseContext): Promise<{ at: V3; replacingClicked: boolean } | null> {
+async function target(ctx: UseContext): Promise<{ at: Vec3; replacingClicked: boolean } | null> {
   if (isReplaceable(ctx.block)) return { at: ctx.pos, replacingClicked: true };
   const at = offset(ctx.pos, ctx.face);
   return isReplaceable(await blockAt(ctx.player.world, at)) ? { at, replacingClicked: false } : null;
 }
 
 /** Click point's height within the target block (vanilla `clickLocation.y - pos.y`). */
-function clickY(ctx: UseContext, at: Pos): number {
+function clickY(ctx: UseContext, at: Position): number {
   return ctx.pos.y + ctx.cursor.y - at.y;
 }
 
@@ -104,8 +99,7 @@ type Placer = (ctx: UseContext, itemName: string) => Promise<boolean>;
 
 /** vanilla `DoorBlock.getHinge` (click-point rule; neighbouring doors are not considered). */
 function doorHinge(facing: Horizontal, x: number, z: number): 'left' | 'right' {
-  const step = { north: [0, -1], south: [0, 1], west: [-1, 0], east: [1, 0] }[facing];
-  const [stepX, stepZ] = step;
+  const { x: stepX, z: stepZ } = DIRECTION_OFFSET[facing];
   const left = (stepX >= 0 || !(z < 0.5)) && (stepX <= 0 || !(z > 0.5)) && (stepZ >= 0 || !(x > 0.5)) && (stepZ <= 0 || !(x < 0.5));
   return left ? 'left' : 'right';
 }
@@ -138,7 +132,7 @@ const placeBed: Placer = async (ctx, name) => {
 };
 
 /** Places a single block with the given properties at the target, when free. */
-async function placeSingle(ctx: UseContext, name: string, props: (at: V3, replacingClicked: boolean) => Record<string, string | boolean> | null, collides = true): Promise<boolean> {
+async function placeSingle(ctx: UseContext, name: string, props: (at: Vec3, replacingClicked: boolean) => Record<string, PropertyValue> | null, collides = true): Promise<boolean> {
   const t = await target(ctx);
   if (!t) return false;
   if (collides && !cellFree(ctx.serv, ctx.player.world, t.at)) return false;
@@ -158,7 +152,7 @@ const placeTrapdoor: Placer = (ctx, name) => placeSingle(ctx, name, (at, replaci
 const placeFenceGate: Placer = (ctx, name) => placeSingle(ctx, name, () => ({ facing: ctx.facing, open: false }));
 
 /** vanilla StairBlock / SlabBlock: bottom half unless clicking a ceiling or the upper half of a side. */
-function lowerHalf(ctx: UseContext, at: Pos): boolean {
+function lowerHalf(ctx: UseContext, at: Position): boolean {
   return ctx.face !== 'down' && (ctx.face === 'up' || clickY(ctx, at) <= 0.5);
 }
 
@@ -169,7 +163,10 @@ const placeStairs: Placer = (ctx, name) => placeSingle(ctx, name, (at) => ({
 const placeSlab: Placer = async (ctx, name) => {
   const { serv, player, block } = ctx;
   // Clicking the open side of the same slab completes it (vanilla `SlabBlock.canBeReplaced`).
-  const type = (b: Block | null): string | undefined => (b?.name === name ? (b.getProperties() as { type?: string }).type : undefined);
+  const type = (b: Block | null): string | undefined => {
+    const value = b?.name === name ? b.getProperties().type : undefined;
+    return typeof value === 'string' ? value : undefined;
+  };
   const clickedType = type(block);
   if ((clickedType === 'bottom' && ctx.face === 'up') || (clickedType === 'top' && ctx.face === 'down')) {
     await serv.setBlock(player.world, ctx.pos, withProperties(serv, block, { type: 'double' }));
@@ -197,7 +194,7 @@ const placeTorch: Placer = async (ctx, name) => {
   }
   if (ctx.face === 'down' || !serv.registry.blocksByName[wall]) return false;
   if (!isSolid(await blockAt(player.world, offset(t.at, OPPOSITE[ctx.face])))) return false;
-  const props: Record<string, string> = serv.registry.blocksByName[wall].states?.some((s: { name: string }) => s.name === 'facing') ? { facing: ctx.face } : {};
+  const props: Record<string, string> = serv.registry.blocksByName[wall]?.states?.some((s) => s.name === 'facing') ? { facing: ctx.face } : {};
   await serv.setBlock(player.world, t.at, stateOf(serv, wall, props));
   return true;
 };
@@ -210,9 +207,6 @@ const placeCarpet: Placer = async (ctx, name) => {
   await ctx.serv.setBlock(ctx.player.world, t.at, stateOf(ctx.serv, name));
   return true;
 };
-
-/** vanilla `HoeItem.TILLABLES`: block → tilled block (the block above must be air). */
-const TILLED: Record<string, string> = { dirt: 'farmland', grass_block: 'farmland', dirt_path: 'farmland', coarse_dirt: 'dirt' };
 
 const useHoe: Placer = async (ctx) => {
   const { serv, player, pos, block } = ctx;
@@ -253,7 +247,7 @@ function placerFor(serv: SquidServer, itemName: string): { placer: Placer; consu
 
 /** flying-squid's generic `facing` / `axis` placement properties, by angle quadrant and clicked face. */
 const FACING_BY_QUADRANT: readonly Horizontal[] = ['north', 'east', 'south', 'west'];
-const AXIS_BY_FACE: Record<Face, 'x' | 'y' | 'z'> = { down: 'y', up: 'y', north: 'z', south: 'z', west: 'x', east: 'x' };
+const AXIS_BY_FACE: Record<Direction, 'x' | 'y' | 'z'> = { down: 'y', up: 'y', north: 'z', south: 'z', west: 'x', east: 'x' };
 
 /**
  * Places a held item through flying-squid's placement registry (`serv.placeItem`): blocks
@@ -287,7 +281,7 @@ async function placeRegistered(ctx: UseContext, item: Item, hand: number, packet
       half,
       waterlogged: (await blockAt(player.world, placedPosition))?.name === 'water',
     },
-  }) as { id?: number; data?: number };
+  });
   const placed = id === undefined ? undefined : serv.registry.blocks[id];
   if (!placed) return false;
   await serv.setBlock(player.world, placedPosition, placed.minStateId + (data ?? 0));
@@ -297,9 +291,9 @@ async function placeRegistered(ctx: UseContext, item: Item, hand: number, packet
 
 /**
  * Handles one right-click on a block, in vanilla's order:
- * 1. unless sneaking with an item in hand, the clicked block is used: doors, trapdoors, fence
- *    gates and beds here, then whatever plugins registered with flying-squid's
- *    `serv.onBlockInteraction` (containers, furnaces, crafting tables…);
+ * 1. unless sneaking with an item in hand, the clicked block is used: doors, trapdoors and fence
+ *    gates here, then whatever features registered with flying-squid's `serv.onBlockInteraction`
+ *    (beds, containers, furnaces, crafting tables, levers…);
  * 2. otherwise the held item is used: the placement rules of this module, else
  *    {@link placeRegistered}.
  */
@@ -307,8 +301,8 @@ async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket
   const face = FACES[packet.direction];
   if (!face || player.health <= 0) return;
   const pos = vec(packet.location.x, packet.location.y, packet.location.z);
-  const eyes = player.position.offset(0, EYE_HEIGHT, 0);
-  if (eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > MAX_REACH) return;
+  const eyes = player.position.offset(0, PLAYER_EYE_HEIGHT, 0);
+  if (eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > BLOCK_REACH) return;
   const block = await blockAt(player.world, pos);
   if (!block) return;
   const hand = packet.hand ?? 0;
@@ -322,13 +316,12 @@ async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket
   if (player.gameMode === 3) return;
   if (!move.sneaking || !item) {
     if (toggleable(block.name)) { await toggle(ctx); return; }
-    if (block.name.endsWith('_bed')) { await useBed(serv, player, pos, block); return; }
     // flying-squid's interaction registry; handlers resolve true when they used the click.
-    Object.assign(block, { position: pos, direction: packet.direction });
-    if (await serv.interactWithBlock({ block, player })) return;
+    const used = Object.assign(block, { position: pos, direction: packet.direction });
+    if (await serv.interactWithBlock({ block: used, player })) return;
   }
   if (!item || player.gameMode === 2) return;
-  const itemName: string = serv.registry.items[item.type]?.name ?? '';
+  const itemName = serv.registry.items[item.type]?.name ?? '';
   const rule = placerFor(serv, itemName);
   if (!rule) {
     await placeRegistered(ctx, item, hand, packet);
@@ -350,12 +343,12 @@ async function resendAround(player: SquidPlayer, packet: PlacePacket): Promise<v
 
 /**
  * Installs the right-click handling. It replaces flying-squid's own `block_place` listener:
- * plugins customise right-clicks through flying-squid's registries, `serv.onBlockInteraction`
+ * features customise right-clicks through flying-squid's registries, `serv.onBlockInteraction`
  * (using a block) and `serv.onItemPlace` (the state a placed item gets), which {@link onUse}
  * dispatches to.
  */
 export function installPlacing(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  serv.on('newPlayer', (player) => {
     const client = player._client;
     client.removeAllListeners('block_place');
     let queue: Promise<void> = Promise.resolve();
@@ -363,7 +356,7 @@ export function installPlacing(serv: SquidServer): void {
       queue = queue.then(async () => {
         await onUse(serv, player, packet);
         if (packet.direction >= 0 && packet.direction <= 5) await resendAround(player, packet);
-      }).catch((err: unknown) => serv.emit('error', err));
+      }).catch((err: unknown) => { serv.emit('error', err); });
     });
   });
 }

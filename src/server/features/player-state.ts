@@ -1,27 +1,21 @@
 /**
  * Player state around death and game modes, as vanilla 1.21:
  * - dying drops the whole inventory (and the cursor stack) as item entities around the player
- *   (vanilla `Inventory.dropAll`, pickup delay 40 ticks); respawn itself is in ./players.ts;
+ *   (vanilla `Inventory.dropAll`, pickup delay 40 ticks), then the server emits `playerDied`;
+ *   respawn itself is in ./players.ts;
  * - `/gamemode` also sends the abilities packet (flying, instant break) like vanilla;
  * - `set_creative_slot` (mineflayer `bot.creative.setInventorySlot`) is accepted only in
  *   creative mode; otherwise the client's slot is corrected.
  */
-import { createRequire } from 'node:module';
-import type { Item } from 'prismarine-item';
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
-import { PLAYER_THROW_PICKUP_DELAY_TICKS, spawnItemEntity, TICKS_PER_SECOND } from './drops.ts';
-import { inventorySession } from './inventory.ts';
-import { countOf, sendFullState } from './menus.ts';
-import { hungerOf } from './hunger.ts';
+import type { SquidPlayer, SquidServer } from '../types.ts';
+import { dropAround } from '../services/drops.ts';
+import { inventorySession } from '../services/inventory.ts';
+import { countOf, itemClass, PLAYER_SLOTS } from '../services/items.ts';
+import { sendFullState } from '../services/menus.ts';
 
-const require = createRequire(import.meta.url);
-
-/** Player eye height standing, in blocks (vanilla 1.62); items are dropped 0.3 below it. */
-const DROP_HEIGHT = 1.62 - 0.3;
 /** Window slots of the player inventory that hold items (1–4 grid, 5–8 armour, 9–44, 45 offhand). */
-const FIRST_ITEM_SLOT = 1;
-const LAST_ITEM_SLOT = 45;
+const FIRST_ITEM_SLOT = PLAYER_SLOTS.gridStart;
+const LAST_ITEM_SLOT = PLAYER_SLOTS.offhand;
 /** `abilities` flag bits (protocol): invulnerable, flying, may fly, instant break. */
 const ABILITY = { invulnerable: 0x01, flying: 0x02, allowFlying: 0x04, instantBreak: 0x08 } as const;
 /** vanilla default speeds sent in `abilities`. */
@@ -29,25 +23,8 @@ const FLYING_SPEED = 0.05;
 const WALKING_SPEED = 0.1;
 
 /**
- * Throws an item stack from a dying player in a random direction (vanilla `Player.drop` with
- * `dropAround`: up to 0.5 blocks/tick sideways, 0.2 up).
- */
-function dropAround(serv: SquidServer, player: SquidPlayer, item: Item): void {
-  const speed = Math.random() * 0.5;
-  const angle = Math.random() * Math.PI * 2;
-  const p = player.position;
-  spawnItemEntity(serv, {
-    world: player.world,
-    position: { x: p.x, y: p.y + DROP_HEIGHT, z: p.z },
-    velocity: { x: -Math.sin(angle) * speed * TICKS_PER_SECOND, y: 0.2 * TICKS_PER_SECOND, z: Math.cos(angle) * speed * TICKS_PER_SECOND },
-    item,
-    pickupDelayTicks: PLAYER_THROW_PICKUP_DELAY_TICKS,
-  });
-}
-
-/**
  * Drops everything a player carries as item entities and empties their inventory (client
- * synced). Called on death; usable by other plugins (e.g. a `/kill` with drops).
+ * synced). Called on death.
  *
  * @returns the number of stacks dropped.
  */
@@ -60,7 +37,7 @@ export function dropInventory(serv: SquidServer, player: SquidPlayer): number {
     stacks++;
   }
   for (let slot = FIRST_ITEM_SLOT; slot <= LAST_ITEM_SLOT; slot++) {
-    const item = player.inventory.slots[slot] as Item | null;
+    const item = player.inventory.slots[slot];
     if (!item || countOf(item) <= 0) continue;
     dropAround(serv, player, item);
     player.inventory.updateSlot(slot, null);
@@ -78,15 +55,14 @@ export function sendAbilities(player: SquidPlayer): void {
   player._client.write('abilities', { flags, flyingSpeed: FLYING_SPEED, walkingSpeed: WALKING_SPEED });
 }
 
-/** Installs death drops, game-mode abilities and the creative inventory. */
+/** Installs death drops (and the `playerDied` event), game-mode abilities and the creative inventory. */
 export function installPlayerState(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  serv.on('newPlayer', (player) => {
     const updateHealth = player.updateHealth;
     player.updateHealth = (health: number) => {
       const wasAlive = player.health > 0;
       updateHealth(health);
       if (wasAlive && player.health <= 0) {
-        hungerOf(player).eating = null;
         dropInventory(serv, player);
         serv.emit('playerDied', player);
       }
@@ -103,8 +79,7 @@ export function installPlayerState(serv: SquidServer): void {
         if (session) sendFullState(session);
         return;
       }
-      const Item = require('prismarine-item')(serv.registry);
-      const stack = item ? Item.fromNotch(item) as Item | null : null;
+      const stack = item ? itemClass(serv).fromNotch(item) : null;
       player.inventory.updateSlot(slot, stack && countOf(stack) > 0 ? stack : null);
     });
   });

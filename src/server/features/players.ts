@@ -1,9 +1,10 @@
 /**
- * Player-entity fixes: the real `player` entity type in spawn packets, the tab list on join and
- * leave, working respawn after death, and initial food saturation.
+ * Entity fixes for flying-squid 1.12: the real `player` entity type in spawn packets, names for
+ * objects (so `@e[type=item]` works), the tab list on join and leave, working respawn after
+ * death, and initial food saturation.
  */
-import type { SquidServer } from '../embedded.ts';
-import type { SquidEntity, SquidPlayer } from './types.ts';
+import type { SquidPlayer, SquidServer } from '../types.ts';
+import { containerFields, dig, packetFields, sharedType, toClientType } from '../services/protocol.ts';
 
 /** Vanilla health, food and saturation after (re)spawning (Minecraft wiki "Hunger"). */
 const FULL_HEALTH = 20;
@@ -12,9 +13,9 @@ const INITIAL_SATURATION = 5;
 /** `previousGamemode` value meaning "none" in the respawn packet. */
 const NO_PREVIOUS_GAME_MODE = 255;
 
-/** Installs every fix in this module. */
+/** Installs every fix in this module; must run before any player joins. */
 export function installPlayerFixes(serv: SquidServer): void {
-  installPlayerEntityType(serv);
+  installEntityTypes(serv);
   // flying-squid re-assigns these server functions on every join, so they are re-replaced each time.
   const sendPlayerList = playerListSender(serv);
   const sendPlayerLeave = playerLeaveSender(serv);
@@ -28,12 +29,16 @@ export function installPlayerFixes(serv: SquidServer): void {
 
 /**
  * flying-squid creates players with `entityType = null`, which the spawn packet sends as type 0
- * (`allay` on 1.21.1). Use minecraft-data's `player` entity id instead.
+ * (`allay` on 1.21.1): use minecraft-data's `player` entity id instead. It names every object
+ * 'unknown' (minecraft-data 1.21 has no `objects`): use the entity's minecraft-data name.
  */
-function installPlayerEntityType(serv: SquidServer): void {
-  const playerTypeId: number = serv.registry.entitiesByName.player.id;
-  serv.on('newEntity', (entity: SquidEntity) => {
+function installEntityTypes(serv: SquidServer): void {
+  const playerTypeId = serv.registry.entitiesByName.player!.id;
+  serv.on('newEntity', (entity) => {
     if (entity.type === 'player') entity.entityType = playerTypeId;
+    if (entity.type === 'object' && (entity.name === undefined || entity.name === 'unknown')) {
+      entity.name = serv.registry.entities[entity.entityType ?? -1]?.name ?? entity.name;
+    }
   });
 }
 
@@ -46,7 +51,8 @@ function installPlayerEntityType(serv: SquidServer): void {
  */
 function playerListSender(serv: SquidServer): ((newcomer: SquidPlayer) => void) | undefined {
   if (!serv.supportFeature('playerInfoActionIsBitfield')) return undefined;
-  const fields: Array<{ name: string; type: unknown }> = serv.registry.protocol?.play?.toClient?.types?.packet_player_info?.[1]?.[1]?.type?.[1]?.type?.[1] ?? [];
+  // packet_player_info: ['container', [action, { name: 'data', type: ['array', { type: ['container', [fields…]] }] }]]
+  const fields = containerFields(dig(toClientType(serv, 'packet_player_info'), 1, 1, 'type', 1, 'type'));
   const listedType = JSON.stringify(fields.find((field) => field.name === 'listed')?.type ?? '');
   const listed = listedType.includes('bool') ? true : 1;
   const action = { add_player: true, update_game_mode: true, update_listed: true, update_latency: true };
@@ -58,9 +64,9 @@ function playerListSender(serv: SquidServer): ((newcomer: SquidPlayer) => void) 
     latency: player._client.latency ?? 0,
   });
   const sendPlayerList = (newcomer: SquidPlayer): void => {
-    const everyone: SquidPlayer[] = serv.players.includes(newcomer) ? serv.players : [...serv.players, newcomer];
+    const everyone = serv.players.includes(newcomer) ? serv.players : [...serv.players, newcomer];
     newcomer._client.write('player_info', { action, data: everyone.map(entry) });
-    for (const other of serv.players as SquidPlayer[]) {
+    for (const other of serv.players) {
       if (other !== newcomer) other._client.write('player_info', { action, data: [entry(newcomer)] });
     }
   };
@@ -79,14 +85,14 @@ function playerListSender(serv: SquidServer): ((newcomer: SquidPlayer) => void) 
  * 1.19.3 (no `player_remove` packet; flying-squid's legacy `player_info` removal works there).
  */
 function playerLeaveSender(serv: SquidServer): ((leaving: SquidPlayer) => void) | undefined {
-  if (!serv.registry.protocol?.play?.toClient?.types?.packet_player_remove) return undefined;
+  if (toClientType(serv, 'packet_player_remove') === undefined) return undefined;
   return (leaving: SquidPlayer): void => {
-    const others = (serv.players as SquidPlayer[]).filter((p) => p !== leaving);
+    const others = serv.players.filter((p) => p !== leaving);
     // A player's own `nearbyEntities` lists the entities spawned on its client.
     const seenBy = others.filter((p) => p.nearbyEntities?.includes(leaving));
     for (const other of seenBy) other._client.write('entity_destroy', { entityIds: [leaving.id] });
-    for (const entity of Object.values(serv.entities as Record<string, SquidEntity>)) {
-      if (entity !== leaving && Array.isArray(entity.nearbyEntities)) entity.nearbyEntities = entity.nearbyEntities.filter((e: unknown) => e !== leaving);
+    for (const entity of Object.values(serv.entities)) {
+      if (entity !== leaving && Array.isArray(entity.nearbyEntities)) entity.nearbyEntities = entity.nearbyEntities.filter((e) => e !== leaving);
     }
     // flying-squid's logout then despawns the player for the leaver's own `nearbyPlayers()`, a list
     // that can name players who no longer see it: emptied, as the despawn was done just above.
@@ -97,17 +103,16 @@ function playerLeaveSender(serv: SquidServer): ((leaving: SquidPlayer) => void) 
 
 /** flying-squid never sets saturation, so clients read NaN: start at vanilla's 5. */
 function installFoodSaturation(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  serv.on('newPlayer', (player) => {
     if (!Number.isFinite(player.foodSaturation)) player.foodSaturation = INITIAL_SATURATION;
   });
 }
 
 /** The respawn packet's game-mode mapping (`SpawnInfo.gamemode`) from the protocol definition. */
 function gameModeNames(serv: SquidServer): Record<string, string> {
-  const types = serv.registry.protocol?.types ?? {};
-  const spawnInfo: Array<{ name: string; type: unknown }> | undefined = (types.SpawnInfo ?? serv.registry.protocol?.play?.toClient?.types?.SpawnInfo)?.[1];
-  const field = spawnInfo?.find((f) => f.name === 'gamemode')?.type as [string, { mappings?: Record<string, string> }] | undefined;
-  return field?.[1]?.mappings ?? {};
+  const spawnInfo = containerFields(sharedType(serv, 'SpawnInfo') ?? toClientType(serv, 'SpawnInfo'));
+  const mappings = dig(spawnInfo.find((f) => f.name === 'gamemode')?.type, 1, 'mappings');
+  return mappings && typeof mappings === 'object' ? mappings as Record<string, string> : {};
 }
 
 /**
@@ -120,14 +125,13 @@ function gameModeNames(serv: SquidServer): Record<string, string> {
  * replaced too, so `changeWorld` uses the right shape.
  */
 function installRespawn(serv: SquidServer): void {
-  const respawnFields: Array<{ name: string }> = serv.registry.protocol?.play?.toClient?.types?.packet_respawn?.[1] ?? [];
-  const usesWorldState = respawnFields.some((field) => field.name === 'worldState');
+  const usesWorldState = packetFields(serv, 'respawn').some((field) => field.name === 'worldState');
   const modeNames = gameModeNames(serv);
 
-  serv.on('newPlayer', (player: SquidPlayer) => {
+  serv.on('newPlayer', (player) => {
     if (usesWorldState) {
       player._sendRespawn = (difficulty?: number, gameMode?: number, dimension?: number): void => {
-        const base = serv.registry.loginPacket?.worldState ?? {};
+        const base = (dig(serv.registry.loginPacket, 'worldState') ?? {}) as { name?: string; hashedSeed?: unknown };
         const mode = gameMode ?? player.gameMode ?? 0;
         player._client.write('respawn', {
           worldState: {

@@ -18,136 +18,39 @@
  *   2 cooking progress, 3 total cooking time, all in ticks, sent whenever they change.
  *
  * minecraft-data has no smelting recipes or fuel values; they come from src/game/data/smelting.json
- * (vanilla 1.21.4 data, see src/game/smelting.ts). Contents persist and drop like chests
- * (./block-entities.ts, ./containers.ts). Experience from smelting is not awarded.
+ * (vanilla 1.21.4 data, see src/game/smelting.ts). The furnace's numbers and their NBT are the
+ * furnace service's; contents persist with the block-entity store and drop like a chest's when
+ * broken (the containers feature). Experience from smelting is not awarded.
  */
-import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
 import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe, type CookingType } from '../../game/smelting.ts';
-import type { SquidServer } from '../embedded.ts';
-import { blockEntities, slotCountOf, type BlockEntity, type BlockPos } from './block-entities.ts';
-import { OPPOSITE_DIRECTION, placedState, placementLookDirection, setBlockState, syncViewers } from './containers.ts';
-import { inventorySession, openMenu } from './inventory.ts';
-import { countOf, createStorageMenu, maxStack, sameItem, type InventorySession, type SquidPlayer } from './menus.ts';
-
-const require = createRequire(import.meta.url);
-
-/** vanilla AbstractFurnaceBlockEntity: cooking time when the input has no recipe, in ticks. */
-const DEFAULT_COOKING_TIME = 200;
-/** Slots of a furnace-like block entity and of its window (protocol). */
-export const FURNACE_SLOTS = { input: 0, fuel: 1, result: 2, inventoryStart: 3, hotbarStart: 30, end: 39 } as const;
-
-/** Numeric state of a furnace block entity (vanilla field names), all in ticks. */
-interface FurnaceData {
-  litTime: number;
-  litDuration: number;
-  cookingProgress: number;
-  cookingTotalTime: number;
-  /** Item id last seen in the input slot (-1 = empty): a different item restarts cooking. */
-  inputType: number;
-}
-
-function furnaceData(entity: BlockEntity): FurnaceData {
-  const d = entity.data;
-  d.litTime ??= 0; d.litDuration ??= 0; d.cookingProgress ??= 0;
-  d.cookingTotalTime ??= DEFAULT_COOKING_TIME; d.inputType ??= -1;
-  return d as unknown as FurnaceData;
-}
-
-/**
- * A furnace's block-entity NBT key names by version. 1.21.4 renamed them (and saves the fuel's
- * total burn time, which 1.21.1 recomputed from the fuel slot); commands accept both sets.
- */
-const FURNACE_NBT_KEYS = {
-  current: { litTime: 'lit_time_remaining', litDuration: 'lit_total_time', cookingProgress: 'cooking_time_spent', cookingTotalTime: 'cooking_total_time' },
-  legacy: { litTime: 'BurnTime', litDuration: undefined, cookingProgress: 'CookTime', cookingTotalTime: 'CookTimeTotal' },
-} as const;
-
-function nbtKeysFor(serv: SquidServer): typeof FURNACE_NBT_KEYS[keyof typeof FURNACE_NBT_KEYS] {
-  return serv.registry.version['>=']('1.21.4') ? FURNACE_NBT_KEYS.current : FURNACE_NBT_KEYS.legacy;
-}
-
-/**
- * The burn and cook state of a furnace-like block entity as vanilla's block-entity NBT of the
- * server's version (`/data get block`), in ticks: 1.21.4 `lit_time_remaining`,
- * `lit_total_time`, `cooking_time_spent`, `cooking_total_time`; 1.21.1 `BurnTime`, `CookTime`,
- * `CookTimeTotal`. The items are not included.
- */
-export function furnaceNbt(serv: SquidServer, entity: BlockEntity): Record<string, number> {
-  const d = furnaceData(entity);
-  const out: Record<string, number> = {};
-  for (const [field, key] of Object.entries(nbtKeysFor(serv))) {
-    if (key) out[key] = d[field as keyof FurnaceData];
-  }
-  return out;
-}
-
-/**
- * Loads burn and cook state into a furnace-like block entity from NBT, as `/data merge block`:
- * both vanilla 1.21.4's keys (`lit_time_remaining`, `lit_total_time`, `cooking_time_spent`,
- * `cooking_total_time`) and the older ones (`BurnTime`, `CookTime`, `CookTimeTotal`) are read,
- * on every version. Call it after the slots were changed: an input of another item first
- * restarts cooking with its recipe's time (vanilla `setItem(0)`), then the given numbers apply.
- * A remaining burn time longer than the fuel's total raises the total with it (the fuel bar
- * shows the fraction). The block's `lit` state follows at once.
- */
-export function applyFurnaceNbt(serv: SquidServer, entity: BlockEntity, nbt: Record<string, unknown>): void {
-  const spec = FURNACE_KINDS[entity.kind];
-  if (!spec) return;
-  const d = furnaceData(entity);
-  const wasLit = d.litTime > 0;
-  const input = entity.slots[FURNACE_SLOTS.input];
-  if ((input?.type ?? -1) !== d.inputType) {
-    d.inputType = input?.type ?? -1;
-    d.cookingProgress = 0;
-    d.cookingTotalTime = (input && smeltingTableFor(serv.registry).recipes[spec.type].get(input.type)?.cookingTime) || DEFAULT_COOKING_TIME;
-  }
-  const ticks = (field: keyof typeof FURNACE_NBT_KEYS.current): number | undefined => {
-    for (const key of [FURNACE_NBT_KEYS.current[field], FURNACE_NBT_KEYS.legacy[field]]) {
-      const value = key === undefined ? undefined : nbt[key];
-      if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, Math.floor(value));
-    }
-    return undefined;
-  };
-  const litTime = ticks('litTime');
-  const litDuration = ticks('litDuration');
-  const cookingProgress = ticks('cookingProgress');
-  const cookingTotalTime = ticks('cookingTotalTime');
-  if (litTime !== undefined) d.litTime = litTime;
-  if (litDuration !== undefined) d.litDuration = litDuration;
-  else if (d.litTime > d.litDuration) d.litDuration = d.litTime;
-  if (cookingProgress !== undefined) d.cookingProgress = cookingProgress;
-  if (cookingTotalTime !== undefined) d.cookingTotalTime = cookingTotalTime;
-  if (wasLit !== d.litTime > 0) void setFurnaceLit(serv, entity, d.litTime > 0).catch((err) => serv.emit('error', err));
-}
-
-/** Sets a furnace-like block's `lit` property (keeping its facing) if the block is still there. */
-async function setFurnaceLit(serv: SquidServer, entity: BlockEntity, lit: boolean): Promise<void> {
-  const { Vec3 } = require('vec3');
-  const world = blockEntities(serv).worldOf(entity.dimension) as { getBlock(p: unknown): Promise<{ name: string; getProperties(): Record<string, string | number | boolean> }> };
-  const block = await world.getBlock(new Vec3(entity.pos.x, entity.pos.y, entity.pos.z));
-  if (block.name !== entity.kind) return;
-  await setBlockState(serv, world, entity.pos, entity.kind, { ...block.getProperties(), lit });
-}
+import type { SquidServer } from '../types.ts';
+import { blockEntities, slotCountOf, syncViewers, type BlockEntity } from '../services/block-entities.ts';
+import { placedState } from '../services/blocks.ts';
+import { DEFAULT_COOKING_TIME, FURNACE_SLOTS, furnaceData, setFurnaceLit } from '../services/furnaces.ts';
+import { OPPOSITE_HORIZONTAL, lookDirectionTo, type Horizontal } from '../services/geometry.ts';
+import { inventorySession, openMenu } from '../services/inventory.ts';
+import { countOf, itemClass, maxStack, sameItem } from '../services/items.ts';
+import { createStorageMenu, type InventorySession } from '../services/menus.ts';
 
 /** The property values a viewer was last sent, per session. */
 const sentProperties = new WeakMap<InventorySession, number[]>();
 
 /**
  * Installs furnaces, smokers and blast furnaces on a started server: placement facing the
- * player, the window, and the tick that smelts. Must run after ./inventory.ts's plugin.
+ * player, the window, and the tick that smelts.
  */
-export function smeltingPlugin(serv: SquidServer): void {
+export function installSmelting(serv: SquidServer): void {
   const store = blockEntities(serv);
   const table = smeltingTableFor(serv.registry);
-  const Item = require('prismarine-item')(serv.registry);
-  const bucket: number | undefined = serv.registry.itemsByName.bucket?.id;
+  const Item = itemClass(serv);
+  const bucket = serv.registry.itemsByName.bucket?.id;
 
   for (const [kind, spec] of Object.entries(FURNACE_KINDS)) {
     // vanilla AbstractFurnaceBlock.getStateForPlacement: the front faces the player.
-    serv.onItemPlace(kind, ({ player, placedPosition }: { player: SquidPlayer; placedPosition: BlockPos }) =>
-      placedState(serv, kind, { facing: OPPOSITE_DIRECTION[placementLookDirection(player, placedPosition, true)], lit: false }), false);
-    serv.onBlockInteraction(kind, ({ block, player }: { block: { position: BlockPos }; player: SquidPlayer }) => {
+    serv.onItemPlace(kind, ({ player, placedPosition }) =>
+      placedState(serv, kind, { facing: OPPOSITE_HORIZONTAL[lookDirectionTo(player.position, placedPosition, true) as Horizontal], lit: false }), false);
+    serv.onBlockInteraction(kind, ({ block, player }) => {
       const session = inventorySession(player);
       if (!session || player.crouching) return false;
       const entity = store.getOrCreate(player.world, block.position, kind, slotCountOf(kind));
@@ -186,7 +89,7 @@ export function smeltingPlugin(serv: SquidServer): void {
 
   /** One vanilla serverTick of a furnace-like block entity; true when its slots changed. */
   function tick(entity: BlockEntity): boolean {
-    const spec = FURNACE_KINDS[entity.kind];
+    const spec = FURNACE_KINDS[entity.kind]!;
     const d = furnaceData(entity);
     const slots = entity.slots;
     const wasLit = d.litTime > 0;
@@ -235,7 +138,7 @@ export function smeltingPlugin(serv: SquidServer): void {
       d.cookingProgress = Math.max(0, Math.min(d.cookingProgress - 2, d.cookingTotalTime));
     }
     if (wasLit !== d.litTime > 0) {
-      void setFurnaceLit(serv, entity, d.litTime > 0).catch((err) => serv.emit('error', err));
+      void setFurnaceLit(serv, entity, d.litTime > 0).catch((err: unknown) => serv.emit('error', err));
       changed = true;
     }
     return changed;
@@ -246,7 +149,7 @@ export function smeltingPlugin(serv: SquidServer): void {
     if (!recipe || !entity.slots[FURNACE_SLOTS.input]) return false;
     const output = entity.slots[FURNACE_SLOTS.result];
     if (!output) return true;
-    const result = new Item(recipe.result, 1) as Item;
+    const result = new Item(recipe.result, 1);
     return sameItem(Item, output, result) && countOf(output) < maxStack(serv, output);
   }
 

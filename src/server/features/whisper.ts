@@ -6,11 +6,13 @@
  * so `bot.on('whisper', (username, message) => …)` fires, and `bot.whisper()` (which sends
  * `/tell <name> <text>`) works.
  */
-import type { SquidServer } from '../embedded.ts';
-import { commandAction, CommandError, resolvePlayers } from './targets.ts';
-import { sendFeedback, sendSystemMessage, translatable } from './text.ts';
+import type { SquidServer } from '../types.ts';
+import { commandAction, usageError } from '../services/command-arguments.ts';
+import { resolvePlayers } from '../services/selectors.ts';
+import { sendFeedback, sendSystemMessage, translatable } from '../services/text.ts';
 
 const WHISPER_STYLE = { color: 'gray', italic: true } as const;
+const USAGE = '/msg <targets> <message>';
 
 /** Registers `/msg` with aliases `/tell` and `/w` (op not required, as in vanilla). */
 export function installWhisperCommands(serv: SquidServer): void {
@@ -18,13 +20,13 @@ export function installWhisperCommands(serv: SquidServer): void {
     base: 'msg',
     aliases: ['tell', 'w'],
     info: 'Sends a private message to one or more players',
-    usage: '/msg <targets> <message>',
+    usage: USAGE,
     op: false,
     action: commandAction(serv, (args, ctx, raw) => {
       const selector = args[0];
       // The message is a greedy string: keep the caller's spacing after the target.
       const message = selector ? raw.trimStart().slice(selector.length).trim() : '';
-      if (!selector || message === '') throw new CommandError({ text: 'Usage: /msg <targets> <message>' });
+      if (!selector || message === '') throw usageError(USAGE);
       const recipients = resolvePlayers(serv, selector, ctx);
       const senderName = ctx.player?.username ?? 'Server';
       for (const recipient of recipients) {

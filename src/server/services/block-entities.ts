@@ -10,20 +10,17 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
-import type { SquidServer } from '../embedded.ts';
-import { countOf, type InventorySession, type ItemClass, type Slot } from './menus.ts';
-
-const require = createRequire(import.meta.url);
+import type { Vec3 } from 'vec3';
+import type { SquidServer, SquidWorld } from '../types.ts';
+import { blockKey, blockPosition, type Position } from './geometry.ts';
+import { countOf, itemClass, type ItemClass, type Slot } from './items.ts';
+import { broadcastChanges, type InventorySession } from './menus.ts';
 
 /** File name of the store inside the world folder. */
 export const BLOCK_ENTITY_FILE = 'block_entities.json';
 /** Delay between a change and the save it triggers, in ms. */
 const SAVE_DELAY_MS = 1000;
-
-/** A block position in blocks (integers). */
-export interface BlockPos { x: number; y: number; z: number }
 
 /** One block entity: a container block's slots and numbers, and who has it open. */
 export interface BlockEntity {
@@ -31,7 +28,7 @@ export interface BlockEntity {
   kind: string;
   /** 'overworld' or 'the_nether'. */
   dimension: string;
-  pos: BlockPos;
+  pos: Position;
   /** The slots (vanilla order: a chest's 0–26; a furnace's 0 input, 1 fuel, 2 result). */
   slots: Slot[];
   /** Numeric state, e.g. a furnace's `litTime` in ticks. Persisted. */
@@ -59,27 +56,27 @@ export class BlockEntityStore {
    */
   constructor(serv: SquidServer, file: string | undefined) {
     this.#serv = serv;
-    this.#Item = require('prismarine-item')(serv.registry);
+    this.#Item = itemClass(serv);
     this.#file = file;
     if (file && existsSync(file)) this.#load(file);
   }
 
   /** The dimension name of a flying-squid world object. */
-  dimensionOf(world: unknown): string {
+  dimensionOf(world: SquidWorld): string {
     return world === this.#serv.netherworld ? 'the_nether' : 'overworld';
   }
 
   /** The world object of a dimension name. */
-  worldOf(dimension: string): unknown {
+  worldOf(dimension: string): SquidWorld {
     return dimension === 'the_nether' ? this.#serv.netherworld : this.#serv.overworld;
   }
 
-  #key(dimension: string, pos: BlockPos): string {
-    return `${dimension}:${Math.floor(pos.x)},${Math.floor(pos.y)},${Math.floor(pos.z)}`;
+  #key(dimension: string, pos: Position): string {
+    return `${dimension}:${blockKey(pos)}`;
   }
 
   /** The block entity at a block position of `world`, if any. */
-  get(world: unknown, pos: BlockPos): BlockEntity | undefined {
+  get(world: SquidWorld, pos: Position): BlockEntity | undefined {
     return this.#entities.get(this.#key(this.dimensionOf(world), pos));
   }
 
@@ -87,7 +84,7 @@ export class BlockEntityStore {
    * The block entity of a `kind` block at `pos`, created empty with `size` slots when missing
    * or when the one stored there belongs to another kind of block (a stale entry).
    */
-  getOrCreate(world: unknown, pos: BlockPos, kind: string, size: number): BlockEntity {
+  getOrCreate(world: SquidWorld, pos: Position, kind: string, size: number): BlockEntity {
     const dimension = this.dimensionOf(world);
     const key = this.#key(dimension, pos);
     let entity = this.#entities.get(key);
@@ -95,7 +92,7 @@ export class BlockEntityStore {
       entity = {
         kind,
         dimension,
-        pos: { x: Math.floor(pos.x), y: Math.floor(pos.y), z: Math.floor(pos.z) },
+        pos: blockPosition(pos),
         slots: new Array<Slot>(size).fill(null),
         data: {},
         viewers: new Set(),
@@ -107,7 +104,7 @@ export class BlockEntityStore {
   }
 
   /** Removes and returns the block entity at `pos` (its block is gone). */
-  remove(world: unknown, pos: BlockPos): BlockEntity | undefined {
+  remove(world: SquidWorld, pos: Position): BlockEntity | undefined {
     const key = this.#key(this.dimensionOf(world), pos);
     const entity = this.#entities.get(key);
     if (entity) {
@@ -177,7 +174,7 @@ export class BlockEntityStore {
       for (const stored of s.items) {
         const info = this.#serv.registry.itemsByName[stored.name];
         if (!info || stored.slot < 0 || stored.slot >= size) continue; // unknown in this version
-        const item = new this.#Item(info.id, stored.count) as Item & { components?: unknown };
+        const item: Item & { components?: unknown } = new this.#Item(info.id, stored.count);
         if (stored.components) item.components = stored.components;
         item.slot = stored.slot;
         slots[stored.slot] = item;
@@ -209,13 +206,35 @@ const stores = new WeakMap<SquidServer, BlockEntityStore>();
 export function blockEntities(serv: SquidServer): BlockEntityStore {
   let store = stores.get(serv);
   if (!store) {
-    const folder: string | undefined = serv.worldFolder;
+    const folder = serv.worldFolder;
     const created = new BlockEntityStore(serv, folder ? path.join(folder, BLOCK_ENTITY_FILE) : undefined);
     serv.on('close', () => {
-      try { created.flush(); } catch (err) { serv.err?.(`saving block entities: ${String(err)}`); }
+      try { created.flush(); } catch (err) { serv.err(`saving block entities: ${String(err)}`); }
     });
     stores.set(serv, created);
     store = created;
   }
   return store;
+}
+
+/**
+ * The block entity of the container or furnace block at `position` (created empty if it has
+ * none yet), or undefined when the block there has no block entity with slots.
+ */
+export async function blockEntityAt(serv: SquidServer, world: SquidWorld, position: Vec3): Promise<BlockEntity | undefined> {
+  const block = await world.getBlock(position);
+  const size = block ? slotCountOf(block.name) : 0;
+  return size > 0 ? blockEntities(serv).getOrCreate(world, position, block.name, size) : undefined;
+}
+
+/** Re-sends changed slots to every viewer of `entities` except `except` (who is already synced). */
+export function syncViewers(entities: BlockEntity[], except?: InventorySession): void {
+  const seen = new Set<InventorySession>();
+  for (const e of entities) {
+    for (const viewer of e.viewers) {
+      if (viewer === except || seen.has(viewer)) continue;
+      seen.add(viewer);
+      broadcastChanges(viewer);
+    }
+  }
 }

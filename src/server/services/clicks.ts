@@ -9,11 +9,9 @@
  * (button 0 one item, 1 whole stack), 5 drag, 6 double click (collect to cursor).
  */
 import type { Item } from 'prismarine-item';
-import {
-  PLAYER_SLOTS, countOf, gridSlots, maxStack, refreshCraftingResult, sameItem, withCount,
-  type InventorySession, type Menu,
-} from './menus.ts';
 import { throwFromPlayer } from './drops.ts';
+import { PLAYER_SLOTS, countOf, maxStack, sameItem, withCount } from './items.ts';
+import { gridSlots, refreshCraftingResult, type InventorySession, type Menu } from './menus.ts';
 
 /** The fields of a `window_click` packet the simulation uses. */
 export interface Click {
@@ -91,9 +89,9 @@ function pickup(session: InventorySession, menu: Menu, slot: number, button: num
     if (!carried) return;
     if (button === 0) {
       session.carried = null;
-      throwFromPlayer(session, carried);
+      throwFromPlayer(session.serv, session.player, carried);
     } else {
-      throwFromPlayer(session, withCount(Item, carried, 1));
+      throwFromPlayer(session.serv, session.player, withCount(Item, carried, 1));
       carried.count = countOf(carried) - 1;
       if (carried.count <= 0) session.carried = null;
     }
@@ -287,11 +285,11 @@ function throwFromSlot(session: InventorySession, menu: Menu, slot: number, butt
   if (!item) return;
   if (isResult(menu, slot)) {
     const taken = takeCraftResult(session, menu);
-    if (taken) throwFromPlayer(session, taken);
+    if (taken) throwFromPlayer(session.serv, session.player, taken);
     return;
   }
   const n = button === 0 ? 1 : countOf(item);
-  throwFromPlayer(session, withCount(session.Item, item, n));
+  throwFromPlayer(session.serv, session.player, withCount(session.Item, item, n));
   item.count = countOf(item) - n;
   if (item.count <= 0) menu.set(slot, null);
 }

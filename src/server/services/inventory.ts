@@ -1,23 +1,22 @@
 /**
- * Inventory mechanics for the embedded flying-squid server, which ignores window clicks since
- * 1.17 and has no crafting: server-side window clicks for the player inventory and crafting
- * tables (./clicks.ts), 2x2 and 3x3 crafting from minecraft-data recipes (./crafting.ts),
- * thrown items with vanilla pickup delay, full-count pickup and item-entity metadata
- * (./drops.ts), and stateId-based client sync (./menus.ts).
+ * Per-player inventory sessions: the server's side of every window a player has open. flying-squid
+ * ignores window clicks since 1.17 and has no crafting; this service handles, for every player
+ * who joins:
+ * - window clicks, simulated server-side (./clicks.ts), with crafting results from
+ *   minecraft-data recipes (./recipes.ts) and stateId-based client sync (./menus.ts);
+ * - opening and closing container windows for features ({@link openMenu}, {@link closeContainer});
+ * - Q / ctrl+Q throws, full-count pickup of item entities, item-entity metadata for new viewers;
+ * - the held item, offhand and armour shown to other players.
  */
-import { createRequire } from 'node:module';
-import type { SquidServer } from '../embedded.ts';
+import type { Item } from 'prismarine-item';
+import type { SquidEntity, SquidPlayer, SquidServer } from '../types.ts';
 import { applyClick, type Click } from './clicks.ts';
+import { sendItemMetadata, throwFromPlayer } from './drops.ts';
+import { PLAYER_SLOTS, countOf, itemClass, maxStack, sameItem, withCount, type Slot } from './items.ts';
 import {
-  addToInventory, collectItemEntity, placeBackOrDrop, sendItemMetadata, throwFromPlayer, type SquidEntity,
-} from './drops.ts';
-import {
-  PLAYER_SLOTS, activeMenu, applyClientPrediction, broadcastChanges, countOf, createCraftingTableMenu,
-  createInventoryMenu, gridSlots, refreshCraftingResult, sendFullState, windowTypeId, withCount,
-  type InventorySession, type Menu, type Slot, type SquidPlayer,
+  activeMenu, applyClientPrediction, broadcastChanges, createInventoryMenu, gridSlots, refreshCraftingResult,
+  sendFullState, windowTypeId, type InventorySession, type Menu,
 } from './menus.ts';
-
-const require = createRequire(import.meta.url);
 
 const sessions = new WeakMap<SquidPlayer, InventorySession>();
 
@@ -31,22 +30,15 @@ const EQUIPMENT_MAINHAND = 0;
 const EQUIPMENT_OFFHAND = 1;
 
 /**
- * Installs the inventory plugin on a started server: every player who joins afterwards gets
- * server-side click handling, crafting, throwing and pickup; right-clicking a crafting_table
- * block opens a crafting window.
+ * Installs inventory sessions on a started server: every player who joins afterwards gets
+ * server-side click handling, crafting, throwing and pickup. Needs the movement service (a
+ * throw goes where the player looks).
  */
-export function inventoryPlugin(serv: SquidServer): void {
-  serv.on('newPlayer', (player: SquidPlayer) => installPlayer(serv, player));
-  serv.onBlockInteraction('crafting_table', ({ player }: { player: SquidPlayer }) => {
-    if (player.crouching) return false;
-    const session = sessions.get(player);
-    if (!session) return false;
-    openCraftingTable(session);
-    return true;
-  });
+export function installInventory(serv: SquidServer): void {
+  serv.on('newPlayer', (player) => installPlayer(serv, player));
 }
 
-/** The plugin's state for a player (undefined before they joined or when not installed). */
+/** The service's state for a player (undefined before they joined or when not installed). */
 export function inventorySession(player: SquidPlayer): InventorySession | undefined {
   return sessions.get(player);
 }
@@ -59,11 +51,11 @@ export function inventorySession(player: SquidPlayer): InventorySession | undefi
  * @param itemName minecraft-data item name, with or without `minecraft:`.
  * @param count number of items (may exceed one stack).
  * @returns the number of items that fitted; the rest is not given.
- * @throws Error for an unknown item name or a player without the plugin installed.
+ * @throws Error for an unknown item name or a player the inventory service does not know.
  */
 export function giveItems(player: SquidPlayer, itemName: string, count: number): number {
   const session = sessions.get(player);
-  if (!session) throw new Error(`inventory plugin not installed for ${player?.username}`);
+  if (!session) throw new Error(`inventory service not installed for ${player?.username}`);
   const info = session.serv.registry.itemsByName[itemName.replace(/^minecraft:/, '')];
   if (!info) throw new Error(`unknown item ${itemName}`);
   const stack = new session.Item(info.id, count);
@@ -74,7 +66,7 @@ export function giveItems(player: SquidPlayer, itemName: string, count: number):
 }
 
 function installPlayer(serv: SquidServer, player: SquidPlayer): void {
-  const Item = require('prismarine-item')(serv.registry);
+  const Item = itemClass(serv);
   const inventoryMenu = createInventoryMenu(player);
   const session: InventorySession = {
     serv,
@@ -88,7 +80,6 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
     remote: new Array<Slot>(inventoryMenu.size).fill(null),
     remoteCarried: null,
     batching: false,
-    look: { yaw: 0, pitch: 0 },
   };
   sessions.set(player, session);
   const client = player._client;
@@ -97,7 +88,7 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
   // through updateSlot: replace its listener (which sends set_slot without a stateId and maps
   // equipment slots wrongly) with one that syncs through our remote view.
   player.inventory.removeAllListeners('updateSlot');
-  player.inventory.on('updateSlot', (_slot: number, _old: Slot, item: Slot) => {
+  player.inventory.on('updateSlot', (_slot, _old, item) => {
     if (item && typeof item.count !== 'number') item.count = countOf(item);
     if (session.batching) return;
     broadcastChanges(session);
@@ -112,11 +103,8 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
     container?.onClose?.(session);
   });
 
-  client.on('look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
-  client.on('position_look', ({ yaw, pitch }: { yaw: number; pitch: number }) => { session.look = { yaw, pitch }; });
-
   client.removeAllListeners('window_click');
-  client.on('window_click', (packet: Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown }) => {
+  client.on('window_click', (packet: WindowClickPacket) => {
     try {
       onWindowClick(session, packet);
     } catch (err) {
@@ -127,7 +115,7 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
   client.on('held_item_slot', () => syncEquipment(session));
 
   // Q / ctrl+Q: handle the drop statuses ourselves, pass the digging ones to flying-squid.
-  const digListeners = client.listeners('block_dig') as ((packet: { status: number }) => void)[];
+  const digListeners = client.listeners('block_dig');
   client.removeAllListeners('block_dig');
   client.on('block_dig', (packet: { status: number }) => {
     if (packet.status === DIG_STATUS_DROP_STACK || packet.status === DIG_STATUS_DROP_ITEM) {
@@ -137,19 +125,19 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
     for (const listener of digListeners) listener.call(client, packet);
   });
 
-  player.collect = (entity: SquidEntity) => collectItemEntity(session, entity);
+  player.collect = (entity) => collectItemEntity(session, entity);
 
   const spawnEntity = player.spawnEntity;
-  player.spawnEntity = (entity: SquidEntity) => {
+  player.spawnEntity = (entity) => {
     spawnEntity(entity);
     if (entity.itemId !== undefined) sendItemMetadata(serv, entity, [player]);
   };
 }
 
-function onWindowClick(
-  session: InventorySession,
-  packet: Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown },
-): void {
+/** The fields of a `window_click` packet the service reads. */
+type WindowClickPacket = Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown };
+
+function onWindowClick(session: InventorySession, packet: WindowClickPacket): void {
   const menu = activeMenu(session);
   // vanilla ignores clicks aimed at a window that is not (or no longer) open.
   if (packet.windowId !== menu.id) return;
@@ -173,11 +161,6 @@ function onWindowClick(
   }
   syncEquipment(session);
   menu.onChanged?.(session);
-}
-
-/** Opens a crafting table window (`minecraft:crafting`) for the player. */
-function openCraftingTable(session: InventorySession): void {
-  openMenu(session, (id) => createCraftingTableMenu(session.player, id), 'minecraft:crafting', 'Crafting');
 }
 
 /**
@@ -257,11 +240,12 @@ function closeMenu(session: InventorySession, windowId: number): void {
 
 /** Q (one item) / ctrl+Q (whole stack) on the held hotbar slot: throws it in front of the player. */
 function dropHeldItem(session: InventorySession, wholeStack: boolean): void {
-  const slot = PLAYER_SLOTS.hotbarStart + (session.player.heldItemSlot ?? 0);
+  const player = session.player;
+  const slot = PLAYER_SLOTS.hotbarStart + (player.heldItemSlot ?? 0);
   const item = session.inventoryMenu.get(slot);
   if (!item) return;
   const n = wholeStack ? countOf(item) : 1;
-  throwFromPlayer(session, withCount(session.Item, item, n));
+  throwFromPlayer(session.serv, player, withCount(session.Item, item, n));
   item.count = countOf(item) - n;
   if (item.count <= 0) session.inventoryMenu.set(slot, null);
   broadcastChanges(session);
@@ -280,7 +264,7 @@ function syncEquipment(session: InventorySession): void {
     ...Object.entries(EQUIPMENT_OF_ARMOR_SLOT).map(([s, e]) => [e, inv.get(Number(s))] as [number, Slot]),
   ];
   const previous = lastEquipment.get(session) ?? [];
-  const changed: { slot: number; item: unknown }[] = [];
+  const changed: { slot: number; item: object }[] = [];
   const now: (string | null)[] = [];
   for (const [equipmentSlot, item] of bySlot) {
     const key = item ? `${item.type}x${countOf(item)}` : null;
@@ -293,4 +277,81 @@ function syncEquipment(session: InventorySession): void {
   if (changed.length > 0 && session.serv.supportFeature('allEntityEquipmentInOne')) {
     player._writeOthersNearby('entity_equipment', { entityId: player.id, equipments: changed });
   }
+}
+
+/**
+ * Adds as much of `stack` as fits to the player's main inventory and hotbar, in vanilla order
+ * (`Inventory.add`): first onto non-full stacks of the same item (selected hotbar slot, offhand,
+ * hotbar, main), then into empty slots (hotbar, then main). Mutates `stack.count` to the
+ * remainder. Does not sync the client.
+ *
+ * @returns the number of items added.
+ */
+export function addToInventory(session: InventorySession, stack: Item): number {
+  const { serv, Item } = session;
+  const menu = session.inventoryMenu;
+  const selected = PLAYER_SLOTS.hotbarStart + (session.player.heldItemSlot ?? 0);
+  const order = [selected, PLAYER_SLOTS.offhand];
+  for (let s = PLAYER_SLOTS.hotbarStart; s < PLAYER_SLOTS.hotbarEnd; s++) order.push(s);
+  for (let s = PLAYER_SLOTS.mainStart; s < PLAYER_SLOTS.hotbarStart; s++) order.push(s);
+  const max = maxStack(serv, stack);
+  const before = countOf(stack);
+  let left = before;
+  for (const s of order) {
+    if (left === 0) break;
+    const existing = menu.get(s);
+    if (!existing || !sameItem(Item, existing, stack) || countOf(existing) >= max) continue;
+    const moved = Math.min(left, max - countOf(existing));
+    existing.count = countOf(existing) + moved;
+    left -= moved;
+  }
+  for (const s of order.slice(2)) {
+    if (left === 0) break;
+    if (menu.get(s)) continue;
+    const moved = Math.min(left, max);
+    menu.set(s, withCount(Item, stack, moved));
+    left -= moved;
+  }
+  stack.count = left;
+  return before - left;
+}
+
+/**
+ * Returns `stack` to the player's inventory, throwing what does not fit (vanilla
+ * `Inventory.placeItemBackInInventory`, used when a window closes with items in its grid or on
+ * the cursor). Does not sync the client.
+ */
+export function placeBackOrDrop(session: InventorySession, stack: Slot): void {
+  if (!stack || countOf(stack) <= 0) return;
+  addToInventory(session, stack);
+  if (countOf(stack) > 0) throwFromPlayer(session.serv, session.player, stack);
+}
+
+/**
+ * Picks an item entity up for a player (replaces flying-squid's `player.collect`, which adds a
+ * single item whatever the entity's count). Adds what fits, sends `collect` (mineflayer's
+ * `playerCollect`) to the players around the item, removes the entity when fully taken or
+ * updates its count otherwise, then syncs the collector's inventory.
+ *
+ * @returns the number of items picked up (0 when the inventory is full).
+ */
+export function collectItemEntity(session: InventorySession, entity: SquidEntity): number {
+  const { serv, player, Item } = session;
+  if (entity.itemId === undefined || entity.collected) return 0;
+  const stack = new Item(entity.itemId, Number(entity.itemCount ?? 1));
+  const taken = addToInventory(session, stack);
+  if (taken === 0) return 0;
+  const watchers: SquidPlayer[] = entity.getNearbyPlayers?.() ?? [];
+  if (!watchers.includes(player)) watchers.push(player);
+  serv._writeArray('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken }, watchers);
+  // No pickup sound: flying-squid's sound_effect packet does not parse on 1.21 clients.
+  if (countOf(stack) === 0) {
+    entity.collected = true;
+    entity.destroy();
+  } else {
+    entity.itemCount = countOf(stack);
+    sendItemMetadata(serv, entity, watchers);
+  }
+  broadcastChanges(session);
+  return taken;
 }

@@ -15,38 +15,21 @@
  */
 import { createRequire } from 'node:module';
 import type { Item } from 'prismarine-item';
-import type { SquidServer } from '../embedded.ts';
-import { recipeBookFor } from './crafting.ts';
+import type { Registry, SquidPlayer, SquidServer } from '../types.ts';
+import { countOf, PLAYER_SLOTS, sameItem, withCount, type ItemClass, type Slot } from './items.ts';
+import { recipeBookFor } from './recipes.ts';
 
-const require = createRequire(import.meta.url);
+// prismarine-windows is CommonJS (`module.exports = loader`); its typings describe an ES default export.
+const windowsLoader = createRequire(import.meta.url)('prismarine-windows') as typeof import('prismarine-windows').default;
 
-/** A slot's content: an item stack or empty. */
-export type Slot = Item | null;
-/** The prismarine-item class of one registry. */
-export type ItemClass = typeof Item;
-/** A flying-squid player (untyped upstream). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SquidPlayer = any;
-
-/** Window slots of the player inventory (window 0), a protocol fact. */
-export const PLAYER_SLOTS = {
-  result: 0,
-  gridStart: 1,
-  armorStart: 5,
-  mainStart: 9,
-  hotbarStart: 36,
-  /** Exclusive end of main + hotbar. */
-  hotbarEnd: 45,
-  offhand: 45,
-} as const;
-
+/** An open window's slots and rules, in its wire numbering. */
 export interface Menu {
   /** Window id on the wire: 0 for the player inventory, 1–100 for containers. */
   readonly id: number;
   /**
    * 'inventory' and 'crafting_table' have a crafting grid; 'container' (chest, barrel) and
    * 'furnace' (furnace, smoker, blast furnace) are block-entity storage followed by the player's
-   * main inventory and hotbar (see ./containers.ts, ./smelting.ts).
+   * main inventory and hotbar (see ../features/containers.ts, ../features/smelting.ts).
    */
   readonly kind: 'inventory' | 'crafting_table' | 'container' | 'furnace';
   /** Number of slots (46 for the crafting kinds). */
@@ -79,7 +62,7 @@ export interface Menu {
   onClose?(session: InventorySession): void;
 }
 
-/** Per-player inventory state kept by our plugin. */
+/** Per-player inventory state kept by the inventory service (./inventory.ts). */
 export interface InventorySession {
   serv: SquidServer;
   player: SquidPlayer;
@@ -98,39 +81,11 @@ export interface InventorySession {
   remoteCarried: Slot;
   /** Set while we mutate player.inventory ourselves, so its updateSlot events don't sync per slot. */
   batching: boolean;
-  /** Last look direction the client reported, in degrees (Notchian: yaw 0 = +z, pitch 90 = down). */
-  look: { yaw: number; pitch: number };
 }
 
 /** The menu the client currently shows: the open container, else the player inventory. */
 export function activeMenu(session: InventorySession): Menu {
   return session.container ?? session.inventoryMenu;
-}
-
-/** Count of a stack as a number (flying-squid's /give stores it as a string). */
-export function countOf(item: Slot): number {
-  return item ? Number(item.count) : 0;
-}
-
-/** Maximum stack size of an item, from minecraft-data `items[].stackSize`. */
-export function maxStack(serv: SquidServer, item: Item): number {
-  return serv.registry.items[item.type]?.stackSize ?? 64;
-}
-
-/** True when two stacks are the same item (type, metadata, components) and may merge. */
-export function sameItem(Item: ItemClass, a: Slot, b: Slot): boolean {
-  if (!a || !b) return false;
-  if (!Item.equal(a, b, false, true)) return false;
-  // 1.20.5+ items carry data components (not in prismarine-item's typings).
-  const components = (item: Item): string => JSON.stringify((item as Item & { components?: unknown }).components ?? []);
-  return components(a) === components(b);
-}
-
-/** A copy of `item` with `count` items (same type and components). */
-export function withCount(Item: ItemClass, item: Item, count: number): Item {
-  const copy = Item.fromNotch(Item.toNotch(item)) as Item;
-  copy.count = count;
-  return copy;
 }
 
 function cloneSlot(Item: ItemClass, item: Slot): Slot {
@@ -145,7 +100,7 @@ function slotsEqual(Item: ItemClass, a: Slot, b: Slot): boolean {
 
 /** The player inventory as window 0, backed by `player.inventory.slots`. */
 export function createInventoryMenu(player: SquidPlayer): Menu {
-  const slots: Slot[] = player.inventory.slots;
+  const slots = player.inventory.slots;
   return {
     id: 0,
     kind: 'inventory',
@@ -171,7 +126,7 @@ export function createInventoryMenu(player: SquidPlayer): Menu {
  */
 export function createCraftingTableMenu(player: SquidPlayer, id: number): Menu {
   const own: Slot[] = new Array(10).fill(null);
-  const invSlots: Slot[] = player.inventory.slots;
+  const invSlots = player.inventory.slots;
   // Table slot i >= 10 is player inventory slot i - 1 (main 9–35, hotbar 36–44).
   const offset = 1;
   return {
@@ -213,7 +168,7 @@ export function createStorageMenu(
   own: { size: number; get(slot: number): Slot; set(slot: number, item: Slot): void },
   hooks: Pick<Menu, 'mayPlace' | 'quickMoveTargets' | 'onChanged' | 'onClose'> = {},
 ): Menu {
-  const invSlots: Slot[] = player.inventory.slots;
+  const invSlots = player.inventory.slots;
   // Menu slot own.size + i is player inventory slot 9 + i (main 9–35, hotbar 36–44).
   const offset = own.size - PLAYER_SLOTS.mainStart;
   const size = own.size + (PLAYER_SLOTS.hotbarEnd - PLAYER_SLOTS.mainStart);
@@ -313,9 +268,20 @@ export function applyClientPrediction(
   session.remoteCarried = cursorItem === undefined ? session.remoteCarried : Item.fromNotch(cursorItem as object);
 }
 
-/** The prismarine-windows protocol type id of a window kind (e.g. `minecraft:crafting`). */
+const windowTypes = new WeakMap<Registry, Record<string, { type: number | string }>>();
+
+/**
+ * The prismarine-windows protocol type id of a window kind (e.g. `minecraft:crafting`).
+ *
+ * @throws Error when the server's version has no such window type.
+ */
 export function windowTypeId(serv: SquidServer, key: string): number {
-  const windows = require('prismarine-windows')(serv.registry).windows;
+  let windows = windowTypes.get(serv.registry);
+  if (!windows) {
+    // prismarine-windows accepts a registry too (its typings say a version string).
+    windows = windowsLoader(serv.registry as unknown as string).windows;
+    windowTypes.set(serv.registry, windows);
+  }
   const type = windows[key]?.type;
   if (typeof type !== 'number') throw new Error(`no window type ${key} for ${serv.registry.version.minecraftVersion}`);
   return type;

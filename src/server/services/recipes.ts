@@ -7,6 +7,7 @@
  * grid, as is or mirrored left-to-right; a shapeless one matches any arrangement of exactly its
  * ingredients. Both are reduced here to a lookup key of the grid's trimmed contents.
  */
+import type { Registry } from '../types.ts';
 
 /** What a matched recipe produces. */
 export interface CraftingResult {
@@ -63,9 +64,8 @@ export class RecipeBook {
   private readonly byKey = new Map<string, CraftingResult>();
 
   /** @param registry prismarine-registry / minecraft-data of the server's version. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(registry: any) {
-    const all = Object.values(registry.recipes ?? {}) as RawRecipe[][];
+  constructor(registry: Pick<Registry, 'recipes'>) {
+    const all = Object.values(registry.recipes ?? {}) as unknown as RawRecipe[][];
     for (const recipes of all) {
       for (const recipe of recipes) {
         const result = { id: recipe.result.id, count: recipe.result.count ?? 1 };
@@ -108,8 +108,7 @@ export class RecipeBook {
 const books = new WeakMap<object, RecipeBook>();
 
 /** The (cached) {@link RecipeBook} for a registry. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function recipeBookFor(registry: any): RecipeBook {
+export function recipeBookFor(registry: Registry): RecipeBook {
   let book = books.get(registry);
   if (!book) {
     book = new RecipeBook(registry);

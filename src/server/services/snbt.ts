@@ -5,7 +5,7 @@
  * (`200s`, `64b`, `1.5f` are all numbers) and booleans become 1/0, which is how vanilla stores
  * them too (as bytes).
  */
-import { CommandError } from './targets.ts';
+import { CommandError } from './command-arguments.ts';
 import { translatable } from './text.ts';
 
 /** A parsed SNBT value: a number (any numeric type), a string, a list or a compound. */

@@ -4,8 +4,7 @@
  * own language file, so vanilla keys (e.g. `commands.message.display.incoming`) come out exactly as
  * on a vanilla server, and mineflayer's chat patterns match them.
  */
-import type { SquidServer } from '../embedded.ts';
-import type { SquidPlayer } from './types.ts';
+import type { SquidPlayer, SquidServer } from '../types.ts';
 
 /** prismarine-nbt's in-memory tag shape (what node-minecraft-protocol serialises). */
 type NbtTag = { type: string; value: unknown; name?: string };
@@ -78,7 +77,7 @@ export function sendSystemMessage(serv: SquidServer, player: SquidPlayer, compon
  */
 export function sendFeedback(serv: SquidServer, player: SquidPlayer | undefined, component: TextComponent): void {
   if (player) sendSystemMessage(serv, player, component);
-  else serv.info?.(plainText(serv, component));
+  else serv.info(plainText(serv, component));
 }
 
 /** Sends a red error line (vanilla colours command failures red). */
@@ -89,7 +88,7 @@ export function sendError(serv: SquidServer, player: SquidPlayer | undefined, co
 /** Renders `component` as plain text with the server version's en_us language file (for logs). */
 export function plainText(serv: SquidServer, component: TextComponent): string {
   if (component.translate === undefined) return component.text ?? '';
-  const template: string = serv.registry.language?.[component.translate] ?? component.translate;
+  const template = serv.registry.language?.[component.translate] ?? component.translate;
   const args = (component.with ?? []).map((part) => plainText(serv, normalise(part)));
   let next = 0;
   return template.replace(/%(?:(\d+)\$)?s/g, (_, index?: string) => args[index ? Number(index) - 1 : next++] ?? '');

@@ -1,0 +1,20 @@
+/**
+ * What dying mobs drop: their minecraft-data `entityLoot` as item entities (player-kill-only
+ * entries when a player dealt the killing blow; babies drop nothing), spawned where the mob died.
+ */
+import type { SquidServer } from '../types.ts';
+import { dropFromEntity } from '../services/drops.ts';
+import { mobDrops } from '../services/loot.ts';
+import { mobState } from '../services/mobs.ts';
+
+/** vanilla: item entities spawned by a dying mob can be picked up after 10 ticks. */
+const LOOT_PICKUP_DELAY_TICKS = 10;
+
+/** Installs mob loot (on the mob service's `mobDied`). */
+export function installMobLoot(serv: SquidServer): void {
+  serv.on('mobDied', ({ entity, killer }) => {
+    const mob = mobState(serv, entity);
+    if (!mob || mob.baby) return;
+    dropFromEntity(serv, entity, mobDrops(serv, mob.name, killer !== undefined), LOOT_PICKUP_DELAY_TICKS);
+  });
+}

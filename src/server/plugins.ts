@@ -1,0 +1,71 @@
+/**
+ * The one ordered list of plugins installed on every embedded server (see ./plugin.ts for the
+ * contract). Services come before the features that use them. `requires` names the services a
+ * plugin uses that keep state per player or per server (they must be installed, and before it)
+ * and the plugins whose packet listeners it wraps; start-up fails with a clear error when the
+ * list breaks it:
+ * - movement wraps the teleport service's `player.teleport` (a teleport restarts its distance
+ *   count), and adds its `position` listeners after teleport's confirmation gate replaced
+ *   flying-squid's (so it sees every packet);
+ * - digging takes over `block_dig` and passes the statuses it does not handle to the listeners
+ *   installed before it (the inventory service's Q-throws).
+ * Features that only react to events (`blockBroken`, `playerDied`, `mobDied`) or register with
+ * flying-squid's block registries (`onBlockInteraction`, `onItemPlace`) need no order.
+ */
+import type { ServerPlugin } from './plugin.ts';
+import { installMobs } from './services/mobs.ts';
+import { installInventory } from './services/inventory.ts';
+import { installMovement } from './services/movement.ts';
+import { installTeleport } from './services/teleport.ts';
+import { installBeds } from './features/beds.ts';
+import { installContainers } from './features/containers.ts';
+import { installCraftingTable } from './features/crafting-table.ts';
+import { installCrops } from './features/crops.ts';
+import { installDataCommand } from './features/data-command.ts';
+import { installDigging } from './features/digging.ts';
+import { installBlockCommands } from './features/fill.ts';
+import { installHunger } from './features/hunger.ts';
+import { installInteractions } from './features/interactions.ts';
+import { installItemCommands } from './features/item-commands.ts';
+import { installMobAi } from './features/mob-ai.ts';
+import { installMobCombat } from './features/mob-combat.ts';
+import { installMobCommands } from './features/mob-commands.ts';
+import { installMobLoot } from './features/mob-loot.ts';
+import { installPlacing } from './features/placing.ts';
+import { installPlayerState } from './features/player-state.ts';
+import { installPlayerFixes } from './features/players.ts';
+import { installSigns } from './features/signs.ts';
+import { installSmelting } from './features/smelting.ts';
+import { installTeleportCommand } from './features/teleport-command.ts';
+import { installWhisperCommands } from './features/whisper.ts';
+
+/** Our plugins, in install order. */
+export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
+  // Services: shared machinery with per-player or per-server state.
+  { name: 'teleport', requires: [], install: installTeleport },
+  { name: 'movement', requires: ['teleport'], install: installMovement },
+  { name: 'inventory', requires: ['movement'], install: installInventory },
+  { name: 'mobs', requires: [], install: installMobs },
+  // Features: game behaviour and commands, each on services only.
+  { name: 'player-fixes', requires: [], install: installPlayerFixes },
+  { name: 'teleport-command', requires: ['teleport'], install: installTeleportCommand },
+  { name: 'whisper', requires: [], install: installWhisperCommands },
+  { name: 'item-commands', requires: ['inventory'], install: installItemCommands },
+  { name: 'hunger', requires: ['movement'], install: installHunger },
+  { name: 'player-state', requires: ['inventory'], install: installPlayerState },
+  { name: 'crops', requires: [], install: installCrops },
+  { name: 'digging', requires: ['inventory', 'movement'], install: installDigging },
+  { name: 'placing', requires: ['movement'], install: installPlacing },
+  { name: 'beds', requires: [], install: installBeds },
+  { name: 'crafting-table', requires: ['inventory'], install: installCraftingTable },
+  { name: 'containers', requires: ['inventory'], install: installContainers },
+  { name: 'smelting', requires: ['inventory'], install: installSmelting },
+  { name: 'block-commands', requires: [], install: installBlockCommands },
+  { name: 'data-command', requires: [], install: installDataCommand },
+  { name: 'mob-combat', requires: ['mobs'], install: installMobCombat },
+  { name: 'mob-loot', requires: ['mobs'], install: installMobLoot },
+  { name: 'mob-ai', requires: ['mobs'], install: installMobAi },
+  { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
+  { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
+  { name: 'signs', requires: [], install: installSigns },
+];

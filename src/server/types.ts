@@ -1,0 +1,308 @@
+/**
+ * The contract between flying-squid and our plugins: typed shapes of flying-squid's untyped
+ * server, player, entity, world and client objects, listing only the members our plugins use.
+ *
+ * flying-squid 1.12 is CommonJS without typings; these interfaces are what we rely on. A member
+ * added here is a promise that flying-squid has it (or that one of our plugins installs it, as
+ * noted). Packet payloads stay with the code that reads them: `client.on(name, (packet: Shape) => …)`
+ * states its own shape.
+ *
+ * Events our plugins emit on the server are in {@link ServerEvents}.
+ */
+import type { IndexedData } from 'minecraft-data';
+import type { Block } from 'prismarine-block';
+import type { Item } from 'prismarine-item';
+import type { Vec3 } from 'vec3';
+
+/** minecraft-data of the server's version (prismarine-registry), `serv.registry`. */
+export type Registry = IndexedData;
+
+/** A slot's content: an item stack or empty. */
+export type Slot = Item | null;
+
+/**
+ * A minimal typed event emitter: `on` / `once` / `off` / `emit` over an event map whose values
+ * are the listeners' argument tuples.
+ */
+export interface TypedEmitter<Events extends { [K in keyof Events]: unknown[] }> {
+  on<K extends keyof Events>(event: K, listener: (...args: Events[K]) => void): this;
+  once<K extends keyof Events>(event: K, listener: (...args: Events[K]) => void): this;
+  off<K extends keyof Events>(event: K, listener: (...args: Events[K]) => void): this;
+  emit<K extends keyof Events>(event: K, ...args: Events[K]): boolean;
+}
+
+/**
+ * A node-minecraft-protocol server-side client (`player._client`). Packet listeners declare the
+ * payload shape they read (`client.on('use_entity', (packet: { target: number }) => …)`).
+ */
+export interface SquidClient {
+  /** Sends a packet; the payload must match the version's protocol definition. */
+  write(name: string, params: object): void;
+  on<T>(event: string, listener: (packet: T) => void): this;
+  listeners(event: string): Array<(packet: unknown) => void>;
+  removeAllListeners(event: string): this;
+  /** Closes the connection with a reason shown to the player. */
+  end(reason: string): void;
+  /** Round-trip time in ms, as measured by keep-alives. */
+  latency?: number;
+}
+
+/** A prismarine-world world (`serv.overworld`, `player.world`), as far as we read and write it. */
+export interface SquidWorld {
+  getBlock(position: Vec3): Promise<Block>;
+  getBlockStateId(position: Vec3): Promise<number>;
+  /** Writes a state without telling anyone (see `SquidServer.setBlock` for the announced write). */
+  setBlockStateId(position: Vec3, stateId: number): Promise<void>;
+  getColumn(chunkX: number, chunkZ: number): Promise<unknown>;
+  getColumns(): Array<{ chunkX: string; chunkZ: string }>;
+  /** Synchronous access to loaded chunks (undefined/null where nothing is loaded). */
+  sync: {
+    getBlock(position: Vec3): Block | null;
+    getBlockStateId(position: Vec3): number;
+    getColumnAt(position: Vec3): unknown;
+  };
+  /** Present when the world is persisted to a folder. */
+  storageProvider?: unknown;
+  savingInt?: NodeJS.Timeout;
+  currentlySaving?: boolean;
+  queueSaving(chunkX: number, chunkZ: number): void;
+  saveNow(): Promise<void>;
+}
+
+/** Player-visible player entity events. */
+export interface PlayerEvents {
+  spawned: [];
+  disconnected: [];
+  /** flying-squid's pvp: a player attacked an entity (our mobs set `attacker`). */
+  attack: [data: { attackedEntity?: SquidEntity; attacker?: SquidPlayer }];
+}
+
+/**
+ * A flying-squid entity (players included): `serv.entities[id]`. Mobs spawned by our mob service
+ * and item entities are plain entities with the extra members noted.
+ */
+export interface SquidEntity {
+  id: number;
+  type: 'player' | 'mob' | 'object';
+  /** minecraft-data entity id sent in spawn packets (null for flying-squid's players until fixed). */
+  entityType: number | null;
+  /** Entity name for mobs and objects, e.g. 'cow', 'item'. */
+  name?: string;
+  uuid?: string;
+  position: Vec3;
+  /** Blocks per second (flying-squid's physics unit). */
+  velocity: Vec3;
+  /** Yaw/pitch as protocol bytes (1/256 of a turn), as flying-squid stores them. */
+  yaw: number;
+  pitch: number;
+  headPitch?: number;
+  world: SquidWorld;
+  /** Living entities only (players and mobs); objects have none. */
+  health?: number;
+  metadata?: unknown[];
+  /** When flying-squid created the entity (`Date.now()`). */
+  bornTime: number;
+  /** Item entities: ms after `bornTime` before anyone can pick them up. */
+  pickupTime?: number;
+  /** Item entities: the stack they carry. */
+  itemId?: number;
+  itemCount?: number;
+  /** Item entities: set once picked up (by our pickup). */
+  collected?: boolean;
+  /** Entities spawned on this entity's viewers (a player's: on its own client). */
+  nearbyEntities?: SquidEntity[];
+  getNearbyPlayers(): SquidPlayer[];
+  _writeOthersNearby(name: string, params: object): void;
+  sendPosition(position: Vec3, onGround: boolean, teleport?: boolean): Promise<boolean | void>;
+  teleport(position: Vec3): Promise<void> | void;
+  updateAndSpawn(): void;
+  destroy(): void;
+  /** Living entities: flying-squid's damage entry point (our mobs replace it). */
+  takeDamage?(data: { damage?: number; attacker?: SquidPlayer }): void;
+  updateHealth?(health: number): void;
+}
+
+/** The flying-squid player inventory (`player.inventory`): prismarine-windows' window 0. */
+export interface SquidInventory {
+  /** Window slots (0 craft result, 1–4 grid, 5–8 armour, 9–35 main, 36–44 hotbar, 45 offhand). */
+  slots: Slot[];
+  /** Sets a slot and emits `updateSlot` (our inventory service syncs the client from it). */
+  updateSlot(slot: number, item: Slot): void;
+  on(event: 'updateSlot', listener: (slot: number, oldItem: Slot, newItem: Slot) => void): this;
+  removeAllListeners(event: string): this;
+}
+
+/** A flying-squid player: a {@link SquidEntity} with a client connection. */
+export interface SquidPlayer extends SquidEntity, TypedEmitter<PlayerEvents> {
+  type: 'player';
+  username: string;
+  uuid: string;
+  _client: SquidClient;
+  inventory: SquidInventory;
+  health: number;
+  food: number;
+  foodSaturation: number;
+  /** 0 survival, 1 creative, 2 adventure, 3 spectator. */
+  gameMode: number;
+  prevGameMode?: number;
+  /** Selected hotbar slot, 0–8. */
+  heldItemSlot: number;
+  crouching?: boolean;
+  disconnected?: boolean;
+  op?: boolean;
+  spawnPoint?: Vec3;
+  profileProperties?: unknown[];
+  /** True while flying-squid streams chunks to the player. */
+  sendingChunks?: boolean;
+  updateHealth(health: number): void;
+  sendSelfPosition(): void;
+  waitPlayerLogin(): Promise<void>;
+  worldSendRestOfChunks(): Promise<void>;
+  sendChunk(chunkX: number, chunkZ: number, column: unknown): Promise<void>;
+  sendBlock(position: Vec3, stateId: number): void;
+  spawnEntity(entity: SquidEntity): void;
+  /** Picks an item entity up (replaced by our inventory service). */
+  collect(entity: SquidEntity): number | void;
+  setEquipment?(slot: number, item: Slot): void;
+  /** Sends a system line to the player (plain text). */
+  system?(text: string): void;
+  /** Runs `action` through flying-squid's cancellable behaviour events. */
+  behavior(name: string, data: object, action: () => Promise<void>): Promise<void>;
+  _sendRespawn(difficulty?: number, gameMode?: number, dimension?: number): void;
+  /** Sends the abilities packet for the game mode (installed by our player-state feature). */
+  sendAbilities?(): void;
+}
+
+/** Context flying-squid passes to a command's `action`: the calling player, absent for the console. */
+export interface CommandContext {
+  player?: SquidPlayer;
+}
+
+/** A command registered with `serv.commands.add`. */
+export interface CommandDefinition {
+  base: string;
+  aliases?: string[];
+  info: string;
+  usage: string;
+  /** Op only (every player is op on the embedded server). */
+  op?: boolean;
+  /** Runs with the argument text after the command name (possibly empty). */
+  action(raw: string, ctx: CommandContext): unknown;
+}
+
+/** What `serv.placeItem` and `serv.onItemPlace` handlers receive for one placement. */
+export interface ItemPlaceData {
+  item: Item;
+  /** Angle from the player to the placed block, degrees in [0, 360). */
+  angle: number;
+  /** Clicked face (protocol number). */
+  direction: number;
+  player: SquidPlayer;
+  referencePosition: Vec3;
+  placedPosition: Vec3;
+  directionVector: Vec3;
+  /** Generic placement properties flying-squid derives (facing, axis, half, rotation, waterlogged). */
+  properties: Record<string, unknown>;
+}
+
+/** A placement's block: minecraft-data block id and state offset from its `minStateId`; empty = nothing placed. */
+export interface PlacedBlock { id?: number; data?: number }
+
+/** What `serv.onBlockInteraction` handlers receive: the used block (with its position) and the player. */
+export interface BlockInteraction {
+  block: Block & { position: Vec3; direction?: number };
+  player: SquidPlayer;
+}
+
+/**
+ * Payload of the server's `'blockBroken'` event, emitted once a player broke a block (survival
+ * or creative; not for the blocks popped off with it), after the block was set to air and its
+ * drops spawned.
+ */
+export interface BlockBrokenEvent {
+  player: SquidPlayer;
+  /** Where the block was (blocks). */
+  position: Vec3;
+  /** The block as it was before breaking. */
+  block: Block;
+  /** The block's own loot that was dropped (empty in creative or without the right tool). */
+  drops: Array<{ item: string; count: number }>;
+}
+
+/**
+ * Events on the server object: flying-squid's (`newPlayer`, `newEntity`, `tick`, `close`,
+ * `error`) and ours.
+ *
+ * @example serv.on('blockBroken', ({ player, position, block }) => { … })
+ */
+export interface ServerEvents {
+  newPlayer: [player: SquidPlayer];
+  newEntity: [entity: SquidEntity];
+  /** One game tick (20 per second): seconds since the last one, and the tick count. */
+  tick: [delta: number, tickCount: number];
+  close: [];
+  error: [error: unknown];
+  /** A player broke a block (the digging feature). */
+  blockBroken: [event: BlockBrokenEvent];
+  /** A player's health reached 0 (the player-state feature, after the death drops). */
+  playerDied: [player: SquidPlayer];
+  /** A mob was hit (the mob service; the mob-combat feature applies it). */
+  mobHurt: [event: { entity: SquidEntity; damage: number; attacker?: SquidPlayer }];
+  /** A mob died (the mob service; the mob-loot feature drops its loot). */
+  mobDied: [event: { entity: SquidEntity; killer?: SquidPlayer }];
+}
+
+/**
+ * A started flying-squid server (`serv`), with the members our plugins use.
+ * Members marked "ours" are set by `startEmbeddedServer` or one of our services.
+ */
+export interface SquidServer extends TypedEmitter<ServerEvents> {
+  registry: Registry;
+  /** Connected players (joining ones included once `newPlayer` fired). */
+  players: SquidPlayer[];
+  /** Every entity by id, players included. */
+  entities: Record<number, SquidEntity>;
+  overworld: SquidWorld;
+  netherworld: SquidWorld;
+  /** Game time in ticks (day cycle), `setTime` to change it. */
+  time: number | bigint;
+  tickCount: number;
+  /** 0 peaceful … 3 hard. */
+  difficulty: number;
+  hashedSeed?: unknown;
+  dimensionNames?: Record<number, string>;
+  listeningPort?: number;
+  /** Ours: the folder the world persists in (undefined = in memory). */
+  worldFolder?: string;
+  commands: { add(command: CommandDefinition): void };
+  /** Whether the server's version has a protocol feature (minecraft-data `features`). */
+  supportFeature(feature: string): boolean;
+  /** Writes a block state and shows it to the players in that world. */
+  setBlock(world: SquidWorld, position: Vec3, stateId: number): Promise<void>;
+  setTime(time: number): void;
+  handleCommand(command: string): Promise<void>;
+  getPlayer(username: string): SquidPlayer | null;
+  /** flying-squid's placement registry: the state a placed item gets. */
+  placeItem(data: ItemPlaceData): PlacedBlock | Promise<PlacedBlock>;
+  onItemPlace(name: string, handler: (data: ItemPlaceData) => PlacedBlock | Promise<PlacedBlock>, warn?: boolean): void;
+  /** flying-squid's block-use registry: true when a handler used the click. */
+  interactWithBlock(data: BlockInteraction): Promise<boolean>;
+  onBlockInteraction(name: string, handler: (data: BlockInteraction) => boolean | Promise<boolean>): void;
+  initEntity(type: 'mob' | 'object', entityType: number, world: SquidWorld, position: Vec3): SquidEntity;
+  spawnObject(type: number, world: SquidWorld, position: Vec3, options: Record<string, unknown>): SquidEntity;
+  _writeArray(name: string, params: object, players: SquidPlayer[]): void;
+  _worldLoadPlayerChunk(chunkX: number, chunkZ: number, player: SquidPlayer): boolean;
+  _sendPlayerList?(player: SquidPlayer): void;
+  _sendPlayerEventLeave?(player: SquidPlayer): void;
+  _createChatComponent(text: string): { toNetworkFormat(): unknown };
+  waitForReady(timeoutMs: number): Promise<void>;
+  stopTickInterval?(): void;
+  destroy(): Promise<void>;
+  setMaxListeners(n: number): this;
+  /** Log sinks (ours: routed by `startEmbeddedServer`). */
+  log(message: unknown): void;
+  info(message: unknown): void;
+  warn(message: unknown): void;
+  err(message: unknown): void;
+  debug?(message: string): void;
+}
