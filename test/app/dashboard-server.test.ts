@@ -1,0 +1,111 @@
+/**
+ * The dashboard's server without bots or a browser: the settings' rules (loopback, or a token),
+ * the page's modules (only what the page imports, types stripped, browser-safe), the token on the
+ * WebSocket and the run records, malformed requests, and an evaluation's progress as it changes.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
+import { pageModules, PAGE_ENTRY } from '../../src/app/dashboard/browser-modules.ts';
+import { dashboardSettings, startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
+import { CLOSE_BAD_TOKEN, serverMessageSchema, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
+import { ConfigError, settingsSchema } from '../../src/settings/index.ts';
+import { waitUntil } from '../helpers/wait.ts';
+
+const TOKEN = 's3cret-token';
+const out = mkdtempSync(path.join(tmpdir(), 'dashboard-server-'));
+const board = new CampaignBoard('crafting tasks', { recordsRoot: path.join(out, 'runs') });
+let dashboard: Dashboard;
+
+/** A WebSocket client that keeps every message, validated with the protocol. */
+function client(query = '') {
+  const messages: ServerMessage[] = [];
+  const ws = new WebSocket(`${dashboard.url.replace('http', 'ws')}ws${query}`);
+  const closed = new Promise<number>((resolve) => { ws.onclose = (e) => resolve(e.code); });
+  ws.onmessage = (e) => { messages.push(serverMessageSchema.parse(JSON.parse(String(e.data)))); };
+  return { ws, messages, closed };
+}
+
+beforeAll(async () => {
+  mkdirSync(path.join(out, 'runs', 'crafting_a_1'), { recursive: true });
+  writeFileSync(path.join(out, 'runs', 'crafting_a_1', 'result.json'), '{"success":true}');
+  dashboard = await startDashboard({ port: 0, token: TOKEN, campaign: board });
+});
+
+afterAll(async () => {
+  await dashboard?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+test('the dashboard is off with port 0, and beyond loopback only with a token', () => {
+  const settings = (more: Record<string, unknown>) => settingsSchema.parse(more);
+  expect(dashboardSettings(settings({ dashboard_port: 0 }))).toBeUndefined();
+  expect(dashboardSettings(settings({}))).toEqual({ host: '127.0.0.1', port: 8080, token: '', viewer: false });
+  expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(ConfigError);
+  expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(/dashboard_token/);
+  expect(dashboardSettings(settings({ dashboard_host: '0.0.0.0', dashboard_token: 'x' }))?.host).toBe('0.0.0.0');
+});
+
+test("the page's modules are what its entry imports, types stripped, and import no Node code", async () => {
+  const modules = pageModules();
+  expect([...modules.keys()].sort()).toEqual(['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'game/versions.ts', 'settings/schema.ts'].sort());
+  for (const [file, code] of modules) {
+    expect(code, file).not.toMatch(/from ['"]node:/);
+    expect(code, file).not.toMatch(/^\s*import type /m);
+  }
+  const page = await fetch(`${dashboard.url}src/${PAGE_ENTRY}`);
+  expect(page.headers.get('content-type')).toMatch(/javascript/);
+  expect(await page.text()).toContain("from 'htm/preact'");
+  expect((await fetch(`${dashboard.url}src/app/dashboard/server.ts`)).status).toBe(404);
+  expect((await fetch(`${dashboard.url}vendor/zod/index.js`)).status).toBe(200);
+  expect(await (await fetch(dashboard.url)).text()).toContain('"zod":"/vendor/zod/index.js"');
+});
+
+test('without the token the WebSocket and the run records are refused; with it they are served', async () => {
+  const refused = client();
+  expect(await refused.closed).toBe(CLOSE_BAD_TOKEN);
+  expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json`)).status).toBe(401);
+  expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json?token=wrong`)).status).toBe(401);
+  const records = await fetch(`${dashboard.url}runs/crafting_a_1/result.json`, { headers: { cookie: `mindcraft_token=${TOKEN}` } });
+  expect(await records.text()).toBe('{"success":true}');
+  const listing = await fetch(`${dashboard.url}runs/crafting_a_1/?token=${TOKEN}`);
+  expect(await listing.text()).toContain('result.json');
+});
+
+test("an evaluation's progress reaches the page as it changes; malformed requests get a clear reply", async () => {
+  const page = client(`?token=${TOKEN}`);
+  await waitUntil(() => page.messages.some((m) => m.type === 'hello'), 'hello');
+  const hello = page.messages.find((m) => m.type === 'hello');
+  expect(hello).toMatchObject({ bots: [], campaign: { title: 'crafting tasks', total: 0 } });
+
+  board.plan([
+    { runId: 'crafting/a/1', taskId: 'a', file: 'crafting.json' },
+    { runId: 'crafting/b/1', taskId: 'b', file: 'crafting.json' },
+    { runId: 'cooking/c/1', taskId: 'c', file: 'cooking.json' },
+  ]);
+  board.started('crafting/a/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+  board.score('crafting/a/1', 0.5);
+  board.finished('crafting/a/1', { success: true, score: 1, endReason: 'success', folder: path.join(out, 'runs', 'crafting_a_1') });
+  board.started('crafting/b/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+  board.finished('no/such/run', { success: true, score: 1, endReason: 'success' });
+  const latest = () => page.messages.filter((m) => m.type === 'campaign').at(-1);
+  await waitUntil(() => latest()?.type === 'campaign' && latest()!.campaign.active.length === 1 && latest()!.campaign.done === 1, 'the progress arrives');
+  const view = latest()!.type === 'campaign' ? latest()!.campaign : undefined;
+  expect(view).toMatchObject({
+    total: 3, done: 1, running: 1, left: 1, successes: 1,
+    files: [{ file: 'crafting.json', done: 1, successes: 1, total: 2 }, { file: 'cooking.json', done: 0, successes: 0, total: 1 }],
+    active: [{ runId: 'crafting/b/1', agents: ['Andy', 'Jill'], score: null }],
+    finished: [{ runId: 'crafting/a/1', success: true, score: 1, link: '/runs/crafting_a_1/' }],
+  });
+  expect(view!.active[0]!.deadline - view!.active[0]!.startedAt).toBe(300_000);
+
+  page.ws.send('{"id": 3, "type": "launchRockets"}');
+  page.ws.send(JSON.stringify({ id: 4, type: 'stop', bot: 'Andy' }));
+  await waitUntil(() => page.messages.filter((m) => m.type === 'reply').length === 2, 'two replies');
+  const replies = page.messages.filter((m) => m.type === 'reply');
+  expect(replies[0]).toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/not understood/) });
+  expect(replies[1]).toMatchObject({ id: 4, ok: false, error: expect.stringMatching(/no bots to control/) });
+  page.ws.close();
+});
