@@ -15,16 +15,17 @@ import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
 import { ConnectError } from '../agent/bot.ts';
 import { requireUsableModels } from '../agent/model-choice.ts';
+import { parseModelSpec } from '../models/spec.ts';
 import { startAgents, type RunningBots } from './start-bots.ts';
 import { RunFolder } from './run-folder.ts';
 import { ChatOutbox, type RateLimit } from '../conversation/outbox.ts';
 import { gameData } from '../game/data.ts';
-import { ConfigError, loadProfile, type Profile, type Settings } from '../settings/index.ts';
+import { ConfigError, loadProfile, withTaskDomain, type Profile, type Settings } from '../settings/index.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { waitFor } from '../util/abort.ts';
 import { checkBlueprint, diffLines, type BlockLookup } from '../tasks/blueprint.ts';
 import { fileKeys, runFolder, taskConditions } from '../tasks/eval/campaign.ts';
-import { RunRecorder, totals, type EndReason, type RunEvent, type RunResult } from '../tasks/eval/records.ts';
+import { RunRecorder, totals, type EndReason, type RunEvent, type RunEventSink, type RunResult } from '../tasks/eval/records.ts';
 import { agentGoal, blockedActionsFor, humanSlots, openingLine, type HumanSlot } from '../tasks/goals.ts';
 import { checkTaskForVersion, goalFor, perAgentTargets, TaskError, taskTargets } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
@@ -57,6 +58,8 @@ export interface TaskRunOptions {
   folder?: string;
   /** Receives every event of the run as it happens (a live page, a progress bar). */
   onEvent?: (event: RunEvent) => void;
+  /** Receives the validator's score (0–1) whenever it changes during play (the dashboard's campaign view). */
+  onScore?: (score: number) => void;
   /** Folder of the bots' memory files (default `bots`); evaluations give each worker its own. */
   botsDir?: string;
   /** How long to wait for each of the task's human players to join (ms; default 120 000). */
@@ -65,6 +68,18 @@ export interface TaskRunOptions {
   missingAgentMs?: number;
   /** Ends the run early: the result has `end_reason: 'interrupted'`. */
   signal?: AbortSignal;
+  /**
+   * Where the run's bots come from: by default a server and bots started for this run and closed
+   * after it; evaluations pass a warm world (`./warm-world.ts`) that keeps them between runs.
+   */
+  world?: TaskWorld;
+  /**
+   * A task that cannot be played on the settings' Minecraft version (unknown item or block
+   * names) ends at once in a result with `end_reason: 'error'` instead of a TaskError
+   * (evaluations: the campaign goes on and the task counts as failed, as in MINDcraft, where the
+   * `/give` of an unknown item fails and the task cannot be done).
+   */
+  unplayableAsResult?: boolean;
   /**
    * Called once set-up is done, before the goals are given (tests build or inspect the world here).
    * A rejection ends the run with `error`.
@@ -75,6 +90,25 @@ export interface TaskRunOptions {
    * play state here). A rejection ends the run with `error`.
    */
   onPlaying?: (ready: TaskReady) => void | Promise<void>;
+}
+
+/**
+ * The bots of a run when they are not started for it (see {@link TaskRunOptions.world}).
+ */
+export interface TaskWorld {
+  /**
+   * The run's bots: one agent per profile on a server, started as `startAgents` starts them for
+   * a run (`fallback: false`), their taps reporting to `events` and their log lines to `log`,
+   * in a world as a fresh one would be.
+   *
+   * @throws ConfigError / ConnectError / Error as `startAgents` does.
+   */
+  open(request: { profiles: Profile[]; model?: Profile['model']; env?: NodeJS.ProcessEnv; botsDir?: string; events: RunEventSink; log: (line: string) => void }): Promise<RunningBots>;
+  /**
+   * Takes the bots back once the run's result is final. `reusable` is false after an error or a
+   * missing agent: the world is then closed rather than kept.
+   */
+  release(running: RunningBots, reusable: boolean): Promise<void>;
 }
 
 /** What {@link TaskRunOptions.onReady} gets. */
@@ -128,18 +162,32 @@ export function botBlockLookup(bot: Bot): BlockLookup {
   };
 }
 
+/** What {@link checkTask} found. */
+export interface TaskCheck {
+  /** Things that will be ignored, one line each. */
+  warnings: string[];
+  /**
+   * Why the task cannot be played on the settings' Minecraft version (an item or block name it
+   * does not have, e.g. the benchmark's pre-1.14 `rose_red`), if it cannot.
+   */
+  unplayable?: string;
+}
+
 /**
- * Checks a task before anything starts: its items and blocks exist in the settings' Minecraft
- * version, its human players are consistent, and there are enough profiles.
+ * Checks a task before anything starts: its human players are consistent, there are enough
+ * profiles, and its items and blocks exist in the settings' Minecraft version.
  *
- * @returns warnings (things that will be ignored), one line each.
- * @throws TaskError naming what is wrong.
+ * @throws TaskError for a human count that does not match `usernames` or too few profiles.
  */
-export function checkTask(task: LoadedTask, settings: Settings, profiles: number): string[] {
-  const warnings = checkTaskForVersion(task, gameData(settings.minecraft_version));
+export function checkTask(task: LoadedTask, settings: Settings, profiles: number): TaskCheck {
   humanSlots(task);
   if (profiles < task.agent_count) throw new TaskError(`task "${task.id}" needs ${task.agent_count} agents; ${profiles} profiles given`);
-  return warnings;
+  try {
+    return { warnings: checkTaskForVersion(task, gameData(settings.minecraft_version)) };
+  } catch (err) {
+    if (err instanceof TaskError) return { warnings: [], unplayable: err.message };
+    throw err;
+  }
 }
 
 /** A run ending: why, and the last validation. */
@@ -150,24 +198,29 @@ interface Ending {
 }
 
 /**
- * Runs `options.task` and resolves with its result. Bad input (unknown items or blocks, a human
- * count that does not match `usernames`, too few profiles, a model that cannot be used: never a
- * silent fall back to the oracle) rejects with a TaskError or ConfigError before anything starts; any later failure ends in a result with
- * `success: false`, an `end_reason` and an `error`, never a rejection.
+ * Runs `options.task` and resolves with its result. Bad input (unknown items or blocks unless
+ * `unplayableAsResult`, a human count that does not match `usernames`, too few profiles, a model
+ * that cannot be used: never a silent fall back to the oracle) rejects with a TaskError or
+ * ConfigError before anything starts; any later failure ends in a result with `success: false`,
+ * an `end_reason` and an `error`, never a rejection.
  *
  * The task's validator ({@link validatorFor}, by `type`) runs every game tick of agent 0's bot;
  * the first success ends the run at once. At the timeout the run ends with the last check's score.
  */
 export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const { task, settings } = options;
-  const log = options.log ?? ((line: string) => console.error(line));
-  for (const warning of checkTask(task, settings, options.profiles.length)) log(`Task ${task.id}: ${warning}`);
+  const log = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const check = checkTask(task, settings, options.profiles.length);
+  if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);
+  for (const warning of check.warnings) log(`Task ${task.id}: ${warning}`);
   const humans = humanSlots(task);
   const started = Date.now();
   const episode = options.episode ?? 1;
   const runId = options.runId ?? `${fileKeys([task.file]).get(task.file)}/${task.id}/${episode}`;
-  const profiles = options.profiles.slice(0, task.agent_count);
-  requireUsableModels(profiles.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+  const picked = options.profiles.slice(0, task.agent_count);
+  requireUsableModels(picked.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+  // The task's domain layer (profiles/tasks/domains/: its prompts and examples) under each bot's own keys.
+  const profiles = await withTaskDomain(picked, task.type);
   const folder = options.folder ? await RunFolder.create(options.folder) : undefined;
   const recorder = new RunRecorder(
     Object.fromEntries(profiles.map((p) => [p.name, modelName(options.model ?? p.model)])),
@@ -218,13 +271,16 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     return result;
   };
 
+  if (check.unplayable) return finish({ reason: 'error', outcome: failed, error: `not played: ${check.unplayable}` }, []);
   if (options.signal?.aborted) return finish({ reason: 'interrupted', outcome: failed }, []);
   let running: RunningBots;
   try {
-    running = await startAgents({
-      settings, profiles, model: options.model, port: settings.server === 'embedded' ? 0 : undefined, env: options.env, log,
-      fallback: false, events: recorder, botsDir: options.botsDir,
-    });
+    running = options.world
+      ? await options.world.open({ profiles, model: options.model, env: options.env, botsDir: options.botsDir, events: recorder, log })
+      : await startAgents({
+        settings, profiles, model: options.model, port: settings.server === 'embedded' ? 0 : undefined, env: options.env, log,
+        fallback: false, events: recorder, botsDir: options.botsDir,
+      });
   } catch (err) {
     // Bad input found by startAgents (a model that cannot be used) is the caller's to report.
     if (err instanceof ConfigError) throw err;
@@ -234,9 +290,12 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const { agents } = running;
   let last = failed;
   let placed: Blueprint | undefined;
+  let reusable = false;
   const stop = new AbortController();
   const abort = () => stop.abort();
-  options.signal?.addEventListener('abort', abort, { once: true });
+  // The signal may have fired while the bots joined.
+  if (options.signal?.aborted) abort();
+  else options.signal?.addEventListener('abort', abort, { once: true });
   try {
     const { blueprint, origin } = await setUp(task, agents, humans, { log, humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS, signal: stop.signal });
     placed = blueprint;
@@ -260,8 +319,10 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     if (agents.length > 1 && opening) await agents[0]!.startConversation(agents[1]!.name, opening);
     await options.onPlaying?.({ agents, blueprint, origin });
     const ending = await play(task, agents, running, validate, {
-      missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS, signal: stop.signal, onCheck: (v) => { last = v; },
+      missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS, signal: stop.signal, onCheck: (v) => { if (v.score !== last.score || last === failed) options.onScore?.(v.score); last = v; },
     });
+    // A run that ended by its own rules leaves a world a warm world can reset.
+    reusable = ending.reason === 'success' || ending.reason === 'timeout';
     log(ending.reason === 'success' ? `Task ${task.id} succeeded.`
       : ending.reason === 'timeout' ? `Task ${task.id} timed out after ${task.timeout} s with score ${ending.outcome.score}.`
         : `Task ${task.id} ended (${ending.reason}): ${ending.error ?? ''}`);
@@ -272,13 +333,19 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     return await finish({ reason: missing ? 'missing_agent' : 'error', outcome: missing ? failed : last, error: (err as Error).message }, agents, placed);
   } finally {
     options.signal?.removeEventListener('abort', abort);
-    await running.close();
+    if (options.world) await options.world.release(running, reusable);
+    else await running.close();
   }
 }
 
-/** A spec's name for records before the model exists (`oracle`, `provider/model` or a bare name). */
+/** A spec's model id for records before the model exists: `oracle` or `provider/model`. */
 function modelName(spec: Profile['model']): string {
-  return typeof spec === 'string' ? spec : spec.model;
+  if (spec === 'oracle') return spec;
+  try {
+    return parseModelSpec(spec).id;
+  } catch {
+    return typeof spec === 'string' ? spec : spec.model;
+  }
 }
 
 /** A bot's inventory, or nothing when the bot has already left. */
@@ -338,6 +405,7 @@ function play(task: LoadedTask, agents: Agent[], running: RunningBots, validate:
         }
       });
     }, Math.min(1000, options.missingAgentMs / 4));
+    if (options.signal.aborted) return interrupted();
     options.signal.addEventListener('abort', interrupted, { once: true });
     bot.on('physicsTick', check);
     check();

@@ -1,0 +1,135 @@
+/**
+ * Taps that report what a bot does to a {@link RunEventSink} without changing it: its model calls
+ * (prompts, replies, token usage), its commands, and its messages to and from other bots and
+ * players. `startAgents` installs them when given a sink (task runs and evaluations do).
+ */
+import { CommandRegistry, type ArgsOf, type CommandDef, type ParamSpec } from '../commands/registry.ts';
+import type { CommandContext } from '../commands/context.ts';
+import type { ChatOutbox, Transport } from '../conversation/index.ts';
+import { isAbortError, type ChatModel, type ChatRequest, type TokenUsage } from '../models/index.ts';
+import type { RequestEvent, RunEventSink } from '../tasks/eval/records.ts';
+
+/**
+ * The same model, reporting every `complete`/`respond` call as a request event. Everything else
+ * (the oracle's own members, optional capabilities) is the model's own, so the agent cannot tell
+ * the difference.
+ *
+ * The call's purpose is the request's `purpose`, else `conversing` for a request without a token
+ * cap (the model loop) and `other` for a capped one.
+ */
+export function recordingModel(model: ChatModel, agent: string, sink: RunEventSink): ChatModel {
+  async function record<T>(req: ChatRequest, call: (req: ChatRequest) => Promise<T>, text: (result: T) => string): Promise<T> {
+    const t = Date.now();
+    let usage: TokenUsage | undefined;
+    let reasoning: string | undefined;
+    const event = (fields: Partial<RequestEvent>): RequestEvent => ({
+      type: 'request', t, agent, model: model.id,
+      purpose: req.purpose ?? (req.maxTokens === undefined ? 'conversing' : 'other'),
+      system: req.system,
+      ...(req.live ? { live: req.live } : {}),
+      turns: req.turns.map((turn) => ({ role: turn.role, content: turn.content })),
+      ...(req.tools?.length ? { tools: req.tools.map((tool) => tool.name) } : {}),
+      ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}),
+      ...(usage ? { usage: { input: usage.input, cached: usage.cachedInput, cacheWrite: usage.cacheWriteInput, output: usage.output } } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ms: Date.now() - t,
+      ...fields,
+    });
+    try {
+      const result = await call({
+        ...req,
+        onUsage: (u) => { usage = u; req.onUsage?.(u); },
+        onReasoning: (r) => { reasoning = r; req.onReasoning?.(r); },
+      });
+      sink.emit(event({ reply: text(result) }));
+      return result;
+    } catch (err) {
+      sink.emit(event({ error: isAbortError(err) ? 'aborted' : (err as Error).message }));
+      throw err;
+    }
+  }
+  return new Proxy(model, {
+    get(target, prop) {
+      if (prop === 'complete') return (req: ChatRequest) => record(req, (r) => target.complete(r), (reply) => reply);
+      if (prop === 'respond' && target.respond) {
+        return (req: ChatRequest) => record(req, (r) => target.respond!(r), (result) => result.text);
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** `!givePlayer("Jill", "paper", 1)`: a command call as the model writes it. */
+export function commandText(def: CommandDef<unknown>, args: Record<string, unknown>): string {
+  const names = Object.keys(def.params as Record<string, ParamSpec>);
+  return names.length ? `${def.name}(${names.map((n) => JSON.stringify(args[n])).join(', ')})` : def.name;
+}
+
+/**
+ * The same commands, each reporting a command event when it settles: `ok` false when it threw
+ * (an error, its time bound, an interruption), its output or the error's message.
+ */
+export function recordingCommands(registry: CommandRegistry<CommandContext>, agent: string, sink: RunEventSink): CommandRegistry<CommandContext> {
+  return new CommandRegistry<CommandContext>(registry.list().map((def) => ({
+    ...def,
+    async perform(ctx: CommandContext, args: ArgsOf<Record<string, ParamSpec>>) {
+      const t = Date.now();
+      const command = commandText(def, args);
+      try {
+        const output = await def.perform(ctx, args);
+        sink.emit({ type: 'command', t, agent, command, kind: def.kind, ok: true, output: output ?? `${def.name} done.`, ms: Date.now() - t });
+        return output;
+      } catch (err) {
+        sink.emit({ type: 'command', t, agent, command, kind: def.kind, ok: false, output: isAbortError(err) ? 'interrupted' : (err as Error).message, ms: Date.now() - t });
+        throw err;
+      }
+    },
+  })));
+}
+
+/** The same transport, reporting each bot message sent and received by `agent`. */
+export function recordingTransport(inner: Transport, agent: string, sink: RunEventSink): Transport {
+  return {
+    get kind() { return inner.kind; },
+    peers: () => inner.peers(),
+    isPeer: (name) => inner.isPeer(name),
+    send(message) {
+      inner.send(message);
+      sink.emit({ type: 'message', t: Date.now(), agent, direction: 'sent', peer: message.to, channel: 'bot', text: message.text });
+    },
+    listen(handler) {
+      inner.listen((message) => {
+        sink.emit({ type: 'message', t: Date.now(), agent, direction: 'received', peer: message.from, channel: 'bot', text: message.text });
+        handler(message);
+      });
+    },
+    onPeersChanged: (handler) => inner.onPeersChanged(handler),
+    close: () => inner.close(),
+  };
+}
+
+/**
+ * The same outbox for the agent, reporting what it says to players: public lines (`chat`) and
+ * whispers. Raw packets (set-up commands, bot envelopes) are not messages and are not reported.
+ */
+export function recordingOutbox(outbox: ChatOutbox, agent: string, sink: RunEventSink): ChatOutbox {
+  return new Proxy(outbox, {
+    get(target, prop) {
+      if (prop === 'chat') {
+        return (text: string, ...rest: unknown[]) => {
+          sink.emit({ type: 'message', t: Date.now(), agent, direction: 'sent', peer: '*', channel: 'public', text });
+          return (target.chat as (...a: unknown[]) => void)(text, ...rest);
+        };
+      }
+      if (prop === 'whisper') {
+        return (to: string, text: string, ...rest: unknown[]) => {
+          sink.emit({ type: 'message', t: Date.now(), agent, direction: 'sent', peer: to, channel: 'whisper', text });
+          return (target.whisper as (...a: unknown[]) => void)(to, text, ...rest);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

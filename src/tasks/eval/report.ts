@@ -1,0 +1,110 @@
+/**
+ * `report.html`: one self-contained page (no network: Chart.js is inlined) with the summary
+ * table, plots of success by agent count and by depth (with 95 % intervals), the score
+ * distribution of construction runs, tokens per run, and the list of runs.
+ */
+import type { RunResult } from './records.ts';
+import { compactCount, type SummaryRow } from './summary.ts';
+
+/** What {@link reportHtml} needs. */
+export interface ReportInput {
+  title: string;
+  results: readonly RunResult[];
+  rows: readonly SummaryRow[];
+  /** Chart.js's UMD build (`chart.js/dist/chart.umd.min.js`), inlined into the page. */
+  chartJs: string;
+  /** When the report was made (shown in the header). */
+  generatedAt: Date;
+}
+
+const esc = (s: string | number) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** JSON safe inside a `<script>` element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+/** A script's text safe inside a `<script>` element. */
+const scriptText = (code: string) => code.replace(/<\/script/gi, '<\\/script');
+
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+/** One bar chart of success rates of one dimension's groups, with their intervals. */
+function rateSeries(rows: readonly SummaryRow[], dimension: string) {
+  const mine = rows.filter((r) => r.dimension === dimension);
+  return { labels: mine.map((r) => r.group), rate: mine.map((r) => r.success.value), ci: mine.map((r) => [r.success.low, r.success.high]), n: mine.map((r) => r.runs) };
+}
+
+/** Construction scores in ten bins of 0.1 (the last one holds 1.0). */
+function scoreHistogram(results: readonly RunResult[]) {
+  const scores = results.filter((r) => r.type === 'construction').map((r) => r.score);
+  const bins = Array.from({ length: 10 }, () => 0);
+  for (const s of scores) bins[Math.min(9, Math.max(0, Math.floor(s * 10)))]++;
+  return { labels: bins.map((_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`), counts: bins, n: scores.length };
+}
+
+/** The page. */
+export function reportHtml(input: ReportInput): string {
+  const { results, rows } = input;
+  const data = {
+    agents: rateSeries(rows, 'agents'),
+    depth: rateSeries(rows, 'depth'),
+    scores: scoreHistogram(results),
+    tokens: { labels: results.map((r) => r.run_id), input: results.map((r) => r.tokens.input), output: results.map((r) => r.tokens.output) },
+  };
+  const summaryRows = rows.map((r) => `<tr><td>${esc(r.dimension)}</td><td>${esc(r.group)}</td><td>${r.runs}</td><td>${pct(r.success.value)} (${r.successes})</td>`
+    + `<td>${pct(r.success.low)}–${pct(r.success.high)}</td><td>${r.score.value.toFixed(2)}</td>`
+    + `<td>${Number.isNaN(r.score.low) ? '–' : `${r.score.low.toFixed(2)}–${r.score.high.toFixed(2)}`}</td>`
+    + `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td></tr>`).join('\n');
+  const runRows = results.map((r, i) => `<tr class="${r.success ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${esc(r.run_id)}</td><td>${esc(r.type)}</td><td>${r.agent_count}</td>`
+    + `<td>${esc(Object.values(r.models).filter((m, i, a) => a.indexOf(m) === i).join(', '))}</td><td>${r.score.toFixed(2)}</td><td>${esc(r.end_reason)}</td>`
+    + `<td>${r.duration_s.toFixed(1)}</td><td>${r.setup_s.toFixed(1)}</td><td>${r.commands_run} / ${r.commands_failed}</td><td>${r.messages_sent}</td>`
+    + `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td>`
+    + `<td>${esc(r.error ?? '')}</td></tr>`).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(input.title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
+h1{font-size:22px}h2{font-size:17px;margin-top:32px}
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
+td:first-child,td:nth-child(2),th{text-align:left}td{word-break:break-word}tr.bad td{background:#fff4f4}tr.ok td{background:#f4fff4}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:24px}
+.chart{height:300px}.note{color:#666;font-size:12px}
+</style></head><body>
+<h1>${esc(input.title)}</h1>
+<p class="note">${results.length} runs · made ${esc(input.generatedAt.toISOString())} · intervals are 95 %: Wilson for success rates, Student t for mean scores.</p>
+<div class="charts">
+<div><h2>Success by agent count</h2><div class="chart"><canvas id="agents"></canvas></div></div>
+<div><h2>Success by depth</h2><div class="chart"><canvas id="depth"></canvas></div></div>
+<div><h2>Construction score distribution</h2><div class="chart"><canvas id="scores"></canvas></div></div>
+<div><h2>Tokens per run</h2><div class="chart"><canvas id="tokens"></canvas></div></div>
+</div>
+<h2>Summary</h2>
+<table><tr><th>by</th><th>group</th><th>runs</th><th>success</th><th>95% CI</th><th>mean score</th><th>95% CI</th><th>tokens in / out</th><th>cost</th></tr>
+${summaryRows}
+</table>
+<h2>Runs</h2>
+<table><tr><th>#</th><th>run</th><th>type</th><th>agents</th><th>model</th><th>score</th><th>end</th><th>wall s</th><th>set-up s</th><th>commands / failed</th><th>messages</th><th>tokens in / out</th><th>cost</th><th>error</th></tr>
+${runRows}
+</table>
+<script>${scriptText(input.chartJs)}</script>
+<script>
+const DATA = ${scriptJson(data)};
+const percent = { min: 0, max: 1, ticks: { callback: (v) => Math.round(v * 100) + '%' } };
+function rates(id, s, label) {
+  const el = document.getElementById(id);
+  if (!s.labels.length) { el.parentElement.innerHTML = '<p class="note">No runs with this field.</p>'; return; }
+  new Chart(el, { data: { labels: s.labels.map((l, i) => label + ' ' + l + ' (n=' + s.n[i] + ')'), datasets: [
+    { type: 'bar', label: 'success rate', data: s.rate, backgroundColor: '#4e79a7', order: 1 },
+    { type: 'bar', label: '95% interval', data: s.ci, backgroundColor: 'rgba(30,30,30,0.7)', barPercentage: 0.06, grouped: false, order: 0 },
+  ] }, options: { maintainAspectRatio: false, animation: false, scales: { y: percent } } });
+}
+rates('agents', DATA.agents, 'agents:');
+rates('depth', DATA.depth, 'depth');
+if (DATA.scores.n) new Chart(document.getElementById('scores'), { type: 'bar', data: { labels: DATA.scores.labels, datasets: [{ label: 'construction runs', data: DATA.scores.counts, backgroundColor: '#59a14f' }] }, options: { maintainAspectRatio: false, animation: false } });
+else document.getElementById('scores').parentElement.innerHTML = '<p class="note">No construction runs.</p>';
+new Chart(document.getElementById('tokens'), { type: 'bar', data: { labels: DATA.tokens.labels.map((_, i) => String(i + 1)), datasets: [
+  { label: 'input', data: DATA.tokens.input, backgroundColor: '#f28e2b' }, { label: 'output', data: DATA.tokens.output, backgroundColor: '#e15759' },
+] }, options: { maintainAspectRatio: false, animation: false, scales: { x: { stacked: true, title: { display: true, text: 'run (see the list below)' } }, y: { stacked: true } },
+  plugins: { tooltip: { callbacks: { title: (items) => DATA.tokens.labels[items[0].dataIndex] } } } } });
+</script>
+</body></html>
+`;
+}
