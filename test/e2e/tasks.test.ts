@@ -1,7 +1,7 @@
 /**
  * End to end: teams of oracle bots play MineCollab-format tasks on the embedded server, scored from
  * the bots' real inventories and the world's blocks. The tasks are generated ones kept in
- * test/fixtures/tasks/ (written by `npm run generate` with fixed seeds), plus the issue's own
+ * test/fixtures/generated/ (written by `npm run generate` with fixed seeds), plus the issue's own
  * cases; nothing here needs ../shared.
  */
 import path from 'node:path';
@@ -12,7 +12,7 @@ import type { LoadedTask } from '../../src/tasks/schema.ts';
 import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
 import type { OracleModel } from '../../src/models/oracle.ts';
 
-const FIXTURES = path.resolve('test/fixtures/tasks');
+const FIXTURES = path.resolve('test/fixtures/generated');
 const settings = testSettings({ chat_bot_messages: false });
 
 async function play(task: LoadedTask, onReady?: (ready: TaskReady) => void | Promise<void>) {

@@ -1,0 +1,302 @@
+/**
+ * How to produce items from what is held: crafting (minecraft-data recipes), smelting or cooking
+ * (vanilla furnace recipes of `./smelting.ts`) and gathering from the world (sources the caller
+ * names: blocks to dig, mobs to hunt). Pure functions over game data, no bot: the offline policy
+ * plans with them, the task generator checks with them that a task can be done.
+ */
+import { type GameData, type Recipe, recipeIngredients, recipeNeedsTable, recipeResultCount } from './data.ts';
+import { smeltingTableFor } from './smelting.ts';
+
+/** Item name → count. */
+export type Counts = Record<string, number>;
+
+/**
+ * A way to get an item from the world with one command.
+ *
+ * @example { item: 'wheat', command: (n) => `!collectBlocks("wheat", ${n})`, perAction: 1 }
+ */
+export interface GatherSource {
+  /** The item this source gives. */
+  item: string;
+  /** The command text that gathers `n` more (e.g. `!collectBlocks("wheat", 3)`, `!attack("cow")`). */
+  command(n: number): string;
+  /** Items the command surely yields per use, at least 1 (a hunt yields one kill's drops). */
+  perAction: number;
+  /** Items used up by one use (e.g. the bucket of a milking), if any. */
+  consumes?: Counts;
+  /** What the source is, for messages: "the farm", "a cow". */
+  where: string;
+}
+
+/** What besides crafting an agent can use. */
+export interface ProductionSources {
+  /** The world's source of `item`, if the world gives it. */
+  gather?(item: string): GatherSource | undefined;
+  /** Whether a furnace or smoker is at hand (or held), so smelting is possible. */
+  smelt?: boolean;
+  /** Whether a crafting table stands within reach of `!craftRecipe` (32 blocks). */
+  tableNearby?: boolean;
+}
+
+/** One step of a {@link ProductionPlan}. */
+export type ProductionStep =
+  | { kind: 'craft'; item: string; times: number; count: number; ingredients: Counts; needsTable: boolean }
+  | { kind: 'smelt'; item: string; input: string; count: number }
+  | { kind: 'gather'; item: string; count: number; source: GatherSource };
+
+/** What making some targets takes. */
+export interface ProductionPlan {
+  /** Steps in the order to perform them (ingredients first). */
+  steps: ProductionStep[];
+  /** Items neither held nor obtainable by any step. */
+  missing: Counts;
+  /** Items taken from the inventory (held items the steps or the targets use up). */
+  consumed: Counts;
+}
+
+/** Most nested ingredient levels followed (deeper needs count as missing). */
+const MAX_DEPTH = 8;
+
+const usableCache = new WeakMap<GameData, Map<number, Recipe[]>>();
+
+/**
+ * Recipes for item `id`, without the reverse of a storage recipe: redstone is not planned from
+ * redstone_block, nor iron_ingot from iron_block, because each of those blocks is made from the
+ * item alone. (Recipes of two or more ingredient types stay: black wool dyed from blue wool does
+ * not hide blue wool dyed from black wool.)
+ */
+export function usableRecipes(data: GameData, id: number): Recipe[] {
+  let byId = usableCache.get(data);
+  if (!byId) usableCache.set(data, (byId = new Map()));
+  let recipes = byId.get(id);
+  if (!recipes) {
+    const only = (r: Recipe): number | undefined => {
+      const keys = [...recipeIngredients(r).keys()];
+      return keys.length === 1 ? keys[0] : undefined;
+    };
+    recipes = (data.recipes[id] ?? []).filter((r) => {
+      const ing = only(r);
+      return ing === undefined || !(data.recipes[ing] ?? []).some((back) => only(back) === id);
+    });
+    byId.set(id, recipes);
+  }
+  return recipes;
+}
+
+const smeltInputsCache = new WeakMap<GameData, Map<string, string[]>>();
+
+/** Items that smelt or cook into `item` (any furnace kind), e.g. `beef` for `cooked_beef`. */
+export function smeltingInputs(data: GameData, item: string): string[] {
+  let byResult = smeltInputsCache.get(data);
+  if (!byResult) {
+    byResult = new Map();
+    const table = smeltingTableFor(data);
+    for (const recipes of Object.values(table.recipes)) {
+      for (const [input, r] of recipes) {
+        const result = data.items[r.result]?.name;
+        const name = data.items[input]?.name;
+        if (!result || !name) continue;
+        const list = byResult.get(result) ?? [];
+        if (!list.includes(name)) list.push(name);
+        byResult.set(result, list);
+      }
+    }
+    smeltInputsCache.set(data, byResult);
+  }
+  return byResult.get(item) ?? [];
+}
+
+type Option =
+  | { kind: 'craft'; recipe: Recipe; inputs: Counts; makes: number }
+  | { kind: 'smelt'; input: string }
+  | { kind: 'gather'; source: GatherSource };
+
+/**
+ * Plans making every item of `targets` from `inventory` with `sources`. Held items are used
+ * first; then, per item, the way whose inputs are all obtainable is chosen (gathering first, then
+ * crafting or smelting, preferring the recipe whose inputs are held most); an item with no
+ * obtainable way is expanded along its best way anyway, so `missing` names raw materials (the
+ * redstone of a compass, not the compass).
+ *
+ * A crafting table is planned (crafted, or counted as consumed when held) when a step needs one,
+ * none is at hand and none is held.
+ *
+ * @param inventory item name → count; not modified.
+ * @throws Error when a target is not an item of this version.
+ */
+export function planProduction(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources = {}): ProductionPlan {
+  for (const name of Object.keys(targets)) {
+    if (!data.itemsByName[name]) throw new Error(`"${name}" is not an item in Minecraft ${data.version.minecraftVersion}`);
+  }
+  const first = plan(data, inventory, targets, sources);
+  const tableNeeded = first.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby
+    && !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') && !('crafting_table' in targets);
+  if (!tableNeeded) return first;
+  // The table is placed (not used up) by the first craft that needs it: plan it first.
+  return plan(data, inventory, { crafting_table: 1, ...targets }, sources);
+}
+
+function plan(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources): ProductionPlan {
+  const held = new Map(Object.entries(inventory).filter(([, n]) => n > 0));
+  const made = new Map<string, number>();
+  const steps: ProductionStep[] = [];
+  const missing: Counts = {};
+  const consumed: Counts = {};
+  const obtainableMemo = new Map<string, boolean>();
+
+  const options = (name: string, path: readonly string[]): Option[] => {
+    const out: Option[] = [];
+    const source = sources.gather?.(name);
+    if (source) out.push({ kind: 'gather', source });
+    const id = data.itemsByName[name]?.id;
+    if (id !== undefined) {
+      for (const recipe of usableRecipes(data, id)) {
+        const inputs: Counts = {};
+        for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
+        if (Object.keys(inputs).some((i) => path.includes(i) || i === name)) continue;
+        out.push({ kind: 'craft', recipe, inputs, makes: recipeResultCount(recipe) });
+      }
+    }
+    if (sources.smelt) {
+      for (const input of smeltingInputs(data, name)) if (!path.includes(input) && input !== name) out.push({ kind: 'smelt', input });
+    }
+    return out;
+  };
+  const have = (name: string) => (held.get(name) ?? 0) + (made.get(name) ?? 0);
+  // Whether some way to get `name` exists (counts ignored), memoised per plan.
+  const obtainable = (name: string, path: readonly string[]): boolean => {
+    if (have(name) > 0) return true;
+    if (path.length >= MAX_DEPTH || path.includes(name)) return false;
+    const memo = obtainableMemo.get(name);
+    if (memo !== undefined) return memo;
+    obtainableMemo.set(name, false); // cycle guard while computing
+    const next = [...path, name];
+    const ok = options(name, path).some((o) => optionInputs(o).every((i) => obtainable(i, next)));
+    obtainableMemo.set(name, ok);
+    return ok;
+  };
+  const optionInputs = (o: Option): string[] => o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
+  const heldCoverage = (o: Option, times: number): number => {
+    if (o.kind === 'gather') return Infinity;
+    const inputs = o.kind === 'craft' ? o.inputs : { [o.input]: 1 };
+    let covered = 0;
+    for (const [i, n] of Object.entries(inputs)) covered += Math.min(have(i), n * times);
+    return covered;
+  };
+
+  const take = (name: string, count: number): number => {
+    const fromMade = Math.min(made.get(name) ?? 0, count);
+    if (fromMade) made.set(name, (made.get(name) ?? 0) - fromMade);
+    const fromHeld = Math.min(held.get(name) ?? 0, count - fromMade);
+    if (fromHeld) {
+      held.set(name, (held.get(name) ?? 0) - fromHeld);
+      consumed[name] = (consumed[name] ?? 0) + fromHeld;
+    }
+    return count - fromMade - fromHeld;
+  };
+
+  const need = (name: string, count: number, path: readonly string[]): void => {
+    count = take(name, count);
+    if (count === 0) return;
+    const all = path.length >= MAX_DEPTH ? [] : options(name, path);
+    if (all.length === 0) {
+      missing[name] = (missing[name] ?? 0) + count;
+      return;
+    }
+    const next = [...path, name];
+    const timesOf = (o: Option) => o.kind === 'craft' ? Math.ceil(count / o.makes) : count;
+    const complete = all.filter((o) => optionInputs(o).every((i) => obtainable(i, next)));
+    const pool = complete.length ? complete : all;
+    let best = pool[0]!;
+    for (const o of pool.slice(1)) {
+      if (best.kind === 'gather') break;
+      if (heldCoverage(o, timesOf(o)) > heldCoverage(best, timesOf(best))) best = o;
+    }
+    // Nothing obtainable and nothing of it held: this item is what is missing.
+    if (!complete.length && heldCoverage(best, timesOf(best)) === 0) {
+      missing[name] = (missing[name] ?? 0) + count;
+      return;
+    }
+    if (best.kind === 'gather') {
+      for (const [i, n] of Object.entries(best.source.consumes ?? {})) need(i, n * count, next);
+      const earlier = steps.find((s) => s.kind === 'gather' && s.item === name);
+      if (earlier) earlier.count += count;
+      else steps.push({ kind: 'gather', item: name, count, source: best.source });
+      return;
+    }
+    if (best.kind === 'smelt') {
+      need(best.input, count, next);
+      const earlier = steps.find((s) => s.kind === 'smelt' && s.item === name && s.input === best.input);
+      if (earlier) earlier.count += count;
+      else steps.push({ kind: 'smelt', item: name, input: best.input, count });
+      return;
+    }
+    const times = Math.ceil(count / best.makes);
+    // Reserve what is at hand for every ingredient first, then make the rest: a plank held for
+    // the fence is not turned into sticks while other planks could be.
+    const ingredients: Counts = {};
+    const rest: Counts = {};
+    for (const [i, n] of Object.entries(best.inputs)) {
+      ingredients[i] = n * times;
+      rest[i] = take(i, n * times);
+    }
+    for (const [i, n] of Object.entries(rest)) if (n > 0) need(i, n, next);
+    const makes = times * best.makes;
+    const recipe = best.recipe;
+    const earlier = steps.find((s) => s.kind === 'craft' && s.item === name && sameKeys(s.ingredients, ingredients));
+    if (earlier && earlier.kind === 'craft') {
+      earlier.times += times;
+      earlier.count += makes;
+      for (const [i, n] of Object.entries(ingredients)) earlier.ingredients[i] = (earlier.ingredients[i] ?? 0) + n;
+    } else {
+      steps.push({ kind: 'craft', item: name, times, count: makes, ingredients, needsTable: recipeNeedsTable(recipe) });
+    }
+    if (makes > count) made.set(name, (made.get(name) ?? 0) + makes - count);
+  };
+
+  for (const [name, count] of Object.entries(targets)) need(name, count, []);
+  return { steps, missing, consumed };
+}
+
+function sameKeys(a: Counts, b: Counts): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => k in b);
+}
+
+/** `3 oak_planks, 1 stick` — empty string for no items. */
+export function formatCounts(counts: Counts): string {
+  return Object.entries(counts).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`).join(', ');
+}
+
+/** Sums inventories (item → count). */
+export function addCounts(...all: Counts[]): Counts {
+  const out: Counts = {};
+  for (const c of all) for (const [k, n] of Object.entries(c)) if (n > 0) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
+const dropCache = new WeakMap<GameData, Map<string, string[]>>();
+
+/**
+ * Blocks whose drop (without silk touch) is `item`, from minecraft-data's block drops: `stone`
+ * and `cobblestone` for cobblestone, `oak_log` for oak_log, `wheat` (the crop) for wheat.
+ */
+export function blocksDropping(data: GameData, item: string): string[] {
+  let byItem = dropCache.get(data);
+  if (!byItem) {
+    byItem = new Map();
+    for (const block of data.blocksArray) {
+      for (const drop of block.drops ?? []) {
+        const id = typeof drop === 'number' ? drop : (drop as { drop?: number | { id: number } }).drop;
+        const itemId = typeof id === 'number' ? id : id?.id;
+        const name = itemId === undefined ? undefined : data.items[itemId]?.name;
+        if (!name) continue;
+        const list = byItem.get(name) ?? [];
+        if (!list.includes(block.name)) list.push(block.name);
+        byItem.set(name, list);
+      }
+    }
+    dropCache.set(data, byItem);
+  }
+  return byItem.get(item) ?? [];
+}

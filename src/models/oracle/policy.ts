@@ -1,0 +1,560 @@
+/**
+ * The offline policy's decisions: a function of what the agent observes (its inventory, what it
+ * sees, its task and the conversation) to one reply: a line of chat, one `!command`, or nothing.
+ *
+ * Team play, through pairwise conversations only (as an LLM team would):
+ * 1. The coordinator, the first teammate by name, asks each teammate in turn for its status
+ *    (`My items: ...`, see `./protocol.ts`); a teammate answers any message with its status.
+ * 2. Knowing everyone, the coordinator sends the team's statuses (`Plan. Team: ...`) to each agent
+ *    that hands items over; each computes the same plan from them (`./team-plan.ts` for items,
+ *    `./construction-plan.ts` for a blueprint), makes its hand-overs and answers `Done.`
+ * 3. Then it tells each worker `Go. Team: ...`; workers make their items (crafting, smelting,
+ *    gathering what the world gives) or build their cells level by level, bottom up.
+ * 4. An unsolvable task is said once, with the reason.
+ */
+import type { GameData } from '../../game/data.ts';
+import { recipeIngredients } from '../../game/data.ts';
+import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../../game/production.ts';
+import type { Blueprint } from '../../tasks/schema.ts';
+import { blueprintBox } from '../../tasks/worlds.ts';
+import type { ChatTurn } from '../types.ts';
+import { type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
+import { formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, formatNeed, formatShort, parseCollector, parseNeed, parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Status } from './protocol.ts';
+import { sourcesFrom } from './sources.ts';
+import { type Job, planTeam, type TeamPlan, transfersFrom } from './team-plan.ts';
+
+/** What the policy reads for one decision: the facts a prompt gives a model. */
+export interface Observation {
+  name: string;
+  inventory: Counts;
+  /** Item targets the task gave this agent (item → count); undefined without an item task. */
+  targets: Counts | undefined;
+  /** The construction blueprint the task gave this agent, if any. */
+  blueprint: Blueprint | undefined;
+  /** The task's goal text for this agent, if a task runs (names the teammates). */
+  goal?: string | undefined;
+  /** Where the agent stands (its feet's block), as `!stats` shows it. */
+  position?: { x: number; y: number; z: number } | undefined;
+  /** Whether this agent may use a command (tasks block some). */
+  canUse(command: string): boolean;
+  /** The bot this agent is talking with, if any. */
+  partner: string | undefined;
+  /** Names of the blocks in sight (within about 24 blocks). */
+  blocks: readonly string[];
+  /** Names of the mobs in sight. */
+  mobs: readonly string[];
+  /** The conversation, oldest first (the same turns a model gets). */
+  turns: readonly ChatTurn[];
+}
+
+/** Tries of one command without any change in the inventory before the policy gives up on it. */
+const MAX_TRIES = 6;
+/** The wait between two tries of a command that changed nothing. */
+const WAIT = '!stay(2)';
+/** Waits (`!stay`) for teammates' cells on one level before a builder gives up. */
+const MAX_WAITS = 40;
+/** Tries of one cell's command before a builder leaves that cell. */
+const MAX_CELL_ATTEMPTS = 5;
+
+type Plan = { kind: 'items'; plan: TeamPlan } | { kind: 'build'; plan: BuildPlan };
+
+/** One agent's policy; keeps what it learnt from the conversation between calls. */
+export class OraclePolicy {
+  readonly #data: GameData;
+  /** Every teammate's name, this agent's included, sorted. */
+  #team: string[] | undefined;
+  readonly #statuses = new Map<string, Status>();
+  readonly #seen = new WeakSet<object>();
+  /** Coordinator: teammates asked for their status / sent the plan / sent the go-ahead. */
+  readonly #asked = new Set<string>();
+  readonly #planSent = new Set<string>();
+  readonly #goSent = new Set<string>();
+  readonly #done = new Set<string>();
+  #plan: Plan | undefined;
+  #teamText = '';
+  #go = false;
+  #given = 0;
+  #reportedDone = false;
+  #unsolvableSaid = false;
+  #finishedSaid = false;
+  #stuckSaid = false;
+  /** A teammate's message that this agent answers with its status. */
+  #answer: string | undefined;
+  #lastCommand = '';
+  #lastInventory = '';
+  readonly #tries = new Map<string, number>();
+  // Construction.
+  #level: number | undefined;
+  #queue: string[] = [];
+  #waits = 0;
+  /** Why the task cannot be done, once this agent knows it. */
+  unsolvable: string | undefined;
+
+  constructor(data: GameData) {
+    this.#data = data;
+  }
+
+  /** The reply to one request. */
+  decide(obs: Observation): string {
+    this.#read(obs);
+    const reply = this.#decide(obs);
+    if (!reply.startsWith('!')) return reply;
+    // A command that changes nothing is tried again after a short wait (a busy smoker, a path
+    // not found in time), and given up after a few tries.
+    const inventory = JSON.stringify(obs.inventory);
+    if (inventory !== this.#lastInventory) {
+      this.#tries.clear();
+      this.#lastInventory = inventory;
+    }
+    if (/^!(checkBlueprintLevel|stay|goToCoordinates|moveAway|startConversation)\(/.test(reply)) {
+      this.#lastCommand = reply;
+      return reply;
+    }
+    const tries = (this.#tries.get(reply) ?? 0) + 1;
+    if (tries > MAX_TRIES) {
+      if (this.#stuckSaid) return '';
+      this.#stuckSaid = true;
+      return `I am stuck: ${reply.slice(1)} keeps changing nothing.`;
+    }
+    if (tries >= 2 && this.#lastCommand !== WAIT) {
+      this.#lastCommand = WAIT;
+      return WAIT;
+    }
+    this.#tries.set(reply, tries);
+    this.#lastCommand = reply;
+    return reply;
+  }
+
+  /** Reads the turns not seen yet. */
+  #read(obs: Observation): void {
+    if (!this.#team && obs.goal) {
+      const mates = parseTeammates(obs.goal);
+      if (mates) this.#team = [...new Set([obs.name, ...mates])].sort((a, b) => a.localeCompare(b));
+    }
+    const fresh = obs.turns.filter((t) => !this.#seen.has(t));
+    for (const t of obs.turns) this.#seen.add(t);
+    for (const turn of fresh) {
+      if (turn.role !== 'user') continue;
+      const text = turn.content;
+      if (text.startsWith('SYSTEM: Your goal:')) {
+        const mates = parseTeammates(text) ?? [];
+        this.#team = [...new Set([obs.name, ...mates])].sort((a, b) => a.localeCompare(b));
+        continue;
+      }
+      // A teammate who is not a bot (a human player of the task) is left out of the plan.
+      const human = /^SYSTEM: !startConversation failed: ([A-Za-z0-9_]+) is not a bot/.exec(text);
+      if (human && this.#team) {
+        this.#team = this.#team.filter((n) => n !== human[1]);
+        continue;
+      }
+      // A placement the server refused (often: the builder's own body overlaps the cell) is
+      // tried again from elsewhere.
+      const refused = /^SYSTEM: !placeBlockAt failed: Server refused to place .* at \(?(-?\d+)[, ]+(-?\d+)[, ]+(-?\d+)/.exec(text);
+      if (refused) {
+        this.#refused.add(`${refused[1]},${refused[2]},${refused[3]}`);
+        continue;
+      }
+      const reminder = /^SYSTEM: ([A-Za-z0-9_]+) has not answered for/.exec(text);
+      if (reminder) {
+        this.#asked.delete(reminder[1]!);
+        this.#planSent.delete(reminder[1]!);
+        continue;
+      }
+      const bounced = /^SYSTEM: ([A-Za-z0-9_]+) wanted to talk; you were busy with [A-Za-z0-9_]+: ([\s\S]*)$/.exec(text);
+      const line = bounced ?? /^([A-Za-z0-9_]+) \(a bot\): ([\s\S]*)$/.exec(text);
+      if (!line) continue;
+      this.#hear(obs, line[1]!, line[2]!, !bounced);
+    }
+  }
+
+  #hear(obs: Observation, from: string, text: string, direct: boolean): void {
+    const status = parseStatus(text);
+    if (status) this.#statuses.set(from, status);
+    const team = parseTeam(text);
+    if (team && !this.#plan) {
+      for (const [name, s] of Object.entries(team.team)) this.#statuses.set(name, s);
+      this.#teamText = text;
+      // The coordinator's own words of the plan, when it gives them, settle what it saw and
+      // this agent may not (a crafting table or a crop out of sight).
+      const summary = obs.blueprint ? undefined : parseSummary(text);
+      this.#plan = summary ? { kind: 'items', plan: summary } : this.#makePlan(obs);
+    }
+    if (team?.go) this.#go = true;
+    if (isDone(text)) this.#done.add(from);
+    // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
+    // make up the shortfall, and each gives what it has.
+    const short = parseShort(text);
+    if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short, asked: new Set(), gives: [] };
+    const need = parseNeed(text);
+    if (need && direct) this.#need = { ...need, from };
+    const unsolvable = parseUnsolvable(text);
+    if (unsolvable) {
+      this.#unsolvableSaid = true;
+      this.unsolvable ??= unsolvable;
+    }
+    // A teammate's question (or its own status) is answered with this agent's status.
+    if (direct && !team && !need && !isDone(text) && !parseUnsolvable(text) && !this.#isCoordinator(obs)) this.#answer = from;
+  }
+
+  #isCoordinator(obs: Observation): boolean {
+    return (this.#team?.[0] ?? obs.name) === obs.name;
+  }
+
+  #myStatus(obs: Observation): Status {
+    const cannot: Limit[] = [];
+    if (!obs.canUse('!craftRecipe')) cannot.push('craft');
+    if (!obs.canUse('!givePlayer')) cannot.push('give');
+    if (!obs.canUse('!collectBlocks')) cannot.push('gather');
+    if (obs.blueprint && !obs.canUse('!placeBlockAt')) cannot.push('build');
+    return { inventory: { ...obs.inventory }, wants: { ...(obs.targets ?? {}) }, cannot };
+  }
+
+  #decide(obs: Observation): string {
+    if (!obs.targets && !obs.blueprint) {
+      const last = obs.turns.at(-1)?.content ?? '';
+      return last.startsWith('SYSTEM') || / \(a bot\): /.test(last) ? '' : 'I am the offline oracle policy: I play MineCollab tasks and run the commands you type (an exclamation mark, then the command; the help command lists them). Configure a model in my profile to chat.';
+    }
+    if (!this.#team) this.#team = [obs.name];
+    if (this.#isCoordinator(obs)) return this.#coordinate(obs);
+    return this.#follow(obs);
+  }
+
+  // The coordinator -------------------------------------------------------------------------
+
+  #coordinate(obs: Observation): string {
+    const team = this.#team!;
+    if (!this.#plan) {
+      this.#statuses.set(obs.name, this.#myStatus(obs));
+      for (const mate of team) {
+        if (this.#statuses.has(mate)) continue;
+        if (this.#asked.has(mate) && obs.partner === mate) return '';
+        this.#asked.add(mate);
+        return `!startConversation("${mate}", "${formatStatus(this.#myStatus(obs))}${sharedRecipe(obs.goal)} What do you have?")`;
+      }
+      this.#plan = this.#makePlan(obs);
+      this.#teamText = formatTeam(false, Object.fromEntries(team.map((n) => [n, this.#statuses.get(n)!])), this.#summary());
+    }
+    if (this.unsolvable) return this.#sayUnsolvable();
+    const give = this.#nextGive(obs);
+    if (give) return give;
+    for (const mate of team) {
+      if (mate === obs.name || this.#done.has(mate) || !this.#transfers().some((t) => t.from === mate)) continue;
+      if (this.#planSent.has(mate) && obs.partner === mate) return '';
+      this.#planSent.add(mate);
+      return `!startConversation("${mate}", "${this.#teamText}")`;
+    }
+    for (const mate of this.#workers()) {
+      if (mate === obs.name || this.#goSent.has(mate)) continue;
+      this.#goSent.add(mate);
+      return `!startConversation("${mate}", "${this.#teamText.replace(/^Plan\./, 'Go.')}")`;
+    }
+    const makeUp = this.#makeUp(obs);
+    if (makeUp !== undefined) return makeUp;
+    this.#go = true;
+    return this.#work(obs);
+  }
+
+  /** Coordinator: gets a short worker's missing items from the team, then tells it to go on. */
+  #makeUp(obs: Observation): string | undefined {
+    const s = this.#shortfall;
+    if (!s) return undefined;
+    if (s.worker !== obs.name) {
+      for (const [item, n] of Object.entries(s.items)) {
+        const have = Math.min(obs.inventory[item] ?? 0, n);
+        if (have > 0 && obs.canUse('!givePlayer')) {
+          s.items[item] = n - have;
+          return `!givePlayer("${s.worker}", "${item}", ${have})`;
+        }
+      }
+    }
+    for (const mate of this.#team!) {
+      if (mate === obs.name || mate === s.worker || s.asked.has(mate)) continue;
+      if (s.asking === mate) {
+        if (!this.#done.has(mate) && obs.partner === mate) return '';
+        s.asked.add(mate);
+        continue;
+      }
+      s.asking = mate;
+      this.#done.delete(mate);
+      return `!startConversation("${mate}", "${formatNeed(s.worker, s.items)}")`;
+    }
+    this.#shortfall = undefined;
+    if (s.worker === obs.name) return undefined;
+    return `!startConversation("${s.worker}", "${this.#teamText.replace(/^Plan\./, 'Go.')}")`;
+  }
+
+  // A teammate ------------------------------------------------------------------------------
+
+  #follow(obs: Observation): string {
+    const need = this.#need;
+    if (need) {
+      for (const [item, n] of Object.entries(need.items)) {
+        const have = Math.min(obs.inventory[item] ?? 0, n);
+        if (have > 0 && need.worker !== obs.name && obs.canUse('!givePlayer')) {
+          need.items[item] = n - have;
+          return `!givePlayer("${need.worker}", "${item}", ${have})`;
+        }
+      }
+      this.#need = undefined;
+      return 'Done.';
+    }
+    if (this.#plan) {
+      if (this.unsolvable) return '';
+      const give = this.#nextGive(obs);
+      if (give) return give;
+      if (!this.#reportedDone && this.#transfers().some((t) => t.from === obs.name)) {
+        this.#reportedDone = true;
+        const mine = this.#transfers().filter((t) => t.from === obs.name).map((t) => `${t.count} ${t.item} to ${t.to}`);
+        return `Done. I gave ${mine.join(', ')}.`;
+      }
+      if (this.#go) return this.#work(obs);
+      return '';
+    }
+    if (this.#answer) {
+      this.#answer = undefined;
+      return `${formatStatus(this.#myStatus(obs))}${sharedRecipe(obs.goal)}`;
+    }
+    return '';
+  }
+
+  // Plans -----------------------------------------------------------------------------------
+
+  #makePlan(obs: Observation): Plan {
+    const team = this.#team ?? [obs.name];
+    const members = team.map((name) => {
+      const s = this.#statuses.get(name) ?? { inventory: {}, wants: {}, cannot: [] };
+      return { name, inventory: s.inventory, canCraft: !s.cannot.includes('craft'), canGive: !s.cannot.includes('give'), canGather: !s.cannot.includes('gather'), canBuild: !s.cannot.includes('build') };
+    });
+    if (obs.blueprint) {
+      const plan = planConstruction(obs.blueprint, members);
+      if (plan.unsolvable) this.unsolvable = plan.unsolvable;
+      return { kind: 'build', plan };
+    }
+    // Everyone wants the same: one worker for all. Otherwise (Hell's Kitchen) each makes its own.
+    const wants = team.map((n) => this.#statuses.get(n)?.wants ?? {});
+    const same = wants.every((w) => JSON.stringify(sorted(w)) === JSON.stringify(sorted(wants[0]!)));
+    // A task that names who must end up with the items (MINDcraft's cooking collector) fixes the worker.
+    const collector = obs.goal ? parseCollector(obs.goal, obs.name) : undefined;
+    const able = members.find((m) => m.name === collector && m.canCraft && m.canGather);
+    const jobs: Job[] = same
+      ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
+      : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
+    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {} });
+    const plan = planTeam(this.#data, members, jobs, sources);
+    if (plan.unsolvable) this.unsolvable = plan.unsolvable;
+    return { kind: 'items', plan };
+  }
+
+  #transfers() {
+    return this.#plan?.plan.transfers ?? [];
+  }
+
+  #workers(): string[] {
+    const plan = this.#plan;
+    if (!plan) return [];
+    if (plan.kind === 'items') return [...new Set(plan.plan.jobs.map((j) => j.worker))].sort((a, b) => a.localeCompare(b));
+    return [...new Set(plan.plan.owner.values())].sort((a, b) => a.localeCompare(b));
+  }
+
+  #summary(): string {
+    const plan = this.#plan;
+    if (!plan) return '';
+    const gives = plan.plan.transfers.map((t) => `${t.from} gives ${t.to} ${t.count} ${t.item}`);
+    if (plan.kind === 'build') {
+      const counts = new Map<string, number>();
+      for (const who of plan.plan.owner.values()) counts.set(who, (counts.get(who) ?? 0) + 1);
+      return [...[...counts].map(([who, n]) => `${who} places ${n} blocks`), ...gives].join(', ');
+    }
+    const jobs = plan.plan.jobs.map((j) => `${j.worker} makes ${j.count} ${j.target}`);
+    return [...jobs, ...gives].join(', ');
+  }
+
+  #sayUnsolvable(): string {
+    if (this.#unsolvableSaid) return '';
+    this.#unsolvableSaid = true;
+    return formatUnsolvable(this.unsolvable!);
+  }
+
+  /** The next `!givePlayer` of this agent's hand-overs, if any is left. */
+  #nextGive(obs: Observation): string | undefined {
+    const mine = transfersFrom(this.#plan!.plan, obs.name);
+    while (this.#given < mine.length) {
+      const t = mine[this.#given++]!;
+      const have = obs.inventory[t.item] ?? 0;
+      if (have === 0) continue;
+      return `!givePlayer("${t.to}", "${t.item}", ${Math.min(have, t.count)})`;
+    }
+    return undefined;
+  }
+
+  // Work ------------------------------------------------------------------------------------
+
+  #work(obs: Observation): string {
+    const plan = this.#plan;
+    if (!plan) return '';
+    if (plan.kind === 'build') return this.#build(obs, plan.plan);
+    const targets: Counts = {};
+    for (const j of plan.plan.jobs) if (j.worker === obs.name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    if (Object.keys(targets).length === 0) return '';
+    const left: Counts = {};
+    for (const [item, n] of Object.entries(targets)) if ((obs.inventory[item] ?? 0) < n) left[item] = n - (obs.inventory[item] ?? 0);
+    if (Object.keys(left).length === 0) {
+      if (this.#finishedSaid) return '';
+      this.#finishedSaid = true;
+      return `I have ${formatCounts(targets)}.`;
+    }
+    // Keep the targets already held out of the ingredients.
+    const stock = { ...obs.inventory };
+    for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
+    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+    const next = planProduction(this.#data, stock, left, sources);
+    const missing = formatCounts(next.missing);
+    if (missing) {
+      const said = `${missing}|${JSON.stringify(obs.inventory)}`;
+      if (this.#shortSaid === said) return '';
+      this.#shortSaid = said;
+      if (this.#isCoordinator(obs) && (this.#team?.length ?? 1) > 1) {
+        // The coordinator asks the team itself.
+        this.#shortfall = { worker: obs.name, items: { ...next.missing }, asked: new Set(), gives: [] };
+        return this.#makeUp(obs) ?? '';
+      }
+      return formatShort(next.missing, left);
+    }
+    const step = pickStep(this.#data, next.steps, obs.inventory);
+    return step ? stepCommand(step) : '';
+  }
+
+  #build(obs: Observation, plan: BuildPlan): string {
+    const levels = [...obs.blueprint!.levels].map((l) => l.level).sort((a, b) => a - b);
+    if (this.#level === undefined && !this.#finishedSaid) this.#level = levels[0];
+    if (this.#level === undefined) return '';
+    // The newest level check among the turns, read once.
+    const check = [...obs.turns].reverse().find((t) => t.role === 'user' && /^SYSTEM: Level -?\d+ (is complete|needs)/.test(t.content));
+    if (check && !this.#seenCheck.has(check)) {
+      this.#seenCheck.add(check);
+      const lines = check.content.split('\n');
+      const levelNum = Number(/Level (-?\d+)/.exec(lines[0]!)![1]);
+      if (/is complete/.test(lines[0]!)) {
+        if (levelNum === this.#level) {
+          this.#waits = 0;
+          const higher = levels.filter((l) => l > levelNum);
+          this.#level = higher[0];
+          if (this.#level === undefined) {
+            this.#finishedSaid = true;
+            return 'My part of the blueprint is built.';
+          }
+        }
+      } else {
+        const builders = [...new Set(plan.owner.values())].sort((a, b) => a.localeCompare(b));
+        const ownerOf = (p: { x: number; y: number; z: number }) => plan.owner.get(cellKey(p)) ?? builders[Math.abs(p.x + p.z) % builders.length];
+        // A cell that keeps failing (someone stands in it, nothing to place against) is left
+        // for later passes, and given up after a few.
+        this.#queue = lines.slice(1).flatMap((line) => cellCommands(line, ownerOf, obs.name))
+          .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS)
+          .flatMap((c) => {
+            const at = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(c);
+            const key = at ? `${at[1]},${at[2]},${at[3]}` : '';
+            if (!this.#refused.delete(key)) return [c];
+            return ['!moveAway(2)', c];
+          });
+        if (this.#queue.length === 0) {
+          if (++this.#waits > MAX_WAITS) return '';
+          // Cells given up on get another chance now and then (a teammate may have moved away).
+          if (this.#waits % 5 === 0) this.#attempts.clear();
+          // Wait off the building site: a builder standing in a cell blocks it.
+          const box = blueprintBox(obs.blueprint!);
+          const p = obs.position;
+          if (p && p.x >= box.min.x && p.x <= box.max.x && p.z >= box.min.z && p.z <= box.max.z && this.#lastCommand !== this.#offSite) {
+            const k = builders.indexOf(obs.name);
+            this.#offSite = `!goToCoordinates(${box.min.x - 2}, ${box.min.y}, ${box.min.z + Math.max(0, k) * 2}, 1)`;
+            return this.#offSite;
+          }
+          return '!stay(2)';
+        }
+      }
+    }
+    const next = this.#queue.shift();
+    if (next) {
+      this.#attempts.set(next, (this.#attempts.get(next) ?? 0) + 1);
+      return next;
+    }
+    return `!checkBlueprintLevel(${this.#level})`;
+  }
+
+  readonly #seenCheck = new WeakSet<object>();
+  readonly #attempts = new Map<string, number>();
+  /** Coordinator: a worker's shortfall being made up. */
+  #shortfall: { worker: string; items: Counts; asked: Set<string>; asking?: string; gives: string[] } | undefined;
+  /** Teammate: the coordinator's call to give a short worker items. */
+  #need: { worker: string; items: Counts; from: string } | undefined;
+  /** The last shortfall this worker reported (items and inventory). */
+  #shortSaid = '';
+  readonly #refused = new Set<string>();
+  #offSite = '';
+}
+
+/**
+ * The step to take now: `!craftRecipe` lets the game pick among an item's recipes, so a craft
+ * whose item could also be made from another ingredient held (sticks from the cherry planks meant
+ * for the fence) waits while another step can go first, and a step that would create such a
+ * choice for a later one goes last.
+ */
+export function pickStep(data: GameData, steps: readonly ProductionStep[], inventory: Counts): ProductionStep | undefined {
+  const ready = (s: ProductionStep, inv: Counts) => s.kind !== 'craft' || Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+  const ambiguous = (s: ProductionStep, inv: Counts) => s.kind === 'craft' && usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {
+    const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
+    return ings.some(([i]) => !(i in s.ingredients)) && ings.every(([i, n]) => (inv[i] ?? 0) >= n);
+  });
+  const after = (s: ProductionStep): Counts => {
+    if (s.kind !== 'craft') return inventory;
+    const inv = { ...inventory };
+    for (const [i, n] of Object.entries(s.ingredients)) inv[i] = (inv[i] ?? 0) - n;
+    inv[s.item] = (inv[s.item] ?? 0) + s.count;
+    return inv;
+  };
+  const candidates = steps.filter((s) => ready(s, inventory));
+  const safe = candidates.filter((s) => !ambiguous(s, inventory));
+  const calm = safe.filter((s) => !steps.some((o) => o !== s && ambiguous(o, after(s))));
+  return calm[0] ?? safe[0] ?? steps[0];
+}
+
+/**
+ * Hell's Kitchen: the partner's recipe this agent's goal holds (`You have their recipe: ...`), as
+ * one sentence to pass on with its status; '' for other tasks. (The policy itself plans from
+ * minecraft-data; the recipe is shared as the task asks.) Quotes and `!` are dropped.
+ */
+export function sharedRecipe(goal: string | undefined): string {
+  const m = /You have their recipe:\s*([\s\S]*?)(?:\n\s*\n|$)/.exec(goal ?? '');
+  if (!m) return '';
+  const text = m[1]!.replace(/["'!\[\]]/g, '').replace(/\s+/g, ' ').trim();
+  return text ? ` Your recipe: ${text}` : '';
+}
+
+function sorted(c: Counts): [string, number][] {
+  return Object.entries(c).sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** The command of one production step. */
+export function stepCommand(step: ProductionStep): string {
+  // !craftRecipe's count is crafts, as in the reference (4 crafts of oak_planks make 16).
+  if (step.kind === 'craft') return `!craftRecipe("${step.item}", ${step.times})`;
+  if (step.kind === 'smelt') return `!smeltItem("${step.input}", ${step.count})`;
+  return step.source.command(step.count);
+}
+
+/**
+ * The commands for one line of a level check (`Place X at (x, y, z)`, `Remove the Y at ...`,
+ * `Replace the Y at ... with X`) when the cell is `me`'s, else none.
+ */
+export function cellCommands(line: string, ownerOf: (p: { x: number; y: number; z: number }) => string | undefined, me: string): string[] {
+  const pos = /\((-?\d+), (-?\d+), (-?\d+)\)/.exec(line);
+  if (!pos) return [];
+  const p = { x: Number(pos[1]), y: Number(pos[2]), z: Number(pos[3]) };
+  if (ownerOf(p) !== me) return [];
+  const place = /^Place ([a-z0-9_]+) at/.exec(line);
+  if (place) return [`!placeBlockAt("${place[1]}", ${p.x}, ${p.y}, ${p.z})`];
+  if (/^Remove the /.test(line)) return [`!digAt(${p.x}, ${p.y}, ${p.z})`];
+  const replace = / with ([a-z0-9_]+)$/.exec(line);
+  if (replace) return [`!digAt(${p.x}, ${p.y}, ${p.z})`, `!placeBlockAt("${replace[1]}", ${p.x}, ${p.y}, ${p.z})`];
+  return [];
+}

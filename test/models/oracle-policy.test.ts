@@ -1,0 +1,248 @@
+/**
+ * The offline policy without a server: its planners over many generated tasks (property-style,
+ * fixed seeds), its chat protocol, and whole teams playing generated tasks in the in-memory
+ * stand-in of `./oracle-sim.ts`.
+ */
+import { describe, expect, test } from 'vitest';
+import { gameData } from '../../src/game/data.ts';
+import { addCounts, planProduction } from '../../src/game/production.ts';
+import { blueprintClashes, planConstruction } from '../../src/models/oracle/construction-plan.ts';
+import { pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
+import { formatStatus, formatTeam, parseCollector, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
+import { sourcesFrom } from '../../src/models/oracle/sources.ts';
+import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
+import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
+import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
+import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
+import type { Blueprint, Task } from '../../src/tasks/schema.ts';
+import { simulate, type SimAgent } from './oracle-sim.ts';
+
+const data = gameData('1.21.4');
+const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
+const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
+const COOKING = {
+  blocks: ['grass_block', 'wheat', 'carrots', 'potatoes', 'beetroots', 'sugar_cane', 'red_mushroom', 'brown_mushroom', 'crafting_table', 'furnace', 'smoker', 'oak_planks', 'farmland', 'water'],
+  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
+};
+
+function membersOf(task: Task): Member[] {
+  return Array.from({ length: task.agent_count }, (_, i) => {
+    const blocked = task.blocked_actions?.[String(i)] ?? [];
+    return { name: NAMES[i]!, inventory: task.initial_inventory[String(i)] ?? {}, canCraft: !blocked.includes('!craftRecipe'), canGive: !blocked.includes('!givePlayer'), canGather: !blocked.includes('!collectBlocks') };
+  });
+}
+
+function team(task: Task, id: string): SimAgent[] {
+  const own = perAgentTargets({ ...task, id });
+  const all = taskTargets({ ...task, id });
+  return Array.from({ length: task.agent_count }, (_, i) => ({
+    name: NAMES[i]!,
+    inventory: task.initial_inventory[String(i)] ?? {},
+    blocked: task.blocked_actions?.[String(i)] ?? [],
+    targets: task.type === 'construction' ? undefined : own ? { [own[String(i)]!]: 1 } : all,
+    blueprint: task.blueprint,
+    goal: goalFor(task, i),
+  }));
+}
+
+/** Every crafting task of the generator over many seeds: agent counts 1–5, depths 0–2, blocked crafting. */
+function craftingTasks(): [string, Task][] {
+  const out: [string, Task][] = [];
+  for (const agents of [1, 2, 3, 4, 5]) for (const depth of [0, 1, 2]) for (const blocked of [[], ['!craftRecipe'], ['!getCraftingPlan', '!craftRecipe']]) {
+    out.push(...Object.entries(generateCraftingTasks(data, { agents, count: 4, seed: 1000 + agents * 100 + depth * 10 + blocked.length, depth, blocked })));
+  }
+  return out;
+}
+
+describe('the crafting split (planTeam), over generated tasks', () => {
+  const tasks = craftingTasks();
+
+  test('the generator makes enough varied tasks', () => {
+    expect(tasks.length).toBeGreaterThan(150);
+    expect(new Set(tasks.map(([, t]) => t.target)).size).toBeGreaterThan(60);
+  });
+
+  test.each(tasks.map(([id, t]) => [id, t] as const))('%s: one worker who may craft; hand-overs cover the plan; order-free', (_id, task) => {
+    const members = membersOf(task);
+    const target = task.target as string;
+    const plan = planTeam(data, members, [{ target, count: 1 }], {});
+    expect(plan.unsolvable).toBeUndefined();
+    expect(plan.jobs).toHaveLength(1);
+    const worker = members.find((m) => m.name === plan.jobs[0]!.worker)!;
+    expect(worker.canCraft).toBe(true);
+    // Nobody gives more than it has; nobody gives to itself.
+    const given: Record<string, Record<string, number>> = {};
+    for (const t of plan.transfers) {
+      expect(t.from).not.toBe(t.to);
+      given[t.from] = addCounts(given[t.from] ?? {}, { [t.item]: t.count });
+    }
+    for (const [from, items] of Object.entries(given)) {
+      const inv = members.find((m) => m.name === from)!.inventory;
+      for (const [item, n] of Object.entries(items)) expect(n).toBeLessThanOrEqual(inv[item] ?? 0);
+    }
+    // After the hand-overs the worker can make the target alone.
+    const after = addCounts(worker.inventory, ...plan.transfers.filter((t) => t.to === worker.name).map((t) => ({ [t.item]: t.count })));
+    expect(planProduction(data, after, { [target]: 1 }).missing).toEqual({});
+    // Every agent computes the same plan, whatever order it learnt the statuses in.
+    const shuffled = [...members].sort(() => seededRandom(members.length).next() - 0.5).reverse();
+    expect(planTeam(data, shuffled, [{ target, count: 1 }], {})).toEqual(plan);
+    // The worker needs the fewest items moved of all who could craft it.
+    const moved = plan.transfers.reduce((s, t) => s + t.count, 0);
+    for (const m of members.filter((c) => c.canCraft)) {
+      const alone = planTeam(data, members.map((x) => ({ ...x, canCraft: x.name === m.name })), [{ target, count: 1 }], {});
+      if (!alone.unsolvable) expect(moved).toBeLessThanOrEqual(alone.transfers.reduce((s, t) => s + t.count, 0));
+    }
+  });
+
+  test('the issue\'s stalled cases: the bread table holder and the torch stick holder', () => {
+    const bread = planTeam(data, [
+      { name: 'Andy', inventory: { wheat: 2, crafting_table: 1 }, canCraft: true, canGive: true, canGather: true },
+      { name: 'Jill', inventory: { wheat: 1 }, canCraft: true, canGive: true, canGather: true },
+    ], [{ target: 'bread', count: 1 }], {});
+    expect(bread).toEqual({ jobs: [{ target: 'bread', count: 1, worker: 'Andy' }], transfers: [{ from: 'Jill', to: 'Andy', item: 'wheat', count: 1 }] });
+    const torch = planTeam(data, [
+      { name: 'Andy', inventory: { coal: 1 }, canCraft: true, canGive: true, canGather: true },
+      { name: 'Jill', inventory: { stick: 1 }, canCraft: true, canGive: true, canGather: true },
+    ], [{ target: 'torch', count: 1 }], {});
+    expect(torch.jobs[0]!.worker).toBe('Andy');
+    expect(torch.transfers).toEqual([{ from: 'Jill', to: 'Andy', item: 'stick', count: 1 }]);
+  });
+
+  test('an agent that may not craft hands over; nobody may craft: unsolvable, with the reason', () => {
+    const members: Member[] = [
+      { name: 'Andy', inventory: { wheat: 3, crafting_table: 1 }, canCraft: false, canGive: true, canGather: true },
+      { name: 'Jill', inventory: {}, canCraft: true, canGive: true, canGather: true },
+    ];
+    expect(planTeam(data, members, [{ target: 'bread', count: 1 }], {}).jobs[0]!.worker).toBe('Jill');
+    const none = planTeam(data, members.map((m) => ({ ...m, canCraft: false })), [{ target: 'bread', count: 1 }], {});
+    expect(none.unsolvable).toMatch(/must be crafted.*may not craft/);
+    const missing = planTeam(data, members, [{ target: 'compass', count: 1 }], {});
+    expect(missing.unsolvable).toBe('1 compass needs 4 iron_ingot, 1 redstone, which nobody has and the world here does not give');
+  });
+});
+
+describe('production plans', () => {
+  test('cooking-world dishes: gather, smelt, craft; held items first', () => {
+    const plan = planProduction(data, { bowl: 1 }, { rabbit_stew: 1 }, COOKING_WORLD_SOURCES);
+    expect(plan.missing).toEqual({});
+    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual(expect.arrayContaining(['smelt baked_potato', 'smelt cooked_rabbit', 'gather carrot', 'gather brown_mushroom', 'craft rabbit_stew']));
+    expect(plan.consumed).toEqual({ bowl: 1 });
+  });
+
+  test('a table is planned only when none is at hand', () => {
+    expect(planProduction(data, { oak_planks: 7 }, { chest: 1 }).missing).toEqual({ oak_planks: 5 });
+    expect(planProduction(data, { oak_planks: 8 }, { chest: 1 }, { tableNearby: true }).missing).toEqual({});
+    expect(planProduction(data, { oak_planks: 12 }, { chest: 1 }).steps.map((s) => s.item)).toEqual(['crafting_table', 'chest']);
+  });
+
+  test('gathering what the world around gives (logs in sight)', () => {
+    const sources = sourcesFrom(data, { blocks: ['oak_log', 'grass_block'], mobs: [], inventory: {} });
+    const plan = planProduction(data, {}, { wooden_pickaxe: 1 }, sources);
+    expect(plan.missing).toEqual({});
+    expect(plan.steps[0]).toMatchObject({ kind: 'gather', item: 'oak_log' });
+  });
+
+  test('a craft that the game could make from the wrong planks waits (sticks before the cherry planks)', () => {
+    const plan = planProduction(data, { cherry_log: 1, oak_planks: 2, crafting_table: 1 }, { cherry_fence: 1 });
+    expect(pickStep(data, plan.steps, { cherry_log: 1, oak_planks: 2, crafting_table: 1 })).toMatchObject({ item: 'stick' });
+  });
+});
+
+describe('the chat protocol', () => {
+  test('status and team messages round-trip and hold no command', () => {
+    const status = { inventory: { wheat: 2, crafting_table: 1 }, wants: { bread: 1 }, cannot: ['craft' as const] };
+    const text = formatStatus(status);
+    expect(text).not.toContain('!');
+    expect(parseStatus(text)).toEqual(status);
+    expect(parseStatus(formatStatus({ inventory: {}, wants: {}, cannot: [] }))).toEqual({ inventory: {}, wants: {}, cannot: [] });
+    const teamText = formatTeam(true, { Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] }, Andy: status }, 'Andy makes 1 bread');
+    expect(teamText).not.toContain('!');
+    expect(parseTeam(teamText)).toEqual({ go: true, team: { Andy: status, Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] } } });
+    expect(parseTeammates('Your goal: craft it. Work together with Jill, Bob.')).toEqual(['Jill', 'Bob']);
+    expect(parseTeammates('Craft it. You have to collaborate with other agents/bots, namely Jill, Bob to complete the task as soon as possible.')).toEqual(['Jill', 'Bob']);
+    expect(parseSummary(formatTeam(false, { Andy: status }, 'Jill makes 1 bread, Andy gives Jill 2 wheat'))).toEqual({
+      jobs: [{ worker: 'Jill', count: 1, target: 'bread' }], transfers: [{ from: 'Andy', to: 'Jill', count: 2, item: 'wheat' }],
+    });
+    const hk = 'You need to make bread, but you don\'t have the recipe for it, your partner has it!\n\nYour partner needs to make golden_apple. You have their recipe:\nRecipe for golden_apple:\nStep 1: Get 1 apple and 8 gold ingots.\nStep 2: Craft it.\n\nYou must communicate effectively.';
+    expect(sharedRecipe(hk)).toBe(' Your recipe: Recipe for golden_apple: Step 1: Get 1 apple and 8 gold ingots. Step 2: Craft it.');
+    expect(parseStatus(`${formatStatus(status)}${sharedRecipe(hk)}`)).toEqual(status);
+    expect(parseCollector('In the end, all the food items should be given to one single bot, Andy. You can...', 'Jill')).toBe('Andy');
+  });
+});
+
+function success(task: Task, id: string, result: ReturnType<typeof simulate>): boolean {
+  if (task.type === 'construction') {
+    return checkBlueprint(task.blueprint!, (x, y, z) => normalizeBlockName(result.world.get(`${x},${y},${z}`) ?? 'air')).mismatches.length === 0;
+  }
+  const own = perAgentTargets({ ...task, id });
+  const agents = [...result.agents.values()];
+  if (own) return agents.every((a, i) => (a.inventory[own[String(i)]!] ?? 0) >= 1);
+  return agents.some((a) => Object.entries(taskTargets({ ...task, id })).every(([item, n]) => (a.inventory[item] ?? 0) >= n));
+}
+
+const ACTIONS = /^!(givePlayer|craftRecipe|smeltItem|collectBlocks|attack|useItemOnEntity|placeBlockAt|digAt)\(/;
+
+describe('teams of oracles play generated tasks (in-memory world)', () => {
+  test('crafting, 1–5 agents, depths 0–2, blocked crafting: every task done, within twice the shortest plan\'s actions', () => {
+    for (const [id, task] of craftingTasks()) {
+      const result = simulate(data, team(task, id), FLAT);
+      expect(success(task, id, result), id).toBe(true);
+      const members = membersOf(task);
+      const plan = planTeam(data, members, [{ target: task.target as string, count: 1 }], {});
+      const worker = members.find((m) => m.name === plan.jobs[0]!.worker)!;
+      const after = addCounts(worker.inventory, ...plan.transfers.filter((t) => t.to === worker.name).map((t) => ({ [t.item]: t.count })));
+      const shortest = plan.transfers.length + planProduction(data, after, { [task.target as string]: 1 }).steps.length;
+      const actions = result.log.filter((l) => ACTIONS.test(l.split(': ')[1]!)).length;
+      expect(actions, id).toBeLessThanOrEqual(2 * shortest);
+      // The chat never holds a command by accident.
+      for (const a of result.agents.values()) for (const line of a.said) expect(line).not.toMatch(/!\w/);
+    }
+  });
+
+  test('cooking, 1–5 agents and Hell\'s Kitchen: every dish reaches the agent that must hold it', () => {
+    const tasks = [1, 2, 3, 4, 5].flatMap((agents) => Object.entries(generateCookingTasks(data, { agents, count: 6, seed: 50 + agents })));
+    tasks.push(...Object.entries(generateCookingTasks(data, { agents: 2, count: 8, seed: 77, hellsKitchen: true })));
+    for (const [id, task] of tasks) expect(success(task, id, simulate(data, team(task, id), COOKING, 5000)), id).toBe(true);
+  });
+
+  test('construction, 1–3 agents: the blueprint is built bottom up, cells split among the builders', () => {
+    for (const agents of [1, 2, 3]) {
+      for (const [id, task] of Object.entries(generateConstructionTasks(data, { agents, count: 3, seed: 90 + agents, size: 5, levels: 3 }))) {
+        const result = simulate(data, team(task, id), { blocks: ['grass_block'], mobs: [] }, 5000);
+        expect(success(task, id, result), id).toBe(true);
+        const placers = new Set(result.log.filter((l) => l.includes('!placeBlockAt')).map((l) => l.split(':')[0]));
+        if (agents > 1) expect(placers.size).toBeGreaterThan(1);
+      }
+    }
+  });
+
+  test('a hand-over picked up by the wrong agent is made up: the worker says what it lacks, the team gives it', () => {
+    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+      initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
+      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
+    for (const astray of [{ from: 'Andy', to: 'Bob', instead: 'Jill' }, { from: 'Jill', to: 'Bob', instead: 'Andy' }]) {
+      const result = simulate(data, team(task, 'wall'), FLAT, 2000, astray);
+      expect(success(task, 'wall', result), JSON.stringify(astray)).toBe(true);
+      expect(result.agents.get('Bob')!.said.some((l) => l.startsWith('I still need'))).toBe(true);
+    }
+    // The coordinator itself short: it asks the team.
+    const own = { ...task, blocked_actions: { 1: ['!craftRecipe'], 2: ['!craftRecipe'] } } as unknown as Task;
+    expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
+  });
+
+  test('an unsolvable task is said once, with the reason, and the policy records it', () => {
+    const task = { type: 'techtree', goal: 'craft a compass', agent_count: 2, target: 'compass', initial_inventory: { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
+    const result = simulate(data, team(task, 'compass'), FLAT);
+    const said = [...result.agents.values()].flatMap((a) => a.said).filter((l) => l.startsWith('We cannot finish the task'));
+    expect(said).toEqual(['We cannot finish the task: 1 compass needs 1 redstone, which nobody has and the world here does not give.']);
+    expect(result.agents.get('Andy')!.policy.unsolvable).toMatch(/redstone/);
+  });
+
+  test('a blueprint whose levels clash is reported with the cells at fault', () => {
+    const row = (b: string) => [[b, b]];
+    const blueprint: Blueprint = { levels: [{ level: 0, coordinates: [0, 4, 0], placement: row('stone') }, { level: 1, coordinates: [0, 4, 0], placement: row('oak_planks') }] };
+    expect(blueprintClashes(blueprint).map((c) => [c.x, c.y, c.z])).toEqual([[0, 4, 0], [1, 4, 0]]);
+    const plan = planConstruction(blueprint, [{ name: 'Andy', inventory: { stone: 2, oak_planks: 2 }, canBuild: true, canGive: true }]);
+    expect(plan.unsolvable).toMatch(/inconsistent.*\(0, 4, 0\) is stone or oak_planks in levels 0, 1/);
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * A small in-memory stand-in for the game, for fast tests of the oracle policy with whole teams:
+ * agents with inventories, pairwise conversations, and the few commands the policy uses
+ * (hand-overs, crafting, smelting, gathering, placing and digging blueprint cells). No server.
+ *
+ * It runs each agent's think loop as the real agent does: prompt, run the command in the reply,
+ * add its output as a SYSTEM turn, prompt again until a reply has no command; a reply without a
+ * command goes to whoever the agent was answering.
+ */
+import type { GameData } from '../../src/game/data.ts';
+import { recipeIngredients, recipeNeedsTable, recipeResultCount } from '../../src/game/data.ts';
+import { type Counts, smeltingInputs, usableRecipes } from '../../src/game/production.ts';
+import { OraclePolicy } from '../../src/models/oracle/policy.ts';
+import type { ChatTurn } from '../../src/models/types.ts';
+import { checkLevel, findLevel, formatLevelCheck, normalizeBlockName } from '../../src/tasks/blueprint.ts';
+import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
+import type { Blueprint } from '../../src/tasks/schema.ts';
+
+export interface SimAgent {
+  name: string;
+  inventory: Counts;
+  blocked: string[];
+  targets?: Counts;
+  blueprint?: Blueprint;
+  goal: string;
+}
+
+export interface SimWorld {
+  /** Block names in sight of every agent. */
+  blocks: string[];
+  mobs: string[];
+}
+
+interface State extends SimAgent {
+  policy: OraclePolicy;
+  turns: ChatTurn[];
+  partner?: string;
+  commands: string[];
+  said: string[];
+}
+
+export interface SimResult {
+  agents: Map<string, State>;
+  /** Every command run, in order, as `Name: !command`. */
+  log: string[];
+  /** The blocks placed in the world, `x,y,z` → block. */
+  world: Map<string, string>;
+}
+
+const ARGS = /^!(\w+)\((.*)\)$/;
+
+function parseArgs(text: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|(-?\d+)/g)) out.push(m[1] !== undefined ? m[1] : Number(m[2]));
+  return out;
+}
+
+/** A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`. */
+export interface Astray {
+  from: string;
+  to: string;
+  instead: string;
+}
+
+/** Plays a team until nobody has anything left to do (or `maxSteps` prompts). */
+export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray): SimResult {
+  const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
+  const placed = new Map<string, string>();
+  const log: string[] = [];
+  const queue: { to: string; turn: ChatTurn; from?: string }[] = [];
+  let tableNearby = world.blocks.includes('crafting_table');
+  const add = (inv: Counts, item: string, n: number) => { inv[item] = (inv[item] ?? 0) + n; if (inv[item] === 0) delete inv[item]; };
+
+  for (const a of agents.values()) {
+    const others = [...agents.keys()].filter((n) => n !== a.name);
+    queue.push({ to: a.name, turn: { role: 'user', content: `SYSTEM: Your goal: ${a.goal}${others.length ? ` Work together with ${others.join(', ')}.` : ''}` } });
+  }
+
+  const run = (a: State, command: string): string => {
+    const m = ARGS.exec(command);
+    if (!m) return `Unknown command ${command}`;
+    const [name, raw] = [m[1]!, m[2]!];
+    if (a.blocked.includes(`!${name}`)) return `!${name} is not available to you.`;
+    const args = parseArgs(raw);
+    a.commands.push(command);
+    log.push(`${a.name}: ${command}`);
+    switch (name) {
+      case 'startConversation': {
+        const [to, text] = args as [string, string];
+        a.partner = to;
+        queue.push({ to, from: a.name, turn: { role: 'user', content: `${a.name} (a bot): ${text}` } });
+        return `Started a conversation with ${to}.`;
+      }
+      case 'givePlayer': {
+        const [to, item, n] = args as [string, string, number];
+        const have = a.inventory[item] ?? 0;
+        if (!have) return `You have no ${item}.`;
+        const k = Math.min(have, n);
+        add(a.inventory, item, -k);
+        if (astray && astray.from === a.name && astray.to === to) {
+          add(agents.get(astray.instead)!.inventory, item, k);
+          astray = undefined;
+          return `Tossed ${k} ${item} to ${to}, but they picked up none.`;
+        }
+        add(agents.get(to)!.inventory, item, k);
+        return `Gave ${k} ${item} to ${to}.`;
+      }
+      case 'craftRecipe': {
+        const [item, n] = args as [string, number];
+        const id = data.itemsByName[item]!.id;
+        for (const r of usableRecipes(data, id)) {
+          const per = recipeResultCount(r);
+          const times = n; // crafts, as the command means (not items)
+          const ings = [...recipeIngredients(r)].map(([i, c]) => [data.items[i]!.name, c * times] as const);
+          if (!ings.every(([i, c]) => (a.inventory[i] ?? 0) >= c)) continue;
+          if (recipeNeedsTable(r) && !tableNearby) {
+            if (!a.inventory.crafting_table) return `Crafting ${item} needs a crafting table.`;
+            add(a.inventory, 'crafting_table', -1);
+            tableNearby = true;
+          }
+          for (const [i, c] of ings) add(a.inventory, i, -c);
+          add(a.inventory, item, times * per);
+          return `Crafted ${times * per} ${item}.`;
+        }
+        return `You cannot craft ${item} yet.`;
+      }
+      case 'smeltItem': {
+        const [input, n] = args as [string, number];
+        const result = Object.keys(data.itemsByName).find((r) => smeltingInputs(data, r).includes(input));
+        const k = Math.min(n, a.inventory[input] ?? 0);
+        if (!result || !k) return `You cannot smelt ${input}.`;
+        add(a.inventory, input, -k);
+        add(a.inventory, result, k);
+        return `Cooked ${k} ${input} into ${result}.`;
+      }
+      case 'collectBlocks': {
+        const [block, n] = args as [string, number];
+        const item = Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'block' && s.block === block)?.[0]
+          ?? (block === 'stone' ? 'cobblestone' : block);
+        add(a.inventory, item, n);
+        return `Collected ${n} ${item}.`;
+      }
+      case 'attack': {
+        const [mob] = args as [string];
+        const meat = Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'hunt' && s.mob === mob)?.[0];
+        if (meat) add(a.inventory, meat, 1);
+        return `Killed the ${mob}.`;
+      }
+      case 'useItemOnEntity': {
+        const [tool] = args as [string];
+        if (!a.inventory[tool]) return `You have no ${tool}.`;
+        add(a.inventory, tool, -1);
+        add(a.inventory, 'milk_bucket', 1);
+        return 'Milked the cow.';
+      }
+      case 'placeBlockAt': {
+        const [block, x, y, z] = args as [string, number, number, number];
+        if (!a.inventory[block]) return `You have no ${block}.`;
+        add(a.inventory, block, -1);
+        placed.set(`${x},${y},${z}`, block);
+        if (/_door$/.test(block)) placed.set(`${x},${y + 1},${z}`, block);
+        return `Placed ${block}.`;
+      }
+      case 'digAt': {
+        const [x, y, z] = args as [number, number, number];
+        placed.delete(`${x},${y},${z}`);
+        return 'Dug.';
+      }
+      case 'checkBlueprintLevel': {
+        const [level] = args as [number];
+        const l = findLevel(a.blueprint!, level)!;
+        return formatLevelCheck(level, checkLevel(l, (x, y, z) => normalizeBlockName(placed.get(`${x},${y},${z}`) ?? 'air')));
+      }
+      case 'stay':
+        return 'Stayed.';
+      default:
+        return `Unknown command !${name}`;
+    }
+  };
+
+  // Agents act in turns, one prompt each, as if at the same time; a message to a busy agent
+  // waits until its think loop ends (the oracle never interrupts its actions).
+  let steps = 0;
+  const busy = new Map<string, { from: string | undefined }>();
+  const step = (a: State): void => {
+    const from = busy.get(a.name)!.from;
+    steps++;
+    const reply = a.policy.decide({
+      name: a.name, inventory: { ...a.inventory }, targets: a.targets, blueprint: a.blueprint,
+      canUse: (c) => !a.blocked.includes(c), partner: a.partner,
+      blocks: tableNearby ? [...world.blocks, 'crafting_table'] : world.blocks, mobs: world.mobs, turns: a.turns,
+    });
+    if (!reply.trim()) { busy.delete(a.name); return; }
+    const command = /![A-Za-z]+\(.*\)/.exec(reply)?.[0];
+    a.turns.push({ role: 'assistant', content: reply });
+    if (!command) {
+      a.said.push(reply);
+      const to = from ?? a.partner;
+      if (to) queue.push({ to, from: a.name, turn: { role: 'user', content: `${a.name} (a bot): ${reply}` } });
+      busy.delete(a.name);
+      return;
+    }
+    a.turns.push({ role: 'user', content: `SYSTEM: ${run(a, command)}` });
+  };
+  while (steps < maxSteps) {
+    let acted = false;
+    for (const a of agents.values()) {
+      if (busy.has(a.name)) { step(a); acted = true; continue; }
+      const i = queue.findIndex((q) => q.to === a.name);
+      if (i < 0) continue;
+      const { turn, from } = queue.splice(i, 1)[0]!;
+      if (from) a.partner = from;
+      a.turns.push(turn);
+      busy.set(a.name, { from });
+      acted = true;
+    }
+    if (!acted) break;
+  }
+  return { agents, log, world: placed };
+}
