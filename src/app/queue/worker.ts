@@ -1,0 +1,187 @@
+/**
+ * `npm run worker`: takes run jobs from the queue (`jobs.ts`) and plays each on its own embedded
+ * server (a fresh one per run, on a free port) or on one of the given external servers (`--servers`,
+ * one per parallel slot), up to P at once.
+ *
+ * Where things go: the run's result (its {@link RunResult}) is the job's return value, in Redis;
+ * the run's files (`runs/<run>/`: requests, commands, messages, inventories) and its log lines
+ * (`eval.log`) go to a directory, the coordinator's `--out` folder as the job names it (the same
+ * path: one machine, or a shared filesystem mounted at the same path on every machine), or with
+ * `out`, `<out>/<campaign>/` on this machine.
+ *
+ * Nothing is lost: BullMQ holds a lock on each running job, renewed every `lockDuration / 2`; a
+ * worker that dies (SIGKILL, power loss) stops renewing it, and the stalled-job check that every
+ * worker runs each `stalledInterval` puts the job back in the queue, where another worker takes it.
+ * A job may be started `attempts` times (the campaign's `--attempts`): each lost worker and each
+ * worker error uses one, a hand-back does not; the next start after the last is failed at once with
+ * the reason, which the coordinator records as an `error` run. {@link RunningWorker.stop} (Ctrl-C)
+ * takes no new job and waits for the running ones; {@link RunningWorker.handBack} (Ctrl-C twice)
+ * ends them and puts their jobs back at the head of the queue.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { ConfigError, type Settings } from '../../settings/index.ts';
+import type { RunResult } from '../../tasks/eval/records.ts';
+import { openLog, playOne, type ServerAddressOption } from '../evaluate.ts';
+import { openQueue, parseJobData, plannedRun, QUEUE_NAME, redisConnection, type RunJobData } from './jobs.ts';
+
+/** Default lock of a running job (ms): a dead worker's run restarts after this plus at most two stall checks. */
+export const DEFAULT_LOCK_DURATION_MS = 30_000;
+
+/** Default interval of the stalled-job check (ms). */
+export const DEFAULT_STALLED_INTERVAL_MS = 15_000;
+
+/** Options of {@link startWorker}. */
+export interface WorkerOptions {
+  /** `redis://HOST:PORT/DB`. */
+  queue: string;
+  /** Runs at once (default 1). */
+  parallel?: number;
+  /** External servers, one per parallel slot; default: a fresh embedded server per run. */
+  servers?: ServerAddressOption[];
+  /** Run folders and logs go to `<out>/<campaign>/` (default: the coordinator's `--out` path from the job). */
+  out?: string;
+  /** This machine's secrets, which jobs do not carry: `bot_key`, `dashboard_token`. */
+  secrets?: Pick<Settings, 'bot_key' | 'dashboard_token'>;
+  /** The models' API keys (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** BullMQ's `lockDuration` (ms, default {@link DEFAULT_LOCK_DURATION_MS}). */
+  lockDurationMs?: number;
+  /** BullMQ's `stalledInterval` (ms, default {@link DEFAULT_STALLED_INTERVAL_MS}). */
+  stalledIntervalMs?: number;
+  /** The worker's name in logs and job logs (default `<hostname>:<pid>`). */
+  name?: string;
+  /** Lines about jobs taken and finished (the runs' own logs go to `eval.log`). */
+  log?: (line: string) => void;
+}
+
+/** A worker taking jobs. */
+export interface RunningWorker {
+  readonly name: string;
+  /** Runs in progress. */
+  running(): number;
+  /** Takes no new job; resolves once the running runs have finished and been recorded. */
+  stop(): Promise<void>;
+  /** Ends the running runs unrecorded and puts their jobs back in the queue, then stops. */
+  handBack(): Promise<void>;
+  /** Resolves when the worker has stopped (by {@link stop} or {@link handBack}). */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * Connects to the queue and starts taking jobs (see the module comment).
+ *
+ * @throws ConfigError for a malformed queue URL or too few servers; Error when Redis cannot be reached.
+ */
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const parallel = options.parallel ?? 1;
+  if (options.servers && options.servers.length < parallel) {
+    throw new ConfigError(`--parallel ${parallel} needs ${parallel} servers (one per slot), --servers gives ${options.servers.length}`);
+  }
+  const name = options.name ?? `${os.hostname()}:${process.pid}`;
+  const say = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const queue = await openQueue(options.queue); // fails fast when Redis is not there; reads job logs
+  const botsRoot = await mkdtemp(path.join(os.tmpdir(), 'mindcraft-worker-'));
+  const logs = new Map<string, ReturnType<typeof openLog>>();
+  const logFor = (dir: string) => {
+    let log = logs.get(dir);
+    if (!log) logs.set(dir, log = openLog(path.join(dir, 'eval.log')));
+    return log;
+  };
+  const slots: boolean[] = Array.from({ length: parallel }, () => false);
+
+  /**
+   * Why a job is out of attempts, naming the workers that took it (from its job log: a worker
+   * killed before it wrote its line there is missing).
+   */
+  const exhausted = async (job: Job<RunJobData, RunResult>, data: RunJobData): Promise<string> => {
+    const { logs: lines } = await queue.getJobLogs(job.id!).catch(() => ({ logs: [] as string[] }));
+    const workers = lines.map((l) => /on (\S+)$/.exec(l)?.[1]).filter(Boolean);
+    const parts = [];
+    if (job.stalledCounter) parts.push(`${job.stalledCounter} time(s) its worker was lost (killed, or it stopped renewing its lock)`);
+    if (job.attemptsMade) parts.push(`${job.attemptsMade} time(s) the worker failed${job.failedReason ? ` (last: ${job.failedReason})` : ''}`);
+    return `no attempt finished: started ${job.attemptsMade + job.stalledCounter} time(s), the limit (--attempts ${data.attempts}); ${parts.join('; ')}${workers.length ? `; taken by: ${workers.join(', ')}` : ''}`;
+  };
+
+  // Three parameters: BullMQ passes the AbortSignal of worker.cancelJob() only to processors that declare it.
+  const processor = async (job: Job<RunJobData, RunResult>, token: string | undefined, signal: AbortSignal | undefined): Promise<RunResult> => {
+    let data: RunJobData;
+    try {
+      data = parseJobData(job.data);
+    } catch (err) {
+      throw new UnrecoverableError((err as Error).message);
+    }
+    const used = job.attemptsMade + job.stalledCounter;
+    if (used >= data.attempts) throw new UnrecoverableError(await exhausted(job, data));
+    await job.log(`attempt ${used + 1} of ${data.attempts} on ${name}`);
+    say(`${name}: took ${data.runId} (campaign ${data.campaign}, attempt ${used + 1} of ${data.attempts})`);
+    const slot = slots.indexOf(false);
+    slots[slot] = true;
+    try {
+      const server = options.servers?.[slot];
+      const settings: Settings = {
+        ...data.settings, bot_key: options.secrets?.bot_key ?? '', dashboard_token: options.secrets?.dashboard_token ?? '',
+        ...(server ? { server: 'external', host: server.host, port: server.port } : { server: 'embedded' }),
+      };
+      const dir = options.out ? path.join(path.resolve(options.out), data.campaign) : data.out;
+      const log = await logFor(dir);
+      const result = await playOne(plannedRun(data), settings, data.profiles, { model: data.model, env: options.env, humansTimeoutMs: data.humansTimeoutMs, signal }, {
+        out: dir, botsDir: path.join(botsRoot, `slot-${slot}`), log: (line) => log.write(`[${name} w${slot} ${data.runId}] ${line}`),
+      });
+      if (result.end_reason === 'interrupted') {
+        // Handed back (or its lock was lost): back to the head of the queue, no attempt used.
+        if (token) await job.moveToWait(token).catch(() => {});
+        throw new WaitingError();
+      }
+      return result;
+    } finally {
+      slots[slot] = false;
+    }
+  };
+
+  const worker = new Worker<RunJobData, RunResult>(QUEUE_NAME, processor, {
+    connection: redisConnection(options.queue),
+    concurrency: parallel,
+    name,
+    lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+    stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
+    // Attempts are counted per job by the processor above (--attempts of the campaign), lost
+    // workers included: BullMQ's own limit on stalls must never fail a job first.
+    maxStalledCount: 1_000_000,
+  });
+  worker.on('completed', (job, result) => {
+    say(`${name}: ${job.data.runId}: ${result.end_reason}, score ${result.score}, ${result.duration_s} s`);
+  });
+  worker.on('failed', (job, err) => {
+    if (job) say(`${name}: ${job.data.runId} failed: ${err.message}`);
+  });
+  worker.on('error', (err) => { say(`${name}: ${err.message}`); });
+  // A job whose lock could not be renewed now belongs to the stalled check: end our run of it.
+  worker.on('lockRenewalFailed', (ids: string[]) => {
+    for (const id of ids) worker.cancelJob(id, 'lock lost');
+  });
+  await worker.waitUntilReady();
+
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => { resolveClosed = resolve; });
+  const close = () => closing ??= (async () => {
+    await worker.close();
+    await queue.close().catch(() => {});
+    await Promise.all([...logs.values()].map(async (l) => (await l).close()));
+    await rm(botsRoot, { recursive: true, force: true });
+    resolveClosed();
+  })();
+  return {
+    name,
+    running: () => slots.filter(Boolean).length,
+    stop: close,
+    handBack: async () => {
+      worker.cancelAllJobs('handed back');
+      await close();
+    },
+    closed,
+  };
+}
