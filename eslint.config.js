@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/**', 'bots/**', 'results/**', 'world/**'] },
   {
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '*.ts', '*.js'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '*.ts', '*.js'],
     extends: [tseslint.configs.recommended],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

@@ -1,8 +1,8 @@
 /**
  * mindcraft-ts command line: `start` (default) runs the bots of settings.json, `server` runs the
  * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result, `eval`
- * runs whole task files and summarises them, `export` turns an evaluation's records into a chat
- * dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
+ * runs whole task files and summarises them (locally, or as jobs on a Redis queue with `--queue`),
+ * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -11,12 +11,16 @@ import { startAgents } from './app/start-bots.ts';
 import { BotEventBus } from './agent/events.ts';
 import { createLogging } from './app/logging.ts';
 import { dashboardSettings, startDashboard } from './app/dashboard/server.ts';
+import { CampaignBoard } from './app/dashboard/campaign.ts';
 import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
 import { startEmbeddedServer } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
 import { appendResult, HUMANS_TIMEOUT_MS, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
-import { evaluate, parseServers } from './app/evaluate.ts';
+import { evaluate, parseServers, type EvaluationProgress } from './app/evaluate.ts';
+import { evaluateOnQueue } from './app/queue/coordinator.ts';
+import { startWorker } from './app/queue/worker.ts';
+import { redactedUrl } from './app/queue/jobs.ts';
 import { progressBar } from './app/progress.ts';
 import { requireUsableModels } from './agent/model-choice.ts';
 import { exportSft } from './tasks/eval/export.ts';
@@ -31,14 +35,22 @@ const USAGE = `Usage:
                                               run one MineCollab task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/
   npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
-                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>]
+                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--dashboard]
                                               run every task of the files, summarise (stdout) and write
-                                              results.jsonl, runs/, summary.csv, report.html to <dir>
+                                              results.jsonl, runs/, summary.csv, report.html to <dir>;
+                                              --dashboard shows the campaign live on the dashboard
+  npm run eval -- <task-file|dir>... --queue <redis://host:port/db> [--campaign <name>] [--attempts <n>] [eval options]
+                                              submit the runs as jobs to a Redis queue and follow them;
+                                              the campaign is named after --out unless --campaign is given
+  npm run worker -- --queue <redis://host:port/db> [--parallel <p>] [--servers <host:port,...>] [--out <dir>]
+                    [--lock-duration <s>] [--stalled-interval <s>]
+                                              play queued runs; run folders go to the campaign's --out path,
+                                              or <dir>/<campaign>/ with --out
   npm run export -- <dir> [--min-score <s>] [--format sft] [--out <file.jsonl>]
                                               turn an evaluation's runs into a chat dataset (JSONL)
   <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
   gpt-4o or claude-sonnet-4-5, or "oracle" (the offline policy). Tasks and evaluations never fall back to it.
-  \${GENERATE_USAGE}
+  ${GENERATE_USAGE}
                                               write generated MineCollab task files`;
 
 /** Bad command-line input: printed with the usage, exit code 2. */
@@ -62,14 +74,14 @@ function untilInterrupted(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const { settings, profiles, file } = await loadSettings();
+  const { settings, profiles, file, keys, keysFile } = await loadSettings();
   const dashboardOptions = dashboardSettings(settings);
   // One event stream: readable lines on the terminal, JSON lines in bots/<name>/, the dashboard.
   const logging = createLogging({ botsDir: 'bots' });
   const bus = new BotEventBus();
   logging.attach(bus);
   try {
-    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
+    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}${keysFile ? `; API keys from ${keysFile}: ${keys.join(', ') || 'none new (the environment sets them)'}` : ''}`);
     const running = await startAgents({ settings, profiles, bus });
     let dashboard;
     try {
@@ -115,27 +127,34 @@ function humansTimeout(value: string | undefined): number {
 }
 
 /**
- * An AbortSignal fired by the first Ctrl-C (or SIGTERM); a second Ctrl-C ends the process at once.
+ * Runs `stages[i]` at the (i+1)-th Ctrl-C (or SIGTERM); one more than there are stages ends the
+ * process at once (exit code 130).
  *
  * The command owns these signals from then on: listeners that libraries add later are removed
  * (flying-squid's log module installs `exit-hook`, which calls `process.exit(130)` on SIGINT and
  * would end an evaluation before it writes its summary).
  */
-function interruptSignal(say: (line: string) => void): AbortSignal {
-  const controller = new AbortController();
+function onInterrupts(stages: Array<() => void>): void {
+  let count = 0;
+  const handler = () => {
+    const stage = stages[count++];
+    if (stage) stage();
+    else process.exit(130);
+  };
   process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== first && listener !== quit) {
-      queueMicrotask(() => process.off(event, listener));
-    }
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== handler) queueMicrotask(() => process.off(event, listener));
   });
-  const quit = () => process.exit(130);
-  function first() {
-    say('Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.');
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+/** An AbortSignal fired by the first Ctrl-C (or SIGTERM), saying `message`; a second Ctrl-C ends the process at once. */
+function interruptSignal(say: (line: string) => void, message = 'Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.'): AbortSignal {
+  const controller = new AbortController();
+  onInterrupts([() => {
+    say(message);
     controller.abort();
-    process.once('SIGINT', quit);
-  }
-  process.once('SIGINT', first);
-  process.once('SIGTERM', first);
+  }]);
   return controller.signal;
 }
 
@@ -166,23 +185,77 @@ async function evalCommand(args: string[]): Promise<number> {
     options: {
       ids: { type: 'string' }, episodes: { type: 'string' }, parallel: { type: 'string' }, model: { type: 'string' },
       out: { type: 'string' }, resume: { type: 'boolean' }, servers: { type: 'string' }, 'humans-timeout': { type: 'string' },
+      dashboard: { type: 'boolean' }, queue: { type: 'string' }, campaign: { type: 'string' }, attempts: { type: 'string' },
     },
   });
   if (positionals.length === 0) throw new UsageError('eval expects at least one task file or folder');
+  if (values.queue && (values.parallel !== undefined || values.servers !== undefined)) {
+    throw new UsageError('with --queue, --parallel and --servers belong to the workers: npm run worker -- --queue <url> --parallel <p> --servers <...>');
+  }
+  if (!values.queue && (values.campaign !== undefined || values.attempts !== undefined)) throw new UsageError('--campaign and --attempts need --queue');
   const out = values.out ?? path.join('evals', new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-'));
   const { settings } = await loadSettings();
   const bar = progressBar(process.stderr);
-  const signal = interruptSignal((line) => bar.log(line));
-  const evaluation = await evaluate({
-    inputs: positionals, ids: values.ids, episodes: wholeNumber('episodes', values.episodes, 1), parallel: wholeNumber('parallel', values.parallel, 1),
-    model: values.model, out, resume: values.resume, servers: values.servers ? parseServers(values.servers) : undefined,
+  // --dashboard: the campaign live on the dashboard's address (settings.json), run records linked.
+  const board = values.dashboard ? new CampaignBoard(`MineCollab evaluation: ${positionals.map((p) => path.basename(p)).join(', ')}`, { recordsRoot: path.join(out, 'runs') }) : undefined;
+  const dashboard = board && await startDashboard({
+    ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }), campaign: board,
+  });
+  if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);
+  const signal = values.queue
+    ? interruptSignal((line) => bar.log(line), 'Detaching: the campaign stays queued and the workers go on; the same command with --resume re-attaches. Ctrl-C again quits at once.')
+    : interruptSignal((line) => bar.log(line));
+  const common = {
+    inputs: positionals, ids: values.ids, episodes: wholeNumber('episodes', values.episodes, 1), model: values.model, out, resume: values.resume,
     humansTimeoutMs: humansTimeout(values['humans-timeout']), settings, signal,
-    log: (line) => bar.log(line), onProgress: (p) => bar.update(p),
-  }).finally(() => bar.stop());
+    log: (line: string) => bar.log(line), onProgress: (p: EvaluationProgress) => bar.update(p), board,
+  };
+  const evaluation = await (values.queue
+    ? evaluateOnQueue({ ...common, queue: values.queue, campaign: values.campaign, attempts: wholeNumber('attempts', values.attempts, 1) })
+    : evaluate({ ...common, parallel: wholeNumber('parallel', values.parallel, 1), servers: values.servers ? parseServers(values.servers) : undefined })
+  ).finally(async () => {
+    bar.stop();
+    await dashboard?.close();
+  });
   console.log(evaluation.table);
   log(`${evaluation.made} run(s) made${evaluation.skipped ? `, ${evaluation.skipped} resumed` : ''} of ${evaluation.planned} in ${evaluation.wall_s} s${evaluation.interrupted ? ' (interrupted: --resume continues)' : ''}.`);
   log(`Results: ${evaluation.files.results}\nSummary: ${evaluation.files.csv}\nReport:  ${evaluation.files.report}\nLog:     ${evaluation.files.log}`);
   return evaluation.interrupted ? 130 : 0;
+}
+
+async function workerCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args, strict: true,
+    options: {
+      queue: { type: 'string' }, parallel: { type: 'string' }, servers: { type: 'string' }, out: { type: 'string' },
+      'lock-duration': { type: 'string' }, 'stalled-interval': { type: 'string' },
+    },
+  });
+  if (!values.queue) throw new UsageError('worker expects --queue redis://HOST:PORT/DB');
+  const { settings } = await loadSettings();
+  const lock = wholeNumber('lock-duration', values['lock-duration'], 1);
+  const stalled = wholeNumber('stalled-interval', values['stalled-interval'], 1);
+  const worker = await startWorker({
+    queue: values.queue, parallel: wholeNumber('parallel', values.parallel, 1), servers: values.servers ? parseServers(values.servers) : undefined,
+    out: values.out, secrets: { bot_key: settings.bot_key, dashboard_token: settings.dashboard_token },
+    lockDurationMs: lock === undefined ? undefined : lock * 1000, stalledIntervalMs: stalled === undefined ? undefined : stalled * 1000, log,
+  });
+  let handedBack = false;
+  onInterrupts([
+    () => {
+      log(`Stopping: no new run is taken; ${worker.running()} running run(s) finish and are recorded. Ctrl-C again hands them back to the queue.`);
+      void worker.stop();
+    },
+    () => {
+      log('Handing the running runs back to the queue. Ctrl-C again quits at once (their jobs restart after the stall timeout).');
+      handedBack = true;
+      void worker.handBack();
+    },
+  ]);
+  log(`Worker ${worker.name} takes runs from ${redactedUrl(values.queue)} (${wholeNumber('parallel', values.parallel, 1) ?? 1} at once). Ctrl-C stops.`);
+  await worker.closed;
+  log(`Worker ${worker.name} stopped.`);
+  return handedBack ? 130 : 0;
 }
 
 async function exportCommand(args: string[]): Promise<void> {
@@ -208,6 +281,7 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'server') await server(rest);
     else if (command === 'task') await task(rest);
     else if (command === 'eval') return await evalCommand(rest);
+    else if (command === 'worker') return await workerCommand(rest);
     else if (command === 'export') await exportCommand(rest);
     else if (command === 'generate') { const { file, tasks } = await generate(rest); log(`Wrote ${tasks} tasks to ${file}.`); }
     else throw new UsageError(`unknown command "${command}"`);

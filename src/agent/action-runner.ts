@@ -29,7 +29,10 @@ export interface ActionRunnerOptions {
 
 /** Options of one {@link ActionRunner.run}. */
 export interface RunOptions {
-  /** Time bound for this action (default: the runner's), in ms. */
+  /**
+   * Time bound for this action (default: the runner's), in ms; `Infinity` for none: the action
+   * runs until `stop()` or a newer action cancels it (settling within {@link SETTLE_MS} as ever).
+   */
   timeoutMs?: number;
   /**
    * An urgent action (a mode fleeing lava or fighting) is not cancelled by a newer ordinary
@@ -100,7 +103,8 @@ export class ActionRunner {
     }
     const controller = new AbortController();
     const started = Date.now();
-    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
+    // Infinity: no time bound (an action that runs until stopped, like `!followPlayer`).
+    const signal = Number.isFinite(timeoutMs) ? AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]) : controller.signal;
     const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({ label, durationMs: Date.now() - started, ...partial });
 
     const work = Promise.resolve().then(() => fn(signal));

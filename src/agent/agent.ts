@@ -8,7 +8,7 @@
  * - {@link SelfPrompter}: the goal loop; {@link History}: turns and summarised memory; modes.
  */
 import type { Bot } from 'mineflayer';
-import type { AgentControl, AgentTask, CodingSupport, CommandContext } from '../commands/context.ts';
+import type { AgentControl, AgentTask, CodingSupport, CommandContext, VisionSupport } from '../commands/context.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import { parseCommand, type ParseResult } from '../commands/parser.ts';
 import type { NameResolver } from '../game/names.ts';
@@ -23,7 +23,7 @@ import { History, MAX_MEMORY_CHARS } from './history.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { MemoryStore } from './memory-store.ts';
 import { ModelLoop, type CommandOutcome, type ParsedCommand } from './model-loop.ts';
-import { PromptBuilder, wantsToRespond, type AgentProfile, type AgentSnapshot } from './prompt-builder.ts';
+import { PromptBuilder, promptExamples, wantsToRespond, type AgentProfile, type AgentSnapshot, type ConversingPrompt } from './prompt-builder.ts';
 import { fromPlayer, ReplyRouter, type IncomingMessage } from './reply-router.ts';
 import { TokenBudget } from './token-budget.ts';
 import { SelfPrompter } from './self-prompter.ts';
@@ -45,6 +45,12 @@ export interface AgentOptions {
   outbox?: ChatOutbox;
   /** Builds the agent's model; called once, with the agent (the offline oracle reads its state). */
   model: (agent: Agent) => ChatModel;
+  /** Builds the model that writes `!newAction` code (the profile's `code_model`); default: {@link model}'s. */
+  codeModel?: (agent: Agent) => ChatModel | undefined;
+  /** Builds the model that describes the bot's view (the profile's `vision_model`); default: {@link model}'s. */
+  visionModel?: (agent: Agent) => ChatModel | undefined;
+  /** Few-shot examples for the coding prompt's `$EXAMPLES` (matched against the task and recent turns). */
+  codingExamples?: ExampleSelector;
   /** Prompt templates and persona (a merged profile, see `profiles.ts`). */
   profile: AgentProfile;
   /** Few-shot examples for `$EXAMPLES`; share one selector between the agents of a process. */
@@ -57,6 +63,10 @@ export interface AgentOptions {
   goalIdleMs?: number;
   /** Time limit of one run of `!newAction` code (ms; default 300 000). */
   codeTimeoutMs?: number;
+  /** `allow_vision`: `!lookAtPlayer` / `!lookAtPosition` render the view and have {@link visionModel} describe it. */
+  allowVision?: boolean;
+  /** The profile's `image_analysis` prompt (`$NAME` is filled in); default {@link DEFAULT_VISION_PROMPT}. */
+  visionPrompt?: string;
   /** Turns kept in the history before the oldest are summarised into the memory. */
   maxMessages: number;
   /** Cap on consecutive command replies for one message; -1 = none. */
@@ -90,6 +100,12 @@ export interface AgentOptions {
 
 /** Bound on query commands, which only read state (ms). */
 const QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * The vision prompt when the profile has no `image_analysis` (the reference's, in substance):
+ * describe the screenshot briefly, for the conversation at hand.
+ */
+export const DEFAULT_VISION_PROMPT = 'You are $NAME, a Minecraft bot, shown a screenshot of your current view. Describe it briefly and correctly: terrain, blocks, players, mobs, structures and anything notable, focusing on what matters for the conversation. The sky is always blue whatever the weather or time; dropped items are small cubes. Reply only with the description.';
 /** Bound on the respond-or-ignore question asked while acting (ms). */
 const RESPOND_DECISION_TIMEOUT_MS = 15_000;
 /** Bound on one summary request (ms). */
@@ -112,6 +128,10 @@ export class Agent implements AgentControl {
   /** What persists across restarts: memory, turns, goal, places, modes (see {@link MemoryStore}). */
   readonly memoryStore: MemoryStore;
   readonly model: ChatModel;
+  /** The model that writes `!newAction` code (the profile's `code_model`, else {@link model}). */
+  readonly codeModel: ChatModel;
+  /** The model that describes the bot's view (the profile's `vision_model`, else {@link model}). */
+  readonly visionModel: ChatModel;
   readonly #options: AgentOptions;
   readonly #inbox = new SerialQueue(() => this.selfPrompter.idle());
   readonly #history: History;
@@ -151,6 +171,8 @@ export class Agent implements AgentControl {
       },
     });
     this.model = options.model(this);
+    this.codeModel = options.codeModel?.(this) ?? this.model;
+    this.visionModel = options.visionModel?.(this) ?? this.model;
     this.#loop = new ModelLoop({
       model: this.model,
       turns: () => this.#history.turns,
@@ -159,7 +181,7 @@ export class Agent implements AgentControl {
       run: (parsed) => this.#run(parsed),
       say: (source, text, busy) => this.#replies.say(source, text, { busy }),
       announce: (text) => this.#replies.announce(text),
-      systemPrompt: () => this.systemPrompt(),
+      prompt: () => this.conversingPrompt(),
       tools: () => this.#prompts.tools(this.#commands),
       acting: () => this.actions.current !== undefined,
       message: (key, values) => this.#prompts.message(key, values),
@@ -349,7 +371,10 @@ export class Agent implements AgentControl {
     if (this.#commands.list().some((c) => c.name.toLowerCase() === lower)) return undefined;
     const configured = Object.entries(this.#options.disabledCommands ?? {}).find(([n]) => n.toLowerCase() === lower);
     if (configured) return configured[1];
-    if (this.#task?.blockedActions?.some((n) => `!${n.replace(/^!/, '')}`.toLowerCase() === lower)) return 'the running task blocks it';
+    const blocked = (n: string) => this.#task?.blockedActions?.some((b) => `!${b.replace(/^!/, '')}`.toLowerCase() === n.toLowerCase());
+    if (blocked(lower)) return 'the running task blocks it';
+    const variantOf = this.#options.commands.getIgnoringCase(name)?.variantOf;
+    if (variantOf && blocked(variantOf)) return `the running task blocks ${variantOf}`;
     return undefined;
   }
 
@@ -392,13 +417,26 @@ export class Agent implements AgentControl {
   }
 
   /**
-   * The system prompt the next model call gets: the profile's `conversing` template filled with
-   * this agent's state, command docs and the examples closest to the recent history.
+   * The whole conversing prompt the next model call gets, as one text: the profile's
+   * `conversing` template filled with this agent's state, command docs and the examples closest
+   * to the recent history. The call itself sends it in two parts (see {@link conversingPrompt}).
    *
    * @param recent the turns examples are matched against (default: the history).
    */
   async systemPrompt(recent: readonly ChatTurn[] = this.#history.turns): Promise<string> {
-    return this.#prompts.conversing(this.#snapshot(), this.#commands, recent);
+    return (await this.#prompts.conversing(this.#snapshot(), this.#commands, recent)).text;
+  }
+
+  /**
+   * The next conversing call's prompt in its two parts: `system`, the static part (the same bytes
+   * on every call, so providers cache it), and `live`, the agent's state now, sent after the
+   * conversation (see `src/agent/prompt-builder.ts`).
+   *
+   * @param recent the turns examples are matched against (default: the history).
+   */
+  async conversingPrompt(recent: readonly ChatTurn[] = this.#history.turns): Promise<ConversingPrompt> {
+    const { system, live } = await this.#prompts.conversing(this.#snapshot(), this.#commands, recent);
+    return { system, live };
   }
 
   #snapshot(): AgentSnapshot {
@@ -435,7 +473,8 @@ export class Agent implements AgentControl {
         return { output: `${command.name} failed: ${(err as Error).message}`, interrupted: false };
       }
     }
-    const result = await this.actions.run(command.name, perform);
+    const bound = command.timeBound?.(args as never);
+    const result = await this.actions.run(command.name, perform, bound === undefined ? {} : { timeoutMs: bound === 'until stopped' ? Infinity : bound });
     this.#log(result.output);
     this.conversations.wake();
     return { output: result.output, interrupted: result.interrupted };
@@ -509,14 +548,34 @@ export class Agent implements AgentControl {
     this.#history.clear();
   }
 
-  /** What `!newAction` needs: the model, the coding prompt, the time limit and recent turns. */
-  coding(): CodingSupport {
+  /**
+   * What `!newAction` needs: the code model, the coding prompt (with the coding examples closest
+   * to `task` and the recent turns), the time limit and recent turns.
+   *
+   * @param task what the code is to do (the `!newAction` prompt).
+   */
+  async coding(task = ''): Promise<CodingSupport> {
+    const selector = this.#options.codingExamples;
+    const k = this.#options.numExamples ?? 2;
+    const recent = [...this.#history.turns.slice(-3), { content: task }];
+    const examples = selector && k > 0 ? promptExamples(await selector.select(recent, k)) : '';
+    const selfPrompt = this.#prompts.goalLine(this.#snapshot().goal);
     return {
-      model: this.model,
-      systemPrompt: this.#prompts.coding(this.name, this.#history.memory, this.bot),
+      model: this.codeModel,
+      systemPrompt: this.#prompts.coding(this.name, this.#history.memory, this.bot, { examples, selfPrompt }),
       timeoutMs: this.#options.codeTimeoutMs ?? 300_000,
       context: this.#history.turns.slice(-6),
       say: (line) => this.outbox.chat(line),
+    };
+  }
+
+  /** What `!lookAtPlayer` / `!lookAtPosition` need to describe the view; undefined without `allow_vision`. */
+  vision(): VisionSupport | undefined {
+    if (!this.#options.allowVision) return undefined;
+    return {
+      model: this.visionModel,
+      prompt: (this.#options.visionPrompt ?? DEFAULT_VISION_PROMPT).replaceAll('$NAME', this.name),
+      context: this.#history.turns.slice(-6),
     };
   }
 
@@ -535,14 +594,26 @@ export class Agent implements AgentControl {
 
   /** Ends all work: stops the action and leaves the server. */
   async shutdown(): Promise<void> {
+    await this.detach('shutting down');
+    this.bot.quit();
+  }
+
+  /**
+   * Ends all work but leaves the bot on the server: the modes let go of the bot, the memory is
+   * saved, the action, model calls and goal loop stop, the conversations and the chat outbox
+   * close. The bot can then be given a fresh agent (warm worlds, `src/app/warm-world.ts`);
+   * listeners the agent's parts added to the bot are removed by whoever owns the bot.
+   *
+   * @param reason told to the running action, e.g. `the run ended`.
+   */
+  async detach(reason = 'detached'): Promise<void> {
     this.modes.dispose();
     // Save first: the goal loop's state is kept as it was, for load_memory.
     await this.memoryStore.close();
     this.#history.close();
-    await this.stop('shutting down');
+    await this.stop(reason);
     this.conversations.close();
     this.outbox.close();
-    this.bot.quit();
   }
 
   #remember(turn: ChatTurn): void {

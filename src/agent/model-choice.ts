@@ -67,7 +67,7 @@ function specText(spec: ModelSpec): string {
 }
 
 function unusableModelMessage(use: ModelUse, reason: string, keyEnv: string | undefined): string {
-  const fix = keyEnv ? `set ${keyEnv} in the environment` : 'write it as "<provider>/<model>"';
+  const fix = keyEnv ? `set ${keyEnv} in the environment or in keys.json` : 'write it as "<provider>/<model>"';
   return `${use.owner} cannot use model "${specText(use.spec)}" (${reason}); ${fix}, or choose another model. `
     + 'Task runs and evaluations never fall back to the offline oracle: pass --model oracle to play with it on purpose.';
 }

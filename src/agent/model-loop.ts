@@ -41,8 +41,11 @@ export interface ModelLoopHost {
   say(source: IncomingMessage, text: string, busy: boolean): void;
   /** Says a notice of the agent's own in public chat (model down, budget spent). */
   announce(text: string): void;
-  /** The system prompt of the next call. */
-  systemPrompt(): Promise<string>;
+  /**
+   * The prompt of the next call: its static part (`system`, byte-identical from call to call)
+   * and its live part (the agent's state now), sent after the turns.
+   */
+  prompt(): Promise<{ system: string; live: string }>;
   /** Tools of the next call (native tool calling), if any. */
   tools(): ToolSpec[] | undefined;
   /** An action is running. */
@@ -124,7 +127,7 @@ export class ModelLoop {
     let commands = 0;
     let parseErrors = 0;
     while (generation === this.#generation) {
-      if (this.#options.maxCommands >= 0 && commands > this.#options.maxCommands) {
+      if (this.#options.maxCommands >= 0 && commands >= this.#options.maxCommands) {
         host.remember({ role: 'user', content: `SYSTEM: ${host.message('command_limit', { MAX_COMMANDS: String(this.#options.maxCommands) })}` });
         return commands;
       }
@@ -224,8 +227,10 @@ export class ModelLoop {
     try {
       const turns = [...host.turns()];
       if (nudge) turns.push({ role: 'user', content: `SYSTEM: ${nudge}` });
+      const { system, live } = await host.prompt();
       const reply = await host.model.complete({
-        system: await host.systemPrompt(),
+        system,
+        live,
         turns,
         tools: host.tools(),
         signal: AbortSignal.any([abort, timeout]),

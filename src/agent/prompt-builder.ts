@@ -2,8 +2,16 @@
  * Every prompt an agent sends, built from its profile's templates (`conversing`, `coding`,
  * `saving_memory`, `bot_responder` and the short `messages`), filled with `fillTemplate`.
  *
- * The conversing templates put the static part (role, rules, command docs) first, the same on
- * every call so providers' prompt caching applies; examples, memory and the bot's state follow.
+ * Prompt caching: a conversing prompt has two parts (see {@link splitTemplate}). The static part
+ * (role, rules, command docs, and the examples when they are the same on every call) is the
+ * text of the template before the first line holding a live variable ({@link LIVE_VARIABLES}:
+ * `$STATS $INVENTORY $MEMORY $ACTION $CONVO $SELF_PROMPT`, and `$EXAMPLES` when examples are
+ * chosen per call); it is byte-identical on every call of a bot and goes out as the system
+ * prompt, the start of the prefix providers cache. The rest of the template, from that line on,
+ * is the live part: it goes after the conversation (`ChatRequest.live`). A template that puts a
+ * live variable before static text (as MINDcraft's put `$STATS` before `$COMMAND_DOCS`) still
+ * works, but everything from that variable's line on is live and re-sent uncached on every call:
+ * keep live variables at the end of custom templates.
  */
 import type { Bot } from 'mineflayer';
 import type { CommandDef, CommandRegistry, ParamSpec } from '../commands/registry.ts';
@@ -60,6 +68,46 @@ export function inventoryLine(bot: Bot): string {
   return `Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}`;
 }
 
+/**
+ * The conversing template's variables whose values change from call to call: the line holding
+ * the first of them starts the live part (see {@link splitTemplate}).
+ */
+export const LIVE_VARIABLES: readonly string[] = ['STATS', 'INVENTORY', 'MEMORY', 'ACTION', 'CONVO', 'SELF_PROMPT'];
+
+/** The first line of a request's live part, so the model does not take it for a message. */
+export const LIVE_HEADER = 'STATE (updated every turn; not a message):';
+
+/** A template cut in two (see {@link splitTemplate}). */
+export interface TemplateParts {
+  /** The template before the first line holding a live variable ('' when the first line has one). */
+  static: string;
+  /** The rest ('' when no live variable occurs). */
+  live: string;
+}
+
+/**
+ * Cuts `template` at the start of the first line that holds one of `live` (variable names
+ * without `$`). Cutting at a line start keeps a variable's label (`Memory: $MEMORY`) with it.
+ *
+ * @example splitTemplate('Rules\n$COMMAND_DOCS\nMemory: $MEMORY', LIVE_VARIABLES) // → { static: 'Rules\n$COMMAND_DOCS\n', live: 'Memory: $MEMORY' }
+ */
+export function splitTemplate(template: string, live: readonly string[]): TemplateParts {
+  let first = template.length;
+  for (const match of template.matchAll(/\$([A-Z][A-Z0-9_]*)/g)) {
+    if (live.includes(match[1]!)) { first = match.index; break; }
+  }
+  const cut = first === template.length ? first : template.lastIndexOf('\n', first - 1) + 1;
+  return { static: template.slice(0, cut), live: template.slice(cut) };
+}
+
+/** A conversing prompt in its two parts (see the module comment). */
+export interface ConversingPrompt {
+  /** The static part, the same on every call of a bot: `ChatRequest.system`. */
+  system: string;
+  /** The live part, headed by {@link LIVE_HEADER} ('' when the template has none): `ChatRequest.live`. */
+  live: string;
+}
+
 /** What varies per call, besides the bot itself. */
 export interface ConversingState {
   name: string;
@@ -92,18 +140,35 @@ export function conversingValues(s: ConversingState): PromptValues {
     CONVO: s.partner ? `In a conversation with ${s.partner}.` : '',
     CODE_DOCS: '',
     TO_SUMMARIZE: '',
+    // MINDcraft's MCP tools (its profiles' `$MCP_TOOL_USAGE`): not offered here.
+    MCP_TOOL_USAGE: '',
   };
 }
 
 /**
- * Fills `template` with {@link conversingValues}; empty lines left by empty variables are
- * dropped.
+ * Fills `template` with {@link conversingValues}, cut into its static and live parts
+ * ({@link splitTemplate}; `$EXAMPLES` is live when `examplesLive`); empty lines left by empty
+ * variables are dropped.
  *
- * @returns the prompt text and the template variables that had no value.
+ * @returns both parts, the whole text (the parts joined, without the live header) and the
+ *   template variables that had no value.
  */
-export function conversingPrompt(template: string, state: ConversingState): { text: string; unknown: string[] } {
-  const { text, unknown } = fillTemplate(template, conversingValues(state));
-  return { text: text.replace(/\n{2,}/g, '\n').trim(), unknown };
+export function conversingPrompt(template: string, state: ConversingState, options: { examplesLive?: boolean } = {}): ConversingPrompt & { text: string; unknown: string[] } {
+  const parts = splitTemplate(template, options.examplesLive ? [...LIVE_VARIABLES, 'EXAMPLES'] : LIVE_VARIABLES);
+  const values = conversingValues(state);
+  const fill = (part: string) => fillTemplate(part, values);
+  const tidy = (text: string) => text.replace(/\n{2,}/g, '\n').trim();
+  const system = fill(parts.static);
+  const live = fill(parts.live);
+  const unknown = [...new Set([...system.unknown, ...live.unknown])];
+  const systemText = tidy(system.text);
+  const liveText = tidy(live.text);
+  return {
+    system: systemText,
+    live: liveText ? `${LIVE_HEADER}\n${liveText}` : '',
+    text: [systemText, liveText].filter(Boolean).join('\n'),
+    unknown,
+  };
 }
 
 /** The parts of a merged profile prompts are built from (templates, persona, tool calling). */
@@ -147,7 +212,7 @@ export interface PromptBuilderOptions {
  *
  * @example
  * const prompts = new PromptBuilder(profile, { examples });
- * const system = await prompts.conversing(snapshot, commands, history.turns);
+ * const { system, live } = await prompts.conversing(snapshot, commands, history.turns);
  * const limit = prompts.message('command_limit', { MAX_COMMANDS: '20' });
  */
 export class PromptBuilder {
@@ -162,14 +227,18 @@ export class PromptBuilder {
   }
 
   /**
-   * The conversing system prompt: the profile's `conversing` template filled with the agent's
-   * state, command docs and the examples closest to `recent`.
+   * The conversing prompt: the profile's `conversing` template filled with the agent's state,
+   * command docs and the examples closest to `recent`, in its static part (byte-identical on
+   * every call while the commands and, when examples are fixed, the examples stay the same) and
+   * its live part.
    */
-  async conversing<Ctx>(state: AgentSnapshot, commands: CommandRegistry<Ctx>, recent: readonly ChatTurn[]): Promise<string> {
-    const examples = this.#options.examples
-      ? promptExamples(await this.#options.examples.select(recent, this.#options.numExamples ?? 2))
-      : '';
-    const { text, unknown } = conversingPrompt(this.#profile.conversing, {
+  async conversing<Ctx>(state: AgentSnapshot, commands: CommandRegistry<Ctx>, recent: readonly ChatTurn[]): Promise<ConversingPrompt & { text: string }> {
+    const selector = this.#options.examples;
+    const k = this.#options.numExamples ?? 2;
+    // Every example fits: the same text on every call (file order), so it stays in the static part.
+    const fixed = !selector || k <= 0 || selector.examples.length <= k;
+    const examples = !selector || k <= 0 ? '' : promptExamples(fixed ? selector.examples : await selector.select(recent, k));
+    const { system, live, text, unknown } = conversingPrompt(this.#profile.conversing, {
       name: state.name,
       persona: this.#profile.persona,
       commandDocs: this.#commandDocs(commands).text,
@@ -179,9 +248,9 @@ export class PromptBuilder {
       currentAction: state.currentAction,
       selfPrompt: this.goalLine(state.goal),
       partner: state.partner,
-    });
+    }, { examplesLive: !fixed });
     this.#warn('conversing', unknown);
-    return text;
+    return { system, live, text };
   }
 
   /** With native tool calling, the tools of `commands`; else undefined (docs go in the prompt). */
@@ -214,14 +283,20 @@ export class PromptBuilder {
     return { system: text, turns: [{ role: 'user', content: this.message('summary_request', { MAX_CHARS: String(maxChars) }) }] };
   }
 
-  /** The `coding` system prompt for `!newAction`, with `$CODE_DOCS` left for the sandbox to fill. */
-  coding(name: string, memory: string, bot: Bot): string {
+  /**
+   * The `coding` system prompt for `!newAction`, with `$CODE_DOCS` left for the sandbox to fill.
+   *
+   * @param extra `$EXAMPLES`, already formatted (see {@link promptExamples}), and `$SELF_PROMPT`
+   *   (see {@link goalLine}); '' for none.
+   */
+  coding(name: string, memory: string, bot: Bot, extra: { examples?: string; selfPrompt?: string } = {}): string {
     const { text } = fillTemplate(this.#profile.coding, {
       NAME: name,
       MEMORY: memory || 'none',
       STATS: statsLine(bot),
       INVENTORY: inventoryLine(bot),
-      EXAMPLES: '',
+      EXAMPLES: extra.examples ?? '',
+      SELF_PROMPT: extra.selfPrompt ?? '',
     });
     return text.replace(/\n{2,}/g, '\n');
   }

@@ -11,7 +11,6 @@ import { allCommands } from '../commands/index.ts';
 import { nameResolver } from '../game/names.ts';
 import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
-import { ExampleSelector, EXAMPLES_DIR } from '../models/prompts/examples.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import { Agent } from '../agent/agent.ts';
@@ -22,7 +21,8 @@ import { busSink } from './bot-events.ts';
 import { chooseModel, fallbackChatLine, fallbackNotice, requireUsableModels } from '../agent/model-choice.ts';
 import type { RunEventSink } from '../tasks/eval/records.ts';
 import { recordingCommands, recordingModel, recordingOutbox, recordingTransport } from './recording.ts';
-import { completeProfile, mergedProfileSchema, mergeProfiles, type MergedProfile } from '../settings/profiles.ts';
+import { completeProfile, mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type MergedProfile } from '../settings/profiles.ts';
+import { chooseExtraModel, ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 
 export interface StartOptions {
@@ -57,20 +57,6 @@ export interface StartOptions {
    * runs record them.
    */
   events?: RunEventSink;
-}
-
-let sharedExamples: Promise<ExampleSelector> | undefined;
-
-/**
- * The conversing examples, loaded once per process and shared by every agent (ranked by word
- * overlap: no embedder is configured).
- */
-export function conversingExamples(): Promise<ExampleSelector> {
-  sharedExamples ??= ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json')).catch((err: unknown) => {
-    sharedExamples = undefined;
-    throw err;
-  });
-  return sharedExamples;
 }
 
 export interface RunningBots {
@@ -109,6 +95,18 @@ export interface RunningBots {
    * @throws ConfigError for a name no bot has had; ConnectError when it cannot join.
    */
   restartBot(name: string): Promise<Agent>;
+  /**
+   * Gives every running bot a fresh agent, keeping its connection: each agent is detached (its
+   * action, model calls and goal loop stopped, memory saved, conversations and outbox closed,
+   * every listener it added to the bot removed) and replaced by a new one built from the same
+   * profile, as {@link startAgents} builds them (`init_message` included). The world itself is
+   * not touched (see `./warm-world.ts`).
+   *
+   * @param between runs once the old agents are gone and before the new ones start (a world
+   *   reset); its rejection is passed on, after the new agents have started all the same.
+   * @returns the new agents, in the order of {@link agents}.
+   */
+  renewAgents(between?: () => Promise<void>): Promise<Agent[]>;
   /** Disconnects every bot and stops the embedded server. */
   close(): Promise<void>;
 }
@@ -136,7 +134,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const unforward = lines && bus.subscribe((event) => { if (event.type === 'log') lines(event.text); });
   const log = bus.logger('');
   if (options.fallback === false) {
-    requireUsableModels(options.profiles.map((p) => ({ owner: options.model ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+    requireUsableModels(options.profiles.flatMap((p) => {
+      const specs = profileModelSpecs(p, options.model);
+      const owner = options.model ? '--model' : `profile "${p.name}"`;
+      return [
+        { owner, spec: specs.chat },
+        ...(specs.code !== undefined ? [{ owner: `${owner} (code_model)`, spec: specs.code }] : []),
+        ...(specs.vision !== undefined ? [{ owner: `${owner} (vision_model)`, spec: specs.vision }] : []),
+      ];
+    }), options.env);
   }
   const server = settings.server === 'embedded'
     ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
@@ -162,13 +168,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const agents: Agent[] = [];
   const fallbacks: string[] = [];
   const fellBack: string[] = [];
-  const examples = await conversingExamples();
   // Profiles from loadSettings are merged already; others (tests, tasks) get _default and the base now.
   const profiles = await Promise.all(options.profiles.map((p) => mergedProfileSchema.safeParse(p).success
     ? mergeProfiles([p], `profile of ${p.name}`)
     : completeProfile(p, { base: settings.base_profile })));
   const blockedForAll = [...settings.blocked_actions, ...(settings.allow_insecure_coding ? [] : ['!newAction'])];
   const botsDir = path.resolve(options.botsDir ?? 'bots');
+  const examples = new ExampleLibrary({ botsDir, env: options.env, log, shipped: await shippedExamples() });
+  const unused = unusedProfileKeysNotice(profiles);
+  if (unused) log(unused);
   const sessions: BotSession[] = [];
   const close = async () => {
     for (const session of sessions) session.close();
@@ -186,6 +194,8 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   let key: string | undefined;
   let mode: Settings['bot_transport'] = 'in-process';
   const policy = reconnectPolicy(settings);
+  /** How to take each agent off its bot, keeping the bot (see {@link RunningBots.renewAgents}). */
+  const retirements = new Map<Agent, () => Promise<void>>();
   /** Connects one bot and gives it an agent; its chat is routed at once. */
   const launch = async (profile: MergedProfile): Promise<Agent> => {
     known.set(profile.name, profile);
@@ -199,6 +209,18 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     session.on('reconnected', () => publish({ type: 'connection', state: 'online' }));
     session.on('down', (error) => publish({ type: 'connection', state: 'down', detail: error.message }));
     session.on('down', checkLost);
+    const agent = equip(profile, session);
+    log(`${agent.name} joined as ${agent.model.id}`);
+    return agent;
+  };
+  /**
+   * Gives a connected bot a new agent: transport, conversations, chat outbox, memory, model and
+   * modes of its own, its chat routed to it. Every listener this adds to the bot goes through the
+   * session's handle, so `session.bot.removeAllListeners()` takes them all off again.
+   */
+  const equip = (profile: MergedProfile, session: BotSession): Agent => {
+    const publish = bus.publisher(profile.name);
+    const botLog = bus.logger(profile.name);
     const bot = session.bot;
     // While the bot is offline its lines are dropped, as a disconnected player's would be.
     const outbox = new ChatOutbox((line) => { if (session.online) bot.chat(line); }, {
@@ -218,6 +240,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     const conversations = new Conversations(profile.name, transport, { timings, echo, log: botLog });
     bot.on('playerJoined', (player) => conversations.presence(player.username, true));
     bot.on('playerLeft', (player) => conversations.presence(player.username, false));
+    const specs = profileModelSpecs(profile, options.model);
+    const chooseOptions = { fallback: options.fallback, timeoutMs: settings.model_timeout_s * 1000 };
+    const profileExamples = examples.forProfile(profile);
     const agent = new Agent({
       bot,
       data,
@@ -226,24 +251,35 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       conversations,
       outbox: recordingOutbox(outbox, profile.name, events),
       model: (a) => {
-        const choice = chooseModel(options.model ?? profile.model, a, options.env, { fallback: options.fallback, timeoutMs: settings.model_timeout_s * 1000 });
+        const choice = chooseModel(specs.chat, a, options.env, chooseOptions);
         if (choice.fallback) {
           fallbacks.push(choice.fallback);
           fellBack.push(a.name);
         }
         return recordingModel(choice.model, a.name, events);
       },
+      codeModel: (a) => {
+        const model = chooseExtraModel('code_model', specs.code, a, options.env, chooseOptions, botLog);
+        return model && recordingModel(model, a.name, events);
+      },
+      visionModel: (a) => {
+        const model = chooseExtraModel('vision_model', specs.vision, a, options.env, chooseOptions, botLog);
+        return model && recordingModel(model, a.name, events);
+      },
       profile,
-      examples,
+      examples: profileExamples.conversing,
+      codingExamples: profileExamples.coding,
       numExamples: settings.num_examples,
       memory: MemoryStore.forBot(profile.name, botsDir, { load: settings.load_memory, log: botLog }),
       goalIdleMs: settings.goal_idle_ms,
       codeTimeoutMs: settings.code_timeout_s * 1000,
+      allowVision: settings.allow_vision,
+      ...(profile.image_analysis !== undefined ? { visionPrompt: profile.image_analysis } : {}),
       maxMessages: settings.max_messages,
       maxCommands: settings.max_commands,
       maxRepeats: settings.max_repeats,
       actionTimeoutMs: settings.action_timeout_s * 1000,
-      cooldownMs: profile.cooldown_ms,
+      cooldownMs: profile.cooldown ?? profile.cooldown_ms,
       minModelIntervalMs: settings.min_model_interval_ms,
       maxTokensPerHour: settings.max_tokens_per_hour,
       modelTimeoutMs: settings.model_timeout_s * 1000,
@@ -254,12 +290,17 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       events: publish,
     });
     agents.push(agent);
-    keepAcrossReconnects(session, agent, whisper);
+    const forget = keepAcrossReconnects(session, agent, whisper);
     agent.actions.subscribe((event) => publish(event.type === 'start'
       ? { type: 'action', phase: 'start', label: event.label }
       : { type: 'action', phase: 'end', label: event.label, ok: event.result.ok, output: event.result.output, ms: event.result.durationMs }));
-    log(`${agent.name} joined as ${agent.model.id}`);
     routeChat(agent, agents, settings, events);
+    retirements.set(agent, async () => {
+      await agent.detach('the agent is replaced');
+      forget();
+      bot.removeAllListeners();
+      retirements.delete(agent);
+    });
     return agent;
   };
   try {
@@ -293,6 +334,19 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   return {
     server, address, agents, sessions, lost, close, bus,
     profiles: () => [...known.values()],
+    async renewAgents(between) {
+      const bots = agents.map((agent) => ({ agent, session: sessions.find((s) => s.username === agent.name)!, profile: known.get(agent.name)! }));
+      // Every old agent first: their transports leave the hub before the new ones join it.
+      for (const { agent } of bots) await retirements.get(agent)?.();
+      agents.length = 0;
+      try {
+        await between?.();
+      } finally {
+        for (const { session, profile } of bots) equip(profile, session);
+        if (settings.init_message) for (const a of agents) a.receive({ from: 'system', text: settings.init_message, channel: 'system' });
+      }
+      return [...agents];
+    },
     async addBot(profile) {
       if (agents.some((a) => a.name === profile.name)) throw new ConfigError(`A bot named "${profile.name}" is running already.`);
       const agent = await launch(await completeProfile(profile, { base: settings.base_profile }));
@@ -315,17 +369,23 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
  * offline is stopped too, the whisper transport proves itself to every player again, players
  * online are marked present, and the goal loop resumes.
  */
-function keepAcrossReconnects(session: BotSession, agent: Agent, whisper: WhisperTransport | undefined): void {
-  session.on('disconnected', (why) => {
+function keepAcrossReconnects(session: BotSession, agent: Agent, whisper: WhisperTransport | undefined): () => void {
+  const disconnected = (why: string) => {
     agent.selfPrompter.pause();
     void agent.actions.stop(`${agent.name} ${why}`).then(() => { if (!session.online) agent.selfPrompter.pause(); });
-  });
-  session.on('reconnected', () => {
+  };
+  const reconnected = () => {
     if (agent.actions.current) void agent.actions.stop('the bot rejoined the server');
     whisper?.rejoined();
     for (const name of Object.keys(session.bot.players)) if (name !== agent.name) agent.conversations.presence(name, true);
     agent.selfPrompter.idle();
-  });
+  };
+  session.on('disconnected', disconnected);
+  session.on('reconnected', reconnected);
+  return () => {
+    session.off('disconnected', disconnected);
+    session.off('reconnected', reconnected);
+  };
 }
 
 /**

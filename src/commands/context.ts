@@ -19,8 +19,10 @@ export interface AgentControl {
   setGoal?(goal: string): string;
   /** `!endGoal`: ends the goal loop; returns a line for the model. */
   endGoal?(): string;
-  /** `!newAction`: what writing and running code needs. */
-  coding?(): CodingSupport;
+  /** `!newAction`: what writing and running code needs for `task` (its prompt picks coding examples for it). */
+  coding?(task?: string): CodingSupport | Promise<CodingSupport>;
+  /** `!lookAtPlayer` / `!lookAtPosition`: what describing the view needs; undefined while vision is off. */
+  vision?(): VisionSupport | undefined;
   /** Names of the other bots of ours this agent can converse with. */
   knownBots(): string[];
   /** @throws Error when `partner` is not a bot of ours. */
@@ -106,4 +108,14 @@ export interface CodingSupport {
   context: ChatTurn[];
   /** Says a line in chat through the agent's rate-limited outbox. */
   say(text: string): void;
+}
+
+/** What an agent with vision (`allow_vision`) gives `!lookAtPlayer` and `!lookAtPosition`. */
+export interface VisionSupport {
+  /** The model that describes the image (the profile's `vision_model`, else its `model`). */
+  model: ChatModel;
+  /** The system prompt: the profile's `image_analysis`, filled in. */
+  prompt: string;
+  /** Recent conversation turns, so the description can focus on what matters now. */
+  context: ChatTurn[];
 }

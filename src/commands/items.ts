@@ -6,7 +6,7 @@ import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
 import { formatCounts, formatPlan, planCrafting } from '../skills/crafting-plan.ts';
 import { givePlayer, inventoryCounts } from '../skills/items.ts';
-import { craftRecipe, nearestCraftingTable } from '../skills/crafting.ts';
+import { craftItems, craftRecipe, nearestCraftingTable } from '../skills/crafting.ts';
 import { consume, discard, equip, useItemOnEntity } from '../skills/use-items.ts';
 
 const inventoryCommand = defineCommand({
@@ -42,7 +42,7 @@ const getCraftingPlanCommand = defineCommand({
   description: 'Missing items and craft steps for an item.',
   params: {
     targetItem: { type: 'ItemName', description: 'item to craft', example: 'wooden_pickaxe' },
-    quantity: { type: 'int', description: 'how many', domain: [1, 1000] },
+    quantity: { type: 'int', description: 'how many items', domain: [1, Infinity], optional: true, default: 1 },
   },
   async perform({ bot, agent }, { targetItem, quantity }) {
     // A task with restrict_to_inventory: plan from what is held, ask the others for the rest.
@@ -57,13 +57,27 @@ const getCraftingPlanCommand = defineCommand({
 const craftRecipeCommand = defineCommand({
   name: '!craftRecipe',
   kind: 'action',
-  description: 'Craft items (uses or places a crafting table).',
+  description: 'Craft an item\'s recipe a number of times (uses or places a crafting table).',
   params: {
     recipe_name: { type: 'ItemName', description: 'item', example: 'stick' },
-    num: { type: 'int', description: 'items wanted', domain: [1, 1000], example: 4 },
+    num: { type: 'int', description: 'times to craft (not items: 1 craft of oak_planks makes 4)', domain: [1, Infinity], example: 1 },
   },
   async perform({ bot, signal }, { recipe_name, num }) {
     return craftRecipe(bot, recipe_name, num, signal);
+  },
+});
+
+const craftItemsCommand = defineCommand({
+  name: '!craftItems',
+  kind: 'action',
+  variantOf: '!craftRecipe',
+  description: 'Craft at least this many items, in whole crafts (uses or places a crafting table).',
+  params: {
+    item_name: { type: 'ItemName', description: 'item', example: 'stick' },
+    num: { type: 'int', description: 'items wanted', domain: [1, Infinity], example: 4 },
+  },
+  async perform({ bot, signal }, { item_name, num }) {
+    return craftItems(bot, item_name, num, signal);
   },
 });
 
@@ -74,7 +88,7 @@ const givePlayerCommand = defineCommand({
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     item_name: { type: 'ItemName', description: 'item', example: 'oak_planks' },
-    num: { type: 'int', description: 'how many', domain: [1, 1000], example: 1 },
+    num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 1 },
   },
   async perform({ bot, signal }, { player_name, item_name, num }) {
     return givePlayer(bot, player_name, item_name, num, signal);
@@ -132,10 +146,12 @@ const useItemOnEntityCommand = defineCommand({
 });
 
 /**
- * The queries `!inventory`, `!craftable` and `!getCraftingPlan`, and the actions `!craftRecipe`,
- * `!givePlayer`, `!consume`, `!equip`, `!discard` and `!useItemOnEntity`.
+ * The queries `!inventory`, `!craftable` and `!getCraftingPlan` (quantity optional, default 1),
+ * and the actions `!craftRecipe` (num = times the recipe is crafted, as in the reference),
+ * `!craftItems` (num = items wanted; blocked with `!craftRecipe`), `!givePlayer`, `!consume`,
+ * `!equip`, `!discard` and `!useItemOnEntity`.
  */
 export const itemsCommands: CommandDef<CommandContext>[] = [
   inventoryCommand, craftableCommand, getCraftingPlanCommand,
-  craftRecipeCommand, givePlayerCommand, consumeCommand, equipCommand, discardCommand, useItemOnEntityCommand,
+  craftRecipeCommand, craftItemsCommand, givePlayerCommand, consumeCommand, equipCommand, discardCommand, useItemOnEntityCommand,
 ];

@@ -2,13 +2,52 @@
  * Movement commands: walking to a player, a position, a block or a mob; following, moving away,
  * staying put, looking; and the named places the agent walks back to.
  */
+import type { Bot } from 'mineflayer';
 import { defineCommand, type AgentControl, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
 import type { PlaceStore } from '../game/places.ts';
+import { captureView, type ViewImage } from '../skills/camera.ts';
 import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
 import {
   followPlayer, goToRememberedPlace, lookAtPlayer, lookAtPosition, moveAway, rememberHere, searchForEntity, stay,
 } from '../skills/navigation.ts';
+
+/** `!stay(n)`'s time bound beyond its n seconds, so that it ends by itself rather than by the bound (ms). */
+const STAY_MARGIN_MS = 5_000;
+
+/**
+ * `looked`, and with vision on (`allow_vision`), what the bot sees now: its view rendered
+ * headlessly and described by the vision model, then the block at the centre of the view, as the
+ * reference answers. A renderer or model that fails is reported in the answer, not thrown: the
+ * bot did turn.
+ */
+async function withView(bot: Bot, agent: AgentControl, signal: AbortSignal, looked: string): Promise<string> {
+  const vision = agent.vision?.();
+  if (!vision) return looked;
+  let image: ViewImage;
+  try {
+    image = await captureView(bot, {}, signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return `${looked}\nCannot see: ${(err as Error).message}`;
+  }
+  let analysis: string;
+  try {
+    analysis = (await vision.model.complete({
+      system: vision.prompt,
+      turns: [...vision.context, { role: 'user', content: `${looked} Describe what you see.` }],
+      image: { mediaType: 'image/png', data: image.png.toString('base64') },
+      purpose: 'vision',
+      signal,
+    })).trim();
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return `${looked}\nThe vision model failed: ${(err as Error).message}`;
+  }
+  const centre = bot.blockAtCursor(128);
+  const block = centre ? `Block at the centre of the view: ${centre.name} at (${centre.position.x}, ${centre.position.y}, ${centre.position.z}).` : 'No block at the centre of the view.';
+  return `${looked}\nImage analysis: "${analysis}"\n${block}`;
+}
 
 /** The agent's saved places; throws when the agent keeps none (the command reports the error). */
 function placesOf(agent: AgentControl): PlaceStore {
@@ -76,8 +115,9 @@ const followPlayerCommand = defineCommand({
   description: 'Follow a player until stopped.',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
-    follow_dist: { type: 'float', description: 'blocks away', domain: [0, 100], example: 3 },
+    follow_dist: { type: 'float', description: 'blocks away', domain: [0, Infinity], example: 3 },
   },
+  timeBound: () => 'until stopped',
   async perform({ bot, signal }, { player_name, follow_dist }) {
     return followPlayer(bot, player_name, follow_dist, signal);
   },
@@ -88,7 +128,7 @@ const moveAwayCommand = defineCommand({
   kind: 'action',
   description: 'Walk this far away.',
   params: {
-    distance: { type: 'float', description: 'blocks', domain: [1, Infinity], example: 8 },
+    distance: { type: 'float', description: 'blocks', domain: [0, Infinity], example: 8 },
   },
   async perform({ bot, signal }, { distance }) {
     return moveAway(bot, distance, signal);
@@ -100,9 +140,11 @@ const stayCommand = defineCommand({
   kind: 'action',
   description: 'Stand still, modes paused (-1: until stopped).',
   params: {
-    seconds: { type: 'int', description: '-1 = until stopped', domain: [-1, Infinity], example: 30 },
+    // The reference names this parameter `type`; tool calls use the name, so it stays.
+    type: { type: 'int', description: 'seconds; -1 = until stopped', domain: [-1, Infinity], example: 30 },
   },
-  async perform({ bot, agent, signal }, { seconds }) {
+  timeBound: ({ type: seconds }) => (seconds < 0 ? 'until stopped' : seconds * 1000 + STAY_MARGIN_MS),
+  async perform({ bot, agent, signal }, { type: seconds }) {
     const modes = agent.modes;
     return stay(bot, seconds, signal, modes?.pause ? () => modes.pause!() : undefined);
   },
@@ -111,27 +153,27 @@ const stayCommand = defineCommand({
 const lookAtPlayerCommand = defineCommand({
   name: '!lookAtPlayer',
   kind: 'action',
-  description: 'Look "at" a player or "with" them.',
+  description: 'Look "at" a player or "with" them (with vision on: and describe what you see).',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     direction: { type: 'string', description: '"at" or "with"', example: 'at' },
   },
-  async perform({ bot }, { player_name, direction }) {
-    return lookAtPlayer(bot, player_name, direction);
+  async perform({ bot, agent, signal }, { player_name, direction }) {
+    return withView(bot, agent, signal, await lookAtPlayer(bot, player_name, direction));
   },
 });
 
 const lookAtPositionCommand = defineCommand({
   name: '!lookAtPosition',
   kind: 'action',
-  description: 'Look at a position.',
+  description: 'Look at a position (with vision on: and describe what you see).',
   params: {
-    x: { type: 'float', description: '' },
-    y: { type: 'float', description: '', domain: [-64, 320] },
-    z: { type: 'float', description: '' },
+    x: { type: 'int', description: '' },
+    y: { type: 'int', description: '' },
+    z: { type: 'int', description: '' },
   },
-  async perform({ bot }, { x, y, z }) {
-    return lookAtPosition(bot, x, y, z);
+  async perform({ bot, agent, signal }, { x, y, z }) {
+    return withView(bot, agent, signal, await lookAtPosition(bot, x, y, z));
   },
 });
 

@@ -19,7 +19,7 @@
  * `boolean` (`true/t/1/on/yes`, `false/f/0/off/no`), `string`, `ItemName`/`BlockName` (normalised
  * through the {@link NameResolver}); numbers are checked against their `[lo, hi)` domain; quoted
  * numbers and booleans are accepted. The argument count must match, except that trailing
- * parameters declared `optional` may be left out.
+ * parameters declared `optional` may be left out (they get their declared `default`, if any).
  *
  * Every error message names the command, the parameter (position and name), what was expected
  * and what was found, and ends with a correct example call.
@@ -196,6 +196,7 @@ function parseInvocation<Ctx>(
     }
     args[pname] = converted.value;
   }
+  for (const [pname, spec] of specs.slice(raw.length)) if (spec.default !== undefined) args[pname] = spec.default;
   return { kind: 'command', command: def, args, before, source: text.slice(bang, end) };
 }
 

@@ -19,17 +19,28 @@ export interface ParamSpec {
   /** Optional example value used in docs and error messages; a sensible default is derived otherwise. */
   example?: string | number | boolean;
   /**
-   * May be left out (only after every required parameter): `perform` then gets `undefined`, and
-   * the tool schema does not require it. E.g. `!help`'s command name.
+   * May be left out (only after every required parameter): `perform` then gets {@link default},
+   * or `undefined` when there is none, and the tool schema does not require it. E.g. `!help`'s
+   * command name, `!getCraftingPlan`'s quantity.
    */
   optional?: true;
+  /**
+   * Optional parameters only: the value `perform` gets when the parameter is left out (shown in
+   * the docs and the tool schema), e.g. `1` for `!getCraftingPlan`'s quantity, as in the reference.
+   */
+  default?: string | number | boolean;
 }
 
 type ArgOf<T extends ParamType> = T extends 'int' | 'float' ? number : T extends 'boolean' ? boolean : string;
 
-/** The typed argument object a command's `perform` receives (optional parameters may be `undefined`). */
+/**
+ * The typed argument object a command's `perform` receives (optional parameters without a
+ * `default` may be `undefined`).
+ */
 export type ArgsOf<P extends Record<string, ParamSpec>> = {
-  [K in keyof P]: P[K] extends { optional: true } ? ArgOf<P[K]['type']> | undefined : ArgOf<P[K]['type']>;
+  [K in keyof P]: P[K] extends { optional: true }
+    ? P[K] extends { default: string | number | boolean } ? ArgOf<P[K]['type']> : ArgOf<P[K]['type']> | undefined
+    : ArgOf<P[K]['type']>;
 };
 
 /** A command definition. `Ctx` is whatever the agent passes to `perform` (bot, agent, ...). */
@@ -45,6 +56,17 @@ export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<st
    * it runs at once, without interrupting the current action.
    */
   alongside?: boolean;
+  /**
+   * Another form of that command (`'!craftRecipe'` for `!craftItems`): blocking that command
+   * blocks this one too, so a task's `blocked_actions` cannot be got round.
+   */
+  variantOf?: string;
+  /**
+   * Actions only: the time bound for these arguments, in ms, or `'until stopped'` for an action
+   * that runs until `!stop` or a newer action ends it (`!followPlayer`, `!stay(-1)`, as in the
+   * reference). Absent or `undefined`: the agent's `action_timeout_s`.
+   */
+  timeBound?(args: ArgsOf<P>): number | 'until stopped' | undefined;
   /** Runs the command; the returned text (if any) is shown to the model. */
   perform(ctx: Ctx, args: ArgsOf<P>): Promise<string | undefined>;
 }
@@ -141,8 +163,9 @@ function docBlock(def: CommandDef<unknown>): string {
   for (const [n, s] of Object.entries(def.params as Record<string, ParamSpec>)) {
     const desc = s.description.trim();
     const redundant = desc === '' || desc.toLowerCase() === n.toLowerCase();
-    if (redundant && !s.domain) continue;
-    lines.push(`  ${n}:${redundant ? '' : ` ${desc}`}${s.domain ? ` ${formatDomain(s.domain)}` : ''}`);
+    if (redundant && !s.domain && s.default === undefined) continue;
+    const dflt = s.default !== undefined ? ` (default ${JSON.stringify(s.default)})` : '';
+    lines.push(`  ${n}:${redundant ? '' : ` ${desc}`}${s.domain ? ` ${formatDomain(s.domain)}` : ''}${dflt}`);
   }
   return lines.join('\n');
 }
@@ -153,8 +176,9 @@ export class CommandRegistry<Ctx> {
   readonly #byName: Map<string, CommandDef<Ctx>>;
 
   /**
-   * @param defs command definitions; names must start with `!` and be unique.
-   * @throws Error on a duplicate or malformed name.
+   * @param defs command definitions; names must start with `!` and be unique; optional
+   *   parameters come last, and only they have defaults.
+   * @throws Error on a duplicate or malformed name, or misplaced optional parameters or defaults.
    */
   constructor(defs: CommandDef<Ctx>[]) {
     this.#defs = [...defs];
@@ -164,6 +188,12 @@ export class CommandRegistry<Ctx> {
         throw new Error(`CommandRegistry: malformed command name "${def.name}" (expected e.g. "!collectBlocks")`);
       }
       if (this.#byName.has(def.name)) throw new Error(`CommandRegistry: duplicate command "${def.name}"`);
+      const params = Object.entries(def.params as Record<string, ParamSpec>);
+      const firstOptional = params.findIndex(([, p]) => p.optional);
+      for (const [i, [n, p]] of params.entries()) {
+        if (p.default !== undefined && !p.optional) throw new Error(`CommandRegistry: ${def.name}'s "${n}" has a default but is not optional`);
+        if (firstOptional !== -1 && i > firstOptional && !p.optional) throw new Error(`CommandRegistry: ${def.name}'s required "${n}" follows an optional parameter`);
+      }
       this.#byName.set(def.name, def);
     }
   }
@@ -188,12 +218,12 @@ export class CommandRegistry<Ctx> {
   }
 
   /**
-   * A registry without the blocked commands (names with or without `!`).
-   * {@link UNBLOCKABLE} commands are kept even if listed.
+   * A registry without the blocked commands (names with or without `!`) and their variants
+   * ({@link CommandDef.variantOf}). {@link UNBLOCKABLE} commands are kept even if listed.
    */
   without(blocked: readonly string[]): CommandRegistry<Ctx> {
     const drop = new Set(blocked.map(withBang).filter((n) => !UNBLOCKABLE.includes(n)));
-    return new CommandRegistry(this.#defs.filter((d) => !drop.has(d.name)));
+    return new CommandRegistry(this.#defs.filter((d) => !drop.has(d.name) && !(d.variantOf && drop.has(d.variantOf))));
   }
 
   /**

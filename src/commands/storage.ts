@@ -46,7 +46,7 @@ const smeltItemCommand = defineCommand({
   description: 'Smelt or cook items in a furnace, adding fuel.',
   params: {
     item_name: { type: 'ItemName', description: 'item to smelt', example: 'raw_iron' },
-    num: { type: 'int', description: 'how many', domain: [1, 1000], example: 4 },
+    num: { type: 'int', description: 'times to smelt (= items smelted)', domain: [1, Infinity], example: 4 },
   },
   async perform({ bot, signal }, { item_name, num }) {
     return smeltItem(bot, item_name, num, signal);

@@ -31,6 +31,7 @@ export function paramSchema(spec: ParamSpec): JsonSchema {
   const description = [spec.description.trim(), hint].filter(Boolean).join(' — ');
   const schema: JsonSchema = { type };
   if (description) schema.description = description;
+  if (spec.default !== undefined) schema.default = spec.default;
   if ((spec.type === 'int' || spec.type === 'float') && spec.domain) {
     const [lo, hi] = spec.domain;
     if (Number.isFinite(lo)) schema.minimum = lo;

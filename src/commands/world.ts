@@ -96,7 +96,7 @@ const collectBlocksCommand = defineCommand({
   description: 'Dig blocks of a type and pick up the drops.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'oak_log' },
-    num: { type: 'int', description: 'how many', domain: [1, 1000], example: 4 },
+    num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 4 },
   },
   async perform({ bot, signal }, { type, num }) {
     return collectBlocks(bot, type, num, signal);

@@ -1,10 +1,15 @@
-/** OpenAI Chat Completions adapter (OpenAI, OpenRouter, Ollama, LM Studio, vLLM), through `openai`. */
-import OpenAI from 'openai';
+/**
+ * OpenAI Chat Completions adapter, through `openai`: OpenAI itself, Azure OpenAI (the SDK's
+ * `AzureOpenAI` client) and every vendor's OpenAI-compatible endpoint (see `presets.ts`).
+ */
+import OpenAI, { AzureOpenAI } from 'openai';
 import type { AdapterOptions } from './anthropic.ts';
 import type { ResolvedModelSpec } from './spec.ts';
-import { errorContext, normalizeTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
+import { appendLive, errorContext, groupTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
 import { parseToolArguments, renderReply } from './tools.ts';
-import { ModelError, type ChatModel, type ChatRequest, type ChatResult, type ToolCall } from './types.ts';
+import { splitReasoning } from './reasoning.ts';
+import { normalizingFetch } from './vendor-errors.ts';
+import { ModelError, type ChatImage, type ChatModel, type ChatRequest, type ChatResult, type ChatTurn, type TokenUsage, type ToolCall } from './types.ts';
 
 /** Key sent to local OpenAI-compatible servers that need none (the SDK insists on one). */
 export const NO_KEY_PLACEHOLDER = 'no-key';
@@ -12,12 +17,20 @@ export const NO_KEY_PLACEHOLDER = 'no-key';
 /**
  * A {@link ChatModel} speaking the OpenAI Chat Completions API (`POST {baseURL}/chat/completions`).
  *
- * The system prompt is the first message (the prefix the provider caches). Consecutive same-role
+ * The static system prompt is the first message and the request's live part comes last, in the
+ * final user message (see {@link openAITurns}), so the prefix OpenAI's automatic prompt caching
+ * matches (prompts of 1,024 tokens or more, cached in 128-token steps; vLLM's and llama.cpp's
+ * prefix caches work the same way) grows with the conversation. Consecutive same-role
  * turns are merged (many local chat templates require alternation). `req.maxTokens` is sent as
- * `max_completion_tokens` to OpenAI and as `max_tokens` to compatible servers. Retries and
- * timeouts are the SDK's (honouring `retry-after`). With `req.tools`, they are sent as
- * `tools: [{type:'function', function:{name, description, parameters}}]` and the reply's
- * `tool_calls` come back as tool calls (arguments parsed from their JSON text).
+ * `max_completion_tokens` to OpenAI and Azure and as `max_tokens` to compatible servers (the
+ * preset's `maxTokensField`). Retries and timeouts are the SDK's (honouring `retry-after`);
+ * vendors' own error bodies are read too (see `vendor-errors.ts`). With `req.tools`, they are sent
+ * as `tools: [{type:'function', function:{name, description, parameters}}]` and the reply's
+ * `tool_calls` come back as tool calls (arguments parsed from their JSON text). Reasoning
+ * (`<think>` blocks, `reasoning_content`) is split off the text (see `reasoning.ts`).
+ *
+ * Azure (`spec.client === 'azure'`): requests go to
+ * `{endpoint}/openai/deployments/{model}/chat/completions?api-version=…` with an `api-key` header.
  */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
@@ -34,14 +47,10 @@ export class OpenAIChatModel implements ChatModel {
     this.id = spec.id;
     this.#spec = spec;
     this.#options = options;
-    this.#client = new OpenAI({
-      apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
-      baseURL: spec.baseURL,
-      organization: null,
-      project: null,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
+    const common = { timeout: options.timeoutMs, maxRetries: options.maxRetries, fetch: normalizingFetch() };
+    this.#client = spec.client === 'azure'
+      ? new AzureOpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, endpoint: spec.baseURL, apiVersion: spec.apiVersion, deployment: spec.model })
+      : new OpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, baseURL: spec.baseURL, organization: null, project: null });
   }
 
   async complete(req: ChatRequest): Promise<string> {
@@ -54,14 +63,15 @@ export class OpenAIChatModel implements ChatModel {
     const params = passThroughParams(this.#spec.params);
     const messages: OpenAI.ChatCompletionMessageParam[] = [];
     if (req.system.trim()) messages.push({ role: 'system', content: req.system });
-    messages.push(...normalizeTurns(req.turns));
+    messages.push(...openAITurns(req.turns, req.live));
+    if (req.image) withImage(messages, req.image);
     const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
       ...(params as Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>),
       model: this.#spec.model,
       messages,
     };
     if (req.maxTokens !== undefined) {
-      if (this.#spec.provider === 'openai') {
+      if (this.#spec.maxTokensField === 'max_completion_tokens') {
         delete body.max_tokens;
         body.max_completion_tokens = req.maxTokens;
       } else {
@@ -97,6 +107,58 @@ export class OpenAIChatModel implements ChatModel {
       const rawArguments = call.function.arguments ?? '';
       toolCalls.push({ id: call.id, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments });
     }
-    return { text: choice.message.content ?? '', toolCalls };
+    const usage = openAIUsage(completion.usage);
+    if (usage) req.onUsage?.(usage);
+    const rawText = choice.message.content ?? '';
+    const split = splitReasoning(rawText);
+    // DeepSeek's reasoner (`reasoning_content`) and OpenRouter/Groq (`reasoning`) send it apart.
+    const extra = (choice.message as { reasoning_content?: unknown; reasoning?: unknown });
+    const field = typeof extra.reasoning_content === 'string' ? extra.reasoning_content : typeof extra.reasoning === 'string' ? extra.reasoning : '';
+    const reasoning = [field.trim(), split.reasoning].filter(Boolean).join('\n\n');
+    if (reasoning) req.onReasoning?.(reasoning);
+    return {
+      text: split.text, toolCalls, ...(usage ? { usage } : {}),
+      ...(reasoning ? { reasoning } : {}), ...(split.text !== rawText ? { rawText } : {}),
+    };
   }
+}
+
+/**
+ * The conversation messages of a request (after the system message): consecutive same-role
+ * turns merged with a blank line, then `live` appended to the final user message after a blank
+ * line (or sent as a user message of its own after a reply). Plain string contents: every
+ * OpenAI-compatible server accepts them.
+ */
+export function openAITurns(turns: readonly ChatTurn[], live?: string): ChatTurn[] {
+  return appendLive(groupTurns(turns), live).map((g) => ({ role: g.role, content: g.parts.join('\n\n') }));
+}
+
+/**
+ * The {@link TokenUsage} of a Chat Completions answer: `prompt_tokens` (cached ones included,
+ * `prompt_tokens_details.cached_tokens` of them from the cache) and `completion_tokens`.
+ *
+ * @returns undefined when the answer has no usage (some local servers omit it).
+ */
+export function openAIUsage(usage: Partial<OpenAI.CompletionUsage> | null | undefined): TokenUsage | undefined {
+  if (!usage || typeof usage.prompt_tokens !== 'number') return undefined;
+  return {
+    input: usage.prompt_tokens,
+    cachedInput: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteInput: 0,
+    output: usage.completion_tokens ?? 0,
+  };
+}
+
+/**
+ * Adds `image` to the last user message as an `image_url` part with a data URL (the Chat
+ * Completions image input; OpenAI-compatible vision servers take the same), after its text.
+ */
+function withImage(messages: OpenAI.ChatCompletionMessageParam[], image: ChatImage): void {
+  let last = messages.findLast((m) => m.role === 'user');
+  if (!last) messages.push(last = { role: 'user', content: '' });
+  const text = typeof last.content === 'string' ? last.content : '';
+  last.content = [
+    ...(text ? [{ type: 'text' as const, text }] : []),
+    { type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } },
+  ];
 }

@@ -16,26 +16,60 @@ export interface NormalizeOptions {
   endWithUser?: boolean;
 }
 
+/** Consecutive turns of one role, kept apart (see {@link groupTurns}). */
+export interface TurnGroup {
+  role: ChatTurn['role'];
+  /** The turns' contents, oldest first; never empty, no empty text. */
+  parts: string[];
+}
+
+/**
+ * Makes a turn list acceptable to strict chat APIs, keeping each turn's text apart: consecutive
+ * turns with the same role form one group, empty contents get a placeholder, and an empty list
+ * becomes a single user turn {@link EMPTY_CONVERSATION_PLACEHOLDER}. Does not mutate its input.
+ *
+ * Adapters that can send a message as several text blocks (Anthropic) send one block per part,
+ * so an earlier turn stays byte-identical when a turn of the same role is appended after it,
+ * and a cache breakpoint set at its end still matches on the next call.
+ */
+export function groupTurns(turns: readonly ChatTurn[], options: NormalizeOptions = {}): TurnGroup[] {
+  const out: TurnGroup[] = [];
+  for (const turn of turns) {
+    const content = turn.content.trim() === '' ? EMPTY_TURN_PLACEHOLDER : turn.content;
+    const last = out.at(-1);
+    if (last && last.role === turn.role) last.parts.push(content);
+    else out.push({ role: turn.role, parts: [content] });
+  }
+  if (out.length === 0) return [{ role: 'user', parts: [EMPTY_CONVERSATION_PLACEHOLDER] }];
+  if (options.startWithUser && out[0]!.role === 'assistant') {
+    out.unshift({ role: 'user', parts: ['(conversation start)'] });
+  }
+  if (options.endWithUser && out.at(-1)!.role === 'assistant') {
+    out.push({ role: 'user', parts: ['(continue)'] });
+  }
+  return out;
+}
+
 /**
  * Makes a turn list acceptable to strict chat APIs: consecutive turns with the same role are
  * merged (joined by a blank line), empty contents get a placeholder, and an empty list becomes a
  * single user turn {@link EMPTY_CONVERSATION_PLACEHOLDER}. Does not mutate its input.
  */
 export function normalizeTurns(turns: readonly ChatTurn[], options: NormalizeOptions = {}): ChatTurn[] {
-  const out: ChatTurn[] = [];
-  for (const turn of turns) {
-    const content = turn.content.trim() === '' ? EMPTY_TURN_PLACEHOLDER : turn.content;
-    const last = out.at(-1);
-    if (last && last.role === turn.role) last.content = `${last.content}\n\n${content}`;
-    else out.push({ role: turn.role, content });
-  }
-  if (out.length === 0) return [{ role: 'user', content: EMPTY_CONVERSATION_PLACEHOLDER }];
-  if (options.startWithUser && out[0].role === 'assistant') {
-    out.unshift({ role: 'user', content: '(conversation start)' });
-  }
-  if (options.endWithUser && out.at(-1)!.role === 'assistant') {
-    out.push({ role: 'user', content: '(continue)' });
-  }
+  return groupTurns(turns, options).map((g) => ({ role: g.role, content: g.parts.join('\n\n') }));
+}
+
+/**
+ * Appends a request's live part (see `ChatRequest.live`) after the conversation: as the last
+ * part of the final user group, or as a user group of its own after an assistant turn. Returns
+ * `groups` unchanged when `live` is empty. Does not mutate its input.
+ */
+export function appendLive(groups: readonly TurnGroup[], live: string | undefined): TurnGroup[] {
+  const out = groups.map((g) => ({ role: g.role, parts: [...g.parts] }));
+  if (!live?.trim()) return out;
+  const last = out.at(-1);
+  if (last?.role === 'user') last.parts.push(live);
+  else out.push({ role: 'user', parts: [live] });
   return out;
 }
 
@@ -131,7 +165,7 @@ export function toModelError(err: unknown, ctx: ErrorContext): ModelError | Mode
     return make('unknown', false, `unexpected error: ${causeText(err) || String(err)}`);
   }
   const detail = apiMessage(e) ?? 'no details';
-  const keyHint = ctx.keyEnv ? `set ${ctx.keyEnv} in the environment` : 'pass an API key (apiKeyEnv in the model spec)';
+  const keyHint = ctx.keyEnv ? `set ${ctx.keyEnv} in the environment or in keys.json` : 'pass an API key (apiKeyEnv in the model spec)';
   if (status === 401) return make('auth', false, `401 invalid API key (${detail}) — ${keyHint}`);
   if (status === 403) return make('auth', false, `403 permission denied (${detail}) — check that the key may use this model`);
   if (status === 404) return make('not_found', false, `404 not found (${detail}) — check the model name and url (${ctx.baseURL})`);

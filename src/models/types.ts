@@ -13,13 +13,31 @@ export interface ChatTurn {
 
 /** A single completion request. */
 export interface ChatRequest {
-  /** The system prompt; placed in the provider's cacheable position. May be empty. */
+  /**
+   * The static part of the system prompt (role, rules, command docs, fixed examples): the same
+   * text on every call of a bot, so it is the start of the prefix providers cache. May be empty.
+   */
   system: string;
+  /**
+   * The live part of the prompt: the bot's state now (stats, inventory, memory, current action,
+   * conversation partner, goal, and examples chosen for this call), which changes from call to
+   * call. Providers send it after the conversation, as a last text of the final user turn, so the
+   * cacheable prefix (tools, `system`, earlier turns) stays byte-identical between calls: with
+   * Anthropic a cache breakpoint ends the conversation just before it; OpenAI-compatible servers
+   * cache the longest repeated prefix on their own. Omit (or '') when a request has no live part.
+   */
+  live?: string;
   /**
    * The conversation so far, oldest first. May be empty, may repeat a role: providers normalise
    * it (consecutive same-role turns are merged; an empty list becomes one placeholder user turn).
    */
   turns: ChatTurn[];
+  /**
+   * An image shown with the final user turn (after its text), e.g. the bot's rendered view for
+   * `!lookAtPlayer`. Providers send it as their image content part (OpenAI `image_url` with a
+   * data URL, Anthropic an `image` block with a base64 source); the model must accept images.
+   */
+  image?: ChatImage;
   /** Cancels the request (including any retry wait); complete() then rejects with a {@link ModelAbortError}. */
   signal?: AbortSignal;
   /** Upper bound on generated tokens for this request; overrides `params.max_tokens` of the spec. */
@@ -30,6 +48,52 @@ export interface ChatRequest {
    * reply's text, so callers that parse commands need no change. Omit for text-only prompting.
    */
   tools?: readonly ToolSpec[];
+  /**
+   * Called once per successful provider answer with the tokens it used, read from the provider's
+   * usage fields (Anthropic `usage`, OpenAI `usage`). Not called by models that report none (the
+   * offline oracle) or when the answer carries no usage. Listeners must not throw.
+   */
+  onUsage?: (usage: TokenUsage) => void;
+  /**
+   * Called once per answer that carried reasoning, with that reasoning: the `<think>…</think>`
+   * blocks removed from the reply's text before anything parses it (see `src/models/reasoning.ts`),
+   * or a reasoning field of the answer (`reasoning_content`, Anthropic `thinking` blocks). For run
+   * records; listeners must not throw.
+   */
+  onReasoning?: (reasoning: string) => void;
+  /**
+   * What the request is for, for run records and training-data export (providers ignore it):
+   * `conversing` (the agent's model loop), `respond` (respond-or-ignore while acting), `memory`
+   * (summarising old turns), `coding` (`!newAction`), `vision` (describing the bot's view).
+   */
+  purpose?: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision';
+}
+
+/** An image for a model (see {@link ChatRequest.image}). */
+export interface ChatImage {
+  mediaType: 'image/png' | 'image/jpeg';
+  /** The image bytes, base64-encoded. */
+  data: string;
+}
+
+/**
+ * Tokens one request used, as the provider reported them. `input` counts every prompt token,
+ * cached or not; `cachedInput` and `cacheWriteInput` are the parts of it read from and written to
+ * the provider's prompt cache (priced differently, see `src/tasks/eval/prices.ts`).
+ *
+ * Sources: Anthropic `input_tokens + cache_creation_input_tokens + cache_read_input_tokens`,
+ * `cache_read_input_tokens`, `cache_creation_input_tokens`, `output_tokens`; OpenAI-style
+ * `prompt_tokens`, `prompt_tokens_details.cached_tokens`, `completion_tokens`.
+ */
+export interface TokenUsage {
+  /** All prompt tokens (including cached ones). */
+  input: number;
+  /** Prompt tokens served from the prompt cache (a part of `input`). */
+  cachedInput: number;
+  /** Prompt tokens written to the prompt cache (a part of `input`; Anthropic only, else 0). */
+  cacheWriteInput: number;
+  /** Generated tokens (including reasoning tokens where the provider counts them there). */
+  output: number;
 }
 
 /** A JSON Schema (the subset tools use: object/property/type/description/range keywords). */
@@ -61,6 +125,12 @@ export interface ChatResult {
   text: string;
   /** Tool calls in the order the model made them; empty without tools. */
   toolCalls: ToolCall[];
+  /** Tokens the request used, when the provider reported them. */
+  usage?: TokenUsage;
+  /** The reasoning the answer carried, kept apart from `text` (see {@link ChatRequest.onReasoning}). */
+  reasoning?: string;
+  /** The reply's text as the provider sent it, before reasoning was stripped (only when it differs from `text`). */
+  rawText?: string;
 }
 
 /** A chat model behind one provider. */
@@ -84,6 +154,21 @@ export interface ChatModel {
    * @throws the same errors as {@link complete}.
    */
   respond?(req: ChatRequest): Promise<ChatResult>;
+
+  // Optional capabilities: an agent checks for the member, never for a class.
+  /**
+   * The model's own respond-or-ignore rule while its bot is acting (e.g. a rule-based policy).
+   * Without it the agent asks the model with the profile's `bot_responder` prompt.
+   *
+   * @param lines the partner's new lines, oldest first.
+   * @returns true to interrupt the action and answer now.
+   */
+  respondWhileBusy?(lines: readonly string[]): boolean;
+  /**
+   * False for a model that cannot write summaries (a rule-based policy): the agent then drops
+   * old turns instead of summarising them into its memory. Absent means true.
+   */
+  readonly summarises?: boolean;
 }
 
 /** What went wrong, coarsely; lets callers react without parsing messages. */

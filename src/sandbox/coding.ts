@@ -103,7 +103,7 @@ export async function writeAndRunCode(options: WriteAndRunOptions): Promise<Codi
   let lastProblem = '';
 
   for (let i = 0; i < maxAttempts; i++) {
-    const reply = await options.model.complete({ system, turns, signal: options.signal });
+    const reply = await options.model.complete({ system, turns, signal: options.signal, purpose: 'coding' });
     turns.push({ role: 'assistant', content: reply });
     const code = extractCode(reply);
     if (code === undefined) {

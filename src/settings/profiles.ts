@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError, profileSchema, validate, type Profile } from './schema.ts';
+import { agentMessagesSchema, ConfigError, profileSchema, UNUSED_PROFILE_KEYS, validate, type Profile } from './schema.ts';
 
 /** The shipped `profiles/defaults/` folder (`_default.json` and the base profiles). */
 export const PROFILE_DEFAULTS_DIR = fileURLToPath(new URL('../../profiles/defaults/', import.meta.url));
@@ -16,12 +16,13 @@ export const PROFILE_DEFAULTS_DIR = fileURLToPath(new URL('../../profiles/defaul
 /** The base profiles shipped in {@link PROFILE_DEFAULTS_DIR}. */
 export const BASE_PROFILES = ['survival', 'creative', 'god_mode'] as const;
 
-/** A fully merged profile: every prompt template and the mode switches are present. */
+/** A fully merged profile: every prompt template, the agent's texts and the mode switches are present. */
 export const mergedProfileSchema = profileSchema.extend({
   conversing: z.string(),
   coding: z.string(),
   saving_memory: z.string(),
   bot_responder: z.string(),
+  messages: agentMessagesSchema,
   modes: z.record(z.string(), z.boolean()),
 });
 export type MergedProfile = z.infer<typeof mergedProfileSchema>;
@@ -141,4 +142,66 @@ export async function completeProfile(profile: Profile, options: LoadProfileOpti
     readJson(baseProfileFile(options.base ?? 'survival', defaultsDir, options.baseDir), 'base profile'),
   ]);
   return mergeProfiles([defaults, base, profile], `profile of ${profile.name}`);
+}
+
+/**
+ * The one start-up line naming the profile keys (MINDcraft's) that the given profiles set but
+ * this project does not act on ({@link UNUSED_PROFILE_KEYS}), with the bots that set each.
+ *
+ * @example unusedProfileKeysNotice([{ name: 'andy', speak: true }]) // → 'Profile keys accepted but not acted on: speak (andy).'
+ * @returns undefined when no profile sets one.
+ */
+export function unusedProfileKeysNotice(profiles: readonly Profile[]): string | undefined {
+  const parts = UNUSED_PROFILE_KEYS.flatMap((key) => {
+    const names = profiles.filter((p) => p[key] !== undefined).map((p) => p.name);
+    return names.length ? [`${key} (${names.join(', ')})`] : [];
+  });
+  return parts.length ? `Profile keys accepted but not acted on: ${parts.join(', ')}.` : undefined;
+}
+
+/** The shipped task-domain layers (`crafting.json`, `cooking.json`, `construction.json`). */
+export const TASK_DOMAINS_DIR = fileURLToPath(new URL('../../profiles/tasks/domains/', import.meta.url));
+
+/** The task domains with a layer of their own. */
+export type TaskDomain = 'crafting' | 'cooking' | 'construction';
+
+/**
+ * The domain of a MineCollab task type: `techtree` → crafting, `cooking`, `construction`;
+ * undefined for other types (no domain layer).
+ */
+export function taskDomain(type: string): TaskDomain | undefined {
+  if (type === 'techtree' || type === 'crafting') return 'crafting';
+  if (type === 'cooking' || type === 'construction') return type;
+  return undefined;
+}
+
+/**
+ * Task profiles with their task's domain layer: the domain's prompts and examples
+ * (`profiles/tasks/domains/<domain>.json`: `conversing`, `conversation_examples`, ...) merged
+ * under each bot's own keys, so a bot profile that sets a key keeps it. Other task types, and
+ * domains without a file in `dir`, leave the profiles as they are.
+ *
+ * @param profiles the task's bot profiles.
+ * @param type the task's `type`.
+ * @param dir the folder of domain layers (default {@link TASK_DOMAINS_DIR}).
+ * @throws ConfigError for a domain file that is not a JSON object, or a wrong key in a result.
+ */
+export async function withTaskDomain(profiles: readonly Profile[], type: string, dir = TASK_DOMAINS_DIR): Promise<Profile[]> {
+  const domain = taskDomain(type);
+  if (!domain) return [...profiles];
+  const file = path.join(dir, `${domain}.json`);
+  let layer: Record<string, Json>;
+  try {
+    layer = await readJson(file, 'task domain profile');
+  } catch (err) {
+    if (err instanceof ConfigError && err.message.endsWith('not found')) return [...profiles];
+    throw err;
+  }
+  return profiles.map((p) => validate(profileSchema, deepMerge(layer, { name: p.name }, stripDefaults(p)), `${file} under the profile of ${p.name}`));
+}
+
+/** The keys of a parsed profile that differ from the schema's defaults (so they do not hide a layer's). */
+function stripDefaults(profile: Profile): Record<string, Json> {
+  const defaults = profileSchema.parse({ name: profile.name }) as Record<string, Json>;
+  return Object.fromEntries(Object.entries(profile).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(defaults[key])));
 }

@@ -8,7 +8,10 @@ import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 /** Minecraft usernames: 3–16 letters, digits or underscores (vanilla rule). */
 const usernameSchema = z.string().regex(/^\w{3,16}$/, 'a Minecraft username: 3–16 letters, digits or _');
 
-/** `provider/model` string, `oracle`, or an object with a base URL and parameters. */
+/**
+ * A model: `provider/model` string (prefixes in src/models/presets.ts), a bare name such as
+ * `gpt-4o`, `oracle`, or MINDcraft's object `{ api?, model, url?, params?, api_version? }`.
+ */
 export const modelFieldSchema = z.union([
   z.string().min(1),
   z.strictObject({
@@ -17,9 +20,35 @@ export const modelFieldSchema = z.union([
     api: z.string().min(1).optional(),
     url: z.url().optional(),
     params: z.record(z.string(), z.unknown()).optional(),
+    /** Azure OpenAI's `api-version` (MINDcraft's key). */
+    api_version: z.string().min(1).optional(),
     apiKeyEnv: z.string().optional(),
   }),
 ]);
+
+/**
+ * The embedding model that ranks few-shot examples (MINDcraft's `embedding`): a provider name
+ * (`"openai"`: that provider's default embedding model, see src/models/presets.ts), `"none"`,
+ * `"provider/model"`, or an object `{ api?, model?, url?, params?, api_version? }`.
+ */
+export const embeddingFieldSchema = z.union([
+  z.string().trim().min(1),
+  z.strictObject({
+    api: z.string().trim().min(1).optional(),
+    model: z.string().trim().min(1).optional(),
+    url: z.url().optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    api_version: z.string().min(1).optional(),
+    apiKeyEnv: z.string().optional(),
+  }),
+]);
+export type EmbeddingField = z.infer<typeof embeddingFieldSchema>;
+
+/** One turn of a few-shot example (MINDcraft's format; `system` turns show command output). */
+export const exampleTurnSchema = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() });
+
+/** Few-shot examples: dialogues, each a list of turns, oldest first. */
+export const examplesSchema = z.array(z.array(exampleTurnSchema).min(1));
 
 /** Prices of one model in US dollars per million tokens (the table is in src/tasks/eval/prices.ts). */
 export const modelPriceSchema = z.strictObject({
@@ -103,6 +132,13 @@ export const settingsSchema = z.strictObject({
   allow_insecure_coding: z.boolean().default(false),
   /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
   code_timeout_s: z.number().positive().default(300),
+  /**
+   * Let `!lookAtPlayer` and `!lookAtPosition` render the bot's view headlessly and have the
+   * profile's `vision_model` (else its `model`; it must take images) describe it, with the
+   * profile's `image_analysis` prompt (MINDcraft's setting; off by default). Needs
+   * `npm run setup:vision` and an X display or Xvfb (see src/skills/camera.ts).
+   */
+  allow_vision: z.boolean().default(false),
   /**
    * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
    * other processes or machines by whispers, found by a whispered handshake (each player sees one
@@ -230,8 +266,37 @@ export const profileSchema = z.strictObject({
   messages: agentMessagesSchema.partial().optional(),
   /** Mode switches overriding the base profile's, e.g. `{ "hunting": false }`. */
   modes: z.record(z.string(), z.boolean()).optional(),
+
+  // MINDcraft's profile keys (its andy.json and task profiles load unchanged).
+  /** The model that writes `!newAction` code; default `model`. */
+  code_model: modelFieldSchema.optional(),
+  /** The model that describes the bot's view (`!lookAtPlayer`, `!lookAtPosition`); default `model`. */
+  vision_model: modelFieldSchema.optional(),
+  /** The embedding model ranking few-shot examples; without one they are ranked by full-text search (BM25). */
+  embedding: embeddingFieldSchema.optional(),
+  /** MINDcraft's name of {@link cooldown_ms} (ms); when given it is used instead. */
+  cooldown: z.number().int().min(0).optional(),
+  /** Few-shot examples for the conversing prompt, replacing the shipped ones (profiles/examples/conversing.json). */
+  conversation_examples: examplesSchema.optional(),
+  /** Few-shot examples for the coding prompt, replacing the shipped ones (profiles/examples/coding.json). */
+  coding_examples: examplesSchema.optional(),
+  /** Prompt for describing a screenshot of the bot's view (MINDcraft's vision). */
+  image_analysis: z.string().optional(),
+  /** MINDcraft's MCP tool prompt (`$MCP_TOOL_USAGE`); accepted, not acted on. */
+  mcp_tool_usage: z.string().optional(),
+  /** MINDcraft's text-to-speech switch; accepted, not acted on. */
+  speak: z.union([z.boolean(), z.string()]).optional(),
+  /** MINDcraft's `max_tokens` profile key; accepted, not acted on (put `max_tokens` in the model's `params`). */
+  max_tokens: z.number().int().positive().optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/**
+ * Profile keys accepted for MINDcraft's profiles that this project does not act on; start-up
+ * names the ones a profile sets, once (see `unusedProfileKeys` in ./profiles.ts). Remove a key
+ * here when a feature starts acting on it.
+ */
+export const UNUSED_PROFILE_KEYS = ['image_analysis', 'mcp_tool_usage', 'speak', 'max_tokens'] as const satisfies readonly (keyof Profile)[];
 
 /** A settings or profile file that failed validation. */
 export class ConfigError extends Error {

@@ -19,16 +19,37 @@ export function nearestCraftingTable(bot: Bot): Block | null {
 }
 
 /**
- * Crafts at least `count` of `itemName` (rounded up to whole crafts), using a crafting table
- * within 32 blocks, or placing one from the inventory when the recipe needs one.
+ * Crafts the recipe for `itemName` `times` times, as the reference's `!craftRecipe` does:
+ * `craftRecipe(bot, 'oak_planks', 4, signal)` makes 16 planks from 4 logs. Uses a crafting table
+ * within 32 blocks, or places one from the inventory when the recipe needs one. When the
+ * ingredients run short it crafts as many times as they allow and says so.
  *
+ * @param times crafts (each makes the recipe's output count), at least 1.
  * @returns a report of what was crafted, or of what is missing and how to get it.
  * @throws Error when the item has no recipe at all.
  */
-export async function craftRecipe(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function craftRecipe(bot: Bot, itemName: string, times: number, signal: AbortSignal): Promise<string> {
+  return craft(bot, itemName, () => times, signal);
+}
+
+/**
+ * Crafts at least `count` of `itemName` (rounded up to whole crafts: 5 sticks take 2 crafts and
+ * make 8), otherwise as {@link craftRecipe}.
+ *
+ * @param count items wanted, at least 1.
+ * @returns a report of what was crafted, or of what is missing and how to get it.
+ * @throws Error when the item has no recipe at all.
+ */
+export async function craftItems(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+  return craft(bot, itemName, (perCraft) => Math.ceil(count / perCraft), signal);
+}
+
+/** Crafts `crafts(outputs per craft)` times. */
+async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => number, signal: AbortSignal): Promise<string> {
   const item = bot.registry.itemsByName[itemName];
   if (!item) throw new Error(`${itemName} is not an item.`);
-  if (bot.recipesAll(item.id, null, true).length === 0) throw new Error(`${itemName} has no crafting recipe; it must be found, mined or smelted.`);
+  const all = bot.recipesAll(item.id, null, true);
+  if (all.length === 0) throw new Error(`${itemName} has no crafting recipe; it must be found, mined or smelted.`);
 
   let table: Block | null = null;
   let recipe = bot.recipesFor(item.id, null, 1, null)[0];
@@ -43,7 +64,8 @@ export async function craftRecipe(bot: Bot, itemName: string, count: number, sig
     if (table) recipe = bot.recipesFor(item.id, null, 1, table)[0];
   }
   if (!recipe) {
-    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, count, { expand: 'direct' });
+    const wanted = crafts(all[0]!.result.count) * all[0]!.result.count;
+    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, wanted, { expand: 'direct' });
     const missing = formatCounts(plan.missing);
     return missing
       ? `You cannot craft ${itemName} yet: you are missing ${missing}.`
@@ -53,7 +75,7 @@ export async function craftRecipe(bot: Bot, itemName: string, count: number, sig
     await goTo(bot, new goals.GoalNear(table.position.x, table.position.y, table.position.z, 2), signal);
   }
   const perCraft = recipe.result.count;
-  const wanted = Math.ceil(count / perCraft);
+  const wanted = Math.max(1, crafts(perCraft));
   // recipesFor(…, minResultCount) tells how many crafts the inventory allows.
   let times = wanted;
   while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
@@ -62,5 +84,5 @@ export async function craftRecipe(bot: Bot, itemName: string, count: number, sig
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
   const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';
-  return `Crafted ${made} ${itemName}; you now have ${after}.${short}`;
+  return `Crafted ${made} ${itemName} (${times} craft${times === 1 ? '' : 's'}); you now have ${after}.${short}`;
 }

@@ -107,7 +107,10 @@ export function goalFor(task: Task, index: number): string {
  * of a construction blueprint exist in `data`'s Minecraft version, and that per-agent maps only
  * name agents the task has.
  *
- * An `initial_inventory` entry for an agent beyond `agent_count` is ignored with a warning, not an
+ * A task with human players must list as many `usernames` as its `human_count`; their inventories
+ * are the `initial_inventory` entries after the agents' (`agent_count + i`).
+ *
+ * An `initial_inventory` entry beyond the agents and humans is ignored with a warning, not an
  * error: the benchmark ships such a task (`construction_tasks/custom/church_two_agents.json` has
  * `agent_count: 1` and inventories for agents 0 and 1), and MINDcraft only gives inventories to
  * the agents it starts.
@@ -123,8 +126,12 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
   const checkItem = (name: string, where: string) => {
     if (!data.itemsByName[name]) problems.push(`${where}: "${name}" is not an item in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, itemNames).map((c) => `"${c}"`).join(", ")})`);
   };
+  const humans = task.human_count ?? 0;
+  if (humans !== (task.usernames?.length ?? 0)) {
+    problems.push(`human_count is ${humans} but usernames lists ${task.usernames?.length ?? 0} player(s); they must match`);
+  }
   for (const [agent, inv] of Object.entries(task.initial_inventory)) {
-    if (Number(agent) >= task.agent_count) warnings.push(`initial_inventory: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
+    if (Number(agent) >= task.agent_count + humans) warnings.push(`initial_inventory: agent "${agent}" is ignored, agent_count is ${task.agent_count}${humans ? ` and human_count ${humans}` : ''}`);
     for (const item of Object.keys(inv)) checkItem(item, `initial_inventory["${agent}"]`);
   }
   for (const agent of Object.keys(task.blocked_actions)) {

@@ -96,7 +96,15 @@ test('the goal loop self-prompts when idle, runs the commands it gets, and stops
   expect(andy.selfPrompter.state).toBe('stopped');
   const mine = nudges().slice(before);
   expect(mine).toHaveLength(4); // one with a command, then three without
-  expect(mine[0].system).toContain('Your goal: check my stats');
+  expect(mine[0].live).toContain('Your goal: check my stats');
+  // Prompt caching: every call of the bot sends the same static system prompt, byte for byte,
+  // and each call's text starts with the previous call's up to its last message (the nudge and
+  // the live state, which come last, are not kept).
+  expect(new Set(mine.map((c) => c.system)).size).toBe(1);
+  const text = (messages: Array<{ role: string; content: string }>) => messages.map((m) => `${m.role}:${m.content}`).join('\u0000');
+  for (let i = 1; i < mine.length; i++) {
+    expect(text(mine[i]!.body.messages).startsWith(text(mine[i - 1]!.body.messages.slice(0, -1)))).toBe(true);
+  }
   expect(andy.commandLog.at(-1)).toBe('!stats');
   // The nudge is shown to the model but not kept in the history.
   expect(andy.history.some((t) => t.content.includes(NUDGE))).toBe(false);
@@ -121,7 +129,8 @@ test('the goal loop pauses while a conversation is open and resumes when it ends
   await waitUntil(() => andy.conversations.active === undefined, 'Andy ends the conversation', 15_000);
   const ended = Date.now();
   await waitUntil(() => nudges().length > before, 'the goal loop resumes', 10_000);
-  expect(nudges()[before].system).not.toContain('(paused');
+  expect(nudges()[before].live).toContain('Your goal: keep checking stats');
+  expect(nudges()[before].live).not.toContain('(paused');
   expect(Date.now() - ended).toBeGreaterThanOrEqual(250); // after the idle delay, not at once
   steve.whisper('Andy', '!endGoal');
   await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Stopped working on the goal: keep checking stats')), 'Andy ends the goal');

@@ -90,10 +90,13 @@ test('a model running different commands forever stops at max_commands and is to
   let n = 0;
   script = () => (n++ % 2 ? 'Next. !stats' : 'Now. !inventory');
   const before = callsOf('Andy').length;
+  const ran = andy.commandLog.length;
   steve.whisper('Andy', 'keep checking');
   await waitUntil(() => andy.history.some((t) => t.content === 'SYSTEM: command limit reached for this message.'), 'the command limit ends the loop');
   await andy.idle();
-  expect(callsOf('Andy').length - before).toBe(MAX_COMMANDS + 1);
+  // max_commands N: N model replies with a command, N commands run, then no further call.
+  expect(callsOf('Andy').length - before).toBe(MAX_COMMANDS);
+  expect(andy.commandLog.length - ran).toBe(MAX_COMMANDS);
 });
 
 test('"Andy !stop" in public chat stops an endless action within a second; queries are answered while it runs', async () => {

@@ -56,7 +56,7 @@ test('loadSettings merges each bot over _default and base_profile; the prompt is
   const agent = running!.agents[0];
   const prompt = await agent.systemPrompt([{ role: 'user', content: 'Steve: collect some wood for me' }]);
   expect(prompt.startsWith('You are Bob, a Minecraft bot playing beside people and other bots. You talk like a pirate.')).toBe(true);
-  expect(prompt).toContain('!collectBlocks(type, num 1..999): ');
+  expect(prompt).toContain('!collectBlocks(type, num 1..): ');
   expect(prompt).toContain('!goal(selfPrompt): ');
   expect(prompt).toContain('Examples:\nExample 1:\ngreg: Collect 10 wood\nYou: ');
   expect(prompt).toContain('Inventory: empty');

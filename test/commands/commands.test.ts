@@ -31,7 +31,7 @@ const logs: string[] = [];
 /** The commands this file covers. */
 const COMMANDS = ['!stats', '!inventory', '!nearbyBlocks', '!craftable', '!entities', '!help', '!getCraftingPlan', '!stop',
   '!goToPlayer', '!goToCoordinates', '!searchForBlock', '!collectBlocks', '!givePlayer', '!craftRecipe', '!placeHere',
-  '!startConversation', '!endConversation'];
+  '!startConversation', '!endConversation', '!craftItems'];
 
 /** Parses `text` as a model's reply with the agent's registry and runs it as the product does. */
 async function run(agent: Agent, text: string): Promise<string> {
@@ -166,10 +166,10 @@ describe('query commands', () => {
     expect(await run(andy, '!help("collectBlocks")')).toMatch(/^!collectBlocks\(type: BlockName, num: int\)/);
   });
 
-  test('!getCraftingPlan names what is missing and the steps', async () => {
+  test('!getCraftingPlan (quantity 1 by default, as in the reference) names what is missing and the steps', async () => {
     await clear(andy);
     await give(andy, 'oak_log', 1);
-    const out = await run(andy, '!getCraftingPlan("wooden_pickaxe", 1)');
+    const out = await run(andy, '!getCraftingPlan("wooden_pickaxe")');
     // 3 planks + 2 sticks (2 planks) = 5 planks = 2 logs; one is held.
     expect(out).toContain('missing: 1 oak_log');
     expect(out).toMatch(/Craft .*-> \d+ oak_planks/);
@@ -180,15 +180,34 @@ describe('query commands', () => {
 });
 
 describe('action commands', () => {
-  test('!craftRecipe("oak_planks", 4) turns 1 oak_log into 4 planks', async () => {
+  test('!craftRecipe("oak_planks", 4) crafts the recipe 4 times, as in the reference: 4 oak_logs become 16 planks', async () => {
     await clear(andy);
-    await give(andy, 'oak_log', 1);
+    await give(andy, 'oak_log', 5);
     const out = await run(andy, '!craftRecipe("oak_planks", 4)');
-    expect(out).toContain('Crafted 4 oak_planks');
-    expect(count(andy, 'oak_planks')).toBe(4);
-    expect(count(andy, 'oak_log')).toBe(0);
+    expect(out).toContain('Crafted 16 oak_planks (4 crafts)');
+    expect(count(andy, 'oak_planks')).toBe(16);
+    expect(count(andy, 'oak_log')).toBe(1);
+    await expectServerCount('Andy', 'oak_planks', 16);
+    await expectServerCount('Andy', 'oak_log', 1);
+  });
+
+  test('!craftRecipe crafts as often as the ingredients allow and says so', async () => {
+    await clear(andy);
+    await give(andy, 'oak_log', 2);
+    const out = await run(andy, '!craftRecipe("oak_planks", 3)');
+    expect(out).toContain('Crafted 8 oak_planks');
+    expect(out).toContain('that is 2 of the 3 crafts asked for');
+    await expectServerCount('Andy', 'oak_planks', 8);
+  });
+
+  test('!craftItems("oak_planks", 4) counts items wanted: 1 oak_log becomes 4 planks', async () => {
+    await clear(andy);
+    await give(andy, 'oak_log', 2);
+    const out = await run(andy, '!craftItems("oak_planks", 4)');
+    expect(out).toContain('Crafted 4 oak_planks (1 craft)');
+    expect(count(andy, 'oak_log')).toBe(1);
     await expectServerCount('Andy', 'oak_planks', 4);
-    await expectServerCount('Andy', 'oak_log', 0);
+    await expectServerCount('Andy', 'oak_log', 1);
   });
 
   test('!craftRecipe("wooden_pickaxe", 1) places the held crafting_table and crafts at it', async () => {

@@ -58,7 +58,7 @@ describe('blocks', () => {
     const lavaBase = await area(w, 0, 24);
     await setBlock(w, lavaBase.offset(0, -3, 0), 'lava');
     const out = await run(w.andy, '!digDown(4)');
-    expect(out).toMatch(/^Dug down 1 block to y=\d+; stopped because lava is below/);
+    expect(out).toMatch(/^Dug down 1 block to y=-?\d+; stopped because lava is below/);
     expect(await serverBlock(w, lavaBase.offset(0, -2, 0))).toBe('dirt'); // the block over the lava stays
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(lavaBase.y - 1);
 

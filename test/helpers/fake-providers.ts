@@ -15,8 +15,10 @@
  * empty, the handler answers; with neither, the server answers 500 with `x-should-retry: false`
  * and the message "fake provider: no reply scripted", so a missing script fails fast.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LIVE_HEADER } from '../../src/agent/prompt-builder.ts';
 
 /** Which wire protocol the fake speaks. */
 export type FakeProtocol = 'anthropic' | 'openai';
@@ -34,8 +36,14 @@ export interface FakeChatCall {
   system: string;
   /** Conversation turns, without OpenAI system/developer messages. */
   messages: FakeMessage[];
-  /** Content of the last user turn, or `''`. */
+  /** Content of the last user turn (without the live part), or `''`. */
   lastUserMessage: string;
+  /**
+   * The request's live part (the bot's state, `ChatRequest.live`), which the adapters append to
+   * the last user turn; recognised by its first line (`LIVE_HEADER`) and taken out of `messages`
+   * and `lastUserMessage`. `''` when the request has none.
+   */
+  live: string;
   /** Tools offered, from Anthropic's `tools[].input_schema` or OpenAI's `tools[].function.parameters`; `[]` if none. */
   tools: FakeTool[];
   /** The raw JSON body as received. */
@@ -123,6 +131,114 @@ export interface FakeProviderOptions {
   handler?: FakeHandler;
   /** If set, requests must carry this key (Anthropic: `x-api-key` or `Authorization: Bearer`; OpenAI: `Authorization: Bearer`), else 401. Default `'test-key'`. `null` disables the check. */
   apiKey?: string | null;
+  /**
+   * Simulates the provider's prompt cache and reports it in the usage fields (default off: every
+   * prompt token uncached). See {@link PromptCacheSimulator}.
+   */
+  cache?: boolean | { minTokens?: number };
+}
+
+/** One cache hit or miss as the simulated cache counted it (tokens are chars / 4, rounded up, per block). */
+export interface CacheUsage {
+  /** Every prompt token. */
+  input: number;
+  /** Read from the cache. */
+  read: number;
+  /** Written to the cache (Anthropic only). */
+  write: number;
+}
+
+/**
+ * The fake's prompt cache, following each provider's documented rules closely enough to tell
+ * whether a request's prefix would hit:
+ * - Anthropic (explicit breakpoints): the prompt is a list of blocks in cache order (tools,
+ *   system blocks, then every message's content blocks, a string content being one block); a
+ *   block with `cache_control` ends a cacheable prefix. A request reads the longest prefix,
+ *   ending at a breakpoint or at one of the 20 block boundaries before it, that an earlier
+ *   request wrote, and writes the prefixes of its breakpoints past that; prefixes shorter than
+ *   `minTokens` are never cached. The key is the prefix's content without `cache_control`.
+ * - OpenAI (automatic): the prompt text (system and messages in order) is matched against every
+ *   earlier prompt; the longest common prefix counts if it reaches `minTokens`, in 128-token steps
+ *   above that; prompts shorter than `minTokens` are not cached.
+ * Entries never expire (the providers keep them 5 minutes or more after their last use).
+ */
+export class PromptCacheSimulator {
+  readonly #protocol: FakeProtocol;
+  readonly #minTokens: number;
+  readonly #anthropic = new Set<string>();
+  readonly #openai: string[] = [];
+
+  /** @param minTokens the smallest cacheable prefix (default 1,024 tokens, as Claude Sonnet's and OpenAI's). */
+  constructor(protocol: FakeProtocol, minTokens = 1024) {
+    this.#protocol = protocol;
+    this.#minTokens = minTokens;
+  }
+
+  /** Counts one request's prompt against the cache, and updates the cache. */
+  use(body: any): CacheUsage { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.#protocol === 'anthropic' ? this.#useAnthropic(body) : this.#useOpenAI(body);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  #useAnthropic(body: any): CacheUsage {
+    const blocks: Array<{ key: string; tokens: number; breakpoint: boolean }> = [];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const add = (role: string, block: any) => {
+      const { cache_control: mark, ...rest } = typeof block === 'string' ? { type: 'text', text: block } : block;
+      const text = typeof rest.text === 'string' ? rest.text : JSON.stringify(rest);
+      blocks.push({ key: `${role}\u0000${JSON.stringify(rest)}`, tokens: roughTokens(text), breakpoint: Boolean(mark) });
+    };
+    for (const tool of Array.isArray(body?.tools) ? body.tools : []) add('tool', tool);
+    for (const block of typeof body?.system === 'string' ? [body.system] : Array.isArray(body?.system) ? body.system : []) add('system', block);
+    for (const message of Array.isArray(body?.messages) ? body.messages : []) {
+      const content = typeof message.content === 'string' ? [message.content] : Array.isArray(message.content) ? message.content : [];
+      content.forEach((block: unknown, i: number) => add(i === 0 ? String(message.role) : '', block));
+    }
+    const keys: string[] = [];
+    const totals: number[] = [];
+    let key = '';
+    let total = 0;
+    for (const b of blocks) {
+      key = createHash('sha256').update(key).update(b.key).digest('hex');
+      total += b.tokens;
+      keys.push(key);
+      totals.push(total);
+    }
+    const breakpoints = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    let hit = -1;
+    for (const b of breakpoints) {
+      for (let j = b; j >= Math.max(0, b - 20); j--) {
+        if (this.#anthropic.has(keys[j]!)) { hit = Math.max(hit, j); break; }
+      }
+    }
+    const read = hit >= 0 ? totals[hit]! : 0;
+    let written = read;
+    for (const b of breakpoints) {
+      if (b > hit && totals[b]! >= this.#minTokens) {
+        this.#anthropic.add(keys[b]!);
+        written = Math.max(written, totals[b]!);
+      }
+    }
+    return { input: total, read, write: written - read };
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  #useOpenAI(body: any): CacheUsage {
+    const messages: Array<{ role?: unknown; content?: unknown }> = Array.isArray(body?.messages) ? body.messages : [];
+    const text = messages.map((m) => `${String(m.role)}\u0000${blockText(m.content)}\u0000`).join('');
+    const input = roughTokens(text);
+    let common = 0;
+    for (const earlier of this.#openai) {
+      let n = 0;
+      const max = Math.min(earlier.length, text.length);
+      while (n < max && earlier.charCodeAt(n) === text.charCodeAt(n)) n++;
+      common = Math.max(common, n);
+    }
+    this.#openai.push(text);
+    const prefix = Math.floor(common / 4);
+    const read = input < this.#minTokens || prefix < this.#minTokens ? 0 : this.#minTokens + Math.floor((prefix - this.#minTokens) / 128) * 128;
+    return { input, read: Math.min(read, input), write: 0 };
+  }
 }
 
 /** A running fake provider. */
@@ -155,14 +271,26 @@ let idCounter = 0;
 const nextId = (prefix: string): string => `${prefix}${(++idCounter).toString(36).padStart(8, '0')}${Math.random().toString(36).slice(2, 10)}`;
 const roughTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
-function blockText(content: unknown): string {
+/** The text of a content: a string, or its text blocks joined with `separator`. */
+function blockText(content: unknown, separator = ''): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
       .map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
-      .join('');
+      .join(separator);
   }
   return '';
+}
+
+/** Takes the live part (from its header on) out of the last user turn. */
+function splitLive(messages: FakeMessage[]): string {
+  const last = messages.at(-1);
+  const at = last?.role === 'user' ? last.content.indexOf(LIVE_HEADER) : -1;
+  if (!last || at < 0) return '';
+  const live = last.content.slice(at);
+  last.content = last.content.slice(0, at).replace(/\n\n$/, '');
+  if (!last.content) messages.pop();
+  return live;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -172,18 +300,20 @@ function parseCall(protocol: FakeProtocol, body: any): FakeChatCall {
   let messages: FakeMessage[];
   if (protocol === 'anthropic') {
     system = blockText(body?.system);
-    messages = rawMessages.map((m) => ({ role: String(m.role), content: blockText(m.content) }));
+    // A message's blocks are the turns the adapter kept apart: joined as it would merge them.
+    messages = rawMessages.map((m) => ({ role: String(m.role), content: blockText(m.content, '\n\n') }));
   } else {
     const sys = rawMessages.filter((m) => m.role === 'system' || m.role === 'developer');
     system = sys.map((m) => blockText(m.content)).join('\n\n');
     messages = rawMessages.filter((m) => !sys.includes(m)).map((m) => ({ role: String(m.role), content: blockText(m.content) }));
   }
+  const live = splitLive(messages);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const rawTools: any[] = Array.isArray(body?.tools) ? body.tools : []; // eslint-disable-line @typescript-eslint/no-explicit-any
   const tools: FakeTool[] = rawTools.map((t) => protocol === 'anthropic'
     ? { name: String(t?.name), description: String(t?.description ?? ''), parameters: t?.input_schema }
     : { name: String(t?.function?.name), description: String(t?.function?.description ?? ''), parameters: t?.function?.parameters });
-  return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', tools, body };
+  return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', live, tools, body };
 }
 
 const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
@@ -219,8 +349,8 @@ function sendError(protocol: FakeProtocol, res: ServerResponse, reply: FakeError
   }
 }
 
-function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCall, reply: FakeTextReply): void {
-  const input = roughTokens(call.system + call.messages.map((m) => m.content).join(''));
+function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCall, reply: FakeTextReply, cache?: CacheUsage): void {
+  const input = cache?.input ?? roughTokens(call.system + call.messages.map((m) => m.content).join(''));
   const output = roughTokens(reply.text);
   const toolCalls = reply.toolCalls ?? [];
   if (protocol === 'anthropic') {
@@ -237,7 +367,10 @@ function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCal
       content,
       stop_reason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: input - (cache?.read ?? 0) - (cache?.write ?? 0), output_tokens: output,
+        cache_creation_input_tokens: cache?.write ?? 0, cache_read_input_tokens: cache?.read ?? 0,
+      },
     }, { 'request-id': requestId });
   } else {
     sendJson(res, 200, {
@@ -263,7 +396,10 @@ function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCal
         logprobs: null,
         finish_reason: reply.stopReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       }],
-      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      usage: {
+        prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
+        ...(cache ? { prompt_tokens_details: { cached_tokens: cache.read } } : {}),
+      },
       system_fingerprint: 'fp_fake',
     }, { 'x-request-id': nextId('req_') });
   }
@@ -313,6 +449,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
   const handlerErrors: unknown[] = [];
   const chatPath = protocol === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
   const waiters = new Set<() => void>();
+  const cache = options.cache ? new PromptCacheSimulator(protocol, options.cache === true ? undefined : options.cache.minTokens) : undefined;
 
   const server = createServer(async (req, res) => {
     const raw = await readBody(req).catch(() => '');
@@ -351,7 +488,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     if (reply.delayMs) await latency(reply.delayMs);
     if (res.destroyed) return;
     if ('status' in reply) sendError(protocol, res, reply);
-    else sendText(protocol, res, record.call!, reply);
+    else sendText(protocol, res, record.call!, reply, cache?.use(body));
   });
 
   await new Promise<void>((resolve, reject) => {

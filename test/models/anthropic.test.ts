@@ -8,7 +8,7 @@ describe('anthropic: wire format', () => {
   beforeAll(async () => { fake = await startFakeProvider('anthropic', { apiKey: 'sk-ant-test' }); });
   afterAll(async () => { await fake.close(); });
 
-  test('sends model, cacheable system block, merged alternating turns and the key; returns the text', async () => {
+  test('sends model, cacheable system block, alternating turns of text blocks with cache breakpoints and the key; returns the text', async () => {
     fake.enqueue('!goToPlayer("steve", 2)');
     const model = createModel(fake.spec('claude-test'), { env: { ANTHROPIC_API_KEY: 'sk-ant-test' } });
     expect(model.id).toBe('anthropic/claude-test');
@@ -33,13 +33,16 @@ describe('anthropic: wire format', () => {
     expect(r.body.max_tokens).toBe(ANTHROPIC_DEFAULT_MAX_TOKENS);
     expect(r.body.stream).toBeUndefined();
     expect(r.body.system).toEqual([{ type: 'text', text: 'You are a Minecraft bot.', cache_control: { type: 'ephemeral' } }]);
-    // Starts and ends with user, strictly alternates, nothing empty.
+    // Starts and ends with user, strictly alternates, nothing empty; each turn a text block of its
+    // own (so earlier turns stay byte-identical for the prompt cache), the conversation's last
+    // block and the previous user turn's last block marked as cache breakpoints.
+    const text = (t: string, cached = false) => ({ type: 'text', text: t, ...(cached ? { cache_control: { type: 'ephemeral' } } : {}) });
     expect(r.body.messages).toEqual([
-      { role: 'user', content: '(conversation start)' },
-      { role: 'assistant', content: 'I spawned.' },
-      { role: 'user', content: 'steve: hi\n\nalex: come here' },
-      { role: 'assistant', content: 'On my way\n\n(empty)' },
-      { role: 'user', content: '(continue)' },
+      { role: 'user', content: [text('(conversation start)')] },
+      { role: 'assistant', content: [text('I spawned.')] },
+      { role: 'user', content: [text('steve: hi'), text('alex: come here', true)] },
+      { role: 'assistant', content: [text('On my way'), text('(empty)')] },
+      { role: 'user', content: [text('(continue)', true)] },
     ]);
   });
 
@@ -48,7 +51,7 @@ describe('anthropic: wire format', () => {
     const model = createModel(fake.spec('claude-test'), { env: fake.env });
     await expect(model.complete({ system: '', turns: [] })).resolves.toBe('hello');
     const body = fake.requests.at(-1)!.body;
-    expect(body.messages).toEqual([{ role: 'user', content: EMPTY_CONVERSATION_PLACEHOLDER }]);
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: EMPTY_CONVERSATION_PLACEHOLDER, cache_control: { type: 'ephemeral' } }] }]);
     expect(body).not.toHaveProperty('system');
   });
 

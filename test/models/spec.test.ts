@@ -16,7 +16,7 @@ function thrown(fn: () => unknown): ModelError {
 
 describe('parseModelSpec', () => {
   test('known prefixes resolve to their family, default url and key variable', () => {
-    expect(PROVIDER_PREFIXES).toEqual(['anthropic', 'openai', 'openrouter', 'ollama', 'lmstudio', 'vllm', 'google', 'xai', 'deepseek', 'mistral', 'qwen', 'groq']);
+    expect(PROVIDER_PREFIXES).toEqual(expect.arrayContaining(['anthropic', 'openai', 'openrouter', 'ollama', 'lmstudio', 'vllm', 'google', 'xai', 'deepseek', 'mistral', 'qwen', 'groq']));
     expect(parseModelSpec('anthropic/claude-sonnet-4-5')).toMatchObject({
       id: 'anthropic/claude-sonnet-4-5', provider: 'anthropic', family: 'anthropic', model: 'claude-sonnet-4-5',
       baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true,
@@ -52,6 +52,23 @@ describe('parseModelSpec', () => {
     expect(parseModelSpec({ api: 'vllm', model: 'Qwen/Qwen2.5-7B' }).id).toBe('vllm/Qwen/Qwen2.5-7B');
     expect(parseModelSpec('gemini/gemini-2.0-flash').id).toBe('google/gemini-2.0-flash');
     expect(parseModelSpec('groqcloud/llama-3.3-70b').id).toBe('groq/llama-3.3-70b');
+    expect(parseModelSpec('local/llama3').id).toBe('ollama/llama3');
+    expect(parseModelSpec({ api: 'GroqCloud', model: 'groq/llama-3.3-70b' }).id).toBe('groq/llama-3.3-70b');
+  });
+
+  test("every API of MINDcraft has a preset, and the vendors' model-name rules apply (<org>/<model>, glhf's hf:)", () => {
+    for (const api of ['openai', 'google', 'anthropic', 'xai', 'deepseek', 'ollama', 'qwen', 'mistral', 'replicate', 'groq', 'huggingface', 'novita', 'openrouter', 'glhf', 'hyperbolic', 'vllm', 'azure']) {
+      expect(PROVIDER_PREFIXES, api).toContain(api);
+    }
+    expect(parseModelSpec('glhf/meta-llama/Llama-3.3-70B-Instruct')).toMatchObject({ model: 'hf:meta-llama/Llama-3.3-70B-Instruct', keyEnv: 'GHLF_API_KEY', altKeyEnvs: ['GLHF_API_KEY'] });
+    expect(parseModelSpec('glhf/hf:meta-llama/Llama-3.3-70B-Instruct').model).toBe('hf:meta-llama/Llama-3.3-70B-Instruct');
+    for (const [spec, rule] of [['huggingface/Llama-3', 'huggingface/<org>/<model>'], ['replicate/llama', 'replicate/<owner>/<model>'], ['novita/llama', 'novita/<org>/<model>'], ['hyperbolic/DeepSeek-V3', 'hyperbolic/<org>/<model>']]) {
+      expect(thrown(() => parseModelSpec(spec!)).message, spec).toContain(`"${rule}"`);
+    }
+    expect(parseModelSpec('replicate/meta/meta-llama-3-70b-instruct')).toMatchObject({ baseURL: 'https://openai-proxy.replicate.com/v1', keyEnv: 'REPLICATE_API_KEY' });
+    expect(parseModelSpec('azure/gpt-4o')).toMatchObject({ client: 'azure', baseURL: '', keyEnv: 'AZURE_OPENAI_API_KEY', altKeyEnvs: ['OPENAI_API_KEY'], maxTokensField: 'max_completion_tokens' });
+    expect(parseModelSpec({ api: 'azure', model: 'gpt-4o', url: 'https://res.openai.azure.com/', api_version: '2024-08-01-preview' })).toMatchObject({ baseURL: 'https://res.openai.azure.com', apiVersion: '2024-08-01-preview' });
+    expect(parseModelSpec('vllm/m')).toMatchObject({ keyEnv: 'VLLM_API_KEY', keyRequired: false });
   });
 
   test('anything else is a config error with the closest valid provider/model spellings', () => {
@@ -59,7 +76,7 @@ describe('parseModelSpec', () => {
       const e = thrown(() => parseModelSpec(spec));
       expect(e.kind).toBe('config');
       expect(e.retryable).toBe(false);
-      expect(e.message).toContain('anthropic, openai, openrouter, ollama, lmstudio, vllm, google');
+      expect(e.message).toMatch(/(provider one of|valid prefixes): anthropic, openai, .*google.*ollama/);
       expect(e.message).toContain('closest valid spellings');
     }
     expect(thrown(() => parseModelSpec('gtp-4o')).message).toMatch(/unknown model "gtp-4o".*closest valid spellings: "openai\/gpt-4o"/);
@@ -95,6 +112,9 @@ describe('apiKeyStatus / createModel key handling', () => {
     expect(apiKeyStatus('openrouter/a/b', { OPENAI_API_KEY: 'k' }).usable).toBe(false);
     expect(apiKeyStatus('ollama/llama3', {})).toMatchObject({ usable: true, keyRequired: false });
     expect(apiKeyStatus({ model: 'vllm/m', apiKeyEnv: 'VLLM_KEY' }, {}).usable).toBe(false);
+    expect(apiKeyStatus('groq/llama-3.3-70b', { GROQ_API_KEY: 'k' }).usable).toBe(true); // the vendor's own spelling too
+    expect(apiKeyStatus('azure/gpt-4o', { AZURE_OPENAI_API_KEY: 'k' })).toMatchObject({ usable: false, reason: expect.stringMatching(/no Azure endpoint/) });
+    expect(apiKeyStatus('azure/gpt-4o', { OPENAI_API_KEY: 'k', AZURE_OPENAI_ENDPOINT: 'https://r.openai.azure.com' }).usable).toBe(true);
     const bad = apiKeyStatus('nope/x', { ANTHROPIC_API_KEY: 'k' });
     expect(bad.usable).toBe(false);
     expect(!bad.usable && bad.reason).toMatch(/unknown provider prefix/);
@@ -103,8 +123,8 @@ describe('apiKeyStatus / createModel key handling', () => {
   test('createModel throws a clear config error for a missing key or an unknown prefix, without network', () => {
     const e = thrown(() => createModel('anthropic/claude-x', { env: {} }));
     expect(e.kind).toBe('config');
-    expect(e.message).toBe('anthropic/claude-x: no API key — set ANTHROPIC_API_KEY in the environment');
-    expect(thrown(() => createModel('replicate/llama', { env: {} })).message).toMatch(/valid prefixes: anthropic, openai/);
+    expect(e.message).toBe('anthropic/claude-x: no API key — set ANTHROPIC_API_KEY in the environment or in keys.json');
+    expect(thrown(() => createModel('nosuchvendor/llama', { env: {} })).message).toMatch(/valid prefixes: anthropic, openai/);
     expect(thrown(() => createModel('ollama/x', { env: {}, timeoutMs: 0 })).message).toMatch(/timeoutMs/);
     expect(createModel('ollama/x', { env: {} }).id).toBe('ollama/x');
   });

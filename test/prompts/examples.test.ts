@@ -1,10 +1,10 @@
-/** Few-shot example selection: word overlap without an embedder, cosine similarity with one, cached on disk. */
+/** Few-shot example selection: BM25 full-text ranking without an embedder, cosine similarity with one, cached on disk. */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  cosineSimilarity, ExampleSelector, EXAMPLES_DIR, formatExamples, wordOverlap, type Embedder, type Example,
+  cosineSimilarity, exampleKey, ExampleSelector, EXAMPLES_DIR, formatExamples, TextRanker, type Embedder, type Example,
 } from '../../src/models/prompts/examples.ts';
 
 const dirs: string[] = [];
@@ -60,7 +60,7 @@ describe('shipped examples', () => {
   });
 });
 
-describe('word overlap (no embedder)', () => {
+describe('full-text ranking (no embedder)', () => {
   test('picks the relevant example for the latest turns', async () => {
     const sel = await conversing();
     const [best] = await sel.select([{ content: 'steve: hi' }, { content: 'steve: I am hungry, do you have any food?' }], 2);
@@ -79,9 +79,19 @@ describe('word overlap (no embedder)', () => {
     expect(await two.select([{ content: 'x' }], 5)).toHaveLength(2);
   });
 
-  test('scores', () => {
-    expect(wordOverlap('kill the zombie', 'hanky: kill that zombie!')).toBe(1);
-    expect(wordOverlap('kill the zombie', 'collect wood')).toBe(0);
+  test('BM25 scores: rare words weigh more than common ones, stopwords nothing, oak_log is oak + log', () => {
+    const ranker = new TextRanker(['kill that zombie', 'collect wood', 'collect an oak_log', 'collect stone', 'the the the']);
+    const [zombie, wood, oak, stone, stop] = ranker.scores('collect the zombie');
+    expect(oak).toBeGreaterThan(0); // "collect" matches
+    expect(zombie).toBeGreaterThan(wood);
+    expect(wood).toBeGreaterThan(0);
+    expect(wood).toBeCloseTo(stone);
+    expect(stop).toBe(0);
+    expect(ranker.scores('oak log')[2]).toBeGreaterThan(0);
+    expect(ranker.scores('zombei')[0]).toBe(0); // short words must match exactly
+    expect(ranker.scores('collecting')[1]).toBe(0);
+    expect(ranker.scores('colect wood')[1]).toBeGreaterThan(0);
+    expect(ranker.scores('')).toEqual([0, 0, 0, 0, 0]);
     expect(cosineSimilarity([1, 0], [1, 0])).toBeCloseTo(1);
     expect(cosineSimilarity([1, 0], [0, 1])).toBe(0);
     expect(cosineSimilarity([0, 0], [1, 1])).toBe(0);
@@ -93,7 +103,7 @@ describe('embedder', () => {
     const sel = await ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json'), { embedder: conceptEmbedder() });
     const [best] = await sel.select([{ content: 'eve: slay the undead' }]);
     expect(firstUser(best)).toContain('kill that zombie');
-    // Word overlap alone finds nothing in common and falls back to file order.
+    // Full-text ranking finds nothing in common and falls back to file order.
     const plain = await conversing();
     const [fallback] = await plain.select([{ content: 'eve: slay the undead' }]);
     expect(firstUser(fallback)).not.toContain('zombie');
@@ -127,13 +137,22 @@ describe('embedder', () => {
     expect(readdirSync(cacheDir).filter((f) => f.endsWith('.json'))).toHaveLength(3);
   });
 
-  test('a failing embedder falls back to word overlap and keeps the error', async () => {
+  test('a failing embedder falls back to full-text ranking and keeps the error', async () => {
     const broken: Embedder = { id: 'broken', async embed() { throw new Error('embedding server down'); } };
     const sel = await ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json'), { embedder: broken, cacheDir: tempDir() });
     const [best] = await sel.select([{ content: 'kill that zombie' }]);
     expect(firstUser(best)).toContain('zombie');
     expect((sel.lastError as Error).message).toBe('embedding server down');
   });
+});
+
+test('an example is matched on what the bot was asked: turns before its first reply and later user turns', () => {
+  expect(exampleKey([
+    { role: 'system', content: 'You are self-prompting with the goal: get wood' },
+    { role: 'assistant', content: '!nearbyBlocks' },
+    { role: 'system', content: 'NEARBY_BLOCKS: oak_log' },
+    { role: 'user', content: 'greg: (FROM OTHER BOT) need planks?' },
+  ])).toBe('You are self-prompting with the goal: get wood\nneed planks?');
 });
 
 test('formatExamples renders numbered dialogues for $EXAMPLES', () => {

@@ -17,7 +17,7 @@ import { settingsSchema } from '../../src/settings/index.ts';
 import { levelCells } from '../../src/tasks/blueprint.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
 import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
-import { blueprintBox, COOKING_ANIMALS, cookingLayout, shiftBlueprint } from '../../src/tasks/worlds.ts';
+import { blueprintBox, COOKING_ANIMALS, cookingLayout } from '../../src/tasks/worlds.ts';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const COOKING = path.resolve('../shared/minecollab/cooking_tasks/require_collab_test_2_items');
@@ -111,8 +111,9 @@ describe('cooking tasks', () => {
 describe('construction tasks', () => {
   test('the site is cleared, agents stand on level 0, !checkBlueprint lists what is missing, and building it ends the run at 100', async () => {
     const task = await loadTask(path.join(CONSTRUCTION, 'pyramid.json'), 'pyramid');
-    // The embedded world's surface is y = 4: the blueprint (written for y = -60) is moved up by 65.
-    const expected = shiftBlueprint(task.blueprint!, 5 - -60);
+    // The embedded world is vanilla superflat (surface y = -61): the blueprint (written for level 0
+    // at y = -60) is used as it is.
+    const expected = task.blueprint!;
     const box = blueprintBox(expected);
     builder.chat(`/fill ${box.min.x} ${box.min.y} ${box.min.z} ${box.min.x + 3} ${box.min.y + 2} ${box.min.z + 3} stone`);
     await waitUntil(async () => (await blockAt(box.min.x + 1, box.min.y + 1, box.min.z + 1)).name === 'stone', 'the stone filled in');
@@ -147,7 +148,7 @@ describe('construction tasks', () => {
     });
     await building;
     expect(result.error).toBeUndefined();
-    expect(report).toMatch(/^Level 0 needs \d+ changes:\nPlace \w+ at \(-60, 5, 6\)/);
+    expect(report).toMatch(/^Level 0 needs \d+ changes:\nPlace \w+ at \(-60, -60, 6\)/);
     expect(report).toMatch(/Construction score: 0%\.$/);
     expect(result).toMatchObject({ success: true, score: 1 });
     expect(builtAt).toBeGreaterThan(0);
@@ -157,7 +158,7 @@ describe('construction tasks', () => {
 
   test('a construction run that times out reports the fraction built', async () => {
     const task = await loadTask(path.join(CONSTRUCTION, 'pyramid.json'), 'pyramid');
-    const level0 = shiftBlueprint(task.blueprint!, 65).levels[0]!;
+    const level0 = task.blueprint!.levels[0]!;
     const cells = levelCells(level0).filter((c) => c.block !== 'air');
     const result = await run(path.join(CONSTRUCTION, 'pyramid.json'), 'pyramid', { timeout: 4 }, () => {
       // Only level 0's first row.

@@ -1,16 +1,20 @@
 /**
- * Few-shot examples: short dialogues shipped as data (`profiles/examples/*.json`), of which the
- * `k` most relevant to the current conversation go into the prompt (`$EXAMPLES`).
+ * Few-shot examples: short dialogues shipped as data (`profiles/examples/*.json`) or given by a
+ * profile (MINDcraft's `conversation_examples`, `coding_examples`), of which the `k` most
+ * relevant to the current conversation go into the prompt (`$EXAMPLES`).
  *
- * Relevance is cosine similarity of embeddings when an {@link Embedder} is given, and word
- * overlap otherwise. The examples' embeddings are computed once (one batched call) and cached
- * on disk under `cacheDir`, keyed by the embedder id and a hash of the examples' text, so
- * restarts and other bots reuse them; each selection then embeds only the query.
+ * Relevance is cosine similarity of embeddings when an {@link Embedder} is given (the profile's
+ * `embedding`), and BM25 full-text ranking (MiniSearch) otherwise. The examples' embeddings are
+ * computed once (batched calls) and cached on disk under `cacheDir`, keyed by the embedder id and
+ * a hash of the examples' matched text, so restarts and other bots reuse them and they are
+ * embedded again only when the examples (or the model) change; each selection then embeds only
+ * the query.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
 
 /** One turn of an example dialogue. `system` turns show command output. */
 export interface ExampleTurn {
@@ -25,7 +29,7 @@ export type Example = ExampleTurn[];
 export interface Embedder {
   /** Identifies the embedding model, e.g. `openai/text-embedding-3-small`; part of the cache key. */
   readonly id?: string;
-  /** @throws anything; selection then falls back to word overlap for that call. */
+  /** @throws anything; selection then falls back to full-text ranking for that call. */
   embed(texts: string[]): Promise<number[][]>;
 }
 
@@ -48,31 +52,58 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 
 const STOPWORDS = new Set(['a', 'an', 'the', 'to', 'of', 'and', 'or', 'i', 'you', 'me', 'my', 'your', 'it', 'is', 'are', 'be', 'can', 'do', 'some', 'for', 'in', 'on', 'at', 'with', 'that', 'this', 'what', 'please']);
 
-/** Lower-case words of 2+ letters/digits, without stopwords and without `speaker:` prefixes' colons. */
-export function words(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[a-z0-9_]+/g) ?? []) {
-    if (w.length >= 2 && !STOPWORDS.has(w)) out.add(w);
-  }
-  return out;
-}
-
-/** Share of `query`'s words also in `text` (0–1); 0 for an empty query. */
-export function wordOverlap(query: string, text: string): number {
-  const q = words(query);
-  if (q.size === 0) return 0;
-  const t = words(text);
-  let hit = 0;
-  for (const w of q) if (t.has(w)) hit++;
-  return hit / q.size;
+/** MiniSearch's term filter: lower case, no stopwords, no one-letter terms. */
+function searchTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOPWORDS.has(t) ? null : t;
 }
 
 /**
- * The text an example is matched on: its user turns with the `speaker:` prefix removed (what
- * was asked, not how the bot answered).
+ * A BM25 full-text index over texts (MiniSearch: words split at spaces and punctuation, so
+ * `oak_log` is `oak` + `log`; prefix matches for words of 4+ letters, small typos forgiven in
+ * words of 6+).
+ */
+export class TextRanker {
+  readonly #index: MiniSearch<{ id: number; text: string }>;
+  readonly #size: number;
+
+  /** @param texts the documents, scored by their position. */
+  constructor(texts: readonly string[]) {
+    this.#size = texts.length;
+    this.#index = new MiniSearch({ fields: ['text'], processTerm: searchTerm });
+    this.#index.addAll(texts.map((text, id) => ({ id, text })));
+  }
+
+  /**
+   * The BM25 score of every document for `query`, in document order (0 where nothing matches).
+   *
+   * @example new TextRanker(['kill that zombie', 'collect wood']).scores('zombie!') // → [1.2…, 0]
+   */
+  scores(query: string): number[] {
+    const scores = new Array<number>(this.#size).fill(0);
+    if (!query.trim()) return scores;
+    const hits = this.#index.search(query, {
+      combineWith: 'OR',
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+    });
+    for (const hit of hits) scores[hit.id as number] = hit.score;
+    return scores;
+  }
+}
+
+/**
+ * The text an example is matched on: what the bot was asked, not how it answered — the turns
+ * before its first reply (a player's line, or a SYSTEM line such as a goal, as MINDcraft's
+ * examples start) and every later user turn, with `speaker:`, `speaker (a bot):` and
+ * `(FROM OTHER BOT)` prefixes removed.
  */
 export function exampleKey(example: Example): string {
-  return example.filter((t) => t.role === 'user').map((t) => t.content.replace(/^[\w.-]+:\s*/, '').replace(/^\(FROM OTHER BOT\)\s*/, '')).join('\n');
+  const firstReply = example.findIndex((t) => t.role === 'assistant');
+  return example
+    .filter((t, i) => t.role === 'user' || (t.role === 'system' && (firstReply < 0 || i < firstReply)))
+    .map((t) => t.content.replace(/^[\w.-]+(?: \(a bot\))?:\s*/, '').replace(/^\(FROM OTHER BOT\)\s*/, ''))
+    .join('\n');
 }
 
 /**
@@ -88,12 +119,14 @@ export function formatExamples(examples: readonly Example[]): string {
 
 /** Options of {@link ExampleSelector}. */
 export interface ExampleSelectorOptions {
-  /** Ranks by embedding similarity; without one, by word overlap. */
+  /** Ranks by embedding similarity; without one, by BM25 full-text ranking. */
   embedder?: Embedder;
   /** Folder for the examples' embeddings cache; without one, they are kept in memory only. */
   cacheDir?: string;
   /** How many of the latest history turns make up the query (default 4). */
   queryTurns?: number;
+  /** Told when embedding fails (that selection then ranks by full-text search). Must not throw. */
+  onError?: (err: unknown) => void;
 }
 
 const isVectorList = (v: unknown, n: number): v is number[][] =>
@@ -109,12 +142,14 @@ export class ExampleSelector {
   readonly #embedder: Embedder | undefined;
   readonly #cacheDir: string | undefined;
   readonly #queryTurns: number;
+  readonly #onError: ((err: unknown) => void) | undefined;
   #vectors: Promise<number[][]> | undefined;
-  /** The last embedding failure (selection fell back to word overlap), if any. */
+  #ranker: TextRanker | undefined;
+  /** The last embedding failure (selection fell back to full-text ranking), if any. */
   lastError: unknown;
 
   /**
-   * @param examples example dialogues (see `profiles/examples/`).
+   * @param examples example dialogues (see `profiles/examples/`, or a profile's `conversation_examples`).
    * @param options embedder, cache folder, query length.
    */
   constructor(examples: readonly Example[], options: ExampleSelectorOptions = {}) {
@@ -123,6 +158,7 @@ export class ExampleSelector {
     this.#embedder = options.embedder;
     this.#cacheDir = options.cacheDir;
     this.#queryTurns = options.queryTurns ?? 4;
+    this.#onError = options.onError;
   }
 
   /**
@@ -150,7 +186,8 @@ export class ExampleSelector {
   /**
    * The `k` examples most relevant to `history` (its last few turns), best first; ties keep
    * file order. With an embedder: cosine similarity (the query costs one embed call); if
-   * embedding fails, word overlap is used for this call and the error kept in `lastError`.
+   * embedding fails, BM25 full-text ranking is used for this call and the error kept in
+   * `lastError`. Without one: BM25 full-text ranking ({@link TextRanker}).
    *
    * @param history conversation turns, oldest first (only `content` is read).
    * @param k how many (default 2); fewer if there are fewer examples.
@@ -165,9 +202,10 @@ export class ExampleSelector {
         scores = vectors.map((v) => cosineSimilarity(q, v));
       } catch (err) {
         this.lastError = err;
+        this.#onError?.(err);
       }
     }
-    scores ??= this.#keys.map((key) => wordOverlap(query, key));
+    scores ??= (this.#ranker ??= new TextRanker(this.#keys)).scores(query);
     return scores
       .map((score, i) => ({ score, i }))
       .sort((a, b) => b.score - a.score || a.i - b.i)
@@ -192,7 +230,8 @@ export class ExampleSelector {
         if (isVectorList(vectors, this.#keys.length)) return vectors;
       } catch { /* missing or unreadable: embed again */ }
     }
-    const vectors: unknown = await this.#embedder!.embed(this.#keys);
+    // Providers reject empty input texts.
+    const vectors: unknown = await this.#embedder!.embed(this.#keys.map((key) => key.trim() || '(no text)'));
     if (!isVectorList(vectors, this.#keys.length)) {
       throw new Error(`embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${this.#keys.length} examples`);
     }
