@@ -289,12 +289,24 @@ export class Agent implements AgentControl {
   setTask(task: AgentTask): void {
     this.#task = { ...task, blockedActions: task.blockedActions && [...task.blockedActions] };
     this.#commands = task.blockedActions?.length ? this.#options.commands.without(task.blockedActions) : this.#options.commands;
+    this.#keepStructures(task.blueprint !== undefined);
   }
 
   /** Forgets the task: no task goal, targets or blueprint, and every command of the agent again. */
   clearTask(): void {
     this.#task = undefined;
     this.#commands = this.#options.commands;
+    this.#keepStructures(false);
+  }
+
+  /**
+   * While a construction task runs, the pathfinder may not dig its way through blocks: it would
+   * break the structure being built (a dug stone comes back as cobblestone). Digging on purpose
+   * (`!digAt`, `!collectBlocks`) is unaffected.
+   */
+  #keepStructures(on: boolean): void {
+    const movements = this.bot.pathfinder?.movements;
+    if (movements) movements.canDig = !on;
   }
 
   /** Resolves once every queued message has been handled. */

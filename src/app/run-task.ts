@@ -249,6 +249,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       success: ending.outcome.success,
       end_reason: ending.reason,
       ...(ending.error ? { error: ending.error } : {}),
+      ...unsolvableReason(agents),
       duration_s: seconds(ended - started),
       setup_s: seconds((playing ?? ended) - started),
       play_s: seconds(playing === undefined ? 0 : ended - playing),
@@ -655,4 +656,10 @@ export async function appendResult(dir: string, result: TaskResult): Promise<str
 /** The run folder of `result` under an output folder (`<dir>/runs/<run folder>`). */
 export function runFolderOf(dir: string, runId: string): string {
   return path.join(dir, 'runs', runFolder(runId));
+}
+
+/** `{ unsolvable: reason }` when an agent's policy found the task cannot be done, else `{}`. */
+function unsolvableReason(agents: Agent[]): { unsolvable?: string } {
+  const reason = agents.map((a) => a.model.unsolvable).find((r) => r !== undefined);
+  return reason === undefined ? {} : { unsolvable: reason };
 }

@@ -169,6 +169,11 @@ export interface ChatModel {
    * old turns instead of summarising them into its memory. Absent means true.
    */
   readonly summarises?: boolean;
+  /**
+   * Set by a policy that has found the running task cannot be done (e.g. an item no agent has and
+   * the world cannot give), with the reason it said once in chat; the run's result records it.
+   */
+  readonly unsolvable?: string;
 }
 
 /** What went wrong, coarsely; lets callers react without parsing messages. */

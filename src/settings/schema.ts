@@ -296,7 +296,7 @@ export type Profile = z.infer<typeof profileSchema>;
  * names the ones a profile sets, once (see `unusedProfileKeys` in ./profiles.ts). Remove a key
  * here when a feature starts acting on it.
  */
-export const UNUSED_PROFILE_KEYS = ['image_analysis', 'mcp_tool_usage', 'speak', 'max_tokens'] as const satisfies readonly (keyof Profile)[];
+export const UNUSED_PROFILE_KEYS = ['mcp_tool_usage', 'speak', 'max_tokens'] as const satisfies readonly (keyof Profile)[];
 
 /** A settings or profile file that failed validation. */
 export class ConfigError extends Error {

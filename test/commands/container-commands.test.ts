@@ -156,7 +156,7 @@ describe('blueprints', () => {
       ],
     });
     expect(await run(w.andy, '!checkBlueprint')).toMatch(/no blueprint/);
-    Object.assign(w.andy, { blueprint });
+    w.andy.setTask({ blueprint });
     try {
       await setBlock(w, o, 'stone');
       await setBlock(w, o.offset(1, 0, 0), 'dirt');
@@ -179,7 +179,7 @@ describe('blueprints', () => {
       await waitUntil(() => w.andy.bot.blockAt(o.offset(1, 0, 1))?.name === 'oak_planks', 'Andy sees the planks');
       expect(await run(w.andy, '!checkBlueprint')).toBe('Level 0 is complete.\nLevel 1 is complete.\nThe blueprint is complete.');
     } finally {
-      Object.assign(w.andy, { blueprint: undefined });
+      w.andy.clearTask();
       command(w, `/fill ${o.x} ${o.y} ${o.z} ${o.x + 1} ${o.y + 1} ${o.z + 1} air`);
     }
   }, 30_000);

@@ -42,7 +42,7 @@ describe('a MINDcraft andy.json', () => {
   test('the keys not acted on are named in one line, with the bots that set them', async () => {
     const andy = await loadMergedProfile(path.join(FIXTURES, 'andy.json'));
     const plain = profileSchema.parse({ name: 'Jill' });
-    expect(unusedProfileKeysNotice([andy, plain])).toBe('Profile keys accepted but not acted on: image_analysis (andy), mcp_tool_usage (andy), speak (andy), max_tokens (andy).');
+    expect(unusedProfileKeysNotice([andy, plain])).toBe('Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).');
     expect(unusedProfileKeysNotice([plain])).toBeUndefined();
   });
 

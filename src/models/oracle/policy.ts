@@ -53,6 +53,8 @@ const MAX_TRIES = 6;
 const WAIT = '!stay(2)';
 /** Waits (`!stay`) for teammates' cells on one level before a builder gives up. */
 const MAX_WAITS = 40;
+/** Farther than this from its set-up spot (blocks, horizontally), a worker goes back before saying it lacks something. */
+const HOME_RADIUS = 12;
 /** Tries of one cell's command before a builder leaves that cell. */
 const MAX_CELL_ATTEMPTS = 5;
 
@@ -87,6 +89,8 @@ export class OraclePolicy {
   #level: number | undefined;
   #queue: string[] = [];
   #waits = 0;
+  /** Where this agent stood at its first decision: the task's set-up spot (the cooking world's centre). */
+  #home: { x: number; y: number; z: number } | undefined;
   /** Why the task cannot be done, once this agent knows it. */
   unsolvable: string | undefined;
 
@@ -97,6 +101,13 @@ export class OraclePolicy {
   /** The reply to one request. */
   decide(obs: Observation): string {
     this.#read(obs);
+    this.#home ??= obs.position && { x: Math.floor(obs.position.x), y: Math.floor(obs.position.y), z: Math.floor(obs.position.z) };
+    // Too far from the furnaces (a hunt led the bot away): back to where the task began first.
+    const last = obs.turns.at(-1);
+    if (this.#home && last?.role === 'user' && /^SYSTEM: !smeltItem failed: No smoker or furnace within/.test(last.content)) {
+      const { x, y, z } = this.#home;
+      return `!goToCoordinates(${x}, ${y}, ${z}, 2)`;
+    }
     const reply = this.#decide(obs);
     if (!reply.startsWith('!')) return reply;
     // A command that changes nothing is tried again after a short wait (a busy smoker, a path
@@ -410,9 +421,17 @@ export class OraclePolicy {
     const next = planProduction(this.#data, stock, left, sources);
     const missing = formatCounts(next.missing);
     if (missing) {
+      // Away from where the task began (a hunt led the bot off): the furnaces, crops and
+      // teammates may be out of sight, so go back and look again before asking anyone.
+      const home = this.#home;
+      const p = obs.position;
+      if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
       const said = `${missing}|${JSON.stringify(obs.inventory)}`;
-      if (this.#shortSaid === said) return '';
+      // Said already and nothing changed: wait and look again (crops regrow, mobs wander back, a
+      // path not found in time may be found now), a bounded number of times.
+      if (this.#shortSaid === said) return ++this.#shortWaits > MAX_WAITS ? '' : WAIT;
       this.#shortSaid = said;
+      this.#shortWaits = 0;
       if (this.#isCoordinator(obs) && (this.#team?.length ?? 1) > 1) {
         // The coordinator asks the team itself.
         this.#shortfall = { worker: obs.name, items: { ...next.missing }, asked: new Set(), gives: [] };
@@ -489,6 +508,8 @@ export class OraclePolicy {
   #need: { worker: string; items: Counts; from: string } | undefined;
   /** The last shortfall this worker reported (items and inventory). */
   #shortSaid = '';
+  /** Waits since this worker last said its shortfall (at most {@link MAX_WAITS}). */
+  #shortWaits = 0;
   readonly #refused = new Set<string>();
   #offSite = '';
 }

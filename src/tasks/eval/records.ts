@@ -247,6 +247,8 @@ export const runResultSchema = z.looseObject({
   end_reason: z.enum(END_REASONS),
   /** What went wrong (missing agent, error). */
   error: z.string().optional(),
+  /** Why the task cannot be done, when an agent's policy found so (it said so once in chat). */
+  unsolvable: z.string().optional(),
   /** Wall time of the whole run: server and bots start-up, set-up and play (s). */
   duration_s: z.number(),
   /** Start-up and set-up: until the goals were given (s). */
