@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
+import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
 
 export type { ServerPlugin } from './plugin.ts';
@@ -80,7 +81,8 @@ export interface EmbeddedServer {
 }
 
 /**
- * Starts flying-squid in this process: offline mode, superflat, every player op.
+ * Starts flying-squid in this process: offline mode, vanilla superflat (./services/superflat.ts),
+ * every player op.
  *
  * @throws Error when the version is unsupported, the port cannot be bound within 10 s, or the
  *   plugin list is invalid (a `requires` entry missing or listed after its user).
@@ -106,7 +108,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     gameMode: 0,
     difficulty: 1,
     worldFolder: options.worldFolder,
-    generation: { name: 'superflat', options: { worldHeight: 80 } },
+    // Vanilla 1.21 superflat: bedrock y = -64, dirt -63..-62, grass -61, players at -60.
+    generation: { name: VANILLA_SUPERFLAT, options: {} as { seed?: number } },
     kickTimeout: 10_000,
     plugins: {},
     modpe: false,
@@ -116,6 +119,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     'max-entities': 200,
     version,
   };
+  registerSuperflat();
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
@@ -127,6 +131,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   routeServerLog(serv, options);
   const failed = new Promise<never>((_, reject) => serv.once('error', reject));
   await Promise.race([serv.waitForReady(10_000), failed]);
+  // flying-squid writes the seed it generated (or read from level.dat) into the generation options.
+  serv.seed = (settings.generation.options as { seed?: number }).seed;
   installPlugins(serv, plugins);
   let closing: Promise<void> | undefined;
   return {

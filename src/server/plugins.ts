@@ -8,9 +8,12 @@
  *   count), and adds its `position` listeners after teleport's confirmation gate replaced
  *   flying-squid's (so it sees every packet);
  * - digging takes over `block_dig` and passes the statuses it does not handle to the listeners
- *   installed before it (the inventory service's Q-throws).
- * Features that only react to events (`blockBroken`, `playerDied`, `mobDied`) or register with
- * flying-squid's block registries (`onBlockInteraction`, `onItemPlace`) need no order.
+ *   installed before it (the inventory service's Q-throws);
+ * - survival listens to the movement service's steps (falls).
+ * Features that only react to events (`blockBroken`, `blockPlaced`, `playerDied`, `mobDied`) or
+ * register with flying-squid's block registries (`onBlockInteraction`, `onItemPlace`) or its
+ * command tree need no order. Features share behaviour through services only: damage
+ * (./services/damage.ts), effects, game rules, the command dispatcher, text.
  */
 import type { ServerPlugin } from './plugin.ts';
 import { installMobs } from './services/mobs.ts';
@@ -38,6 +41,20 @@ import { installSigns } from './features/signs.ts';
 import { installSmelting } from './features/smelting.ts';
 import { installTeleportCommand } from './features/teleport-command.ts';
 import { installWhisperCommands } from './features/whisper.ts';
+import { installVanillaChat } from './features/vanilla-chat.ts';
+import { installTextCommands } from './features/text-commands.ts';
+import { installWeatherTime } from './features/weather-time.ts';
+import { installGameruleCommand } from './features/gamerule-command.ts';
+import { installExecuteCommand } from './features/execute-command.ts';
+import { installEffects } from './features/effects.ts';
+import { installExperience } from './features/experience.ts';
+import { installTeams } from './features/teams.ts';
+import { installBossBars } from './features/bossbars.ts';
+import { installSoundsParticles } from './features/sounds-particles.ts';
+import { installTabComplete } from './features/tab-complete.ts';
+import { installSurvival } from './features/survival.ts';
+import { installPlayerCommands } from './features/player-commands.ts';
+import { installOutOfScope } from './features/out-of-scope.ts';
 
 /** Our plugins, in install order. */
 export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
@@ -48,8 +65,22 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mobs', requires: [], install: installMobs },
   // Features: game behaviour and commands, each on services only.
   { name: 'player-fixes', requires: [], install: installPlayerFixes },
+  { name: 'vanilla-chat', requires: [], install: installVanillaChat },
   { name: 'teleport-command', requires: ['teleport'], install: installTeleportCommand },
   { name: 'whisper', requires: [], install: installWhisperCommands },
+  { name: 'text-commands', requires: [], install: installTextCommands },
+  { name: 'weather-time', requires: [], install: installWeatherTime },
+  { name: 'gamerule-command', requires: [], install: installGameruleCommand },
+  { name: 'execute-command', requires: [], install: installExecuteCommand },
+  { name: 'effects', requires: [], install: installEffects },
+  { name: 'experience', requires: [], install: installExperience },
+  { name: 'teams', requires: [], install: installTeams },
+  { name: 'bossbars', requires: [], install: installBossBars },
+  { name: 'sounds-particles', requires: [], install: installSoundsParticles },
+  { name: 'tab-complete', requires: [], install: installTabComplete },
+  { name: 'survival', requires: ['movement'], install: installSurvival },
+  { name: 'player-commands', requires: [], install: installPlayerCommands },
+  { name: 'out-of-scope', requires: [], install: installOutOfScope },
   { name: 'item-commands', requires: ['inventory'], install: installItemCommands },
   { name: 'hunger', requires: ['movement'], install: installHunger },
   { name: 'player-state', requires: ['inventory'], install: installPlayerState },

@@ -155,7 +155,8 @@ export interface SquidPlayer extends SquidEntity, TypedEmitter<PlayerEvents> {
   /** True while flying-squid streams chunks to the player. */
   sendingChunks?: boolean;
   updateHealth(health: number): void;
-  sendSelfPosition(): void;
+  /** Sends the player their own position (and look), optionally moving them first. */
+  sendSelfPosition(position?: Vec3): void;
   waitPlayerLogin(): Promise<void>;
   worldSendRestOfChunks(): Promise<void>;
   sendChunk(chunkX: number, chunkZ: number, column: unknown): Promise<void>;
@@ -173,9 +174,23 @@ export interface SquidPlayer extends SquidEntity, TypedEmitter<PlayerEvents> {
   sendAbilities?(): void;
 }
 
-/** Context flying-squid passes to a command's `action`: the calling player, absent for the console. */
+/**
+ * Context flying-squid passes to a command's `action`: the calling player, absent for the console.
+ * `/execute` (our dispatcher, ./services/commands.ts) adds where and as whom the command runs.
+ */
 export interface CommandContext {
+  /** The player running the command (also who gets its feedback unless `output` says otherwise). */
   player?: SquidPlayer;
+  /** Who gets the feedback when not `player` (`/execute as` keeps the caller's); null = the console. */
+  output?: SquidPlayer | null;
+  /** The executing entity when it is not a player (`execute as @e[type=cow]`); `@s` matches it. */
+  entity?: SquidEntity;
+  /** Where the command runs (`~` is relative to it); default the player's position, else 0 0 0. */
+  position?: Vec3;
+  /** The world the command runs in; default the player's, else the overworld. */
+  world?: SquidWorld;
+  /** Rotation the command runs with, degrees (`execute rotated`, `facing`); default the executor's. */
+  rotation?: { yaw: number; pitch: number };
 }
 
 /** A command registered with `serv.commands.add`. */
@@ -186,6 +201,8 @@ export interface CommandDefinition {
   usage: string;
   /** Op only (every player is op on the embedded server). */
   op?: boolean;
+  /** flying-squid's argument parser; `false` means a usage error. */
+  parse?: unknown;
   /** Runs with the argument text after the command name (possibly empty). */
   action(raw: string, ctx: CommandContext): unknown;
 }
@@ -244,6 +261,10 @@ export interface ServerEvents {
   error: [error: unknown];
   /** A player broke a block (the digging feature). */
   blockBroken: [event: BlockBrokenEvent];
+  /** A player placed a block through the placement registry (the placing feature), after it was set. */
+  blockPlaced: [event: { player: SquidPlayer; position: Vec3; name: string }];
+  /** A dead player respawned (the player-fixes feature, after the respawn packet, teleport and full health). */
+  playerRespawned: [player: SquidPlayer];
   /** A player's health reached 0 (the player-state feature, after the death drops). */
   playerDied: [player: SquidPlayer];
   /** A mob was hit (the mob service; the mob-combat feature applies it). */
@@ -274,7 +295,18 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   listeningPort?: number;
   /** Ours: the folder the world persists in (undefined = in memory). */
   worldFolder?: string;
-  commands: { add(command: CommandDefinition): void };
+  /** Ours: the world seed flying-squid generated or read from level.dat. */
+  seed?: number;
+  /** flying-squid's command tree (lib/command.js). */
+  commands: {
+    add(command: CommandDefinition): void;
+    /** The command whose name (or alias) is the first word of `text`, and the rest of the text. */
+    find(text: string): [{ params: CommandDefinition }, string] | undefined;
+    /** Runs a command; resolves to a reply line (legacy text) or nothing; throws flying-squid `UserError`s. */
+    use(text: string, ctx?: CommandContext, op?: boolean): Promise<string | undefined>;
+    /** Every command by its base name. */
+    uniqueHash: Record<string, { params: CommandDefinition }>;
+  };
   /** Whether the server's version has a protocol feature (minecraft-data `features`). */
   supportFeature(feature: string): boolean;
   /** Writes a block state and shows it to the players in that world. */
@@ -291,6 +323,8 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   initEntity(type: 'mob' | 'object', entityType: number, world: SquidWorld, position: Vec3): SquidEntity;
   spawnObject(type: number, world: SquidWorld, position: Vec3, options: Record<string, unknown>): SquidEntity;
   _writeArray(name: string, params: object, players: SquidPlayer[]): void;
+  /** Plays a sound to the players near `position` (flying-squid's, fixed by the sounds-particles feature). */
+  playSound?(sound: string, world: SquidWorld, position: Vec3 | null, options?: { volume?: number; pitch?: number; soundCategory?: number | string; radius?: number }): void;
   _worldLoadPlayerChunk(chunkX: number, chunkZ: number, player: SquidPlayer): boolean;
   _sendPlayerList?(player: SquidPlayer): void;
   _sendPlayerEventLeave?(player: SquidPlayer): void;

@@ -151,8 +151,9 @@ export function fillBoxCommands(box: Box, block: string): string[] {
  * The blueprint moved up or down by `dy` blocks (every level's y; x and z stay).
  *
  * MineCollab's blueprints are written for a vanilla superflat world, whose surface is y = −61, so
- * level 0 sits at y = −60. Other worlds (the embedded server's surface is y = 4) get the blueprint
- * moved so that level 0 rests on the ground where the agents stand; on vanilla superflat `dy` is 0.
+ * level 0 sits at y = −60. The embedded server's world is vanilla superflat too, so there `dy` is 0;
+ * other worlds (a user's server with another surface) get the blueprint moved so that level 0 rests
+ * on the ground where the agents stand.
  */
 export function shiftBlueprint(blueprint: Blueprint, dy: number): Blueprint {
   if (dy === 0) return blueprint;

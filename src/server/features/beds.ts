@@ -11,6 +11,7 @@
 import type { Block } from 'prismarine-block';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockAt, withProperties } from '../services/blocks.ts';
+import { sendActionBar, translatable } from '../services/text.ts';
 import { DAY_TICKS, OPPOSITE, isHorizontal, offset, timeOfDay, toVec, vec, type Position } from '../services/geometry.ts';
 import { metadataIndex } from '../services/protocol.ts';
 
@@ -81,15 +82,15 @@ export async function useBed(serv: SquidServer, player: SquidPlayer, pos: Positi
   if (isSleeping(player) || player.health <= 0) return true;
   const p = player.position;
   const reachable = (b: Position): boolean => Math.abs(p.x - b.x - 0.5) <= BED_REACH_XZ && Math.abs(p.y - b.y) <= BED_REACH_Y && Math.abs(p.z - b.z - 0.5) <= BED_REACH_XZ;
-  if (!reachable(head) && !reachable(foot)) { player.system?.('You may not rest now; the bed is too far away'); return true; }
-  if (headBlock.getProperties().occupied) { player.system?.('This bed is occupied'); return true; }
+  if (!reachable(head) && !reachable(foot)) { sendActionBar(serv, player, translatable('block.minecraft.bed.too_far_away')); return true; }
+  if (headBlock.getProperties().occupied) { sendActionBar(serv, player, translatable('block.minecraft.bed.occupied')); return true; }
   const spawn = vec(head.x + 0.5, head.y + BED_HEIGHT, head.z + 0.5);
   const changed = !player.spawnPoint || !player.spawnPoint.equals(spawn);
   player.spawnPoint = spawn;
-  if (changed) player.system?.('Respawn point set');
+  if (changed) sendActionBar(serv, player, translatable('block.minecraft.set_spawn'));
   const time = timeOfDay(serv.time);
-  if (time < NIGHT_START || time > NIGHT_END) { player.system?.('You can sleep only at night or during thunderstorms'); return true; }
-  if (player.gameMode !== 1 && monstersNear(serv, player.world, head)) { player.system?.('You may not rest now; there are monsters nearby'); return true; }
+  if (time < NIGHT_START || time > NIGHT_END) { sendActionBar(serv, player, translatable('block.minecraft.bed.no_sleep')); return true; }
+  if (player.gameMode !== 1 && monstersNear(serv, player.world, head)) { sendActionBar(serv, player, translatable('block.minecraft.bed.not_safe')); return true; }
   sleepers.set(player, { head, foot, ticks: 0 });
   player.position = vec(head.x + 0.5, head.y + BED_HEIGHT, head.z + 0.5);
   await setOccupied(serv, player.world, head, true);

@@ -18,6 +18,7 @@
  * Game facts (block states, slot counts of window types) come from minecraft-data via
  * `serv.registry` and prismarine-windows; behaviour from the vanilla classes named above.
  */
+import { Vec3 } from 'vec3';
 import type { SquidServer, SquidWorld } from '../types.ts';
 import { blockEntities, slotCountOf, syncViewers, type BlockEntity } from '../services/block-entities.ts';
 import { blockAt, isTrue, placedState, setBlockState } from '../services/blocks.ts';
@@ -98,7 +99,8 @@ export function installContainers(serv: SquidServer): void {
       if (!session || player.crouching) return false;
       const halves = await chestHalves(player.world, block.position, kind);
       const entities = halves.map((pos) => store.getOrCreate(player.world, pos, kind, slotCountOf(kind)));
-      openStorage(serv, session, entities, halves.length === 2 ? DOUBLE_CHEST_TITLE : TITLES[kind]!);
+      openStorage(serv, session, entities, halves.length === 2 ? DOUBLE_CHEST_TITLE : TITLES[kind]!, () => sendLid(serv, entities, false));
+      sendLid(serv, entities, true);
       return true;
     });
   }
@@ -121,6 +123,32 @@ export function installContainers(serv: SquidServer): void {
   serv.on('blockBroken', ({ player, position, block }) => {
     void onContainerBroken(serv, player.world, position, block.name).catch((err: unknown) => serv.emit('error', err));
   });
+}
+
+/** vanilla `ChestBlockEntity`: block event 1 carries the number of players with the chest open. */
+const CHEST_LID_EVENT = 1;
+
+/**
+ * Tells the players in the chest's world how many have it open (vanilla `ChestBlockEntity`
+ * `signalOpenCount` → `block_action` 1, which moves the lid; mineflayer `chestLidMove`), for each
+ * half, and plays vanilla's open or close sound when the first opens or the last closes.
+ */
+function sendLid(serv: SquidServer, entities: BlockEntity[], opening: boolean): void {
+  const store = blockEntities(serv);
+  for (const entity of entities) {
+    const world = store.worldOf(entity.dimension);
+    const blockId = serv.registry.blocksByName[entity.kind]?.id;
+    if (blockId === undefined) continue;
+    const location = { x: entity.pos.x, y: entity.pos.y, z: entity.pos.z };
+    serv._writeArray('block_action', { location, byte1: CHEST_LID_EVENT, byte2: entity.viewers.size, blockId }, serv.players.filter((p) => p.world === world));
+  }
+  const first = entities[0];
+  const count = first?.viewers.size ?? 0;
+  if (first && (opening ? count === 1 : count === 0)) {
+    const centre = new Vec3(first.pos.x + 0.5, first.pos.y + 0.5, first.pos.z + 0.5);
+    // vanilla ChestBlockEntity.playSound: volume 0.5, pitch 0.9–1.0.
+    serv.playSound?.(opening ? 'block.chest.open' : 'block.chest.close', store.worldOf(first.dimension), centre, { volume: 0.5, pitch: 0.9 + Math.random() * 0.1, soundCategory: 'block' });
+  }
 }
 
 /** Sets a barrel's `open` property (vanilla BarrelBlockEntity.updateBlockState), keeping its facing. */

@@ -36,13 +36,13 @@ export function installDataCommand(serv: SquidServer): void {
         // vanilla DataCommands.mergeData: fails when merging changes nothing.
         if (formatSnbt(mergeCompound(structuredClone(current), patch)) === formatSnbt(current)) throw new CommandError(translatable('commands.data.merge.failed'));
         loadBlockEntityNbt(serv, entity, patch);
-        sendFeedback(serv, ctx.player, translatable('commands.data.block.modified', [position.x, position.y, position.z]));
+        sendFeedback(serv, ctx, translatable('commands.data.block.modified', [position.x, position.y, position.z]));
         return;
       }
       const path = args[5];
       const value: NbtValue | undefined = path === undefined ? current : nbtAtPath(current, path);
       if (value === undefined) throw new CommandError(translatable('arguments.nbtpath.nothing_found', [path!]));
-      sendFeedback(serv, ctx.player, translatable('commands.data.block.query', [position.x, position.y, position.z, formatSnbt(value)]));
+      sendFeedback(serv, ctx, translatable('commands.data.block.query', [position.x, position.y, position.z, formatSnbt(value)]));
     }),
   });
 }

@@ -143,7 +143,12 @@ function ack(player: SquidPlayer, sequence: number | undefined): void {
 /** The fields of a `block_dig` packet digging reads. */
 interface DigPacket { status: number; location: Position; sequence?: number }
 
-async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket): Promise<void> {
+/**
+ * Handles one dig packet. `receivedMs` is when the packet arrived (`Date.now()` in the packet
+ * listener), not when the queue got to it: under load a dig's START can wait in the queue, and
+ * timing the dig from then made a real dig look too fast and rejected it.
+ */
+async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, receivedMs: number): Promise<void> {
   const { status, sequence } = packet;
   const pos = vec(packet.location.x, packet.location.y, packet.location.z);
   const block = await blockAt(player.world, pos);
@@ -179,7 +184,7 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket):
       ack(player, sequence);
       return;
     }
-    digs.set(player, { pos, stateId: block.stateId, startMs: Date.now() });
+    digs.set(player, { pos, stateId: block.stateId, startMs: receivedMs });
     ack(player, sequence);
     return;
   }
@@ -187,7 +192,7 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket):
   const dig = digs.get(player);
   digs.delete(player);
   const sameDig = dig && dig.pos.x === pos.x && dig.pos.y === pos.y && dig.pos.z === pos.z && dig.stateId === block.stateId;
-  const elapsed = dig ? Date.now() - dig.startMs : 0;
+  const elapsed = dig ? receivedMs - dig.startMs : 0;
   if (!sameDig || expected === Infinity || elapsed + DIG_SLACK_MS < expected * DIG_TOLERANCE) {
     reject(player, pos, block.stateId, sequence);
     return;
@@ -217,8 +222,10 @@ export function installDigging(serv: SquidServer): void {
     let queue: Promise<void> = Promise.resolve();
     client.on('block_dig', (packet: DigPacket) => {
       if (packet.status === START || packet.status === CANCEL || packet.status === FINISH) {
-        // Handle a player's dig packets in order (START of an instant break before its FINISH).
-        queue = queue.then(() => onDig(serv, player, packet)).catch((err: unknown) => { serv.emit('error', err); });
+        // Handle a player's dig packets in order (START of an instant break before its FINISH),
+        // timed by their arrival.
+        const receivedMs = Date.now();
+        queue = queue.then(() => onDig(serv, player, packet, receivedMs)).catch((err: unknown) => { serv.emit('error', err); });
         return;
       }
       for (const listener of previous) listener.call(client, packet);

@@ -1,7 +1,8 @@
 /**
  * Block commands as on vanilla Java 1.21 (Minecraft wiki "Commands/fill", "Commands/setblock"):
  * `/fill` with its replace/destroy/keep/hollow/outline modes and the 32768-block volume limit,
- * and `/setblock` with replace/destroy/keep. Block arguments (`name[property=value,...]`) are
+ * and `/setblock` with replace/destroy/keep; a replaced container's contents vanish (drop with
+ * `destroy`). Block arguments (`name[property=value,...]`) are
  * parsed by the command-argument service; block facts (ids, states, loot) come from
  * minecraft-data (`serv.registry`).
  */
@@ -12,7 +13,9 @@ import {
   callerWorld, commandAction, CommandError, parseBlockArgument, parseBlockPos, usageError, writtenProperties,
   type BlockArgument,
 } from '../services/command-arguments.ts';
-import { popDrops } from '../services/drops.ts';
+import { blockEntities } from '../services/block-entities.ts';
+import { dropContents, popDrops } from '../services/drops.ts';
+import { closeContainer } from '../services/inventory.ts';
 import { blockDrops } from '../services/loot.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
@@ -55,6 +58,21 @@ export async function writeBlocks(serv: SquidServer, world: SquidWorld, writes: 
  */
 function dropDestroyed(serv: SquidServer, world: SquidWorld, position: Vec3, stateId: number): void {
   popDrops(serv, world, position, blockDrops(serv, blockOfState(serv, stateId), 'command'));
+}
+
+/**
+ * A block entity (chest, barrel, furnace… contents, sign text) whose block a command replaces:
+ * windows open on it close and it is forgotten, so the new block starts empty (vanilla
+ * `Clearable.tryClear` before `/setblock` and `/fill` write); with `destroy` its contents drop
+ * as item entities first (vanilla `Level.destroyBlock` → `Containers.dropContents`).
+ */
+function replaceBlockEntity(serv: SquidServer, world: SquidWorld, position: Vec3, destroy: boolean): void {
+  const store = blockEntities(serv);
+  const entity = store.get(world, position);
+  if (!entity) return;
+  for (const viewer of [...entity.viewers]) closeContainer(viewer);
+  store.remove(world, position);
+  if (destroy) dropContents(serv, world, position, entity.slots);
 }
 
 /** `/fill` modes (vanilla `FillCommand.Mode`). */
@@ -112,6 +130,7 @@ export async function fillRegion(serv: SquidServer, options: FillOptions): Promi
         }
         if (current === target) continue;
         if (mode === 'destroy' && !isAirState(current)) destroyed.push({ position, stateId: current });
+        replaceBlockEntity(serv, world, position, mode === 'destroy');
         writes.push({ position, stateId: target });
       }
     }
@@ -145,7 +164,7 @@ export function installBlockCommands(serv: SquidServer): void {
       }
       const count = await fillRegion(serv, { world: callerWorld(serv, ctx), from, to, block, mode, filter });
       if (count === 0) throw new CommandError(translatable('commands.fill.failed'));
-      sendFeedback(serv, ctx.player, translatable('commands.fill.success', [count]));
+      sendFeedback(serv, ctx, translatable('commands.fill.success', [count]));
     }),
   });
 
@@ -165,9 +184,10 @@ export function installBlockCommands(serv: SquidServer): void {
       const current = await world.getBlockStateId(position);
       const wasAir = isAir(serv.registry.blocksByStateId[current]?.name);
       if ((mode === 'keep' && !wasAir) || current === block.stateId) throw new CommandError(translatable('commands.setblock.failed'));
+      replaceBlockEntity(serv, world, position, mode === 'destroy');
       await serv.setBlock(world, position, block.stateId);
       if (mode === 'destroy' && !wasAir) dropDestroyed(serv, world, position, current);
-      sendFeedback(serv, ctx.player, translatable('commands.setblock.success', [position.x, position.y, position.z]));
+      sendFeedback(serv, ctx, translatable('commands.setblock.success', [position.x, position.y, position.z]));
     }),
   });
 }

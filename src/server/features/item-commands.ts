@@ -63,7 +63,7 @@ export function installItemCommands(serv: SquidServer): void {
       const limit = item.stackSize * MAX_GIVE_STACKS;
       if (count > limit) throw new CommandError(translatable('commands.give.failed.toomanyitems', [limit, item.name]));
       for (const player of players) giveItems(player, item.name, count);
-      sendFeedback(serv, ctx.player, players.length === 1
+      sendFeedback(serv, ctx, players.length === 1
         ? translatable('commands.give.success.single', [count, itemLabel(item), players[0]!.username])
         : translatable('commands.give.success.multiple', [count, itemLabel(item), players.length]));
     }),
@@ -91,7 +91,7 @@ export function installItemCommands(serv: SquidServer): void {
       }
       const testOnly = maxCount === 0;
       const key = `commands.clear.${testOnly ? 'test' : 'success'}.${players.length === 1 ? 'single' : 'multiple'}`;
-      sendFeedback(serv, ctx.player, translatable(key, [total, players.length === 1 ? players[0]!.username : players.length]));
+      sendFeedback(serv, ctx, translatable(key, [total, players.length === 1 ? players[0]!.username : players.length]));
     }),
   });
 
@@ -116,7 +116,7 @@ export function installItemCommands(serv: SquidServer): void {
         const slot = Number(slotMatch[1]);
         if (slot >= entity.slots.length) throw new CommandError(translatable('commands.item.target.no_such_slot', [slot]));
         setBlockEntitySlot(serv, entity, slot, info.name === 'air' ? null : newStack(serv, info, count));
-        sendFeedback(serv, ctx.player, translatable('commands.item.block.set.success', [position.x, position.y, position.z, itemLabel(info)]));
+        sendFeedback(serv, ctx, translatable('commands.item.block.set.success', [position.x, position.y, position.z, itemLabel(info)]));
         return;
       }
       if (args[1] === 'entity') {
@@ -127,7 +127,7 @@ export function installItemCommands(serv: SquidServer): void {
         const slots = players.map((player) => playerWindowSlot(args[3]!, player.heldItemSlot ?? 0));
         if (slots.some((slot) => slot === undefined)) throw new CommandError(translatable('commands.item.target.no_such_slot', [args[3]!]));
         players.forEach((player, i) => player.inventory.updateSlot(slots[i]!, info.name === 'air' ? null : newStack(serv, info, count)));
-        sendFeedback(serv, ctx.player, players.length === 1
+        sendFeedback(serv, ctx, players.length === 1
           ? translatable('commands.item.entity.set.success.single', [displayName(players[0]!), itemLabel(info)])
           : translatable('commands.item.entity.set.success.multiple', [players.length, itemLabel(info)]));
         return;

@@ -1,16 +1,25 @@
 /**
  * A light mob AI on one shared timer (every {@link AI_STEP_TICKS} ticks for all mobs): random
  * strolls on the ground with step-up and gravity, panic runs for hurt passive mobs, hostile mobs
- * walking toward the nearest survival player within {@link HOSTILE_FOLLOW_RANGE} blocks (no
- * attacks), and knockback momentum. Goals follow vanilla `PanicGoal` / `RandomStrollGoal` /
- * `MoveTowardsTargetGoal` priorities; speeds come from the mob's movement-speed attribute
- * (../services/combat-data.ts).
+ * going for the nearest survival or adventure player within their follow range, and knockback
+ * momentum. Goals follow vanilla `PanicGoal` / `RandomStrollGoal` / `MeleeAttackGoal`
+ * priorities; speeds come from the mob's movement-speed attribute (../services/combat-data.ts).
+ *
+ * Hostile mobs attack as vanilla's goals do (../services/combat-data.ts `HOSTILE_ATTACKS`, with
+ * sources): zombies and spiders hit what their attack box reaches every 20 ticks (the player is
+ * knocked back), skeletons shoot from up to 15 blocks with a line of sight (the arrow's damage is
+ * dealt at once, no arrow entity), creepers light their fuse within 3 blocks and explode after 30
+ * ticks (vanilla explosion damage to players within 6 blocks; blocks are not destroyed). Spiders
+ * only pick a target at night (vanilla: not in bright light). Damage goes through the damage
+ * service (difficulty, invulnerability, death messages).
  */
 import { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockOfState } from '../services/blocks.ts';
 import { degreesToByte } from '../services/geometry.ts';
-import { mobRegistry, type MobRegistry, type MobState } from '../services/mobs.ts';
+import { CREEPER, HOSTILE_ATTACKS, MELEE_REACH, type HostileAttack } from '../services/combat-data.ts';
+import { hurtPlayer } from '../services/damage.ts';
+import { discardMob, mobRegistry, type MobRegistry, type MobState } from '../services/mobs.ts';
 
 /** The AI runs once every this many server ticks (20 ticks = 1 s) for all mobs together. */
 export const AI_STEP_TICKS = 2;
@@ -23,8 +32,16 @@ const AIR_DRAG = 0.98;
 const GROUND_FRICTION = 0.546;
 /** vanilla horizontal drag in the air per tick. */
 const AIR_FRICTION = 0.91;
-/** Hostile mobs walk toward survival players within this many blocks (vanilla FOLLOW_RANGE 16 for zombies). */
+/** Hostile mobs without a listed attack notice players within this many blocks (vanilla default `follow_range`). */
 export const HOSTILE_FOLLOW_RANGE = 16;
+/** vanilla `LivingEntity.knockback` strength of a mob's melee hit, blocks per tick. */
+const MELEE_KNOCKBACK = 0.4;
+/** Player hitbox: half width and height (vanilla `EntityDimensions` of a standing player). */
+const PLAYER_HALF_WIDTH = 0.3;
+const PLAYER_HEIGHT = 1.8;
+const PLAYER_EYES = 1.62;
+/** Velocity packets are in 1/8000 block per tick (protocol). */
+const VELOCITY_UNIT = 8000;
 /** Random strolls: a new target within this many blocks, every {@link STROLL_MIN_TICKS}–{@link STROLL_MAX_TICKS} ticks. */
 const STROLL_RADIUS = 5;
 const STROLL_MIN_TICKS = 40;
@@ -129,9 +146,16 @@ function moveAxis(serv: SquidServer, ai: AiState, mob: MobState, pos: Vec3, axis
   return false;
 }
 
+/** True while the world's time is night (time of day 13 000–23 000): when spiders pick targets. */
+function isNight(serv: SquidServer): boolean {
+  const day = ((Number(serv.time) % 24_000) + 24_000) % 24_000;
+  return day >= 13_000 && day < 23_000;
+}
+
 function nearestSurvivalPlayer(serv: SquidServer, mob: MobState): SquidPlayer | undefined {
   let best: SquidPlayer | undefined;
-  let bestDistance = HOSTILE_FOLLOW_RANGE;
+  let bestDistance = HOSTILE_ATTACKS[mob.name]?.followRange ?? HOSTILE_FOLLOW_RANGE;
+  if ((mob.name === 'spider' || mob.name === 'cave_spider') && !isNight(serv)) return undefined;
   for (const player of serv.players) {
     if (player.world !== mob.entity.world || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
     const d = player.position.distanceTo(mob.entity.position);
@@ -154,10 +178,16 @@ function stepMob(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: Mob
       if (!mob.target) { mob.target = randomTarget(pos); mob.targetSpeed = mob.stats.panic!; }
     } else if (mob.hostile) {
       const player = nearestSurvivalPlayer(serv, mob);
+      const attack = HOSTILE_ATTACKS[mob.name];
       if (player) {
-        mob.target = player.position.distanceTo(pos) > 1.5 ? player.position.clone() : null;
+        const keepWalking = attack ? attackPlayer(serv, registry, ai, mob, attack, player) : player.position.distanceTo(pos) > 1.5;
+        mob.target = keepWalking ? player.position.clone() : null;
         mob.targetSpeed = 1;
-      } else if (mob.targetSpeed !== 1) mob.target = null;
+      } else {
+        if (mob.swell) mob.swell = Math.max(0, mob.swell - AI_STEP_TICKS);
+        if (mob.targetSpeed !== 1) mob.target = null;
+      }
+      if (mob.dead) return;
     }
     if (!mob.target && registry.tick >= mob.nextStrollTick) {
       mob.target = randomTarget(pos);
@@ -231,4 +261,99 @@ function randomTarget(from: Vec3): Vec3 {
   const angle = Math.random() * Math.PI * 2;
   const distance = 1 + Math.random() * (STROLL_RADIUS - 1);
   return new Vec3(from.x + Math.cos(angle) * distance, from.y, from.z + Math.sin(angle) * distance);
+}
+
+/** Whether the player's hitbox is within the mob's attack box (vanilla `Mob.isWithinMeleeAttackRange`). */
+function withinMeleeReach(mob: MobState, player: SquidPlayer): boolean {
+  const m = mob.entity.position;
+  const p = player.position;
+  const reach = mob.halfWidth + MELEE_REACH + PLAYER_HALF_WIDTH;
+  return Math.abs(m.x - p.x) <= reach && Math.abs(m.z - p.z) <= reach && p.y < m.y + mob.height && p.y + PLAYER_HEIGHT > m.y;
+}
+
+/** Whether nothing solid lies on the straight line between two points (sampled every 0.2 blocks). */
+function lineOfSight(serv: SquidServer, ai: AiState, world: SquidWorld, from: Vec3, to: Vec3): boolean {
+  const distance = from.distanceTo(to);
+  const steps = Math.ceil(distance / 0.2);
+  for (let i = 1; i < steps; i++) {
+    const at = from.plus(to.minus(from).scaled(i / steps));
+    const top = cellTop(serv, ai, world, Math.floor(at.x), Math.floor(at.y), Math.floor(at.z));
+    if (top > 0 && at.y - Math.floor(at.y) < top) return false;
+  }
+  return true;
+}
+
+/** Sends a player the knockback of a hit from `from` (vanilla `LivingEntity.knockback`, strength 0.4). */
+function knockBack(player: SquidPlayer, from: Vec3): void {
+  const dx = player.position.x - from.x;
+  const dz = player.position.z - from.z;
+  const length = Math.hypot(dx, dz) || 1;
+  const velocity = { x: Math.round((dx / length) * MELEE_KNOCKBACK * VELOCITY_UNIT), y: Math.round(MELEE_KNOCKBACK * VELOCITY_UNIT), z: Math.round((dz / length) * MELEE_KNOCKBACK * VELOCITY_UNIT) };
+  player._client.write('entity_velocity', { entityId: player.id, velocity, velocityX: velocity.x, velocityY: velocity.y, velocityZ: velocity.z });
+}
+
+/**
+ * One AI step of a hostile mob's attack on `player` (vanilla `MeleeAttackGoal`,
+ * `RangedBowAttackGoal`, `SwellGoal`).
+ *
+ * @returns whether the mob should keep walking toward the player.
+ */
+function attackPlayer(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: MobState, attack: HostileAttack, player: SquidPlayer): boolean {
+  const entity = mob.entity;
+  const distance = player.position.distanceTo(entity.position);
+  const ready = registry.tick >= (mob.nextAttackTick ?? 0);
+  const viewers = [player, ...player.getNearbyPlayers().filter((p) => p !== player)];
+  switch (attack.kind) {
+    case 'melee':
+      if (withinMeleeReach(mob, player)) {
+        if (ready) {
+          mob.nextAttackTick = registry.tick + attack.interval;
+          serv._writeArray('animation', { entityId: entity.id, animation: 0 }, viewers);
+          if (hurtPlayer(serv, player, attack.damage, { type: 'mob_attack', attacker: entity }) > 0) knockBack(player, entity.position);
+        }
+        return distance > 1;
+      }
+      return true;
+    case 'ranged': {
+      const eyes = entity.position.offset(0, mob.height * 0.85, 0);
+      const seen = distance <= (attack.range ?? 15) && lineOfSight(serv, ai, entity.world, eyes, player.position.offset(0, PLAYER_EYES, 0));
+      if (seen && ready) {
+        mob.nextAttackTick = registry.tick + (serv.difficulty === 3 ? attack.interval / 2 : attack.interval);
+        serv._writeArray('animation', { entityId: entity.id, animation: 0 }, viewers);
+        hurtPlayer(serv, player, attack.damage, { type: 'arrow', attacker: entity });
+      }
+      // vanilla: walks up to 3/4 of its range, then holds its ground.
+      return !seen || distance > (attack.range ?? 15) * 0.75;
+    }
+    case 'explode': {
+      if (distance < CREEPER.igniteDistance) mob.swell = (mob.swell ?? 0) + AI_STEP_TICKS;
+      else if (distance > CREEPER.cancelDistance) mob.swell = Math.max(0, (mob.swell ?? 0) - AI_STEP_TICKS);
+      else if (mob.swell) mob.swell += AI_STEP_TICKS;
+      if ((mob.swell ?? 0) >= CREEPER.fuseTicks) explode(serv, mob);
+      return !mob.swell;
+    }
+  }
+}
+
+/**
+ * A creeper's explosion (vanilla `Explosion`, power 3): each player within 2 × power blocks takes
+ * `(impact² + impact) / 2 × 7 × 2 × power + 1` with `impact = 1 − distance / (2 × power)` (no
+ * block shields them), as `player_explosion` damage ("blown up by Creeper"); the creeper is
+ * gone. Blocks are not destroyed.
+ */
+function explode(serv: SquidServer, mob: MobState): void {
+  const centre = mob.entity.position.clone();
+  const diameter = CREEPER.power * 2;
+  serv._writeArray('entity_status', { entityId: mob.entity.id, entityStatus: 3 }, mob.entity.getNearbyPlayers());
+  for (const player of serv.players) {
+    if (player.world !== mob.entity.world) continue;
+    const distance = player.position.distanceTo(centre) / diameter;
+    if (distance > 1) continue;
+    const impact = 1 - distance;
+    const damage = Math.floor(((impact * impact + impact) / 2) * 7 * diameter + 1);
+    // vanilla DamageSources.explosion: with a living source (the creeper) the type is player_explosion.
+    hurtPlayer(serv, player, damage, { type: 'player_explosion', attacker: mob.entity });
+  }
+  serv.playSound?.('entity.generic.explode', mob.entity.world, centre, { volume: 4, soundCategory: 'hostile' });
+  discardMob(serv, mob);
 }

@@ -8,17 +8,21 @@ import type { SquidEntity, SquidServer } from '../types.ts';
 import {
   callerPosition, callerWorld, commandAction, CommandError, parseLocation, requirePlayer, usageError,
 } from '../services/command-arguments.ts';
+import { hurtPlayer } from '../services/damage.ts';
 import { killMob, LIVING_TYPES, mobState, spawnMob } from '../services/mobs.ts';
 import { displayName, isPlayer, resolveTargets } from '../services/selectors.ts';
 import { isCompound, parseSnbt } from '../services/snbt.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
-/** Vanilla `/kill` on one entity: our mobs die with loot, players die, anything else is removed. */
+/**
+ * Vanilla `/kill` on one entity: our mobs die with loot, players die (`generic_kill`, which
+ * creative players take too: "was killed"), anything else is removed.
+ */
 function killEntity(serv: SquidServer, entity: SquidEntity): void {
   const mob = mobState(serv, entity);
   if (mob) { killMob(serv, mob); return; }
   if (isPlayer(entity)) {
-    if (entity.health > 0) entity.takeDamage?.({ damage: entity.health });
+    if (entity.health > 0) hurtPlayer(serv, entity, Infinity, { type: 'generic_kill' });
     return;
   }
   entity.destroy();
@@ -54,7 +58,7 @@ export function installMobCommands(serv: SquidServer): void {
         serv.debug?.(`summon ${name} failed: ${String(err)}`);
         throw new CommandError(translatable('commands.summon.failed'));
       }
-      sendFeedback(serv, ctx.player, translatable('commands.summon.success', [info.displayName ?? name]));
+      sendFeedback(serv, ctx, translatable('commands.summon.success', [info.displayName ?? name]));
     }),
   });
 
@@ -70,7 +74,7 @@ export function installMobCommands(serv: SquidServer): void {
         .filter((entity) => !mobState(serv, entity)?.dead);
       if (targets.length === 0) throw new CommandError(translatable('argument.entity.notfound.entity'));
       for (const entity of targets) killEntity(serv, entity);
-      sendFeedback(serv, ctx.player, targets.length === 1
+      sendFeedback(serv, ctx, targets.length === 1
         ? translatable('commands.kill.success.single', [displayName(targets[0]!)])
         : translatable('commands.kill.success.multiple', [targets.length]));
     }),

@@ -286,6 +286,7 @@ async function placeRegistered(ctx: UseContext, item: Item, hand: number, packet
   if (!placed) return false;
   await serv.setBlock(player.world, placedPosition, placed.minStateId + (data ?? 0));
   consumeHeld(player, 1, hand);
+  serv.emit('blockPlaced', { player, position: placedPosition, name: placed.name });
   return true;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Player state around death and game modes, as vanilla 1.21:
  * - dying drops the whole inventory (and the cursor stack) as item entities around the player
- *   (vanilla `Inventory.dropAll`, pickup delay 40 ticks), then the server emits `playerDied`;
+ *   (vanilla `Inventory.dropAll`, pickup delay 40 ticks) unless the game rule `keepInventory` is
+ *   true, then the server emits `playerDied`;
  *   respawn itself is in ./players.ts;
  * - `/gamemode` also sends the abilities packet (flying, instant break) like vanilla;
  * - `set_creative_slot` (mineflayer `bot.creative.setInventorySlot`) is accepted only in
@@ -9,6 +10,7 @@
  */
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { dropAround } from '../services/drops.ts';
+import { gameRule } from '../services/game-rules.ts';
 import { inventorySession } from '../services/inventory.ts';
 import { countOf, itemClass, PLAYER_SLOTS } from '../services/items.ts';
 import { sendFullState } from '../services/menus.ts';
@@ -63,7 +65,7 @@ export function installPlayerState(serv: SquidServer): void {
       const wasAlive = player.health > 0;
       updateHealth(health);
       if (wasAlive && player.health <= 0) {
-        dropInventory(serv, player);
+        if (!gameRule(serv, 'keepInventory')) dropInventory(serv, player);
         serv.emit('playerDied', player);
       }
     };

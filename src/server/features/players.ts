@@ -1,7 +1,7 @@
 /**
  * Entity fixes for flying-squid 1.12: the real `player` entity type in spawn packets, names for
  * objects (so `@e[type=item]` works), the tab list on join and leave, working respawn after
- * death, and initial food saturation.
+ * death, initial food saturation, and no empty `entity_destroy` packets.
  */
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { containerFields, dig, packetFields, sharedType, toClientType } from '../services/protocol.ts';
@@ -25,6 +25,20 @@ export function installPlayerFixes(serv: SquidServer): void {
   });
   installRespawn(serv);
   installFoodSaturation(serv);
+  installNoEmptyDestroy(serv);
+}
+
+/**
+ * flying-squid's `updateAndSpawn` writes `entity_destroy` on every re-tracking, also with no
+ * entity to remove; vanilla never sends an empty one. Skip those.
+ */
+function installNoEmptyDestroy(serv: SquidServer): void {
+  serv.on('newPlayer', (player) => {
+    const withDespawn = player as SquidPlayer & { despawnEntities?(entities: unknown[]): void };
+    const despawn = withDespawn.despawnEntities?.bind(player);
+    if (!despawn) return;
+    withDespawn.despawnEntities = (entities: unknown[]) => { if (entities.length > 0) despawn(entities); };
+  });
 }
 
 /**
@@ -171,5 +185,6 @@ async function respawnPlayer(serv: SquidServer, player: SquidPlayer): Promise<vo
     await player.teleport(spawnPoint.clone());
     player.updateHealth(FULL_HEALTH);
     player.updateAndSpawn();
+    serv.emit('playerRespawned', player);
   });
 }

@@ -4,13 +4,19 @@
  * reach of a sign sets its front or back text; the text is kept in the block-entity store
  * (./block-entities.ts, so it is saved with the world) and sent to every player in the world as
  * `tile_entity_data` (sign block-entity NBT: `front_text` / `back_text` with four JSON text
- * `messages`), so their `blockAt(pos).signText` shows it. Players who join later get the texts
- * of their world shortly after spawning. Breaking the sign forgets its text.
+ * `messages`), so their `blockAt(pos).signText` shows it. A player gets the texts of the signs
+ * in each chunk right after that chunk (vanilla sends them inside the chunk packet), so the signs
+ * of a loaded world show at once. Breaking the sign forgets its text.
+ *
+ * Placing a sign (every wood: a standing sign with its rotation on top of a block, a wall sign
+ * facing away from the clicked side) opens its editor on the placer's client once the block is
+ * there (vanilla `SignItem` → `open_sign_entity`), as flying-squid did only for six woods and
+ * before the block existed.
  */
 import { createRequire } from 'node:module';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockEntities, type BlockEntity } from '../services/block-entities.ts';
-import { blockAt } from '../services/blocks.ts';
+import { blockAt, placedState } from '../services/blocks.ts';
 import type { Position } from '../services/geometry.ts';
 
 const require = createRequire(import.meta.url);
@@ -28,8 +34,8 @@ const LINES = 4;
 /** Block-entity type ids (protocol, `tile_entity_data.action`) of standing/wall and hanging signs. */
 const SIGN_TYPE = 7;
 const HANGING_SIGN_TYPE = 8;
-/** Delay before a joining player is sent the sign texts, so the chunks arrive first (ms). */
-const JOIN_SYNC_DELAY_MS = 1_000;
+/** Wall-sign facing by clicked face (protocol direction 2–5). */
+const WALL_FACING = ['north', 'south', 'west', 'east'];
 
 /** Whether a block name is a sign (standing, wall or hanging). */
 export function isSignBlock(name: string): boolean {
@@ -94,15 +100,31 @@ export function installSigns(serv: SquidServer): void {
       void setSignText(serv, player.world, location, lines, packet.isFrontText === false ? 'back' : 'front')
         .catch((err: unknown) => serv.emit('error', err));
     });
-    player.on('spawned', () => {
-      setTimeout(() => {
-        if (player.disconnected) return;
-        const dimension = store.dimensionOf(player.world);
-        for (const entity of store.all()) {
-          if (entity.text && entity.dimension === dimension) player._client.write('tile_entity_data', signPacket(entity));
+    const sendChunk = player.sendChunk.bind(player);
+    player.sendChunk = async (chunkX: number, chunkZ: number, column: unknown): Promise<void> => {
+      await sendChunk(chunkX, chunkZ, column);
+      if (player.disconnected) return;
+      const dimension = store.dimensionOf(player.world);
+      for (const entity of store.all()) {
+        if (entity.text && entity.dimension === dimension && Math.floor(entity.pos.x / 16) === chunkX && Math.floor(entity.pos.z / 16) === chunkZ) {
+          player._client.write('tile_entity_data', signPacket(entity));
         }
-      }, JOIN_SYNC_DELAY_MS).unref();
-    });
+      }
+    };
+  });
+  for (const item of serv.registry.itemsArray) {
+    if (!item.name.endsWith('_sign') || item.name.endsWith('_hanging_sign')) continue;
+    const standing = item.name;
+    const wall = standing.replace(/_sign$/, '_wall_sign');
+    if (!serv.registry.blocksByName[standing] || !serv.registry.blocksByName[wall]) continue;
+    serv.onItemPlace(standing, ({ direction, properties }) => {
+      if (direction === 0) return {}; // no sign under a ceiling (that is a hanging sign)
+      if (direction === 1) return placedState(serv, standing, { rotation: Number(properties.rotation ?? 0), waterlogged: properties.waterlogged === true });
+      return placedState(serv, wall, { facing: WALL_FACING[direction - 2]!, waterlogged: properties.waterlogged === true });
+    }, false);
+  }
+  serv.on('blockPlaced', ({ player, position, name }) => {
+    if (isSignBlock(name) && !player.disconnected) player._client.write('open_sign_entity', { location: position, isFrontText: true });
   });
   serv.on('blockBroken', ({ player, position, block }) => {
     if (isSignBlock(block.name)) store.remove(player.world, position);

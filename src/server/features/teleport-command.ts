@@ -43,7 +43,7 @@ async function runTeleportCommand(serv: SquidServer, args: string[], ctx: Comman
     const targets = args.length === 1 ? [requirePlayer(ctx)] : resolveTargets(serv, args[0]!, ctx);
     const [destination] = resolveTargets(serv, args[args.length - 1]!, ctx, { single: true }) as [SquidEntity];
     await teleportAll(targets, destination.position);
-    sendFeedback(serv, ctx.player, targets.length === 1
+    sendFeedback(serv, ctx, targets.length === 1
       ? translatable('commands.teleport.success.entity.single', [displayName(targets[0]!), displayName(destination)])
       : translatable('commands.teleport.success.entity.multiple', [targets.length, displayName(destination)]));
     return;
@@ -55,7 +55,7 @@ async function runTeleportCommand(serv: SquidServer, args: string[], ctx: Comman
     const destination = parseLocation(locationTokens, callerPosition(ctx));
     await teleportAll(targets, destination);
     const coordinates = [destination.x, destination.y, destination.z].map(formatCoordinate);
-    sendFeedback(serv, ctx.player, targets.length === 1
+    sendFeedback(serv, ctx, targets.length === 1
       ? translatable('commands.teleport.success.location.single', [displayName(targets[0]!), ...coordinates])
       : translatable('commands.teleport.success.location.multiple', [targets.length, ...coordinates]));
     return;

@@ -31,7 +31,7 @@ export function installWhisperCommands(serv: SquidServer): void {
       const senderName = ctx.player?.username ?? 'Server';
       for (const recipient of recipients) {
         sendSystemMessage(serv, recipient, translatable('commands.message.display.incoming', [senderName, message], WHISPER_STYLE));
-        sendFeedback(serv, ctx.player, translatable('commands.message.display.outgoing', [recipient.username, message], WHISPER_STYLE));
+        sendFeedback(serv, ctx, translatable('commands.message.display.outgoing', [recipient.username, message], WHISPER_STYLE));
       }
     }),
   });

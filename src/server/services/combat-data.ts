@@ -152,3 +152,53 @@ export const MOBS: Readonly<Record<string, MobStats>> = {
   villager: { health: 20, speed: 0.5, panic: 0.6 },
   wandering_trader: { health: 20, speed: 0.5, panic: 0.6 },
 };
+
+/**
+ * How a hostile mob attacks players (vanilla 1.21 goals and attributes; Minecraft wiki pages
+ * "Zombie", "Spider", "Skeleton", "Creeper", "Attribute"):
+ * - `melee` (`MeleeAttackGoal`): hits a player its attack box reaches (the mob's box widened by
+ *   vanilla's `DEFAULT_ATTACK_REACH` ≈ 0.83 blocks) once every 20 ticks, for the
+ *   `attack_damage` attribute (normal difficulty; `mob_attack` damage scales with difficulty);
+ * - `ranged` (`RangedBowAttackGoal`): shoots within `range` blocks with a line of sight every
+ *   `interval` ticks (20 on hard); the arrow deals `ceil(1.6 × (2 + 0.11 × difficulty))` on
+ *   normal: base damage 2 plus the difficulty term (`AbstractArrow.setBaseDamageFromMob`), times
+ *   the bow's launch speed 1.6 (`AbstractSkeleton.performRangedAttack`) → 4;
+ * - `explode` (`SwellGoal`, `Creeper`): starts its 30-tick fuse within 3 blocks, lets it die down
+ *   beyond 7, and explodes with power 3 (`explosionRadius`).
+ * `followRange` is the `follow_range` attribute: how far the mob notices a player (zombies 35,
+ * the default 16 otherwise).
+ */
+export interface HostileAttack {
+  kind: 'melee' | 'ranged' | 'explode';
+  /** Damage on normal difficulty, half-hearts (melee and ranged). */
+  damage: number;
+  followRange: number;
+  /** Ticks between attacks (melee, ranged on easy/normal). */
+  interval: number;
+  /** Ranged: the most blocks it shoots from. */
+  range?: number;
+}
+
+/** vanilla `Mob.DEFAULT_ATTACK_REACH`: sqrt(2.04) − 0.6 blocks added around the attacker's box. */
+export const MELEE_REACH = Math.sqrt(2.04) - 0.6;
+/** vanilla `MeleeAttackGoal.getAttackInterval`: 20 ticks. */
+const MELEE_INTERVAL = 20;
+/** vanilla `Creeper`: fuse ticks (`maxSwell`), ignition and give-up distances, explosion power. */
+export const CREEPER = { fuseTicks: 30, igniteDistance: 3, cancelDistance: 7, power: 3 } as const;
+
+const ZOMBIE: HostileAttack = { kind: 'melee', damage: 3, followRange: 35, interval: MELEE_INTERVAL };
+const SKELETON: HostileAttack = { kind: 'ranged', damage: 4, followRange: 16, interval: 40, range: 15 };
+
+/** Hostile attacks by minecraft-data entity name. */
+export const HOSTILE_ATTACKS: Readonly<Record<string, HostileAttack>> = {
+  zombie: ZOMBIE,
+  husk: ZOMBIE,
+  zombie_villager: ZOMBIE,
+  drowned: ZOMBIE,
+  spider: { kind: 'melee', damage: 2, followRange: 16, interval: MELEE_INTERVAL },
+  cave_spider: { kind: 'melee', damage: 2, followRange: 16, interval: MELEE_INTERVAL },
+  skeleton: SKELETON,
+  stray: SKELETON,
+  bogged: SKELETON,
+  creeper: { kind: 'explode', damage: 0, followRange: 16, interval: 0 },
+};

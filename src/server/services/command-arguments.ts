@@ -75,7 +75,7 @@ export function commandAction(
     try {
       await action(tokenize(raw), ctx, raw ?? '');
     } catch (err) {
-      if (err instanceof CommandError) sendError(serv, ctx.player, err.component);
+      if (err instanceof CommandError) sendError(serv, ctx, err.component);
       else throw err;
     }
   };
@@ -87,14 +87,53 @@ export function requirePlayer(ctx: CommandContext): SquidPlayer {
   return ctx.player;
 }
 
-/** The world a command runs in: the caller's, or the overworld for the console. */
+/** The world a command runs in: `/execute in`'s, else the executor's, else the overworld (console). */
 export function callerWorld(serv: SquidServer, ctx: CommandContext): SquidWorld {
-  return ctx.player?.world ?? serv.overworld;
+  return ctx.world ?? ctx.player?.world ?? ctx.entity?.world ?? serv.overworld;
 }
 
-/** The position a command runs at (`~` is relative to it): the caller's feet, or 0 0 0 for the console. */
+/**
+ * The position a command runs at (`~` is relative to it): `/execute positioned|at`'s, else the
+ * executor's feet, else 0 0 0 for the console.
+ */
 export function callerPosition(ctx: CommandContext): Vec3 {
-  return ctx.player?.position.clone() ?? new Vec3(0, 0, 0);
+  return (ctx.position ?? ctx.player?.position ?? ctx.entity?.position)?.clone() ?? new Vec3(0, 0, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/** The text after the first `skip` arguments of a command's raw argument text. */
+export function restAfter(raw: string, args: string[], skip: number): string {
+  let rest = raw.trim();
+  for (const arg of args.slice(0, skip)) rest = rest.slice(rest.indexOf(arg) + arg.length).trimStart();
+  return rest;
+}
+
+/**
+ * Parses a JSON text component argument (vanilla `ComponentArgument`): an object, a string, or
+ * an array (its first element, the rest appended as `extra`).
+ *
+ * @throws CommandError `argument.component.invalid` for text that is not a component.
+ */
+export function parseComponent(text: string): TextComponent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CommandError(translatable('argument.component.invalid', [err instanceof Error ? err.message : String(err)]));
+  }
+  const toComponent = (v: unknown): TextComponent => {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { text: String(v) };
+    if (Array.isArray(v)) {
+      if (v.length === 0) throw new CommandError(translatable('argument.component.invalid', ['empty list']));
+      const [first, ...rest] = v.map(toComponent) as [TextComponent, ...TextComponent[]];
+      return { ...first, extra: [...(first.extra ?? []), ...rest] };
+    }
+    if (v && typeof v === 'object') return v as TextComponent;
+    throw new CommandError(translatable('argument.component.invalid', [String(v)]));
+  };
+  return toComponent(value);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -46,3 +46,98 @@ export function configureMechanics(serv: SquidServer, changes: Partial<Mechanics
   }
   return Object.assign(mechanicsOptions(serv), changes);
 }
+
+/**
+ * Vanilla 1.21 game rules (Minecraft wiki "Game rule", Java Edition defaults) that `/gamerule`
+ * reads and sets. `randomTickSpeed` and `naturalRegeneration` live in {@link MechanicsOptions}
+ * and are shared with it. The features that apply a rule read it with {@link gameRule}.
+ */
+export const GAME_RULE_DEFAULTS = {
+  announceAdvancements: true,
+  commandBlockOutput: true,
+  disableElytraMovementCheck: false,
+  disableRaids: false,
+  doDaylightCycle: true,
+  doEntityDrops: true,
+  doFireTick: true,
+  doImmediateRespawn: false,
+  doInsomnia: true,
+  doLimitedCrafting: false,
+  doMobLoot: true,
+  doMobSpawning: true,
+  doPatrolSpawning: true,
+  doTileDrops: true,
+  doTraderSpawning: true,
+  doVinesSpread: true,
+  doWardenSpawning: true,
+  doWeatherCycle: true,
+  drowningDamage: true,
+  fallDamage: true,
+  fireDamage: true,
+  forgiveDeadPlayers: true,
+  freezeDamage: true,
+  keepInventory: false,
+  logAdminCommands: true,
+  maxCommandChainLength: 65536,
+  maxEntityCramming: 24,
+  mobGriefing: true,
+  naturalRegeneration: true,
+  playersSleepingPercentage: 100,
+  randomTickSpeed: 3,
+  reducedDebugInfo: false,
+  sendCommandFeedback: true,
+  showDeathMessages: true,
+  spawnRadius: 10,
+  spectatorsGenerateChunks: true,
+  universalAnger: false,
+} as const;
+
+/** Name of a vanilla game rule. */
+export type GameRuleName = keyof typeof GAME_RULE_DEFAULTS;
+/** A game rule's value: boolean or integer, as its default. */
+export type GameRuleValue<K extends GameRuleName> = (typeof GAME_RULE_DEFAULTS)[K] extends boolean ? boolean : number;
+
+const rulesByServer = new WeakMap<SquidServer, Record<string, boolean | number>>();
+/** Listeners told when a rule changes (the features that apply a rule at once, e.g. the day cycle). */
+const ruleListeners = new WeakMap<SquidServer, Array<(name: GameRuleName, value: boolean | number) => void>>();
+
+function rulesOf(serv: SquidServer): Record<string, boolean | number> {
+  let rules = rulesByServer.get(serv);
+  if (!rules) {
+    rules = { ...GAME_RULE_DEFAULTS };
+    rulesByServer.set(serv, rules);
+  }
+  return rules;
+}
+
+/** True when `name` is a vanilla game rule we know. */
+export function isGameRule(name: string): name is GameRuleName {
+  return Object.hasOwn(GAME_RULE_DEFAULTS, name);
+}
+
+/** The current value of a game rule on this server. */
+export function gameRule<K extends GameRuleName>(serv: SquidServer, name: K): GameRuleValue<K> {
+  if (name === 'randomTickSpeed') return mechanicsOptions(serv).randomTickSpeed as GameRuleValue<K>;
+  if (name === 'naturalRegeneration') return mechanicsOptions(serv).naturalRegeneration as GameRuleValue<K>;
+  return rulesOf(serv)[name] as GameRuleValue<K>;
+}
+
+/**
+ * Sets a game rule and tells the listeners ({@link onGameRuleChange}).
+ *
+ * @throws TypeError when the value's type is not the rule's (boolean or integer).
+ */
+export function setGameRule(serv: SquidServer, name: GameRuleName, value: boolean | number): void {
+  if (typeof value !== typeof GAME_RULE_DEFAULTS[name]) throw new TypeError(`game rule ${name} takes a ${typeof GAME_RULE_DEFAULTS[name]}, got ${String(value)}`);
+  if (name === 'randomTickSpeed') configureMechanics(serv, { randomTickSpeed: value as number });
+  else if (name === 'naturalRegeneration') configureMechanics(serv, { naturalRegeneration: value as boolean });
+  else rulesOf(serv)[name] = value;
+  for (const listener of ruleListeners.get(serv) ?? []) listener(name, value);
+}
+
+/** Calls `listener` whenever a game rule of this server is set. */
+export function onGameRuleChange(serv: SquidServer, listener: (name: GameRuleName, value: boolean | number) => void): void {
+  const list = ruleListeners.get(serv) ?? [];
+  list.push(listener);
+  ruleListeners.set(serv, list);
+}

@@ -5,7 +5,8 @@
  * - window clicks, simulated server-side (./clicks.ts), with crafting results from
  *   minecraft-data recipes (./recipes.ts) and stateId-based client sync (./menus.ts);
  * - opening and closing container windows for features ({@link openMenu}, {@link closeContainer});
- * - Q / ctrl+Q throws, full-count pickup of item entities, item-entity metadata for new viewers;
+ * - Q / ctrl+Q throws, full-count pickup of item entities (vanilla pickup box, every tick),
+ *   item-entity metadata for new viewers;
  * - the held item, offhand and armour shown to other players.
  */
 import type { Item } from 'prismarine-item';
@@ -36,6 +37,43 @@ const EQUIPMENT_OFFHAND = 1;
  */
 export function installInventory(serv: SquidServer): void {
   serv.on('newPlayer', (player) => installPlayer(serv, player));
+  serv.on('tick', () => pickUpItems(serv));
+}
+
+/**
+ * vanilla `Player.aiStep`: a player touches the entities within its hitbox grown by 1 block
+ * sideways and 0.5 up and down; an item entity (0.25 × 0.25) is picked up on touch once its
+ * pickup delay is over (`ItemEntity.playerTouch`). Half-extents in blocks, from the player's feet
+ * centre to the item's.
+ */
+const PICKUP_REACH = { horizontal: 0.3 + 1 + 0.125, below: 0.5 + 0.25, above: 1.8 + 0.5 } as const;
+
+/** Whether an item entity touches the player's pickup box (see {@link PICKUP_REACH}). */
+export function withinPickupReach(player: SquidPlayer, item: SquidEntity): boolean {
+  const p = player.position;
+  const i = item.position;
+  return item.world === player.world && Math.abs(i.x - p.x) < PICKUP_REACH.horizontal && Math.abs(i.z - p.z) < PICKUP_REACH.horizontal
+    && i.y > p.y - PICKUP_REACH.below && i.y < p.y + PICKUP_REACH.above;
+}
+
+/**
+ * Every server tick, items whose pickup delay is over go to a living, non-spectator player whose
+ * pickup box they touch (vanilla picks up every tick; flying-squid checks only in its entity
+ * physics tick, which it skips while the previous one is still running, so under load drops
+ * waited, and it used a 1.75-block sphere).
+ */
+function pickUpItems(serv: SquidServer): void {
+  if (serv.players.length === 0) return;
+  const now = Date.now();
+  for (const entity of Object.values(serv.entities)) {
+    if (entity.itemId === undefined || entity.collected || entity.type !== 'object') continue;
+    if (now - entity.bornTime < (entity.pickupTime ?? 0)) continue;
+    for (const player of serv.players) {
+      if (player.health <= 0 || player.gameMode === 3 || player.disconnected || !withinPickupReach(player, entity)) continue;
+      const session = sessions.get(player);
+      if (session && collectItemEntity(session, entity) > 0 && entity.collected) break;
+    }
+  }
 }
 
 /** The service's state for a player (undefined before they joined or when not installed). */
@@ -125,7 +163,8 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
     for (const listener of digListeners) listener.call(client, packet);
   });
 
-  player.collect = (entity) => collectItemEntity(session, entity);
+  // flying-squid's entity tick offers items within a 1.75-block sphere: only those in vanilla's box.
+  player.collect = (entity) => (withinPickupReach(player, entity) ? collectItemEntity(session, entity) : 0);
 
   const spawnEntity = player.spawnEntity;
   player.spawnEntity = (entity) => {
@@ -344,7 +383,7 @@ export function collectItemEntity(session: InventorySession, entity: SquidEntity
   const watchers: SquidPlayer[] = entity.getNearbyPlayers?.() ?? [];
   if (!watchers.includes(player)) watchers.push(player);
   serv._writeArray('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken }, watchers);
-  // No pickup sound: flying-squid's sound_effect packet does not parse on 1.21 clients.
+  // No sound packet: vanilla clients play the pickup sound themselves on `collect`.
   if (countOf(stack) === 0) {
     entity.collected = true;
     entity.destroy();

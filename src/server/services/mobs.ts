@@ -47,6 +47,9 @@ export interface MobState {
   /** Mob tick and damage of the last hit (invulnerability and panic). */
   lastHurtTick: number;
   lastHurtDamage: number;
+  /** Hostile mobs: the mob tick of their next attack, and a creeper's fuse (ticks lit). */
+  nextAttackTick?: number;
+  swell?: number;
 }
 
 /** The mobs of one server and their clock. */
@@ -201,4 +204,15 @@ export function killMob(serv: SquidServer, mob: MobState, killer?: SquidPlayer):
     if (serv.entities[mob.entity.id] === mob.entity) mob.entity.destroy();
   };
   serv.on('tick', remove);
+}
+
+/**
+ * Removes a mob at once without death or loot (vanilla `Entity.discard`, e.g. a creeper that
+ * exploded): clients get `entity_destroy`.
+ */
+export function discardMob(serv: SquidServer, mob: MobState): void {
+  mob.dead = true;
+  mob.target = null;
+  mobRegistry(serv).mobs.delete(mob.entity.id);
+  if (serv.entities[mob.entity.id] === mob.entity) mob.entity.destroy();
 }

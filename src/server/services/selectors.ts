@@ -14,8 +14,8 @@
  */
 import { Vec3 } from 'vec3';
 import type { CommandContext, SquidEntity, SquidPlayer, SquidServer } from '../types.ts';
-import { CommandError } from './command-arguments.ts';
-import { translatable } from './text.ts';
+import { callerPosition, callerWorld, CommandError } from './command-arguments.ts';
+import { translatable, type TextComponent } from './text.ts';
 
 /** Restrictions on what {@link resolveTargets} may return. */
 export interface ResolveOptions {
@@ -116,7 +116,7 @@ function parseSelector(serv: SquidServer, text: string, ctx: CommandContext): Se
     sort: kind === 'p' ? 'nearest' : kind === 'r' ? 'random' : 'arbitrary',
     limit: kind === 'p' || kind === 'r' || kind === 's' ? 1 : Infinity,
     sameWorld: kind === 'p',
-    origin: ctx.player?.position.clone() ?? new Vec3(0, 0, 0),
+    origin: callerPosition(ctx),
   };
   if (kind === 'p' || kind === 'r' || kind === 'e') selector.filters.push(isAlive);
   for (const option of splitOptions(match[2] ?? '')) {
@@ -197,10 +197,10 @@ function shuffled<T>(items: T[]): T[] {
 /** The entities a parsed selector picks, in its order, at most its limit. */
 function select(serv: SquidServer, selector: Selector, ctx: CommandContext): SquidEntity[] {
   let candidates: SquidEntity[];
-  if (selector.kind === 's') candidates = ctx.player ? [ctx.player] : [];
+  if (selector.kind === 's') candidates = ctx.player ? [ctx.player] : ctx.entity ? [ctx.entity] : [];
   else if (selector.kind === 'e') candidates = Object.values(serv.entities);
   else candidates = [...serv.players];
-  const world = ctx.player?.world ?? serv.overworld;
+  const world = callerWorld(serv, ctx);
   let found = candidates.filter((entity) => (!selector.sameWorld || entity.world === world) && selector.filters.every((f) => f(entity)));
   const distance = (entity: SquidEntity): number => entity.position.distanceTo(selector.origin);
   if (selector.sort === 'nearest') found.sort((a, b) => distance(a) - distance(b));
@@ -236,4 +236,24 @@ export function resolveTargets(serv: SquidServer, selector: string, ctx: Command
 /** Resolves to players only (see {@link resolveTargets}). */
 export function resolvePlayers(serv: SquidServer, selector: string, ctx: CommandContext, options: Omit<ResolveOptions, 'playersOnly'> = {}): SquidPlayer[] {
   return resolveTargets(serv, selector, ctx, { ...options, playersOnly: true }).filter(isPlayer);
+}
+
+/**
+ * Resolves the server-side parts of a component for one viewer (vanilla
+ * `ComponentUtils.updateForEntity`): `selector` parts become the names they match, joined with
+ * ", " (nothing when none match); `with` and `extra` are resolved recursively.
+ */
+export function resolveComponent(serv: SquidServer, component: TextComponent, ctx: CommandContext): TextComponent {
+  const resolvePart = (part: TextComponent | string | number): TextComponent | string | number =>
+    typeof part === 'object' ? resolveComponent(serv, part, ctx) : part;
+  let out: TextComponent = { ...component };
+  if (typeof component.selector === 'string') {
+    const { selector, separator: _separator, ...style } = component;
+    let names: string[] = [];
+    try { names = resolveTargets(serv, selector, ctx).map(displayName); } catch { names = []; }
+    out = { ...style, text: names.join(', ') };
+  }
+  if (out.with) out.with = out.with.map(resolvePart);
+  if (out.extra) out.extra = out.extra.map(resolvePart);
+  return out;
 }

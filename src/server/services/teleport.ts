@@ -7,6 +7,7 @@
 import type { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { byteToDegrees } from './geometry.ts';
+import { movementOf } from './movement.ts';
 import { packetFields } from './protocol.ts';
 
 /** Chunk radius sent at once around a teleport destination, before the paced stream. */
@@ -18,6 +19,7 @@ const STREAM_WAIT_MS = 5_000;
 export function installTeleport(serv: SquidServer): void {
   installEntityTeleportShape(serv);
   serv.on('newPlayer', (player) => {
+    installSelfPosition(player);
     ignoreMovesUntilTeleportConfirmed(player);
     overridePlayerTeleport(serv, player);
   });
@@ -53,6 +55,36 @@ function installEntityTeleportShape(serv: SquidServer): void {
       return write(name, params);
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The player's own position
+
+/**
+ * Replaces flying-squid's `player.sendSelfPosition`, which wrote the stored byte angles
+ * (1/256 turn) where the `position` packet takes degrees, so every server-side position set
+ * (respawn, game mode change, teleport) turned the player (a bot looking east at -90° was turned
+ * to -64°), and left out the 1.21.2+ velocity fields. The look sent is the last one the client
+ * reported, in degrees (the movement service), else the stored one converted.
+ */
+function installSelfPosition(player: SquidPlayer): void {
+  player.sendSelfPosition = (newPosition?: Vec3): void => {
+    if (newPosition) player.position = newPosition;
+    const look = movementOf(player);
+    const reported = look.last !== null || look.yaw !== 0 || look.pitch !== 0;
+    player._client.write('position', {
+      x: player.position.x,
+      y: player.position.y,
+      z: player.position.z,
+      dx: 0,
+      dy: 0,
+      dz: 0,
+      yaw: reported ? look.yaw : byteToDegrees(player.yaw),
+      pitch: reported ? look.pitch : byteToDegrees(player.pitch),
+      flags: 0, // all absolute
+      teleportId: 1, // replaced by the confirmation gate below
+    });
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

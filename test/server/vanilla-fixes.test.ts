@@ -1,0 +1,120 @@
+/**
+ * Behaviours a vanilla 1.21 server gets right and flying-squid got wrong, seen by real mineflayer
+ * clients: 1.13+ tab completion, the chest lid block action, the sign editor on placement, the
+ * look kept through a server-side position resync, /setblock and /fill clearing a replaced
+ * container, and the signs of a saved world arriving with their chunks.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import { connectBot, place, roundTrip, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { blockEntities } from '../../src/server/services/block-entities.ts';
+import { setSignText } from '../../src/server/features/signs.ts';
+
+let server: EmbeddedServer;
+let bot: Bot;
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'vanilla-fixes-'));
+  server = await startTestServer({ worldFolder: folder });
+  bot = await connectBot(server, 'Fixer');
+});
+afterAll(async () => {
+  bot?.quit();
+  await server?.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** The ground block under the bot, `dx` and `dz` blocks away. */
+function ground(dx: number, dz: number): Vec3 {
+  return bot.entity.position.floored().offset(dx, -1, dz);
+}
+
+describe('vanilla fixes', () => {
+  test('tab completion answers in the 1.13+ shape: commands, then player names', async () => {
+    const commands = await bot.tabComplete('/gamer') as unknown as Array<{ match: string }>;
+    expect(commands.map((m) => m.match)).toEqual(['gamerule']);
+    const names = await bot.tabComplete('/tp Fi') as unknown as Array<{ match: string }>;
+    expect(names.map((m) => m.match)).toEqual(['Fixer']);
+    const disabled = await bot.tabComplete('/enchan') as unknown as Array<{ match: string }>;
+    expect(disabled).toEqual([]);
+  });
+
+  test('opening and closing a chest moves its lid (block action 1 with the viewer count)', async () => {
+    const chest = await place(server, bot, 'chest', ground(2, 0));
+    const lid: number[] = [];
+    bot.on('chestLidMove', (_block: unknown, isOpen: number) => { lid.push(isOpen); });
+    const window = await bot.openContainer(chest);
+    await waitUntil(() => lid.includes(1), 'the lid opens');
+    window.close();
+    await waitUntil(() => lid.includes(0), 'the lid closes');
+    expect(lid).toEqual([1, 0]);
+  });
+
+  test('/setblock replacing a chest clears its contents; /fill destroy drops them', async () => {
+    const at = ground(3, 2).offset(0, 1, 0);
+    bot.chat(`/setblock ${at.x} ${at.y} ${at.z} chest`);
+    await waitUntil(() => bot.blockAt(at)?.name === 'chest', 'chest set');
+    bot.chat(`/item replace block ${at.x} ${at.y} ${at.z} container.0 with diamond 5`);
+    await waitUntil(() => blockEntities(server.serv).get(server.serv.overworld, at)?.slots[0]?.count === 5, 'diamonds in the chest');
+    bot.chat(`/setblock ${at.x} ${at.y} ${at.z} barrel`);
+    await waitUntil(() => bot.blockAt(at)?.name === 'barrel', 'barrel set');
+    bot.chat(`/setblock ${at.x} ${at.y} ${at.z} chest`);
+    await waitUntil(() => bot.blockAt(at)?.name === 'chest', 'chest set again');
+    await roundTrip(bot);
+    const entity = blockEntities(server.serv).get(server.serv.overworld, at);
+    expect((entity?.slots ?? []).filter(Boolean)).toEqual([]);
+
+    bot.chat(`/item replace block ${at.x} ${at.y} ${at.z} container.0 with diamond 5`);
+    await waitUntil(() => blockEntities(server.serv).get(server.serv.overworld, at)?.slots[0]?.count === 5, 'diamonds in the chest');
+    bot.chat(`/fill ${at.x} ${at.y} ${at.z} ${at.x} ${at.y} ${at.z} air destroy`);
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item' && e.position.distanceTo(at) < 2 && (e.getDroppedItem?.()?.name === 'diamond')), 'the diamonds drop');
+  });
+
+  test('placing a sign opens its editor on the placer, after the sign is there', async () => {
+    const opened = new Promise<{ location: { x: number; y: number; z: number } }>((resolve) => bot._client.once('open_sign_entity', (p: { location: { x: number; y: number; z: number } }) => resolve(p)));
+    const sign = await place(server, bot, 'birch_sign', ground(-2, 0));
+    const packet = await opened;
+    expect(packet.location).toEqual({ x: sign.position.x, y: sign.position.y, z: sign.position.z });
+    bot.updateSign(sign, 'Hello\nworld');
+    await waitUntil(() => blockEntities(server.serv).get(server.serv.overworld, sign.position)?.text?.front?.[0] === 'Hello', 'the text is stored');
+  });
+
+  test('a resync of the position after /gamemode keeps the look in degrees', async () => {
+    await bot.look(-Math.PI / 2 + 0.01, 0.2, true); // an angle the old byte-angle resync turned
+    await roundTrip(bot);
+    const yaw = bot.entity.yaw;
+    const player = serverPlayer(server, 'Fixer');
+    const resynced = new Promise<void>((resolve) => bot._client.once('position', () => resolve()));
+    bot.chat('/gamemode creative');
+    player.sendSelfPosition();
+    await resynced;
+    await roundTrip(bot);
+    expect(Math.cos(bot.entity.yaw)).toBeCloseTo(Math.cos(yaw), 3);
+    expect(Math.sin(bot.entity.yaw)).toBeCloseTo(Math.sin(yaw), 3);
+    expect(bot.entity.pitch).toBeCloseTo(0.2, 2);
+    bot.chat('/gamemode survival');
+    await waitUntil(() => bot.game.gameMode === 'survival', 'back to survival');
+  });
+
+  test('the signs of a saved world reach a joining client with their chunks', async () => {
+    const at = ground(4, -3).offset(0, 1, 0);
+    bot.chat(`/setblock ${at.x} ${at.y} ${at.z} oak_sign`);
+    await waitUntil(() => bot.blockAt(at)?.name === 'oak_sign', 'sign set');
+    expect(await setSignText(server.serv, server.serv.overworld, at, ['saved', 'sign'])).toBe(true);
+    bot.quit();
+    await server.close();
+    server = await startTestServer({ worldFolder: folder });
+    bot = await connectBot(server, 'Fixer');
+    // The text came right after its chunk (connectBot waited for the chunks); a round trip makes
+    // sure nothing sent later is needed.
+    await roundTrip(bot);
+    expect(String(bot.blockAt(at)?.signText ?? '')).toContain('saved');
+  });
+});
+
