@@ -144,7 +144,7 @@ export type BotPublisher = (event: BotEventOf) => void;
  *
  * @example
  * const bus = new BotEventBus();
- * const off = bus.subscribe((e) => { if (e.type === 'command') console.log(e.bot, e.command, e.output); });
+ * const off = bus.subscribe((e) => { if (e.type === 'command') seen.push(`${e.bot}: ${e.command}`); });
  * bus.publish({ type: 'command', bot: 'Andy', command: '!stats', kind: 'query', ok: true, output: '…', ms: 2 });
  * off();
  */

@@ -53,6 +53,8 @@ const MAX_TRIES = 6;
 const WAIT = '!stay(2)';
 /** Waits (`!stay`) for teammates' cells on one level before a builder gives up. */
 const MAX_WAITS = 40;
+/** How often a worker waits and looks again after saying what it lacks. */
+const SHORT_WAITS = 5;
 /** Farther than this from its set-up spot (blocks, horizontally), a worker goes back before saying it lacks something. */
 const HOME_RADIUS = 12;
 /** Tries of one cell's command before a builder leaves that cell. */
@@ -427,9 +429,10 @@ export class OraclePolicy {
       const p = obs.position;
       if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
       const said = `${missing}|${JSON.stringify(obs.inventory)}`;
-      // Said already and nothing changed: wait and look again (crops regrow, mobs wander back, a
-      // path not found in time may be found now), a bounded number of times.
-      if (this.#shortSaid === said) return ++this.#shortWaits > MAX_WAITS ? '' : WAIT;
+      // Said already and nothing changed: a worker waits and looks again (crops regrow, mobs
+      // wander back, a path not found in time may be found now) a few times; the coordinator ends
+      // its turn, so that its teammates' answers reach it.
+      if (this.#shortSaid === said) return !this.#isCoordinator(obs) && ++this.#shortWaits <= SHORT_WAITS ? WAIT : '';
       this.#shortSaid = said;
       this.#shortWaits = 0;
       if (this.#isCoordinator(obs) && (this.#team?.length ?? 1) > 1) {
@@ -508,7 +511,7 @@ export class OraclePolicy {
   #need: { worker: string; items: Counts; from: string } | undefined;
   /** The last shortfall this worker reported (items and inventory). */
   #shortSaid = '';
-  /** Waits since this worker last said its shortfall (at most {@link MAX_WAITS}). */
+  /** Waits since this worker last said its shortfall (at most {@link SHORT_WAITS}). */
   #shortWaits = 0;
   readonly #refused = new Set<string>();
   #offSite = '';
