@@ -20,8 +20,8 @@ import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-tas
 import { blueprintBox, COOKING_ANIMALS, cookingLayout } from '../../src/tasks/worlds.ts';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
-const COOKING = path.resolve('test/fixtures/minecollab/benchmark/cooking_tasks/require_collab_test_2_items');
-const CONSTRUCTION = path.resolve('test/fixtures/minecollab/benchmark/construction_tasks/custom');
+const COOKING = path.resolve('test/fixtures/benchmark/cooking_tasks/require_collab_test_2_items');
+const CONSTRUCTION = path.resolve('test/fixtures/benchmark/construction_tasks/custom');
 
 let server: EmbeddedServer;
 let builder: Bot;

@@ -5,9 +5,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
 
-const CRAFTING = path.resolve('test/fixtures/minecollab/benchmark/crafting_tasks/test_tasks');
-const COOKING = path.resolve('test/fixtures/minecollab/benchmark/cooking_tasks/require_collab_test_2_items');
-const CONSTRUCTION = path.resolve('test/fixtures/minecollab/benchmark/construction_tasks/custom');
+const CRAFTING = path.resolve('test/fixtures/benchmark/crafting_tasks/test_tasks');
+const COOKING = path.resolve('test/fixtures/benchmark/cooking_tasks/require_collab_test_2_items');
+const CONSTRUCTION = path.resolve('test/fixtures/benchmark/construction_tasks/custom');
 
 const made: string[] = [];
 afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
