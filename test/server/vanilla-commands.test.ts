@@ -6,20 +6,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { feedbackRecorder, type FeedbackMessage } from '../helpers/feedback.ts';
 import { gameRule } from '../../src/server/services/game-rules.ts';
 
-interface Message { translate?: string; json: unknown; toString(): string }
+type Message = FeedbackMessage;
 
 let server: EmbeddedServer;
 let alice: Bot;
 let bob: Bot;
-const messages: Message[] = [];
+const recorder = feedbackRecorder();
+const messages = recorder.messages;
 
 beforeAll(async () => {
   server = await startTestServer();
   alice = await connectBot(server, 'Alice');
   bob = await connectBot(server, 'Bob');
-  alice.on('message', (message) => { messages.push(message as unknown as Message); });
+  recorder.listen(alice);
 });
 afterAll(async () => {
   alice?.quit();
@@ -28,13 +30,7 @@ afterAll(async () => {
 });
 
 /** Sends `command` as Alice and resolves with the first message after it whose key matches. */
-async function feedback(command: string, key: string | RegExp): Promise<Message> {
-  const from = messages.length;
-  const match = (m: Message): boolean => (typeof key === 'string' ? m.translate === key : key.test(m.translate ?? m.toString()));
-  alice.chat(command);
-  await waitUntil(() => messages.slice(from).some(match), `feedback ${String(key)} to ${command}`, { state: () => messages.slice(from).map((m) => m.translate ?? m.toString()) });
-  return messages.slice(from).find(match)!;
-}
+const feedback = (command: string, key: string | RegExp): Promise<Message> => recorder.feedback(alice, command, key);
 
 describe('text commands', () => {
   test('/tellraw sends a JSON component, selector parts resolved; bad JSON is argument.component.invalid', async () => {
