@@ -1,5 +1,6 @@
 /** Gathering blocks with mineflayer-collectblock (path, best tool, dig, pick up the drops). */
 import type { Bot } from 'mineflayer';
+import type { Entity } from 'prismarine-entity';
 import { Vec3 } from 'vec3';
 import { abortable, sleep, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from './crafting-plan.ts';
@@ -10,6 +11,9 @@ export const COLLECT_RANGE = 64;
 
 /** Candidates looked at beyond `count`, so that buried blocks can be passed over. */
 const EXTRA_CANDIDATES = 16;
+
+/** Rounds of digging when blocks are passed over for want of a path. */
+const COLLECT_ROUNDS = 2;
 
 const FACES = [new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
@@ -30,15 +34,30 @@ const DROPS_MAX_MS = 3_000;
 /** A drop within this distance of a dug block's centre counts as that block's drop (blocks). */
 const DROP_RADIUS = 2;
 
-/**
- * Waits until no item entity lies near any of the dug `positions` (the drops were picked up), at
- * most {@link DROPS_MAX_MS}: a drop out of reach ends the wait at the bound, not in an error.
- */
-async function dropsPickedUp(bot: Bot, positions: Vec3[], signal: AbortSignal): Promise<void> {
+/** Item entities lying within {@link DROP_RADIUS} of any of the dug `positions`. */
+function dropsNear(bot: Bot, positions: Vec3[]): Entity[] {
   const centres = positions.map((p) => p.offset(0.5, 0.5, 0.5));
-  const lying = () => Object.values(bot.entities)
-    .some((e) => e.name === 'item' && e.isValid && centres.some((c) => e.position.distanceTo(c) < DROP_RADIUS));
-  await waitFor(() => !lying(), DROPS_MAX_MS, signal);
+  return Object.values(bot.entities)
+    .filter((e) => e.name === 'item' && e.isValid && centres.some((c) => e.position.distanceTo(c) < DROP_RADIUS));
+}
+
+/**
+ * Picks up the drops still lying at the dug `positions`. collectblock walks only to a drop that
+ * spawned within 0.5 block of its block's centre, and vanilla pops a drop up to ±0.25 block on
+ * each axis and an eighth of a block lower (`Block.popResource`), so some drops are left where
+ * they fell, out of pickup reach of where the bot dug from. Waits at most {@link DROPS_MAX_MS}:
+ * a drop out of reach ends the wait at the bound, not in an error.
+ */
+async function pickUpDrops(bot: Bot, positions: Vec3[], signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + DROPS_MAX_MS;
+  const left = dropsNear(bot, positions);
+  if (left.length > 0) {
+    const walk = bot.collectBlock.collect(left, { ignoreNoPath: true }).catch(() => {});
+    const bound = sleep(DROPS_MAX_MS, signal);
+    await abortable(Promise.race([walk, bound]), signal, () => { void bot.collectBlock.cancelTask(); });
+    if (Date.now() >= deadline) await bot.collectBlock.cancelTask();
+  }
+  await waitFor(() => dropsNear(bot, positions).length === 0, Math.max(0, deadline - Date.now()), signal);
 }
 
 /**
@@ -65,21 +84,30 @@ async function inventorySettled(bot: Bot, signal: AbortSignal): Promise<void> {
 export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<string> {
   const type = bot.registry.blocksByName[blockName];
   if (!type) throw new Error(`${blockName} is not a block.`);
-  // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the grass
-  // under a placed table) can take the pathfinder longer than its time limit to reach.
-  const found = bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES });
-  if (found.length === 0) return `No ${blockName} within ${COLLECT_RANGE} blocks.`;
-  const open = found.filter((p) => isExposed(bot, p));
-  const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count);
+  if (!bot.findBlock({ matching: type.id, maxDistance: COLLECT_RANGE })) return `No ${blockName} within ${COLLECT_RANGE} blocks.`;
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
     const tools = Object.keys(harvest).map((id) => bot.registry.items[Number(id)].name);
     return `You need one of these tools to harvest ${blockName}: ${tools.join(', ')}.`;
   }
   const before = inventoryCounts(bot);
-  const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
-  await abortable(bot.collectBlock.collect(blocks, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
-  await dropsPickedUp(bot, positions, signal);
+  const tried: Vec3[] = [];
+  const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id).length;
+  // A block whose path failed (collectblock passes over it) is replaced by the next candidate, for
+  // at most COLLECT_ROUNDS rounds.
+  for (let round = 0; round < COLLECT_ROUNDS && dug() < count; round++) {
+    const found = bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
+      .filter((p) => !tried.some((t) => t.equals(p)));
+    if (found.length === 0) break;
+    // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
+    // grass under a placed table) can take the pathfinder longer than its time limit to reach.
+    const open = found.filter((p) => isExposed(bot, p));
+    const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count - dug());
+    tried.push(...positions);
+    const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
+    await abortable(bot.collectBlock.collect(blocks, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
+  }
+  await pickUpDrops(bot, tried, signal);
   await inventorySettled(bot, signal);
   const gained: Counts = {};
   for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);

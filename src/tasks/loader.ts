@@ -113,7 +113,8 @@ export function goalFor(task: Task, index: number): string {
  * An `initial_inventory` entry beyond the agents and humans is ignored with a warning, not an
  * error: the benchmark ships such a task (`construction_tasks/custom/church_two_agents.json` has
  * `agent_count: 1` and inventories for agents 0 and 1), and MINDcraft only gives inventories to
- * the agents it starts.
+ * the agents it starts. So is a `blocked_actions` entry beyond the agents (every task of
+ * `crafting_tasks/test_tasks/1_agent.json` has one for agent 1).
  *
  * @returns warnings (things that will be ignored), one line each.
  * @throws TaskError naming the task, the field, the unknown name and the closest valid name.
@@ -135,7 +136,7 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
     for (const item of Object.keys(inv)) checkItem(item, `initial_inventory["${agent}"]`);
   }
   for (const agent of Object.keys(task.blocked_actions)) {
-    if (Number(agent) >= task.agent_count) problems.push(`blocked_actions: agent "${agent}" but agent_count is ${task.agent_count}`);
+    if (Number(agent) >= task.agent_count) warnings.push(`blocked_actions: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
   }
   if (task.type === 'techtree' || task.type === 'cooking') {
     for (const item of Object.keys(taskTargets(task))) checkItem(item, 'target');

@@ -98,11 +98,14 @@ describe('MineCollab task files', () => {
     expect(blocked.blocked_access_to_recipe).toEqual(['0']);
   });
 
-  test('construction: the blueprint is kept; inventories for agents beyond agent_count are a warning; bad blocks and targets an error', async () => {
+  test('construction: the blueprint is kept; inventories and blocked_actions for agents beyond agent_count are a warning; bad blocks and targets an error', async () => {
     const church = await loadTask(path.join(CONSTRUCTION, 'church_two_agents.json'), 'church_two_agent');
     expect(church.blueprint!.levels).toHaveLength(15);
     expect(church.blueprint!.levels[0]!.coordinates).toEqual([-18, -60, 29]);
     expect(checkTaskForVersion(church, gameData('1.21.4'))).toEqual(['initial_inventory: agent "1" is ignored, agent_count is 1']);
+    const solo = await loadTask(path.join(CRAFTING, '1_agent.json'), 'multiagent_crafting_pink_wool_full_plan__depth_0');
+    expect(solo.blocked_actions).toEqual({ 0: [], 1: [] });
+    expect(checkTaskForVersion(solo, gameData('1.21.4'))).toEqual(['blocked_actions: agent "1" is ignored, agent_count is 1']);
     const badBlock = { ...church, blueprint: { levels: [{ level: 0, coordinates: [0, 0, 0] as [number, number, number], placement: [['stone_brick']] }] } };
     expect(() => checkTaskForVersion(badBlock, gameData('1.21.4'))).toThrow(/blueprint level 0: "stone_brick" is not a block in Minecraft 1\.21\.4 \(closest: "stone_bricks"/);
     expect(() => checkTaskForVersion({ ...church, blueprint: undefined }, gameData('1.21.4'))).toThrow(/a construction task needs a "blueprint"/);
