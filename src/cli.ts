@@ -35,9 +35,10 @@ const USAGE = `Usage:
                                               run one MineCollab task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/
   npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
-                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--dashboard]
+                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
                                               run every task of the files, summarise (stdout) and write
                                               results.jsonl, runs/, summary.csv, report.html to <dir>;
+                                              --max-timeout caps every task's timeout (recorded as timeout_s);
                                               --dashboard shows the campaign live on the dashboard
   npm run eval -- <task-file|dir>... --queue <redis://host:port/db> [--campaign <name>] [--attempts <n>] [eval options]
                                               submit the runs as jobs to a Redis queue and follow them;
@@ -186,6 +187,7 @@ async function evalCommand(args: string[]): Promise<number> {
       ids: { type: 'string' }, episodes: { type: 'string' }, parallel: { type: 'string' }, model: { type: 'string' },
       out: { type: 'string' }, resume: { type: 'boolean' }, servers: { type: 'string' }, 'humans-timeout': { type: 'string' },
       dashboard: { type: 'boolean' }, queue: { type: 'string' }, campaign: { type: 'string' }, attempts: { type: 'string' },
+      'max-timeout': { type: 'string' },
     },
   });
   if (positionals.length === 0) throw new UsageError('eval expects at least one task file or folder');
@@ -207,6 +209,7 @@ async function evalCommand(args: string[]): Promise<number> {
     : interruptSignal((line) => bar.log(line));
   const common = {
     inputs: positionals, ids: values.ids, episodes: wholeNumber('episodes', values.episodes, 1), model: values.model, out, resume: values.resume,
+    maxTimeoutS: wholeNumber('max-timeout', values['max-timeout'], 1),
     humansTimeoutMs: humansTimeout(values['humans-timeout']), settings, signal,
     log: (line: string) => bar.log(line), onProgress: (p: EvaluationProgress) => bar.update(p), board,
   };

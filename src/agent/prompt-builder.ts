@@ -20,7 +20,7 @@ import type { Example, ExampleSelector } from '../models/prompts/examples.ts';
 import { fillTemplate, type PromptValues } from '../models/prompts/template.ts';
 import type { ChatRequest, ChatTurn, ToolSpec } from '../models/types.ts';
 import type { MergedProfile } from '../settings/profiles.ts';
-import { formatCounts } from '../skills/crafting-plan.ts';
+import { formatCounts } from '../game/production.ts';
 import { inventoryCounts } from '../skills/items.ts';
 
 /**

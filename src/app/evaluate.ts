@@ -46,6 +46,8 @@ export interface EvaluateOptions {
   ids?: string;
   /** Runs per task (default 1). */
   episodes?: number;
+  /** Caps every task's timeout (s, `--max-timeout`; see `CampaignOptions.maxTimeoutS`). */
+  maxTimeoutS?: number;
   /** Workers running at once (default 1). */
   parallel?: number;
   /** Replaces every profile's model (`--model`). */
@@ -213,7 +215,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 }
 
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
-export type CampaignInput = Pick<EvaluateOptions, 'inputs' | 'ids' | 'episodes' | 'model' | 'settings' | 'profilesDir' | 'env'>;
+export type CampaignInput = Pick<EvaluateOptions, 'inputs' | 'ids' | 'episodes' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'>;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
 export interface PreparedCampaign {
@@ -231,7 +233,7 @@ export interface PreparedCampaign {
  * @throws TaskError / ConfigError for bad input.
  */
 export async function prepareCampaign(options: CampaignInput, log: (line: string) => void): Promise<PreparedCampaign> {
-  const plan = await planCampaign({ inputs: options.inputs, ids: options.ids, episodes: options.episodes });
+  const plan = await planCampaign({ inputs: options.inputs, ids: options.ids, episodes: options.episodes, maxTimeoutS: options.maxTimeoutS });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
   const checked = new Set<string>();

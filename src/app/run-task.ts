@@ -250,6 +250,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       end_reason: ending.reason,
       ...(ending.error ? { error: ending.error } : {}),
       ...unsolvableReason(agents),
+      timeout_s: task.timeout,
       duration_s: seconds(ended - started),
       setup_s: seconds((playing ?? ended) - started),
       play_s: seconds(playing === undefined ? 0 : ended - playing),

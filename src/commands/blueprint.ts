@@ -27,7 +27,7 @@ function blueprintOf(agent: AgentControl): Blueprint | undefined {
 const checkBlueprintLevelCommand = defineCommand({
   name: '!checkBlueprintLevel',
   kind: 'query',
-  description: 'What to place, remove or replace on a blueprint level.',
+  description: 'What to place, remove or replace on a level.',
   params: {
     levelNum: { type: 'int', description: 'level number', domain: [0, Infinity], example: 0 },
   },

@@ -10,12 +10,14 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { writeAndRunCode, type SkillTable } from '../sandbox/index.ts';
 import { formatBlueprintCheck } from '../tasks/blueprint.ts';
+import { sourcesAround } from '../models/oracle.ts';
 import { activateNearest, digAt, digDown, placeBlockAt } from '../skills/blocks.ts';
 import { collectBlocks } from '../skills/collect.ts';
 import { attackNearest, attackPlayer } from '../skills/combat.ts';
 import { putInChest, takeFromChest, viewChest } from '../skills/containers.ts';
 import { craftItems, craftRecipe } from '../skills/crafting.ts';
 import { formatPlan, planCrafting } from '../skills/crafting-plan.ts';
+import { sow } from '../skills/farming.ts';
 import { givePlayer, inventoryCounts } from '../skills/items.ts';
 import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
 import { moveAway, searchForEntity } from '../skills/navigation.ts';
@@ -114,6 +116,10 @@ function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void
       doc: 'placeBlock(type): place a block from your inventory next to you; returns {x, y, z}',
       fn: async (type) => { const b = await placeNearby(bot, str(type, 'type'), signal); return { x: b.position.x, y: b.position.y, z: b.position.z }; },
     },
+    sow: {
+      doc: 'sow(item, n): plant n seed items (wheat_seeds, carrot, potato, beetroot_seeds) on the nearest empty farmland',
+      fn: async (item, n) => sow(bot, str(item, 'item'), int(n, 'n'), signal),
+    },
     digAt: {
       doc: 'digAt(x, y, z): dig the block at those coordinates (walks there) and pick up the drop',
       fn: async (x, y, z) => digAt(bot, int(x, 'x'), int(y, 'y'), int(z, 'z'), signal),
@@ -140,8 +146,8 @@ function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void
       fn: async (item, n) => craftItems(bot, str(item, 'item'), int(n, 'n'), signal),
     },
     craftingPlan: {
-      doc: 'craftingPlan(item, n = 1): text plan: missing items and crafts in order',
-      fn: async (item, n = 1) => formatPlan(planCrafting(bot.registry, inventoryCounts(bot), str(item, 'item'), int(n, 'n'))),
+      doc: 'craftingPlan(item, n = 1): the text plan of !getCraftingPlan: missing items, then crafts, smelts and gathering in order',
+      fn: async (item, n = 1) => formatPlan(planCrafting(bot.registry, inventoryCounts(bot), str(item, 'item'), int(n, 'n'), { sources: sourcesAround(bot, bot.registry), expand: 'raw' })),
     },
     givePlayer: {
       doc: 'givePlayer(name, item, n): hand items to a player',

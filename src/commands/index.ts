@@ -48,7 +48,7 @@ const ORDER = [
   '!attack', '!attackPlayer',
   '!stfu', '!restart', '!clearChat', '!setMode',
   '!putInChest', '!takeFromChest', '!viewChest', '!smeltItem', '!clearFurnace', '!goToBed',
-  '!craftItems',
+  '!craftItems', '!sow',
 ];
 
 /**

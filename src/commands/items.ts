@@ -4,7 +4,9 @@
  */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
-import { formatCounts, formatPlan, planCrafting } from '../skills/crafting-plan.ts';
+import { formatCounts } from '../game/production.ts';
+import { sourcesAround } from '../models/oracle.ts';
+import { formatPlan, planCrafting } from '../skills/crafting-plan.ts';
 import { givePlayer, inventoryCounts } from '../skills/items.ts';
 import { craftItems, craftRecipe, nearestCraftingTable } from '../skills/crafting.ts';
 import { consume, discard, equip, useItemOnEntity } from '../skills/use-items.ts';
@@ -44,20 +46,25 @@ const getCraftingPlanCommand = defineCommand({
     targetItem: { type: 'ItemName', description: 'item to craft', example: 'wooden_pickaxe' },
     quantity: { type: 'int', description: 'how many items', domain: [1, Infinity], optional: true, default: 1 },
   },
-  async perform({ bot, agent }, { targetItem, quantity }) {
-    // A task with restrict_to_inventory: plan from what is held, ask the others for the rest.
+  async perform({ bot, data, agent }, { targetItem, quantity }) {
+    // The sources the oracle plans with (what is in sight), so a model is told the oracle's plan.
+    const sources = sourcesAround(bot, data);
+    const inventory = inventoryCounts(bot);
+    // A task with restrict_to_inventory: plan from what is held (no gathering), the target's
+    // missing ingredients to ask the others for.
     if (agent.task?.restrictToInventory) {
-      const plan = formatPlan(planCrafting(bot.registry, inventoryCounts(bot), targetItem, quantity, { expand: 'direct' }));
+      const plan = formatPlan(planCrafting(data, inventory, targetItem, quantity, { sources: { ...sources, gather: undefined }, expand: 'targets' }));
       return `${plan}\nYou are restricted to your inventory: get missing items from the other agents, do not gather them.`;
     }
-    return formatPlan(planCrafting(bot.registry, inventoryCounts(bot), targetItem, quantity));
+    // Otherwise down to the raw materials, as the reference's plan goes.
+    return formatPlan(planCrafting(data, inventory, targetItem, quantity, { sources, expand: 'raw' }));
   },
 });
 
 const craftRecipeCommand = defineCommand({
   name: '!craftRecipe',
   kind: 'action',
-  description: 'Craft an item\'s recipe a number of times (uses or places a crafting table).',
+  description: 'Craft an item\'s recipe num times (uses or places a crafting table).',
   params: {
     recipe_name: { type: 'ItemName', description: 'item', example: 'stick' },
     num: { type: 'int', description: 'times to craft (not items: 1 craft of oak_planks makes 4)', domain: [1, Infinity], example: 1 },
@@ -71,7 +78,7 @@ const craftItemsCommand = defineCommand({
   name: '!craftItems',
   kind: 'action',
   variantOf: '!craftRecipe',
-  description: 'Craft at least this many items, in whole crafts (uses or places a crafting table).',
+  description: 'Craft at least num items in whole crafts (uses or places a crafting table).',
   params: {
     item_name: { type: 'ItemName', description: 'item', example: 'stick' },
     num: { type: 'int', description: 'items wanted', domain: [1, Infinity], example: 4 },

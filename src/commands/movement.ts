@@ -126,7 +126,7 @@ const followPlayerCommand = defineCommand({
 const moveAwayCommand = defineCommand({
   name: '!moveAway',
   kind: 'action',
-  description: 'Walk this far away.',
+  description: 'Walk this far off.',
   params: {
     distance: { type: 'float', description: 'blocks', domain: [0, Infinity], example: 8 },
   },
@@ -153,7 +153,7 @@ const stayCommand = defineCommand({
 const lookAtPlayerCommand = defineCommand({
   name: '!lookAtPlayer',
   kind: 'action',
-  description: 'Look "at" a player or "with" them (with vision on: and describe what you see).',
+  description: 'Look "at" a player or "with" them (vision: describe the view).',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     direction: { type: 'string', description: '"at" or "with"', example: 'at' },
@@ -166,7 +166,7 @@ const lookAtPlayerCommand = defineCommand({
 const lookAtPositionCommand = defineCommand({
   name: '!lookAtPosition',
   kind: 'action',
-  description: 'Look at a position (with vision on: and describe what you see).',
+  description: 'Look at a position (vision: describe the view).',
   params: {
     x: { type: 'int', description: '' },
     y: { type: 'int', description: '' },

@@ -43,7 +43,7 @@ const viewChestCommand = defineCommand({
 const smeltItemCommand = defineCommand({
   name: '!smeltItem',
   kind: 'action',
-  description: 'Smelt or cook items in a furnace, adding fuel.',
+  description: 'Smelt or cook items in a furnace, with fuel.',
   params: {
     item_name: { type: 'ItemName', description: 'item to smelt', example: 'raw_iron' },
     num: { type: 'int', description: 'times to smelt (= items smelted)', domain: [1, Infinity], example: 4 },

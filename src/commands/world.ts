@@ -1,12 +1,13 @@
 /**
  * World commands: what is around the agent (its own state, blocks, mobs, signs), and changing the
- * blocks: collecting, placing, digging, activating; sleeping in a bed.
+ * blocks: collecting, placing, sowing, digging, activating; sleeping in a bed.
  */
 import type { Bot } from 'mineflayer';
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
 import { activateNearest, describeSign, digAt, digDown, nearbySigns, placeBlockAt, readNearestSign } from '../skills/blocks.ts';
 import { collectBlocks } from '../skills/collect.ts';
+import { sow } from '../skills/farming.ts';
 import { placeNearby } from '../skills/place.ts';
 import { goToBed } from '../skills/sleep.ts';
 
@@ -46,7 +47,7 @@ const statsCommand = defineCommand({
 const nearbyBlocksCommand = defineCommand({
   name: '!nearbyBlocks',
   kind: 'query',
-  description: `Distinct block types within ${NEARBY_RANGE} blocks, nearest first, and sign texts.`,
+  description: `Block types within ${NEARBY_RANGE} blocks, nearest first; sign texts.`,
   params: {},
   async perform({ bot }) {
     const air = new Set(['air', 'cave_air', 'void_air']);
@@ -93,7 +94,7 @@ const readSignCommand = defineCommand({
 const collectBlocksCommand = defineCommand({
   name: '!collectBlocks',
   kind: 'action',
-  description: 'Dig blocks of a type and pick up the drops.',
+  description: 'Dig blocks of a type (ripe crops) and pick up the drops.',
   params: {
     type: { type: 'BlockName', description: 'block', example: 'oak_log' },
     num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 4 },
@@ -128,6 +129,19 @@ const placeBlockAtCommand = defineCommand({
   },
   async perform({ bot, signal }, { type, x, y, z }) {
     return placeBlockAt(bot, type, x, y, z, signal);
+  },
+});
+
+const sowCommand = defineCommand({
+  name: '!sow',
+  kind: 'action',
+  description: 'Plant seeds on empty farmland nearby.',
+  params: {
+    item_name: { type: 'ItemName', description: 'seed', example: 'wheat_seeds' },
+    num: { type: 'int', description: 'how many', domain: [1, Infinity], example: 1 },
+  },
+  async perform({ bot, signal }, { item_name, num }) {
+    return sow(bot, item_name, num, signal);
   },
 });
 
@@ -181,10 +195,10 @@ const goToBedCommand = defineCommand({
 
 /**
  * The queries `!stats`, `!nearbyBlocks`, `!entities` and `!readSign` (nearby = within 16 blocks),
- * and the actions `!collectBlocks`, `!placeHere`, `!placeBlockAt`, `!digAt`, `!digDown`,
+ * and the actions `!collectBlocks`, `!placeHere`, `!placeBlockAt`, `!sow`, `!digAt`, `!digDown`,
  * `!activate` and `!goToBed`.
  */
 export const worldCommands: CommandDef<CommandContext>[] = [
   statsCommand, nearbyBlocksCommand, entitiesCommand, readSignCommand,
-  collectBlocksCommand, placeHereCommand, placeBlockAtCommand, digAtCommand, digDownCommand, activateCommand, goToBedCommand,
+  collectBlocksCommand, placeHereCommand, placeBlockAtCommand, sowCommand, digAtCommand, digDownCommand, activateCommand, goToBedCommand,
 ];

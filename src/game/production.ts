@@ -6,6 +6,7 @@
  */
 import { type GameData, type Recipe, recipeIngredients, recipeNeedsTable, recipeResultCount } from './data.ts';
 import { smeltingTableFor } from './smelting.ts';
+import { compareVariants } from './variants.ts';
 
 /** Item name → count. */
 export type Counts = Record<string, number>;
@@ -52,6 +53,23 @@ export interface ProductionPlan {
   missing: Counts;
   /** Items taken from the inventory (held items the steps or the targets use up). */
   consumed: Counts;
+  /** Items the steps make beyond what the later steps and the targets use (4 sticks crafted for 1). */
+  leftovers: Counts;
+}
+
+/** How {@link planProduction} names what is missing. */
+export interface PlanOptions {
+  /**
+   * How far an item that is neither held nor obtainable (no source gives it, nothing held makes
+   * it) is broken down before it is named missing:
+   * - `held` (default): into its ingredients only while some of them are held, so the missing
+   *   items are the ones a teammate would hand over (`oak_planks` for sticks, not `oak_log`);
+   * - `targets`: as `held`, but the targets themselves are always broken down (the agent crafts
+   *   its target and asks the others for the ingredients: MineCollab's `restrict_to_inventory`);
+   * - `raw`: down to raw materials (items with no recipe and no source), as a player who gathers
+   *   everything from scratch would.
+   */
+  expand?: 'held' | 'targets' | 'raw';
 }
 
 /** Most nested ingredient levels followed (deeper needs count as missing). */
@@ -60,10 +78,15 @@ const MAX_DEPTH = 8;
 const usableCache = new WeakMap<GameData, Map<number, Recipe[]>>();
 
 /**
- * Recipes for item `id`, without the reverse of a storage recipe: redstone is not planned from
- * redstone_block, nor iron_ingot from iron_block, because each of those blocks is made from the
- * item alone. (Recipes of two or more ingredient types stay: black wool dyed from blue wool does
- * not hide blue wool dyed from black wool.)
+ * Recipes for item `id`, without the detour of a pair of items made from each other alone (a
+ * storage block and its item, an ingot and its nuggets): only the way a player takes is planned,
+ * so redstone is not planned from redstone_block, nor iron_ingot from iron_block or from nuggets,
+ * while iron_block is made from iron_ingot and iron_nugget from iron_ingot. Of such a pair, a
+ * block made from an item is kept (packing: iron_block), an item from a block is not (unpacking:
+ * redstone); between two items the recipe that breaks one into pieces is kept (iron_nugget),
+ * between two blocks the one that joins pieces (chiseled_quartz_block from quartz_slab).
+ * Recipes of two or more ingredient types all stay: black wool dyed from blue wool does not hide
+ * blue wool dyed from black wool.
  */
 export function usableRecipes(data: GameData, id: number): Recipe[] {
   let byId = usableCache.get(data);
@@ -74,9 +97,13 @@ export function usableRecipes(data: GameData, id: number): Recipe[] {
       const keys = [...recipeIngredients(r).keys()];
       return keys.length === 1 ? keys[0] : undefined;
     };
+    const isBlock = (item: number) => data.blocksByName[data.items[item]!.name] !== undefined;
     recipes = (data.recipes[id] ?? []).filter((r) => {
       const ing = only(r);
-      return ing === undefined || !(data.recipes[ing] ?? []).some((back) => only(back) === id);
+      if (ing === undefined || !(data.recipes[ing] ?? []).some((back) => only(back) === id)) return true;
+      if (isBlock(id) !== isBlock(ing)) return isBlock(id);
+      const uses = recipeIngredients(r).get(ing)!;
+      return isBlock(id) ? recipeResultCount(r) < uses : recipeResultCount(r) > uses;
     });
     byId.set(id, recipes);
   }
@@ -113,30 +140,36 @@ type Option =
 
 /**
  * Plans making every item of `targets` from `inventory` with `sources`. Held items are used
- * first; then, per item, the way whose inputs are all obtainable is chosen (gathering first, then
- * crafting or smelting, preferring the recipe whose inputs are held most); an item with no
- * obtainable way is expanded along its best way anyway, so `missing` names raw materials (the
- * redstone of a compass, not the compass).
+ * first; then, per item, a way whose inputs are all obtainable is chosen: gathering first, then
+ * crafting or smelting, preferring the way whose inputs are held most, and among recipe variants
+ * held equally the most common one ({@link compareVariants}: oak planks, coal). An item with no
+ * obtainable way is expanded along its best way while some of its inputs are held, so `missing`
+ * names what is lacking (the redstone of a compass whose iron is held, not the compass); how far
+ * beyond that is `options.expand`'s choice.
  *
- * A crafting table is planned (crafted, or counted as consumed when held) when a step needs one,
- * none is at hand and none is held.
+ * A crafting table is planned first when a step needs one and none stands nearby
+ * (`sources.tableNearby`): taken from the inventory (counted in `consumed`: placing it uses it
+ * up) or made like any other item.
  *
  * @param inventory item name → count; not modified.
+ * @param targets item name → count wanted (held ones are used first).
+ * @param options how far missing items are broken down (default: while some inputs are held).
  * @throws Error when a target is not an item of this version.
  */
-export function planProduction(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources = {}): ProductionPlan {
+export function planProduction(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources = {}, options: PlanOptions = {}): ProductionPlan {
   for (const name of Object.keys(targets)) {
     if (!data.itemsByName[name]) throw new Error(`"${name}" is not an item in Minecraft ${data.version.minecraftVersion}`);
   }
-  const first = plan(data, inventory, targets, sources);
+  const expand = options.expand ?? 'held';
+  const first = plan(data, inventory, targets, sources, expand, false);
   const tableNeeded = first.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby
     && !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') && !('crafting_table' in targets);
   if (!tableNeeded) return first;
   // The table is placed (not used up) by the first craft that needs it: plan it first.
-  return plan(data, inventory, { crafting_table: 1, ...targets }, sources);
+  return plan(data, inventory, targets, sources, expand, true);
 }
 
-function plan(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources): ProductionPlan {
+function plan(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources, expand: NonNullable<PlanOptions['expand']>, table: boolean): ProductionPlan {
   const held = new Map(Object.entries(inventory).filter(([, n]) => n > 0));
   const made = new Map<string, number>();
   const steps: ProductionStep[] = [];
@@ -195,7 +228,8 @@ function plan(data: GameData, inventory: Counts, targets: Counts, sources: Produ
     return count - fromMade - fromHeld;
   };
 
-  const need = (name: string, count: number, path: readonly string[]): void => {
+  // `target`: one of the caller's targets (not their ingredients, nor a table planned for them).
+  const need = (name: string, count: number, path: readonly string[], target = false): void => {
     count = take(name, count);
     if (count === 0) return;
     const all = path.length >= MAX_DEPTH ? [] : options(name, path);
@@ -210,10 +244,13 @@ function plan(data: GameData, inventory: Counts, targets: Counts, sources: Produ
     let best = pool[0]!;
     for (const o of pool.slice(1)) {
       if (best.kind === 'gather') break;
-      if (heldCoverage(o, timesOf(o)) > heldCoverage(best, timesOf(best))) best = o;
+      const more = heldCoverage(o, timesOf(o)) - heldCoverage(best, timesOf(best));
+      if (more > 0 || (more === 0 && o.kind === 'craft' && best.kind === 'craft' && compareVariants(o.recipe, best.recipe) < 0)) best = o;
     }
-    // Nothing obtainable and nothing of it held: this item is what is missing.
-    if (!complete.length && heldCoverage(best, timesOf(best)) === 0) {
+    // Nothing obtainable and nothing of it held: this item is what is missing (unless the caller
+    // wants it broken down further).
+    const breakDown = expand === 'raw' || (expand === 'targets' && target);
+    if (!complete.length && heldCoverage(best, timesOf(best)) === 0 && !breakDown) {
       missing[name] = (missing[name] ?? 0) + count;
       return;
     }
@@ -254,8 +291,11 @@ function plan(data: GameData, inventory: Counts, targets: Counts, sources: Produ
     if (makes > count) made.set(name, (made.get(name) ?? 0) + makes - count);
   };
 
-  for (const [name, count] of Object.entries(targets)) need(name, count, []);
-  return { steps, missing, consumed };
+  if (table) need('crafting_table', 1, []);
+  for (const [name, count] of Object.entries(targets)) need(name, count, [], true);
+  const leftovers: Counts = {};
+  for (const [name, n] of made) if (n > 0) leftovers[name] = n;
+  return { steps, missing, consumed, leftovers };
 }
 
 function sameKeys(a: Counts, b: Counts): boolean {

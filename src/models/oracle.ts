@@ -7,9 +7,11 @@
  */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
+import type { ProductionSources } from '../game/production.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import { type Observation, OraclePolicy } from './oracle/policy.ts';
+import { sourcesFrom } from './oracle/sources.ts';
 import type { ChatModel, ChatRequest } from './types.ts';
 
 /** What the oracle may read of its agent: the same facts its prompt gives an LLM. */
@@ -53,6 +55,16 @@ export function mobTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
     if (e.position.distanceTo(here) <= range) names.add(e.name);
   }
   return [...names];
+}
+
+/**
+ * What the world around `bot` gives a plan, read as the oracle reads it (`./oracle/sources.ts`):
+ * gathering from the natural blocks and the animals within {@link SIGHT_RANGE}, smelting with a
+ * furnace or smoker in sight or held, a crafting table in sight. `!getCraftingPlan` plans with
+ * these, so a model is told the plan the oracle would follow.
+ */
+export function sourcesAround(bot: Bot, data: GameData): ProductionSources {
+  return sourcesFrom(data, { blocks: blockTypesAround(bot), mobs: mobTypesAround(bot), inventory: inventoryCounts(bot) });
 }
 
 /**

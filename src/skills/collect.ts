@@ -1,10 +1,20 @@
 /** Gathering blocks with mineflayer-collectblock (path, best tool, dig, pick up the drops). */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
+import type { Block } from 'prismarine-block';
+import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import { abortable, sleep, waitFor } from '../util/abort.ts';
-import { formatCounts, type Counts } from './crafting-plan.ts';
+import { cropOf } from '../game/crops.ts';
+import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
+import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
+import { goTo } from './movement.ts';
+import { loadPlugins } from './plugins.ts';
+
+const { goals } = pathfinderPkg;
+
+/** Distance from the eyes to a block's centre within which the bot digs it without walking (vanilla reach is 4.5). */
+const REACH = 4;
 
 /** How far the bot looks for blocks to collect (blocks). */
 export const COLLECT_RANGE = 64;
@@ -31,6 +41,8 @@ const SETTLE_MAX_MS = 1_500;
  * `ItemEntity.setDefaultPickUpDelay`), and collectblock may resolve before it ends.
  */
 const DROPS_MAX_MS = 3_000;
+/** How long a dug block's drop may take to appear (ms). */
+const DROP_SPAWN_MS = 1_000;
 /** A drop within this distance of a dug block's centre counts as that block's drop (blocks). */
 const DROP_RADIUS = 2;
 
@@ -76,15 +88,51 @@ async function inventorySettled(bot: Bot, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * Walks into reach of each block and digs it, for blocks without a collision shape (crops,
+ * flowers, mushrooms, sugar cane): collectblock walks to a spot from which a ray hits the block
+ * (pathfinder's GoalLookAtBlock), and a ray passes through such a block, so that search never
+ * ends. A block the bot finds no path to is passed over, as collectblock's `ignoreNoPath` does.
+ */
+async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Promise<void> {
+  for (const block of blocks) {
+    throwIfAborted(signal);
+    const pos = block.position;
+    if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
+      try {
+        await goTo(bot, new goals.GoalNear(pos.x, pos.y, pos.z, 2), signal);
+      } catch (err) {
+        throwIfAborted(signal);
+        void err; // no path: leave this one
+        continue;
+      }
+    }
+    const now = bot.blockAt(pos);
+    if (now?.type !== block.type) continue;
+    loadPlugins(bot);
+    await abortable(bot.tool.equipForBlock(now, {}), signal);
+    await abortable(bot.dig(now, true), signal, () => bot.stopDigging());
+    // The drop spawns a tick or two after the block breaks; pickUpDrops walks to it.
+    await waitFor(() => dropsNear(bot, [pos]).length > 0, DROP_SPAWN_MS, signal);
+  }
+}
+
+/**
  * Digs up to `count` blocks of `blockName` near the bot and collects their drops: the nearest
- * ones with an open face first, then buried ones.
+ * ones with an open face first, then buried ones. A crop (`wheat`, `carrots`, ... see
+ * `../game/crops.ts`) is harvested only full-grown, as a player does: a young one gives back
+ * little more than its seed, and would undo a sowing.
  *
  * @returns what ended up in the inventory, or why nothing could be collected.
  */
 export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<string> {
   const type = bot.registry.blocksByName[blockName];
   if (!type) throw new Error(`${blockName} is not a block.`);
-  if (!bot.findBlock({ matching: type.id, maxDistance: COLLECT_RANGE })) return `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+  const crop = cropOf(bot.registry, blockName);
+  const matching = crop ? (b: Block) => b.type === type.id && Number(b.getProperties().age) === crop.maxAge : type.id;
+  if (!bot.findBlock({ matching, maxDistance: COLLECT_RANGE })) {
+    const growing = crop ? bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: 64 }).length : 0;
+    return growing ? `No full-grown ${blockName} within ${COLLECT_RANGE} blocks (${growing} still growing).` : `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+  }
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
     const tools = Object.keys(harvest).map((id) => bot.registry.items[Number(id)].name);
@@ -96,7 +144,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   // A block whose path failed (collectblock passes over it) is replaced by the next candidate, for
   // at most COLLECT_ROUNDS rounds.
   for (let round = 0; round < COLLECT_ROUNDS && dug() < count; round++) {
-    const found = bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
+    const found = bot.findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
       .filter((p) => !tried.some((t) => t.equals(p)));
     if (found.length === 0) break;
     // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
@@ -105,7 +153,9 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
     const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count - dug());
     tried.push(...positions);
     const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
-    await abortable(bot.collectBlock.collect(blocks, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
+    const solid = blocks.filter((b) => b.shapes.length > 0);
+    if (solid.length) await abortable(bot.collectBlock.collect(solid, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
+    await digShapeless(bot, blocks.filter((b) => b.shapes.length === 0), signal);
   }
   await pickUpDrops(bot, tried, signal);
   await inventorySettled(bot, signal);

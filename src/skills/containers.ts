@@ -4,7 +4,7 @@ import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, throwIfAborted } from '../util/abort.ts';
-import { formatCounts, type Counts } from './crafting-plan.ts';
+import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos } from './navigation.ts';

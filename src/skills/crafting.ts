@@ -3,7 +3,8 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable } from '../util/abort.ts';
-import { formatCounts, planCrafting } from './crafting-plan.ts';
+import { formatCounts } from '../game/production.ts';
+import { planCrafting } from './crafting-plan.ts';
 import { inventoryCounts } from './items.ts';
 import { goTo } from './movement.ts';
 import { placeNearby } from './place.ts';
@@ -65,7 +66,7 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   }
   if (!recipe) {
     const wanted = crafts(all[0]!.result.count) * all[0]!.result.count;
-    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, wanted, { expand: 'direct' });
+    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, wanted, { expand: 'targets', sources: { tableNearby: table !== null } });
     const missing = formatCounts(plan.missing);
     return missing
       ? `You cannot craft ${itemName} yet: you are missing ${missing}.`

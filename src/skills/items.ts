@@ -2,7 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import type { Item } from 'prismarine-item';
-import { formatCounts, type Counts } from './crafting-plan.ts';
+import { formatCounts, type Counts } from '../game/production.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import type { Vec3 } from 'vec3';
 import { goTo, goToPlayer, playerEntity } from './movement.ts';

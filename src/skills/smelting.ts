@@ -4,7 +4,7 @@ import type { Block } from 'prismarine-block';
 import { sleep, throwIfAborted } from '../util/abort.ts';
 import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe } from '../game/smelting.ts';
 import { inventoryCounts } from './items.ts';
-import { formatCounts, type Counts } from './crafting-plan.ts';
+import { formatCounts, type Counts } from '../game/production.ts';
 import { formatPos } from './navigation.ts';
 import { placeNearby } from './place.ts';
 import { nearestBlockOf, playerCounts, walkToBlock, withWindow } from './containers.ts';

@@ -5,7 +5,7 @@
  */
 import { type GameData, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
 import { normaliseName } from '../game/names.ts';
-import { formatCounts, type Counts } from './crafting-plan.ts';
+import { formatCounts, type Counts } from '../game/production.ts';
 
 /** At most this many names in a list line ("used in", "dropped by", matches). */
 const LIST_MAX = 8;

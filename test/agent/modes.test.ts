@@ -71,16 +71,24 @@ test('the default switches are those of profiles/defaults/_default.json', () => 
 test('an idle bot with the default modes does almost no mode work', async () => {
   await waitUntil(() => agent.actions.current === undefined && bot.entity.onGround, 'the bot idle on the ground');
   const before = { ...agent.modes.stats };
+  // The block cells the bot's feet enter (a server position correction on a loaded machine can
+  // nudge an idle bot over a cell boundary: two modes then look at the new cell, no more).
+  let cell = feet().toString();
+  let cellChanges = 0;
+  const onMove = () => { const now = feet().toString(); if (now !== cell) { cell = now; cellChanges++; } };
+  bot.on('move', onMove);
   // 100 of the bot's game ticks: 5 s at 20 a second, however long a busy machine takes for them.
   await bot.waitForTicks(100);
+  bot.off('move', onMove);
   const events = agent.modes.stats.events - before.events;
   const checks = agent.modes.stats.checks - before.checks;
-  console.log(`idle 100 ticks, default modes: ${events} events delivered to mode listeners, ${checks} condition checks, 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
+  console.log(`idle 100 ticks, default modes: ${events} events delivered to mode listeners, ${checks} condition checks (${cellChanges} cell changes), 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
   // Only mineflayer's once-a-second position heartbeat reaches the modes; it does not change block cell.
   expect(events).toBeGreaterThan(0); // the listeners were live all along
-  expect(events).toBeLessThanOrEqual(15);
-  expect(checks).toBe(0);
-  expect(agent.modes.stats.fired).toBe(0);
+  expect(events).toBeLessThanOrEqual(15 + cellChanges);
+  // self_preservation and torch_placing look at a cell the bot enters; nothing else is looked at.
+  expect(checks).toBeLessThanOrEqual(2 * cellChanges);
+  expect(agent.modes.stats.fired - before.fired).toBe(0);
 }, 15_000);
 
 test('self_preservation: lava placed at the feet, then fire: the bot steps out each time', async () => {

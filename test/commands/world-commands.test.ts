@@ -30,6 +30,46 @@ describe('blocks', () => {
     expect(await serverBlock(w, floating)).toBe('air');
   }, 30_000);
 
+  test('!sow plants seeds on the nearest empty farmland, seen by the bot and the server, and spends them; no free farmland: the clear error', async () => {
+    const base = await area(w, 36, 12);
+    await give(w, 'wheat_seeds', 3);
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe('!sow failed: wheat_seeds needs farmland with air above; there is no farmland within 32 blocks (a hoe turns dirt or grass into farmland).');
+    // Farmland under a full-grown crop is not free.
+    const covered = base.offset(2, -1, 0);
+    await setBlock(w, covered, 'farmland');
+    await setBlock(w, covered.offset(0, 1, 0), 'wheat[age=7]');
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe(`!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at (${covered.x}, ${covered.y}, ${covered.z}), under wheat.`);
+    expect(await run(w.andy, '!sow("oak_log", 1)')).toMatch(/^!sow failed: oak_log plants no crop on farmland\. Seeds that do: wheat_seeds, .*carrot, potato/);
+
+    const fields = [base.offset(4, -1, 0), base.offset(4, -1, 1), base.offset(5, -1, 0)];
+    for (const f of fields) await setBlock(w, f, 'farmland');
+    const [a, b, c] = fields.map((f) => f.offset(0, 1, 0)) as [typeof base, typeof base, typeof base];
+    // Three free farmland blocks: two get wheat, the last a carrot (a carrot plants carrots).
+    const out = await run(w.andy, '!sow("wheat_seeds", 2)');
+    expect(out).toMatch(/^Sowed 2 wheat_seeds: wheat at \(.*\), \(.*\)\.$/);
+    const wheat = [a, b, c].filter((p) => out.includes(`(${p.x}, ${p.y}, ${p.z})`));
+    expect(wheat).toHaveLength(2);
+    for (const p of wheat) {
+      expect(await serverBlock(w, p)).toBe('wheat');
+      expect(w.andy.bot.blockAt(p)?.name).toBe('wheat');
+      expect(Number(w.andy.bot.blockAt(p)?.getProperties().age)).toBe(0);
+    }
+    expect(count(w.andy, 'wheat_seeds')).toBe(1);
+    await waitUntil(() => serverCount(w, 'Andy', 'wheat_seeds') === 1, 'the server takes the two seeds');
+    const last = [a, b, c].find((p) => !wheat.includes(p))!;
+    await give(w, 'carrot', 1);
+    expect(await run(w.andy, '!sow("carrot", 2)')).toBe(`Sowed 1 carrot: carrots at (${last.x}, ${last.y}, ${last.z}). Stopped: you have no more carrot.`);
+    expect(await serverBlock(w, last)).toBe('carrots');
+    await waitUntil(() => serverCount(w, 'Andy', 'carrot') === 0 && count(w.andy, 'carrot') === 0, 'the carrot is spent on both sides');
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toMatch(/^!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at .*, under (wheat|carrots)\.$/);
+
+    // A harvest takes only the full-grown crop and leaves the young ones just sown.
+    expect(await run(w.andy, '!collectBlocks("wheat", 3)')).toMatch(/^Collected .*\b1 wheat\b/);
+    expect(await serverBlock(w, covered.offset(0, 1, 0))).toBe('air');
+    for (const p of wheat) expect(await serverBlock(w, p)).toBe('wheat');
+    expect(await run(w.andy, '!collectBlocks("wheat", 1)')).toBe('No full-grown wheat within 64 blocks (2 still growing).');
+  }, 60_000);
+
   test('!digAt walks into reach, digs with the right tool and picks up the drop; refuses stone without a pickaxe', async () => {
     const base = await area(w, -24, 12);
     const ground = base.offset(6, -1, 0);

@@ -4,6 +4,7 @@
  * stand-in of `./oracle-sim.ts`.
  */
 import { describe, expect, test } from 'vitest';
+import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintClashes, planConstruction } from '../../src/models/oracle/construction-plan.ts';
@@ -205,6 +206,26 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     for (const [id, task] of tasks) expect(success(task, id, simulate(data, team(task, id), COOKING, 5000)), id).toBe(true);
   });
 
+  test('cooking: each !sow follows a harvest of its crop, by the same agent, one seed per cell at most', () => {
+    const tasks = [1, 2, 3].flatMap((agents) => Object.entries(generateCookingTasks(data, { agents, count: 6, seed: 50 + agents })));
+    let sowings = 0;
+    for (const [id, task] of tasks) {
+      const result = simulate(data, team(task, id), COOKING, 5000);
+      for (const a of result.agents.values()) {
+        a.commands.forEach((c, i) => {
+          const sow = /^!sow\("(\w+)", (\d+)\)$/.exec(c);
+          if (!sow) return;
+          sowings++;
+          const harvest = /^!collectBlocks\("(\w+)", (\d+)\)$/.exec(a.commands[i - 1] ?? '');
+          expect(harvest, `${id}: ${a.name} sows after ${a.commands[i - 1]}`).not.toBeNull();
+          expect(cropOf(data, harvest![1]!)?.seed, id).toBe(sow[1]);
+          expect(Number(sow[2]), id).toBeLessThanOrEqual(Number(harvest![2]));
+        });
+      }
+    }
+    expect(sowings).toBeGreaterThan(0);
+  });
+
   test('construction, 1–3 agents: the blueprint is built bottom up, cells split among the builders', () => {
     for (const agents of [1, 2, 3]) {
       for (const [id, task] of Object.entries(generateConstructionTasks(data, { agents, count: 3, seed: 90 + agents, size: 5, levels: 3 }))) {
@@ -244,5 +265,31 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(blueprintClashes(blueprint).map((c) => [c.x, c.y, c.z])).toEqual([[0, 4, 0], [1, 4, 0]]);
     const plan = planConstruction(blueprint, [{ name: 'Andy', inventory: { stone: 2, oak_planks: 2 }, canBuild: true, canGive: true }]);
     expect(plan.unsolvable).toMatch(/inconsistent.*\(0, 4, 0\) is stone or oak_planks in levels 0, 1/);
+  });
+});
+
+describe('sowing back after a harvest (in-memory world)', () => {
+  const cook = (targets: Record<string, number>, blocked: string[] = [], world = COOKING) =>
+    simulate(data, [{ name: 'Andy', inventory: {}, blocked, targets, goal: 'Cook it.' }], world).agents.get('Andy')!;
+
+  test('the harvested crop is sown back with the seeds the dish does not use, then the work goes on', () => {
+    const bread = cook({ bread: 1 });
+    expect(bread.commands).toEqual(['!collectBlocks("wheat", 3)', '!sow("wheat_seeds", 3)', '!craftRecipe("bread", 1)']);
+    expect(bread.inventory).toEqual({ bread: 1 });
+    // A potato is both the seed and the food: one of the two harvested is spare.
+    const potato = cook({ baked_potato: 1 });
+    expect(potato.commands).toEqual(['!collectBlocks("potatoes", 1)', '!sow("potato", 1)', '!smeltItem("potato", 1)']);
+    expect(potato.inventory).toEqual({ baked_potato: 1 });
+  });
+
+  test('a sowing that fails is not tried again, and a blocked !sow is never used: the dish is still made', () => {
+    const noFarmland = { ...COOKING, blocks: COOKING.blocks.filter((b) => b !== 'farmland') };
+    const failed = cook({ bread: 1 }, [], noFarmland);
+    expect(failed.commands).toEqual(['!collectBlocks("wheat", 3)', '!sow("wheat_seeds", 3)', '!craftRecipe("bread", 1)']);
+    expect(failed.turns.some((t) => /!sow failed: wheat_seeds needs farmland/.test(t.content))).toBe(true);
+    expect(failed.inventory.bread).toBe(1);
+    const blocked = cook({ bread: 1 }, ['!sow']);
+    expect(blocked.commands).toEqual(['!collectBlocks("wheat", 3)', '!craftRecipe("bread", 1)']);
+    expect(blocked.inventory).toEqual({ bread: 1, wheat_seeds: 3 });
   });
 });

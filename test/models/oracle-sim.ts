@@ -1,7 +1,8 @@
 /**
  * A small in-memory stand-in for the game, for fast tests of the oracle policy with whole teams:
  * agents with inventories, pairwise conversations, and the few commands the policy uses
- * (hand-overs, crafting, smelting, gathering, placing and digging blueprint cells). No server.
+ * (hand-overs, crafting, smelting, gathering, sowing, placing and digging blueprint cells). No
+ * server.
  *
  * It runs each agent's think loop as the real agent does: prompt, run the command in the reply,
  * add its output as a SYSTEM turn, prompt again until a reply has no command; a reply without a
@@ -9,6 +10,7 @@
  */
 import type { GameData } from '../../src/game/data.ts';
 import { recipeIngredients, recipeNeedsTable, recipeResultCount } from '../../src/game/data.ts';
+import { cropOf } from '../../src/game/crops.ts';
 import { type Counts, smeltingInputs, usableRecipes } from '../../src/game/production.ts';
 import { OraclePolicy } from '../../src/models/oracle/policy.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
@@ -45,6 +47,8 @@ export interface SimResult {
   log: string[];
   /** The blocks placed in the world, `x,y,z` → block. */
   world: Map<string, string>;
+  /** The sowings done, in order, as `Name: 3 wheat_seeds`. */
+  sown: string[];
 }
 
 const ARGS = /^!(\w+)\((.*)\)$/;
@@ -66,6 +70,7 @@ export interface Astray {
 export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray): SimResult {
   const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
   const placed = new Map<string, string>();
+  const sown: string[] = [];
   const log: string[] = [];
   const queue: { to: string; turn: ChatTurn; from?: string }[] = [];
   let tableNearby = world.blocks.includes('crafting_table');
@@ -138,7 +143,19 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const item = Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'block' && s.block === block)?.[0]
           ?? (block === 'stone' ? 'cobblestone' : block);
         add(a.inventory, item, n);
-        return `Collected ${n} ${item}.`;
+        // A full-grown crop also gives at least one of its seed item (vanilla loot: 1–4 more).
+        const crop = cropOf(data, block);
+        if (crop) add(a.inventory, crop.seed, n);
+        return `Collected ${n} ${item}${crop ? ` and ${n} ${crop.seed}` : ''}.`;
+      }
+      case 'sow': {
+        const [seed, n] = args as [string, number];
+        if (!world.blocks.includes('farmland')) return `!sow failed: ${seed} needs farmland with air above; there is no farmland within 32 blocks.`;
+        const k = Math.min(n, a.inventory[seed] ?? 0);
+        if (!k) return `!sow failed: You have no ${seed}.`;
+        add(a.inventory, seed, -k);
+        sown.push(`${a.name}: ${k} ${seed}`);
+        return `Sowed ${k} ${seed}.`;
       }
       case 'attack': {
         const [mob] = args as [string];
@@ -216,5 +233,5 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     }
     if (!acted) break;
   }
-  return { agents, log, world: placed };
+  return { agents, log, world: placed, sown };
 }

@@ -88,6 +88,14 @@ describe('campaigns', () => {
     expect(fileKeys(['/x/a/tasks.json', '/y/a/tasks.json'])).toEqual(new Map([['/x/a/tasks.json', 'x/a/tasks'], ['/y/a/tasks.json', 'y/a/tasks']]));
   });
 
+  test('--max-timeout caps each task\'s timeout and leaves shorter ones alone', async () => {
+    const own = await planCampaign({ inputs: [FIXTURES] });
+    const capped = await planCampaign({ inputs: [FIXTURES], maxTimeoutS: 60 });
+    expect(own.some((r) => r.task.timeout > 60)).toBe(true);
+    expect(capped.map((r) => r.task.timeout)).toEqual(own.map((r) => Math.min(r.task.timeout, 60)));
+    await expect(planCampaign({ inputs: [FIXTURES], maxTimeoutS: 0 })).rejects.toThrow(/--max-timeout/);
+  });
+
   test('bad input is a TaskError: missing file, bad pattern, no matching task, episodes < 1', async () => {
     await expect(planCampaign({ inputs: ['nope.json'] })).rejects.toThrow(TaskError);
     await expect(planCampaign({ inputs: [FIXTURES], ids: '(' })).rejects.toThrow(/--ids: not a regular expression/);

@@ -9,11 +9,13 @@
  *    that hands items over; each computes the same plan from them (`./team-plan.ts` for items,
  *    `./construction-plan.ts` for a blueprint), makes its hand-overs and answers `Done.`
  * 3. Then it tells each worker `Go. Team: ...`; workers make their items (crafting, smelting,
- *    gathering what the world gives) or build their cells level by level, bottom up.
+ *    gathering what the world gives, sowing back the crops they harvest with the seeds they do
+ *    not need: `!sow`) or build their cells level by level, bottom up.
  * 4. An unsolvable task is said once, with the reason.
  */
 import type { GameData } from '../../game/data.ts';
 import { recipeIngredients } from '../../game/data.ts';
+import { cropOf } from '../../game/crops.ts';
 import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../../game/production.ts';
 import type { Blueprint } from '../../tasks/schema.ts';
 import { blueprintBox } from '../../tasks/worlds.ts';
@@ -409,9 +411,15 @@ export class OraclePolicy {
     const targets: Counts = {};
     for (const j of plan.plan.jobs) if (j.worker === obs.name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
     if (Object.keys(targets).length === 0) return '';
+    // A crop harvested by the last command is sown back, once, with the seeds the work left
+    // does not use.
+    const harvest = this.#harvest;
+    this.#harvest = undefined;
     const left: Counts = {};
     for (const [item, n] of Object.entries(targets)) if ((obs.inventory[item] ?? 0) < n) left[item] = n - (obs.inventory[item] ?? 0);
     if (Object.keys(left).length === 0) {
+      const sowing = harvest && this.#sowBack(obs, harvest, (obs.inventory[harvest.seed] ?? 0) - (targets[harvest.seed] ?? 0));
+      if (sowing) return sowing;
       if (this.#finishedSaid) return '';
       this.#finishedSaid = true;
       return `I have ${formatCounts(targets)}.`;
@@ -421,6 +429,8 @@ export class OraclePolicy {
     for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
     const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
     const next = planProduction(this.#data, stock, left, sources);
+    const sowing = harvest && this.#sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
+    if (sowing) return sowing;
     const missing = formatCounts(next.missing);
     if (missing) {
       // Away from where the task began (a hunt led the bot off): the furnaces, crops and
@@ -443,7 +453,29 @@ export class OraclePolicy {
       return formatShort(next.missing, left);
     }
     const step = pickStep(this.#data, next.steps, obs.inventory);
-    return step ? stepCommand(step) : '';
+    if (!step) return '';
+    const command = stepCommand(step);
+    this.#harvest = this.#harvestOf(command, obs);
+    return command;
+  }
+
+  /** The crop `command` harvests (`!collectBlocks("wheat", 3)`: 3 cells of wheat), if it is a harvest. */
+  #harvestOf(command: string, obs: Observation): Harvest | undefined {
+    const m = /^!collectBlocks\("([a-z0-9_]+)", (\d+)\)$/.exec(command);
+    const crop = m && cropOf(this.#data, m[1]!);
+    return crop ? { seed: crop.seed, cells: Number(m[2]), held: obs.inventory[crop.seed] ?? 0 } : undefined;
+  }
+
+  /**
+   * `!sow` for the cells `harvest` emptied: one command, at most one seed per cell, only `spare`
+   * seeds (those the rest of the work does not use), and only when the harvest brought seeds (a
+   * harvest that failed emptied no cell). Undefined when there is nothing to sow or `!sow` is
+   * blocked; a sowing that fails is not tried again.
+   */
+  #sowBack(obs: Observation, harvest: Harvest, spare: number): string | undefined {
+    if (!obs.canUse('!sow') || (obs.inventory[harvest.seed] ?? 0) <= harvest.held) return undefined;
+    const n = Math.min(harvest.cells, spare);
+    return n > 0 ? `!sow("${harvest.seed}", ${n})` : undefined;
   }
 
   #build(obs: Observation, plan: BuildPlan): string {
@@ -515,6 +547,15 @@ export class OraclePolicy {
   #shortWaits = 0;
   readonly #refused = new Set<string>();
   #offSite = '';
+  /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
+  #harvest: Harvest | undefined;
+}
+
+/** A crop harvest: the seed item of the crop, how many cells it empties, the seeds held before. */
+interface Harvest {
+  seed: string;
+  cells: number;
+  held: number;
 }
 
 /**

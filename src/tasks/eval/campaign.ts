@@ -27,6 +27,12 @@ export interface CampaignOptions {
   ids?: string;
   /** Runs per task (default 1). */
   episodes?: number;
+  /**
+   * Caps every task's `timeout` (s; `--max-timeout`): for smoke runs, and for policies that finish
+   * or give up early (the oracle), so that an unsolvable task does not play out its 300–500 s. A
+   * run's `timeout_s` records the timeout it had. Default: each task's own.
+   */
+  maxTimeoutS?: number;
 }
 
 /**
@@ -80,6 +86,8 @@ export function runFolder(runId: string): string {
 export async function planCampaign(options: CampaignOptions): Promise<PlannedRun[]> {
   const episodes = options.episodes ?? 1;
   if (!Number.isInteger(episodes) || episodes < 1) throw new TaskError(`--episodes expects a whole number ≥ 1, got ${episodes}`);
+  const cap = options.maxTimeoutS;
+  if (cap !== undefined && !(cap > 0)) throw new TaskError(`--max-timeout expects a number of seconds > 0, got ${cap}`);
   let pattern: RegExp | undefined;
   try {
     pattern = options.ids ? new RegExp(options.ids) : undefined;
@@ -91,8 +99,9 @@ export async function planCampaign(options: CampaignOptions): Promise<PlannedRun
   const runs: PlannedRun[] = [];
   for (const file of files) {
     const tasks = await loadTaskFile(file);
-    for (const task of tasks.values()) {
-      if (pattern && !pattern.test(task.id)) continue;
+    for (const loaded of tasks.values()) {
+      if (pattern && !pattern.test(loaded.id)) continue;
+      const task = cap !== undefined && loaded.timeout > cap ? { ...loaded, timeout: cap } : loaded;
       for (let episode = 1; episode <= episodes; episode++) {
         const runId = `${keys.get(file)}/${task.id}/${episode}`;
         runs.push({ runId, folder: runFolder(runId), task, episode });

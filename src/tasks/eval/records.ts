@@ -249,6 +249,8 @@ export const runResultSchema = z.looseObject({
   error: z.string().optional(),
   /** Why the task cannot be done, when an agent's policy found so (it said so once in chat). */
   unsolvable: z.string().optional(),
+  /** The run's timeout (s): the task's own, or `--max-timeout` when lower. */
+  timeout_s: z.number().optional(),
   /** Wall time of the whole run: server and bots start-up, set-up and play (s). */
   duration_s: z.number(),
   /** Start-up and set-up: until the goals were given (s). */

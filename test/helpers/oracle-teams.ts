@@ -1,0 +1,41 @@
+/**
+ * Oracle teams playing MineCollab-format tasks on the embedded server (test/e2e/*-oracle.test.ts):
+ * one run through `runTask`, as `npm run task` plays it, with the agents' oracle models kept to
+ * read what they decided.
+ */
+import path from 'node:path';
+import { testSettings } from './version.ts';
+import { loadTask } from '../../src/tasks/loader.ts';
+import type { LoadedTask } from '../../src/tasks/schema.ts';
+import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
+import type { OracleModel } from '../../src/models/oracle.ts';
+
+/** Generated task files kept for tests (written by `npm run generate` with fixed seeds). */
+const FIXTURES = path.resolve('test/fixtures/generated');
+const settings = testSettings({ chat_bot_messages: false });
+
+/** Plays `task` with oracle agents; `onReady` runs once the world is set up, before play. */
+export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => void | Promise<void>) {
+  const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);
+  let oracles: OracleModel[] = [];
+  const result = await runTask({
+    task, settings, profiles, model: 'oracle', log: () => {},
+    onReady: async (ready) => {
+      oracles = ready.agents.map((a) => a.model as OracleModel);
+      await onReady?.(ready);
+    },
+  });
+  return { result, oracles };
+}
+
+/** Task `id` of the generated fixture `file`. */
+export const fixture = (file: string, id: string) => loadTask(path.join(FIXTURES, file), id);
+
+/** A hand-written crafting task in MineCollab's format (timeout 90 s unless `extra` says). */
+export function craftingTask(id: string, target: string, inventories: Record<string, Record<string, number>>, extra: Partial<LoadedTask> = {}): LoadedTask {
+  const agents = Object.keys(inventories).length;
+  return {
+    id, file: 'inline', type: 'techtree', goal: `Collaborate with other agents to craft an ${target}`, conversation: `Let's work together to craft an ${target}.`,
+    agent_count: agents, target, number_of_target: 1, timeout: 90, initial_inventory: inventories, blocked_actions: {}, ...extra,
+  } as LoadedTask;
+}
