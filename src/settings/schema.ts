@@ -330,6 +330,12 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, file: st
     if (issue.code === 'unrecognized_keys') {
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in "${key}"` : ''}: remove or correct ${issue.keys.length > 1 ? 'them' : 'it'}`;
     }
+    if (issue.code === 'invalid_key') {
+      // A record's key failed its own schema (e.g. `initial_inventory` keyed by item instead of agent).
+      const parent = issue.path.slice(0, -1).join('.') || '(top level)';
+      const wanted = issue.issues.map((i) => i.message.replace(/^Invalid string: /, '')).join(', ');
+      return `key "${parent}": "${String(issue.path.at(-1))}" is not ${wanted}`;
+    }
     const expected = issue.code === 'invalid_type'
       ? issue.expected
       : issue.message.replace(/^(Invalid input|Too small|Too big|Invalid option): /, '').replace(/^expected /, '');

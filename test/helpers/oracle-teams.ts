@@ -14,17 +14,32 @@ import type { OracleModel } from '../../src/models/oracle.ts';
 const FIXTURES = path.resolve('test/fixtures/generated');
 const settings = testSettings({ chat_bot_messages: false });
 
-/** Plays `task` with oracle agents; `onReady` runs once the world is set up, before play. */
+/** The most a test lets a run play (s): solved runs take 5–60 s; a stuck one ends in time to be shown. */
+const MAX_TIMEOUT_S = 150;
+/** Log lines kept of a run, to print when it fails. */
+const LOG_TAIL = 300;
+
+/**
+ * Plays `task` with oracle agents, its timeout capped at {@link MAX_TIMEOUT_S}; `onReady` runs once
+ * the world is set up, before play. A run that does not succeed prints the tail of its log.
+ */
 export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => void | Promise<void>) {
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);
   let oracles: OracleModel[] = [];
+  const lines: string[] = [];
+  const started = Date.now();
   const result = await runTask({
-    task, settings, profiles, model: 'oracle', log: () => {},
+    task: { ...task, timeout: Math.min(task.timeout, MAX_TIMEOUT_S) }, settings, profiles, model: 'oracle',
+    log: (line) => {
+      lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
+      if (lines.length > LOG_TAIL) lines.shift();
+    },
     onReady: async (ready) => {
       oracles = ready.agents.map((a) => a.model as OracleModel);
       await onReady?.(ready);
     },
   });
+  if (!result.success) console.log(`${task.id}: ${result.end_reason}, score ${result.score}; the run's last ${lines.length} log lines:\n${lines.join('\n')}`);
   return { result, oracles };
 }
 

@@ -115,7 +115,9 @@ describe('smelting', () => {
 
   test('smoker cooks beef but not iron_ore; blast furnace smelts raw_iron; both in 100 ticks', async () => {
     bot = await connectBot(server, 'Cook');
-    const spawn = bot.entity.position.floored();
+    // 30 blocks east of this bot's spawn: clear of the first test's furnace, whose position came
+    // from another bot's spawn (players spawn anywhere within the spawnRadius of 10 blocks).
+    const spawn = bot.entity.position.floored().offset(30, 0, 0);
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 6.5);
     const base = spawn.offset(2, -1, 6);
     const beefSmoker = await place(server, bot, 'smoker', base);

@@ -111,6 +111,8 @@ describe('MineCollab task files', () => {
     expect(() => checkTaskForVersion({ ...church, blueprint: undefined }, gameData('1.21.4'))).toThrow(/a construction task needs a "blueprint"/);
     const badTarget = await tempFile(JSON.stringify({ t: { type: 'cooking', goal: 'x', target: { bread: 'many' } } }));
     await expect(loadTaskFile(badTarget)).rejects.toThrow(/task "t": key "target": expected an item name, a list of item names, an item → count map or an agent index → item map, found an object/);
+    const byItem = await tempFile(JSON.stringify({ t: { type: 'techtree', goal: 'x', target: 'stick', initial_inventory: { oak_planks: 2 } } }));
+    await expect(loadTaskFile(byItem)).rejects.toThrow(/task "t": key "initial_inventory": "oak_planks" is not an agent index such as "0"/);
     const noLevels = await tempFile(JSON.stringify({ t: { type: 'construction', goal: 'x', blueprint: { levels: [{ level: 0, coordinates: [0, 0], placement: [] }] } } }));
     await expect(loadTaskFile(noLevels)).rejects.toThrow(/blueprint\.levels\.0\.coordinates/);
   });
