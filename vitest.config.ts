@@ -21,10 +21,11 @@ const VERSION_DEPENDENT_TESTS = [
   'test/e2e/crafting-oracle.test.ts',
 ];
 /**
- * Test files at once: one per core. The integration tests mostly wait (game ticks, pathfinding),
- * so more workers finish sooner on an idle machine (test/server + test/commands: 159 s with 2,
- * 101 s with 4), but with two per core the timing-sensitive tests (an idle bot's mode work, hand-
- * overs under load, the browser and renderer tests) failed now and then; correctness first.
+ * Test files at once: three per core. The integration tests mostly wait (game ticks, pathfinding,
+ * round trips): with two workers on 2 cores the suite used a quarter of the CPU and took 11 min;
+ * six take about 4 min at half of it. The tests that once failed under that load waited on
+ * conditions a loaded machine may never meet in time (a bot nudged over a block boundary, two
+ * bots trading places, a spawn point reused); they now wait for what they assert.
  */
 const WORKERS = Math.max(6, 3 * availableParallelism());
 

@@ -43,7 +43,7 @@ const checkBlueprintLevelCommand = defineCommand({
 const checkBlueprintCommand = defineCommand({
   name: '!checkBlueprint',
   kind: 'query',
-  description: 'What is left of the whole blueprint, and the score.',
+  description: 'What is left of the blueprint, and the score.',
   params: {},
   async perform({ bot, agent }) {
     const blueprint = blueprintOf(agent);

@@ -9,7 +9,7 @@ import type { CommandDef } from './registry.ts';
 const helpCommand = defineCommand({
   name: '!help',
   kind: 'query',
-  description: 'The commands; with a name, that command\'s parameters.',
+  description: 'The commands, or one command\'s parameters.',
   params: {
     command: { type: 'string', description: 'a command name', example: 'craftRecipe', optional: true },
   },
@@ -48,7 +48,7 @@ const restartCommand = defineCommand({
   name: '!restart',
   kind: 'action',
   alongside: true,
-  description: 'Start fresh: stop, forget the chat, reset modes.',
+  description: 'Stop, forget the chat, reset modes.',
   params: {},
   async perform({ agent }) {
     if (!agent.restart) return 'This agent cannot restart itself.';

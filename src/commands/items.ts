@@ -41,7 +41,7 @@ const craftableCommand = defineCommand({
 const getCraftingPlanCommand = defineCommand({
   name: '!getCraftingPlan',
   kind: 'query',
-  description: 'Missing items and craft steps for an item.',
+  description: 'Missing items and steps to make an item.',
   params: {
     targetItem: { type: 'ItemName', description: 'item to craft', example: 'wooden_pickaxe' },
     quantity: { type: 'int', description: 'how many items', domain: [1, Infinity], optional: true, default: 1 },

@@ -25,6 +25,9 @@ export function inventoryCounts(bot: Bot): Counts {
   return counts;
 }
 
+/** The most to wait for a tossed stack's item entity to show up (ms). */
+const SPAWN_WAIT_MS = 2_000;
+
 /** How long a recipient has to pick tossed items up before the hand-over counts as failed (ms). */
 export const PICKUP_TIMEOUT_MS = 8_000;
 
@@ -153,7 +156,10 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   try {
     const id = bot.registry.itemsByName[item].id;
     await bot.toss(id, null, n);
-    await abortable(bot.waitForTicks(2), signal); // the item entities' spawn packets
+    // The item entities' spawn packets: late on a loaded server, so wait for the first (bounded),
+    // then two ticks for any others of the same toss.
+    await waitFor(() => thrown.size > 0, SPAWN_WAIT_MS, signal);
+    await abortable(bot.waitForTicks(2), signal);
     tossing = false;
     await stepBack(bot, receiver, retreat, signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);

@@ -154,7 +154,7 @@ describe('mobs', () => {
     }
 
     const byHand = await killCow();
-    await waitUntil(() => botCount(bot, 'beef') === 1 && botCount(bot, 'leather') === 1, 'beef and leather collected', 5_000);
+    await waitUntil(() => botCount(bot, 'beef') === 1 && botCount(bot, 'leather') === 1, 'beef and leather collected', 20_000);
 
     await give(server, bot, 'diamond_sword', 1);
     await bot.equip(bot.registry.itemsByName.diamond_sword.id, 'hand');
