@@ -161,5 +161,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   await inventorySettled(bot, signal);
   const gained: Counts = {};
   for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);
-  return Object.keys(gained).length ? `Collected ${formatCounts(gained)}.` : `Dug ${blockName} but collected nothing.`;
+  if (Object.keys(gained).length) return `Collected ${formatCounts(gained)}.`;
+  return dug() > 0 ? `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`
+    : `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`;
 }

@@ -1,8 +1,10 @@
 /**
  * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
- * item entities appearing (`entitySpawn`); items that appear at a player's hands (thrown, most
- * likely to someone) are left alone for {@link TOSS_GRACE_MS}, so a hand-over between bots is
- * never stolen, and are taken only if still lying there afterwards.
+ * item entities appearing (`entitySpawn`). Items that are someone else's are left alone for
+ * {@link TOSS_GRACE_MS} and taken only if still lying there afterwards: those that appear at a
+ * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
+ * those that appear within a player's reach and nearer that player than this bot (what they dug
+ * or killed: an idle teammate does not take a harvest from the one who is gathering it).
  */
 import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
@@ -18,6 +20,8 @@ export const COLLECT_RANGE = 8;
 export const TOSS_GRACE_MS = 10_000;
 /** An item that spawns this close to a player's eyes was thrown by that player (blocks). */
 const TOSS_RADIUS = 1.2;
+/** An item that spawns this close to another player, and nearer them than the bot, is theirs (blocks): a player's dig reach (4.5) and a drop's scatter. */
+const CLAIM_RADIUS = 5;
 
 export class ItemCollecting extends Mode {
   readonly name = 'item_collecting';
@@ -31,7 +35,7 @@ export class ItemCollecting extends Mode {
     this.listen('entitySpawn', (entity: Entity) => {
       if (entity.name !== 'item') return;
       this.host.tally();
-      if (this.#wasThrown(entity)) {
+      if (this.#someoneElses(entity)) {
         this.#thrown.set(entity.id, Date.now() + TOSS_GRACE_MS);
         this.#recheckAfterGrace();
         return;
@@ -63,8 +67,12 @@ export class ItemCollecting extends Mode {
     if (best) this.#collect(best);
   }
 
-  /** Whether the item appeared at some player's hands (bots of ours included, this one too). */
-  #wasThrown(item: Entity): boolean {
+  /**
+   * Whether the item is someone's: it appeared at some player's hands (this bot's too: its own
+   * toss), or within {@link CLAIM_RADIUS} of another player and nearer them than this bot.
+   */
+  #someoneElses(item: Entity): boolean {
+    const mine = distanceTo(this.bot, item);
     for (const player of Object.values(this.bot.players)) {
       const e = player.entity;
       if (!e?.position) continue;
@@ -72,6 +80,10 @@ export class ItemCollecting extends Mode {
       const dy = item.position.y - (e.position.y + 1.3);
       const dz = item.position.z - e.position.z;
       if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) return true;
+      if (e !== this.bot.entity) {
+        const theirs = item.position.distanceTo(e.position);
+        if (theirs <= CLAIM_RADIUS && theirs < mine) return true;
+      }
     }
     return false;
   }
