@@ -280,7 +280,7 @@ describe('action commands', () => {
     await clear(jill);
     await give(andy, 'oak_planks', 5);
     const out = await run(andy, '!givePlayer("Jill", "oak_planks", 2)');
-    expect(out).toContain('Gave 2 oak_planks to Jill');
+    expect(out, out).toContain('Gave 2 oak_planks to Jill');
     expect(count(andy, 'oak_planks')).toBe(3);
     await waitUntil(() => count(jill, 'oak_planks') === 2, 'Jill holds 2 oak_planks', 3_000);
     await expectServerCount('Andy', 'oak_planks', 3);
