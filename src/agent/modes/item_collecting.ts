@@ -2,8 +2,7 @@
  * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
  * item entities appearing (`entitySpawn`). Items that are someone else's are left alone for
  * {@link TOSS_GRACE_MS} and taken only if still lying there afterwards: those that appear at a
- * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen, and
- * the bot it comes down nearest to, its recipient, walks to it) and
+ * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
  * those that appear within a player's reach and nearer that player than this bot (what they dug
  * or killed: an idle teammate does not take a harvest from the one who is gathering it).
  */
@@ -30,8 +29,6 @@ export class ItemCollecting extends Mode {
   override readonly interrupts = ['!followPlayer'] as const;
   /** Item entity id → time before which it is left alone. */
   readonly #thrown = new Map<number, number>();
-  /** Items this bot threw itself (never "thrown to it"). */
-  readonly #ownTosses = new Set<number>();
   #graceTimer: NodeJS.Timeout | undefined;
 
   protected attach(): void {
@@ -47,17 +44,6 @@ export class ItemCollecting extends Mode {
     });
     this.listen('entityGone', (entity: Entity) => {
       this.#thrown.delete(entity.id);
-      this.#ownTosses.delete(entity.id);
-    });
-    // A thrown item that comes down nearer this bot than any other player was thrown to it: the
-    // recipient walks the last step, as a player does (the thrower aims where it last saw us).
-    this.listen('entityMoved', (entity: Entity) => {
-      if (!this.#thrown.has(entity.id) || this.#ownTosses.has(entity.id) || !this.host.mayAct(this)) return;
-      this.host.tally();
-      if (distanceTo(this.bot, entity) <= COLLECT_RANGE && this.#nearestPlayerIsMe(entity)) {
-        this.#thrown.delete(entity.id);
-        this.#collect(entity);
-      }
     });
   }
 
@@ -65,7 +51,6 @@ export class ItemCollecting extends Mode {
     clearTimeout(this.#graceTimer);
     this.#graceTimer = undefined;
     this.#thrown.clear();
-    this.#ownTosses.clear();
   }
 
   override check(): void {
@@ -94,22 +79,13 @@ export class ItemCollecting extends Mode {
       const dx = item.position.x - e.position.x;
       const dy = item.position.y - (e.position.y + 1.3);
       const dz = item.position.z - e.position.z;
-      if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) {
-        if (e === this.bot.entity) this.#ownTosses.add(item.id);
-        return true;
-      }
+      if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) return true;
       if (e !== this.bot.entity) {
         const theirs = item.position.distanceTo(e.position);
         if (theirs <= CLAIM_RADIUS && theirs < mine) return true;
       }
     }
     return false;
-  }
-
-  /** Whether no other player stands nearer to `item` than this bot. */
-  #nearestPlayerIsMe(item: Entity): boolean {
-    const mine = distanceTo(this.bot, item);
-    return Object.values(this.bot.players).every((p) => !p.entity?.position || p.entity === this.bot.entity || item.position.distanceTo(p.entity.position) > mine);
   }
 
   /** One timer for the earliest grace to end, so a thrown item nobody took is collected later. */
