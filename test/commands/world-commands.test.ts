@@ -185,7 +185,10 @@ describe('items', () => {
     await waitUntil(() => serverCount(w, 'Andy', 'dirt') === 2, 'the server has 2 dirt left');
     const here = w.andy.bot.entity.position;
     const items = () => Object.values(w.andy.bot.entities).filter((e) => e.name === 'item' && e.getDroppedItem()?.name === 'dirt' && e.position.distanceTo(here) < 8);
-    expect(items().reduce((n, e) => n + (e.getDroppedItem()?.count ?? 0), 0)).toBe(3);
+    // The item entities (and their stacks' metadata) reach the bot after the inventory update.
+    const lying = () => items().reduce((n, e) => n + (e.getDroppedItem()?.count ?? 0), 0);
+    await waitUntil(() => lying() >= 3, 'the bot sees the 3 dirt on the ground', { state: lying });
+    expect(lying()).toBe(3);
     // Past the throw's pickup delay the server checks pickups again; the dirt stays on the ground.
     const onServer = items().map((e) => w.server.serv.entities[e.id]);
     for (const item of onServer) await pickupDelayOver(w.server, item);
