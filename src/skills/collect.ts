@@ -100,10 +100,9 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
     if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
       try {
         await goTo(bot, new goals.GoalNear(pos.x, pos.y, pos.z, 2), signal);
-      } catch (err) {
+      } catch {
         throwIfAborted(signal);
-        void err; // no path: leave this one
-        continue;
+        continue; // no path: leave this one
       }
     }
     const now = bot.blockAt(pos);
