@@ -3,10 +3,13 @@
  * (test/models/oracle-sim.ts: hand-overs, crafting, smelting, gathering and blueprint cells, no
  * server, no pathfinding): 100 generated tasks per type by default, with fixed seeds, and the
  * shared MineCollab files when `--shared <dir>` is given. Seconds, where the server takes hours.
+ * `--write <dir>` also writes the generated tasks there as MineCollab task files
+ * (`generated_crafting.json`, `generated_cooking.json`, `generated_construction.json`), so the
+ * server plays the very same tasks: `npm run eval -- <dir> --model oracle`.
  *
- *   npx node bench/oracle-sim-figures.ts [--count 100] [--shared ../shared/minecollab]
+ *   npx node bench/oracle-sim-figures.ts [--count 100] [--shared ../shared/minecollab] [--write <dir>]
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gameData } from '../src/game/data.ts';
@@ -16,7 +19,7 @@ import { goalFor, loadTaskFile, perAgentTargets, taskTargets } from '../src/task
 import type { Task } from '../src/tasks/schema.ts';
 import { simulate } from '../test/models/oracle-sim.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string' }, shared: { type: 'string' } } });
+const { values } = parseArgs({ options: { count: { type: 'string' }, shared: { type: 'string' }, write: { type: 'string' } } });
 const count = Number(values.count ?? 100);
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
@@ -43,7 +46,11 @@ function play(id: string, task: Task): { success: boolean; unsolvable?: string }
   return { success, ...(unsolvable ? { unsolvable } : {}) };
 }
 
-function report(name: string, tasks: [string, Task][]): void {
+async function report(name: string, tasks: [string, Task][], file?: string): Promise<void> {
+  if (file && values.write) {
+    await mkdir(values.write, { recursive: true });
+    await writeFile(path.join(values.write, file), `${JSON.stringify(Object.fromEntries(tasks), null, 2)}\n`);
+  }
   const results = tasks.map(([id, t]) => ({ id, ...play(id, t) }));
   const solved = results.filter((r) => r.success).length;
   const said = results.filter((r) => r.unsolvable);
@@ -59,18 +66,18 @@ for (let k = 0; crafting.length < count; k++) {
   const blocked = rng.next() < 0.3 ? ['!craftRecipe'] : [];
   crafting.push(...Object.entries(generateCraftingTasks(data, { agents, count: 1, seed: 5000 + k, depth, blocked })));
 }
-report(`generated crafting (${count})`, crafting.slice(0, count));
+await report(`generated crafting (${count})`, crafting.slice(0, count), 'generated_crafting.json');
 const cooking: [string, Task][] = [];
 for (let k = 0; cooking.length < count; k++) {
   const hk = k % 5 === 4;
   cooking.push(...Object.entries(generateCookingTasks(data, { agents: hk ? 2 : 1 + (k % 5), count: 1, seed: 6000 + k, hellsKitchen: hk })));
 }
-report(`generated cooking (${count})`, cooking.slice(0, count));
+await report(`generated cooking (${count})`, cooking.slice(0, count), 'generated_cooking.json');
 const construction: [string, Task][] = [];
 for (let k = 0; construction.length < count; k++) {
   construction.push(...Object.entries(generateConstructionTasks(data, { agents: 1 + (k % 3), count: 1, seed: 7000 + k, size: 6, levels: 3 })));
 }
-report(`generated construction (${count})`, construction.slice(0, count));
+await report(`generated construction (${count})`, construction.slice(0, count), 'generated_construction.json');
 
 if (values.shared) {
   const files: string[] = [];
@@ -84,6 +91,6 @@ if (values.shared) {
   await walk(values.shared);
   for (const file of files.sort()) {
     if (file.endsWith('example_tasks.json')) continue;
-    report(path.relative(values.shared, file), [...(await loadTaskFile(file)).entries()]);
+    await report(path.relative(values.shared, file), [...(await loadTaskFile(file)).entries()]);
   }
 }

@@ -10,7 +10,7 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { writeAndRunCode, type SkillTable } from '../sandbox/index.ts';
 import { formatBlueprintCheck } from '../tasks/blueprint.ts';
-import { sourcesAround } from '../models/oracle.ts';
+import { sourcesAround } from '../skills/surroundings.ts';
 import { activateNearest, digAt, digDown, placeBlockAt } from '../skills/blocks.ts';
 import { collectBlocks } from '../skills/collect.ts';
 import { attackNearest, attackPlayer } from '../skills/combat.ts';

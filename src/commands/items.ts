@@ -5,7 +5,7 @@
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
 import { formatCounts } from '../game/production.ts';
-import { sourcesAround } from '../models/oracle.ts';
+import { sourcesAround } from '../skills/surroundings.ts';
 import { formatPlan, planCrafting } from '../skills/crafting-plan.ts';
 import { givePlayer, inventoryCounts } from '../skills/items.ts';
 import { craftItems, craftRecipe, nearestCraftingTable } from '../skills/crafting.ts';

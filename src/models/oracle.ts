@@ -7,11 +7,10 @@
  */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
-import type { ProductionSources } from '../game/production.ts';
 import { inventoryCounts } from '../skills/items.ts';
+import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import { type Observation, OraclePolicy } from './oracle/policy.ts';
-import { sourcesFrom } from './oracle/sources.ts';
 import type { ChatModel, ChatRequest } from './types.ts';
 
 /** What the oracle may read of its agent: the same facts its prompt gives an LLM. */
@@ -29,42 +28,6 @@ export interface OracleView {
   canUse(command: string): boolean;
   /** Current conversation partner, if any. */
   partner(): string | undefined;
-}
-
-/** How far the oracle looks around for blocks and mobs (blocks). */
-export const SIGHT_RANGE = 24;
-
-/**
- * The names of the block types in the sections within `range` of the bot (a section-palette
- * scan, cheap enough for every decision).
- */
-export function blockTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
-  const names = new Set<string>();
-  bot.findBlocks({ matching: (b: { name: string }) => { names.add(b.name); return false; }, maxDistance: range, count: 1 });
-  names.delete('air');
-  return [...names];
-}
-
-/** The names of the mobs within `range` of the bot. */
-export function mobTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
-  const here = bot.entity?.position;
-  if (!here) return [];
-  const names = new Set<string>();
-  for (const e of Object.values(bot.entities)) {
-    if (e === bot.entity || !e.name || e.type === 'player' || e.name === 'item') continue;
-    if (e.position.distanceTo(here) <= range) names.add(e.name);
-  }
-  return [...names];
-}
-
-/**
- * What the world around `bot` gives a plan, read as the oracle reads it (`./oracle/sources.ts`):
- * gathering from the natural blocks and the animals within {@link SIGHT_RANGE}, smelting with a
- * furnace or smoker in sight or held, a crafting table in sight. `!getCraftingPlan` plans with
- * these, so a model is told the plan the oracle would follow.
- */
-export function sourcesAround(bot: Bot, data: GameData): ProductionSources {
-  return sourcesFrom(data, { blocks: blockTypesAround(bot), mobs: mobTypesAround(bot), inventory: inventoryCounts(bot) });
 }
 
 /**

@@ -2,19 +2,13 @@
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import type { Block } from 'prismarine-block';
-import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { cropOf } from '../game/crops.ts';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
-import { goTo } from './movement.ts';
+import { goWithinReach } from './movement.ts';
 import { loadPlugins } from './plugins.ts';
-
-const { goals } = pathfinderPkg;
-
-/** Distance from the eyes to a block's centre within which the bot digs it without walking (vanilla reach is 4.5). */
-const REACH = 4;
 
 /** How far the bot looks for blocks to collect (blocks). */
 export const COLLECT_RANGE = 64;
@@ -97,13 +91,11 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
   for (const block of blocks) {
     throwIfAborted(signal);
     const pos = block.position;
-    if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
-      try {
-        await goTo(bot, new goals.GoalNear(pos.x, pos.y, pos.z, 2), signal);
-      } catch {
-        throwIfAborted(signal);
-        continue; // no path: leave this one
-      }
+    try {
+      await goWithinReach(bot, pos, signal);
+    } catch {
+      throwIfAborted(signal);
+      continue; // no path: leave this one
     }
     const now = bot.blockAt(pos);
     if (now?.type !== block.type) continue;

@@ -5,20 +5,15 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
-import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { cropPlantedBy, seedItems } from '../game/crops.ts';
 import { abortable, throwIfAborted, waitFor } from '../util/abort.ts';
 import { inventoryCounts, requireItem } from './items.ts';
-import { goTo } from './movement.ts';
+import { goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
-
-const { goals } = pathfinderPkg;
 
 /** How far {@link sow} looks for farmland (blocks). */
 export const SOW_RANGE = 32;
-/** Distance from the eyes to the crop cell's centre within which the bot sows without walking (vanilla reach is 4.5). */
-const REACH = 4;
 /** How long the crop and the spent seed may take to show in the bot's world and inventory (ms). */
 const CONFIRM_MS = 2_000;
 /** Farmland blocks looked at, nearest first. */
@@ -56,10 +51,7 @@ function needsFarmland(bot: Bot, seed: string): Error {
 /** Sows one `seed` on `farmland` (air above), walking into reach first; returns the crop cell. */
 async function sowOn(bot: Bot, farmland: Block, seed: string, crop: string, signal: AbortSignal): Promise<Vec3> {
   const cell = farmland.position.plus(UP);
-  const centre = cell.offset(0.5, 0.5, 0.5);
-  if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(centre) > REACH) {
-    await goTo(bot, new goals.GoalNear(cell.x, cell.y, cell.z, 2), signal);
-  }
+  await goWithinReach(bot, cell, signal);
   const ground = bot.blockAt(farmland.position);
   if (ground?.name !== 'farmland' || !free(bot, ground)) throw new Error(`The farmland at ${formatPos(farmland.position, 0)} changed while walking there.`);
   const before = inventoryCounts(bot)[seed] ?? 0;

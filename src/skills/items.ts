@@ -95,6 +95,49 @@ function tossSpots(bot: Bot, target: Vec3): { stand: Vec3; retreat: Vec3 | undef
   return spots.sort((a, b) => Number(!a.retreat) - Number(!b.retreat) || a.d - b.d);
 }
 
+/** An item entity that appears within this distance of the bot's feet while it tosses is its toss (blocks): a throw flies about 3. */
+const TOSS_SPREAD = 5;
+
+/** Item entities each bot has thrown and that still exist (ids), so its modes leave them alone. */
+const tossedBy = new WeakMap<Bot, Set<number>>();
+
+/** Whether item entity `id` is one this bot threw (by {@link tossItems}) and that is still lying there. */
+export function isOwnToss(bot: Bot, id: number): boolean {
+  return tossedBy.get(bot)?.has(id) ?? false;
+}
+
+/**
+ * Throws `n` of `item` where the bot looks (mineflayer's `toss`) and waits, at most
+ * {@link SPAWN_WAIT_MS}, for the item entities' spawn packets (late on a loaded server, by when a
+ * thrown item has already flown off the bot's hands), then two ticks for the rest of the toss.
+ * The entities that appeared meanwhile near the bot are recorded as its own ({@link isOwnToss})
+ * until they are gone, and added to `into`.
+ *
+ * @returns the ids of the thrown item entities (`into`), possibly empty when none showed up in time.
+ * @throws AbortError when `signal` aborts.
+ */
+export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal, into = new Set<number>()): Promise<Set<number>> {
+  const onSpawn = (entity: Entity) => {
+    if (entity.name === 'item' && entity.position.distanceTo(bot.entity.position) <= TOSS_SPREAD) into.add(entity.id);
+  };
+  bot.on('entitySpawn', onSpawn);
+  try {
+    await abortable(bot.toss(bot.registry.itemsByName[item].id, null, n), signal);
+    await waitFor(() => into.size > 0, SPAWN_WAIT_MS, signal);
+    await abortable(bot.waitForTicks(2), signal);
+  } finally {
+    bot.off('entitySpawn', onSpawn);
+    let own = tossedBy.get(bot);
+    if (!own) {
+      const set = own = new Set<number>();
+      tossedBy.set(bot, set);
+      bot.on('entityGone', (entity: Entity) => { set.delete(entity.id); });
+    }
+    for (const id of into) if (bot.entities[id]) own.add(id);
+  }
+  return into;
+}
+
 /**
  * Walks to player `name` and throws them `count` of `item`, then steps back out of reach and waits
  * until the server reports that they collected it. The giver throws from a spot with a clear line
@@ -133,12 +176,8 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   let received = 0;
   let takenBack = 0;
   const takenByOthers = new Map<string, number>();
-  /** Item entities that appeared within reach of the bot's hands during the toss. */
+  /** Item entities of this toss; filled by {@link tossItems} before the throw's pickup delay ends. */
   const thrown = new Set<number>();
-  let tossing = true;
-  const onSpawn = (entity: Entity) => {
-    if (tossing && entity.name === 'item' && entity.position.distanceTo(bot.entity.position.offset(0, 1.3, 0)) < 2) thrown.add(entity.id);
-  };
   const onCollect = (collector: Entity, collected: Entity) => {
     if (!thrown.has(collected.id)) return;
     const dropped = collected.getDroppedItem?.();
@@ -151,21 +190,13 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
       takenByOthers.set(who, (takenByOthers.get(who) ?? 0) + k);
     }
   };
-  bot.on('entitySpawn', onSpawn);
   bot.on('playerCollect', onCollect);
   try {
-    const id = bot.registry.itemsByName[item].id;
-    await bot.toss(id, null, n);
-    // The item entities' spawn packets: late on a loaded server, so wait for the first (bounded),
-    // then two ticks for any others of the same toss.
-    await waitFor(() => thrown.size > 0, SPAWN_WAIT_MS, signal);
-    await abortable(bot.waitForTicks(2), signal);
-    tossing = false;
+    await tossItems(bot, item, n, signal, thrown);
     await stepBack(bot, receiver, retreat, signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
     await sleep(100, signal); // let the last collect packet land before reporting
   } finally {
-    bot.off('entitySpawn', onSpawn);
     bot.off('playerCollect', onCollect);
   }
   const left = inventoryCounts(bot)[item] ?? 0;

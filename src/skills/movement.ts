@@ -17,6 +17,20 @@ export async function goTo(bot: Bot, goal: Goal, signal: AbortSignal): Promise<v
   await abortable(bot.pathfinder.goto(goal), signal, () => bot.pathfinder.stop());
 }
 
+/** Distance from the eyes to a block's centre within which the bot works on it without walking (blocks; vanilla reach is 4.5). */
+export const REACH = 4;
+
+/**
+ * Walks to within 2 blocks of the block cell `cell` unless its centre is already within
+ * {@link REACH} of the bot's eyes.
+ *
+ * @throws AbortError when `signal` aborts; Error when no path exists.
+ */
+export async function goWithinReach(bot: Bot, cell: Vec3, signal: AbortSignal): Promise<void> {
+  if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(cell.offset(0.5, 0.5, 0.5)) <= REACH) return;
+  await goTo(bot, new goals.GoalNear(cell.x, cell.y, cell.z, 2), signal);
+}
+
 /** Position of player `name` as this bot sees it, or undefined when not in view. */
 export function playerEntity(bot: Bot, name: string) {
   return bot.players[name]?.entity;

@@ -2,7 +2,7 @@
 import type { Bot, EquipmentDestination } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, sleep, throwIfAborted } from '../util/abort.ts';
-import { diffCounts, inventoryCounts, requireItem } from './items.ts';
+import { diffCounts, inventoryCounts, requireItem, tossItems } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';
 import { pickUpDropsNear } from './blocks.ts';
@@ -80,16 +80,14 @@ export async function discard(bot: Bot, name: string, count: number, signal: Abo
   requireItem(bot, name);
   const have = inventoryCounts(bot)[name] ?? 0;
   const n = Math.min(count, have);
-  const id = bot.registry.itemsByName[name].id;
   // Look ahead and a little down, so the items do not land back at the bot's feet.
   await bot.look(bot.entity.yaw, -0.3, true);
-  await abortable(bot.toss(id, null, n), signal);
+  const thrown = await tossItems(bot, name, n, signal);
   const left = inventoryCounts(bot)[name] ?? 0;
-  // Step away from the dropped stack so it is not picked up again once its pickup delay ends.
-  await sleep(300, signal);
-  const dropped = nearestEntity(bot, (e) => e.name === 'item', 4);
-  if (dropped) {
-    const p = dropped.position;
+  // Step away from the dropped stack so the server does not hand it back once its pickup delay ends.
+  const lying = [...thrown].map((id) => bot.entities[id]).find((e) => e?.isValid);
+  if (lying) {
+    const p = lying.position;
     await goTo(bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, 4)), signal).catch(() => throwIfAborted(signal));
   }
   return `Discarded ${n} ${name}; ${left} left.`;

@@ -12,6 +12,7 @@ import {
 import { sheepState } from '../../src/server/features/interactions.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { damageOf } from '../../src/server/services/items.ts';
+import { isOwnToss } from '../../src/skills/items.ts';
 
 const w = useWorld();
 
@@ -189,6 +190,8 @@ describe('items', () => {
     const lying = () => items().reduce((n, e) => n + (e.getDroppedItem()?.count ?? 0), 0);
     await waitUntil(() => lying() >= 3, 'the bot sees the 3 dirt on the ground', { state: lying });
     expect(lying()).toBe(3);
+    // Its own throw: its item_collecting mode leaves these for good, not just for a grace period.
+    for (const e of items()) expect(isOwnToss(w.andy.bot, e.id)).toBe(true);
     // Past the throw's pickup delay the server checks pickups again; the dirt stays on the ground.
     const onServer = items().map((e) => w.server.serv.entities[e.id]);
     for (const item of onServer) await pickupDelayOver(w.server, item);

@@ -9,14 +9,14 @@ import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintClashes, planConstruction } from '../../src/models/oracle/construction-plan.ts';
 import { pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
-import { formatStatus, formatTeam, parseCollector, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
-import { sourcesFrom } from '../../src/models/oracle/sources.ts';
+import { formatLying, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
+import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
-import { simulate, type SimAgent } from './oracle-sim.ts';
+import { LYING_AT, simulate, type SimAgent } from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
@@ -168,6 +168,12 @@ describe('the chat protocol', () => {
     expect(sharedRecipe(hk)).toBe(' Your recipe: Recipe for golden_apple: Step 1: Get 1 apple and 8 gold ingots. Step 2: Craft it.');
     expect(parseStatus(`${formatStatus(status)}${sharedRecipe(hk)}`)).toEqual(status);
     expect(parseCollector('In the end, all the food items should be given to one single bot, Andy. You can...', 'Jill')).toBe('Andy');
+    const missed = parseMissedHandOver('Tossed 2 wheat to Andy, but they picked up none within 8 s. 2 wheat lie on the ground at (26.4, -59.8, -24.2), 1.6 blocks from Andy. You have 0 wheat left.');
+    expect(missed).toEqual({ to: 'Andy', item: 'wheat', at: { x: 26, y: -60, z: -25 } });
+    expect(parseLying(formatLying('wheat', missed!.at))).toEqual(missed!.at);
+    expect(formatLying('wheat', missed!.at)).not.toContain('!');
+    expect(parseMissedHandOver('Tossed 2 wheat to Andy, but they picked up none within 8 s. Bob picked up 2. You have 0 wheat left.')).toBeUndefined();
+    expect(parseMissedHandOver('Gave 2 wheat to Andy; they picked it up. You have 0 wheat left.')).toBeUndefined();
   });
 });
 
@@ -249,6 +255,16 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     // The coordinator itself short: it asks the team.
     const own = { ...task, blocked_actions: { 1: ['!craftRecipe'], 2: ['!craftRecipe'] } } as unknown as Task;
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
+  });
+
+  test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
+    const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
+    const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });
+    expect(success(bread, 'bread', result)).toBe(true);
+    const at = `${Math.floor(LYING_AT.x)}, ${Math.floor(LYING_AT.y)}, ${Math.floor(LYING_AT.z)}`;
+    expect(result.agents.get('Jill')!.commands).toContain(`!startConversation("Andy", "The wheat I gave you lies at (${at}): please pick it up.")`);
+    expect(result.agents.get('Andy')!.commands).toContain(`!goToCoordinates(${at}, 0)`);
+    expect(result.agents.get('Andy')!.commands.at(-1)).toBe('!craftRecipe("bread", 1)');
   });
 
   test('an unsolvable task is said once, with the reason, and the policy records it', () => {

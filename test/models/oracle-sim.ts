@@ -59,18 +59,27 @@ function parseArgs(text: string): (string | number)[] {
   return out;
 }
 
-/** A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`. */
+/**
+ * A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`, or,
+ * without `instead`, by nobody: it lies on the ground at {@link LYING_AT} until someone walks
+ * onto that block (`!goToCoordinates`).
+ */
 export interface Astray {
   from: string;
   to: string;
-  instead: string;
+  instead?: string;
 }
+
+/** Where a hand-over that nobody picked up lies (as `!givePlayer` reports it). */
+export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
 
 /** Plays a team until nobody has anything left to do (or `maxSteps` prompts). */
 export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray): SimResult {
   const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
   const placed = new Map<string, string>();
   const sown: string[] = [];
+  /** Items lying on the ground, by block (`x,y,z`). */
+  const ground = new Map<string, Counts>();
   const log: string[] = [];
   const queue: { to: string; turn: ChatTurn; from?: string }[] = [];
   let tableNearby = world.blocks.includes('crafting_table');
@@ -103,9 +112,17 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const k = Math.min(have, n);
         add(a.inventory, item, -k);
         if (astray && astray.from === a.name && astray.to === to) {
-          add(agents.get(astray.instead)!.inventory, item, k);
+          const instead = astray.instead;
           astray = undefined;
-          return `Tossed ${k} ${item} to ${to}, but they picked up none.`;
+          if (instead) {
+            add(agents.get(instead)!.inventory, item, k);
+            return `Tossed ${k} ${item} to ${to}, but they picked up none within 8 s. ${instead} picked up ${k}.`;
+          }
+          const at = LYING_AT;
+          const key = `${Math.floor(at.x)},${Math.floor(at.y)},${Math.floor(at.z)}`;
+          ground.set(key, ground.get(key) ?? {});
+          add(ground.get(key)!, item, k);
+          return `Tossed ${k} ${item} to ${to}, but they picked up none within 8 s. ${k} ${item} lie${k === 1 ? 's' : ''} on the ground at (${at.x}, ${at.y}, ${at.z}), 1.6 blocks from ${to}.`;
         }
         add(agents.get(to)!.inventory, item, k);
         return `Gave ${k} ${item} to ${to}.`;
@@ -190,6 +207,13 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       }
       case 'stay':
         return 'Stayed.';
+      case 'goToCoordinates': {
+        const [x, y, z] = args as [number, number, number];
+        const lying = ground.get(`${x},${y},${z}`);
+        ground.delete(`${x},${y},${z}`);
+        for (const [item, n] of Object.entries(lying ?? {})) add(a.inventory, item, n);
+        return `Walked to (${x}, ${y}, ${z}).`;
+      }
       default:
         return `Unknown command !${name}`;
     }

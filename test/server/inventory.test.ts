@@ -170,7 +170,11 @@ describe('toss and pickup', () => {
     await eventually(() => serverCount(server, 'Stacker', 'dirt'), 2, 'server: 2 dirt left');
     const dirt = serverItems(server).filter((e) => e.itemId === itemId(server, 'dirt'));
     expect(dirt.map((e) => e.itemCount)).toEqual([1, 1, 1]);
-    for (const e of serverItems(server)) e.destroy();
+    // Thrown items are `item` entities to selectors, as in vanilla: /kill @e[type=item] removes them all.
+    expect(serverItems(server).map((e) => e.name)).toEqual(serverItems(server).map(() => 'item'));
+    bot.chat('/kill @e[type=item]');
+    await eventually(() => serverItems(server).length, 0, 'server: no items left');
+    await waitUntil(() => Object.values(bot.entities).every((e) => e.name !== 'item'), 'the bot sees no item entities');
   });
 });
 

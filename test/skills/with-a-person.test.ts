@@ -43,7 +43,8 @@ function serverCount(username: string, item: string): number {
 async function scene(x: number, apart: number): Promise<void> {
   // The items lying around go first: with an empty inventory Steve would pick them up again.
   steve.chat('/kill @e[type=item]');
-  await waitUntil(() => Object.values(steve.entities).every((e) => e.name !== 'item'), 'no items lying around');
+  const lying = () => Object.values(steve.entities).filter((e) => e.name === 'item').map((e) => ({ id: e.id, at: e.position }));
+  await waitUntil(() => lying().length === 0, 'no items lying around', { state: lying });
   steve.chat('/clear Steve');
   steve.chat('/clear Andy');
   await waitUntil(() => andy.bot.inventory.items().length === 0 && steve.inventory.items().length === 0, 'both inventories empty');

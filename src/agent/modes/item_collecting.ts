@@ -1,6 +1,7 @@
 /**
  * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
- * item entities appearing (`entitySpawn`). Items that are someone else's are left alone for
+ * item entities appearing (`entitySpawn`). Items the bot threw itself (a discard, a hand-over: see
+ * `tossItems`) are never picked up again. Items that are someone else's are left alone for
  * {@link TOSS_GRACE_MS} and taken only if still lying there afterwards: those that appear at a
  * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
  * those that appear within a player's reach and nearer that player than this bot (what they dug
@@ -8,6 +9,7 @@
  */
 import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
+import { isOwnToss } from '../../skills/items.ts';
 import { goTo } from '../../skills/movement.ts';
 import { sleep, throwIfAborted } from '../../util/abort.ts';
 import { distanceTo, Mode } from './mode.ts';
@@ -40,7 +42,7 @@ export class ItemCollecting extends Mode {
         this.#recheckAfterGrace();
         return;
       }
-      if (this.host.mayAct(this) && distanceTo(this.bot, entity) <= COLLECT_RANGE) this.#collect(entity);
+      if (this.host.mayAct(this) && distanceTo(this.bot, entity) <= COLLECT_RANGE && !isOwnToss(this.bot, entity.id)) this.#collect(entity);
     });
     this.listen('entityGone', (entity: Entity) => {
       this.#thrown.delete(entity.id);
@@ -60,7 +62,7 @@ export class ItemCollecting extends Mode {
     let best: Entity | undefined;
     let bestDistance = COLLECT_RANGE;
     for (const entity of Object.values(this.bot.entities)) {
-      if (entity.name !== 'item' || (this.#thrown.get(entity.id) ?? 0) > now) continue;
+      if (entity.name !== 'item' || (this.#thrown.get(entity.id) ?? 0) > now || isOwnToss(this.bot, entity.id)) continue;
       const d = distanceTo(this.bot, entity);
       if (d <= bestDistance) { best = entity; bestDistance = d; }
     }

@@ -21,8 +21,11 @@ import type { Blueprint } from '../../tasks/schema.ts';
 import { blueprintBox } from '../../tasks/worlds.ts';
 import type { ChatTurn } from '../types.ts';
 import { type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
-import { formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, formatNeed, formatShort, parseCollector, parseNeed, parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Status } from './protocol.ts';
-import { sourcesFrom } from './sources.ts';
+import {
+  formatLying, formatNeed, formatShort, formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, parseCollector, parseLying, parseMissedHandOver, parseNeed,
+  parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Spot, type Status,
+} from './protocol.ts';
+import { sourcesFrom } from '../../skills/surroundings.ts';
 import { type Job, planTeam, type TeamPlan, transfersFrom } from './team-plan.ts';
 
 /** What the policy reads for one decision: the facts a prompt gives a model. */
@@ -112,6 +115,14 @@ export class OraclePolicy {
       const { x, y, z } = this.#home;
       return `!goToCoordinates(${x}, ${y}, ${z}, 2)`;
     }
+    // A hand-over that fell out of the recipient's reach: the giver tells them where it lies, and
+    // the recipient walks onto it (a thrown item is left to its recipient, see item_collecting).
+    const missed = this.#missed;
+    this.#missed = undefined;
+    if (missed) return `!startConversation("${missed.to}", "${formatLying(missed.item, missed.at)}")`;
+    const fetch = this.#fetch;
+    this.#fetch = undefined;
+    if (fetch) return `!goToCoordinates(${fetch.x}, ${fetch.y}, ${fetch.z}, 0)`;
     const reply = this.#decide(obs);
     if (!reply.startsWith('!')) return reply;
     // A command that changes nothing is tried again after a short wait (a busy smoker, a path
@@ -169,6 +180,11 @@ export class OraclePolicy {
         this.#refused.add(`${refused[1]},${refused[2]},${refused[3]}`);
         continue;
       }
+      const missed = text.startsWith('SYSTEM: ') ? parseMissedHandOver(text.slice(8)) : undefined;
+      if (missed) {
+        this.#missed = missed;
+        continue;
+      }
       const reminder = /^SYSTEM: ([A-Za-z0-9_]+) has not answered for/.exec(text);
       if (reminder) {
         this.#asked.delete(reminder[1]!);
@@ -202,13 +218,15 @@ export class OraclePolicy {
     if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short, asked: new Set(), gives: [] };
     const need = parseNeed(text);
     if (need && direct) this.#need = { ...need, from };
+    const lying = parseLying(text);
+    if (lying && direct) this.#fetch = lying;
     const unsolvable = parseUnsolvable(text);
     if (unsolvable) {
       this.#unsolvableSaid = true;
       this.unsolvable ??= unsolvable;
     }
     // A teammate's question (or its own status) is answered with this agent's status.
-    if (direct && !team && !need && !isDone(text) && !parseUnsolvable(text) && !this.#isCoordinator(obs)) this.#answer = from;
+    if (direct && !team && !need && !lying && !isDone(text) && !parseUnsolvable(text) && !this.#isCoordinator(obs)) this.#answer = from;
   }
 
   #isCoordinator(obs: Observation): boolean {
@@ -549,6 +567,10 @@ export class OraclePolicy {
   #offSite = '';
   /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
   #harvest: Harvest | undefined;
+  /** This agent's hand-over that its recipient did not pick up: tell them where it lies. */
+  #missed: { to: string; item: string; at: Spot } | undefined;
+  /** Where a teammate's hand-over to this agent lies: walk onto it. */
+  #fetch: Spot | undefined;
 }
 
 /** A crop harvest: the seed item of the crop, how many cells it empties, the seeds held before. */

@@ -131,6 +131,33 @@ export function parseNeed(text: string): { worker: string; items: Counts } | und
   return m ? { worker: m[1]!, items: parseCounts(m[2]!) } : undefined;
 }
 
+/** A block position (x, y, z). */
+export interface Spot { x: number; y: number; z: number }
+
+/**
+ * Where a hand-over that was not picked up lies, read from `!givePlayer`'s report (`Tossed 1 wheat
+ * to Andy, but they picked up none within 8 s. 1 wheat lies on the ground at (26.4, -59.8, 24.2),
+ * ...`): the recipient, the item and the block the first stack lies in; undefined for any other text.
+ */
+export function parseMissedHandOver(result: string): { to: string; item: string; at: Spot } | undefined {
+  const head = /^Tossed \d+ ([a-z0-9_]+) to ([A-Za-z0-9_]+), but /.exec(result);
+  const lying = /\d+ [a-z0-9_]+ lies? on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(result);
+  if (!head || !lying) return undefined;
+  const [x, y, z] = [lying[1], lying[2], lying[3]].map((v) => Math.floor(Number(v))) as [number, number, number];
+  return { item: head[1]!, to: head[2]!, at: { x, y, z } };
+}
+
+/** `The wheat I gave you lies at (26, -60, 24): please pick it up.`: told to the recipient of a missed hand-over. */
+export function formatLying(item: string, at: Spot): string {
+  return `The ${item} I gave you lies at (${at.x}, ${at.y}, ${at.z}): please pick it up.`;
+}
+
+/** The block of a `... I gave you lies at (x, y, z)` line, or undefined. */
+export function parseLying(text: string): Spot | undefined {
+  const m = /^The [a-z0-9_]+ I gave you lies at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(text.trim());
+  return m ? { x: Number(m[1]), y: Number(m[2]), z: Number(m[3]) } : undefined;
+}
+
 /** True when the line reports hand-overs done. */
 export function isDone(text: string): boolean {
   return /^Done\b/.test(text.trim());

@@ -43,17 +43,22 @@ function installNoEmptyDestroy(serv: SquidServer): void {
 
 /**
  * flying-squid creates players with `entityType = null`, which the spawn packet sends as type 0
- * (`allay` on 1.21.1): use minecraft-data's `player` entity id instead. It names every object
- * 'unknown' (minecraft-data 1.21 has no `objects`): use the entity's minecraft-data name.
+ * (`allay` on 1.21.1): use minecraft-data's `player` entity id instead. Its `spawnObject` names
+ * every object 'unknown' (minecraft-data 1.21 has no `objects`), after `newEntity` has fired: the
+ * object gets its minecraft-data name (`item`, `arrow`, ...) once spawned, so selectors such as
+ * `@e[type=item]` find it.
  */
 function installEntityTypes(serv: SquidServer): void {
   const playerTypeId = serv.registry.entitiesByName.player!.id;
   serv.on('newEntity', (entity) => {
     if (entity.type === 'player') entity.entityType = playerTypeId;
-    if (entity.type === 'object' && (entity.name === undefined || entity.name === 'unknown')) {
-      entity.name = serv.registry.entities[entity.entityType ?? -1]?.name ?? entity.name;
-    }
   });
+  const spawnObject = serv.spawnObject;
+  serv.spawnObject = (type, world, position, options) => {
+    const entity = spawnObject(type, world, position, options);
+    if (entity.name === undefined || entity.name === 'unknown') entity.name = serv.registry.entities[type]?.name ?? entity.name;
+    return entity;
+  };
 }
 
 /**

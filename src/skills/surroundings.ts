@@ -3,9 +3,11 @@
  * shows them): natural blocks to dig, crops, mushrooms, animals to hunt or milk, a crafting table,
  * a furnace or smoker.
  */
-import type { GameData } from '../../game/data.ts';
-import { blocksDropping, type GatherSource, type ProductionSources } from '../../game/production.ts';
-import { COOKING_SUPPLIES } from '../../tasks/cooking.ts';
+import type { Bot } from 'mineflayer';
+import type { GameData } from '../game/data.ts';
+import { blocksDropping, type GatherSource, type ProductionSources } from '../game/production.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
+import { inventoryCounts } from './items.ts';
 
 /** Blocks a player would dig for materials (not the planks of a house). */
 const NATURAL = /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice)$/;
@@ -41,4 +43,40 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
   };
   const smelt = ['furnace', 'smoker', 'blast_furnace'].some((b) => blocks.has(b) || (around.inventory[b] ?? 0) > 0);
   return { gather, smelt, tableNearby: blocks.has('crafting_table') };
+}
+
+/** How far an agent looks around for blocks and mobs (blocks). */
+export const SIGHT_RANGE = 24;
+
+/**
+ * The names of the block types in the sections within `range` of the bot (a section-palette
+ * scan, cheap enough for every decision).
+ */
+export function blockTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
+  const names = new Set<string>();
+  bot.findBlocks({ matching: (b: { name: string }) => { names.add(b.name); return false; }, maxDistance: range, count: 1 });
+  names.delete('air');
+  return [...names];
+}
+
+/** The names of the mobs within `range` of the bot. */
+export function mobTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
+  const here = bot.entity?.position;
+  if (!here) return [];
+  const names = new Set<string>();
+  for (const e of Object.values(bot.entities)) {
+    if (e === bot.entity || !e.name || e.type === 'player' || e.name === 'item') continue;
+    if (e.position.distanceTo(here) <= range) names.add(e.name);
+  }
+  return [...names];
+}
+
+/**
+ * What the world around `bot` gives a plan, read as the oracle reads it ({@link sourcesFrom}):
+ * gathering from the natural blocks and the animals within {@link SIGHT_RANGE}, smelting with a
+ * furnace or smoker in sight or held, a crafting table in sight. `!getCraftingPlan` plans with
+ * these, so a model is told the plan the oracle would follow.
+ */
+export function sourcesAround(bot: Bot, data: GameData): ProductionSources {
+  return sourcesFrom(data, { blocks: blockTypesAround(bot), mobs: mobTypesAround(bot), inventory: inventoryCounts(bot) });
 }
