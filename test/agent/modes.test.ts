@@ -12,7 +12,7 @@ import type { Agent } from '../../src/agent/agent.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { DEFAULT_MODES } from '../../src/agent/modes/index.ts';
 import type { Unstuck } from '../../src/agent/modes/unstuck.ts';
-import { TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
+import { type ItemCollecting, TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
 import { GiveUps } from '../../src/agent/modes/combat.ts';
 import { DEFENSE_RANGE } from '../../src/agent/modes/self_defense.ts';
 import { profileSchema } from '../../src/settings/index.ts';
@@ -203,6 +203,9 @@ test('item_collecting leaves a thrown item alone for the hand-over grace, then c
   const checks = agent.modes.stats.checks;
   let itemId: number | undefined;
   bot.on('entitySpawn', (e) => { if (e.name === 'item') itemId = e.id; });
+  // A shorter grace than the default 10 s, so the test does not idle through it.
+  const collecting = agent.modes.get<ItemCollecting>('item_collecting');
+  collecting.graceMs = 5_000;
   const thrownAt = Date.now();
   await bot.toss(bot.registry.itemsByName.stick.id, null, 1);
   await waitUntil(() => itemId !== undefined, 'the thrown item to appear');
@@ -217,7 +220,8 @@ test('item_collecting leaves a thrown item alone for the hand-over grace, then c
   expect(agent.modes.stats.fired).toBe(fired);
   expect(bot.entity.position.distanceTo(spot.offset(0.5, 0, 0.5))).toBeLessThan(0.5);
   await waitUntil(() => botCount(bot, 'stick') === 1, 'the stick collected after the grace', 15_000);
-  expect(Date.now() - thrownAt).toBeGreaterThanOrEqual(TOSS_GRACE_MS);
+  expect(Date.now() - thrownAt).toBeGreaterThanOrEqual(collecting.graceMs);
+  collecting.graceMs = TOSS_GRACE_MS;
 }, 40_000);
 
 test('item_collecting does not interrupt a command; the item is collected once the bot is idle', async () => {

@@ -2,7 +2,7 @@
  * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
  * item entities appearing (`entitySpawn`). Items the bot threw itself (a discard, a hand-over: see
  * `tossItems`) are never picked up again. Items that are someone else's are left alone for
- * {@link TOSS_GRACE_MS} and taken only if still lying there afterwards: those that appear at a
+ * {@link ItemCollecting.graceMs} ({@link TOSS_GRACE_MS} by default) and taken only if still lying there afterwards: those that appear at a
  * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
  * those that appear within a player's reach and nearer that player than this bot (what they dug
  * or killed: an idle teammate does not take a harvest from the one who is gathering it).
@@ -29,6 +29,8 @@ export class ItemCollecting extends Mode {
   readonly name = 'item_collecting';
   readonly description = `When idle, pick up items lying within ${COLLECT_RANGE} blocks.`;
   override readonly interrupts = ['!followPlayer'] as const;
+  /** How long someone else's item is left alone (ms); tests shorten it. */
+  graceMs = TOSS_GRACE_MS;
   /** Item entity id → time before which it is left alone. */
   readonly #thrown = new Map<number, number>();
   #graceTimer: NodeJS.Timeout | undefined;
@@ -38,7 +40,7 @@ export class ItemCollecting extends Mode {
       if (entity.name !== 'item') return;
       this.host.tally();
       if (this.#someoneElses(entity)) {
-        this.#thrown.set(entity.id, Date.now() + TOSS_GRACE_MS);
+        this.#thrown.set(entity.id, Date.now() + this.graceMs);
         this.#recheckAfterGrace();
         return;
       }
