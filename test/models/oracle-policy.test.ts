@@ -169,10 +169,11 @@ describe('the chat protocol', () => {
     expect(parseStatus(`${formatStatus(status)}${sharedRecipe(hk)}`)).toEqual(status);
     expect(parseCollector('In the end, all the food items should be given to one single bot, Andy. You can...', 'Jill')).toBe('Andy');
     const missed = parseMissedHandOver('Tossed 2 wheat to Andy, but they picked up none within 8 s. 2 wheat lie on the ground at (26.4, -59.8, -24.2), 1.6 blocks from Andy. You have 0 wheat left.');
-    expect(missed).toEqual({ to: 'Andy', item: 'wheat', at: { x: 26, y: -60, z: -25 } });
-    expect(parseLying(formatLying('wheat', missed!.at))).toEqual(missed!.at);
-    expect(formatLying('wheat', missed!.at)).not.toContain('!');
-    expect(parseMissedHandOver('Tossed 2 wheat to Andy, but they picked up none within 8 s. Bob picked up 2. You have 0 wheat left.')).toBeUndefined();
+    expect(missed).toEqual({ to: 'Andy', item: 'wheat', takenBy: {}, takenBack: 0, lying: { x: 26, y: -60, z: -25 } });
+    expect(parseLying(formatLying('wheat', missed!.lying!))).toEqual(missed!.lying);
+    expect(formatLying('wheat', missed!.lying!)).not.toContain('!');
+    expect(parseMissedHandOver('Tossed 3 wheat to Andy, but they picked up only 1 within 8 s. You picked 1 back up. Bob picked up 1. You have 0 wheat left.'))
+      .toEqual({ to: 'Andy', item: 'wheat', takenBy: { Bob: 1 }, takenBack: 1 });
     expect(parseMissedHandOver('Gave 2 wheat to Andy; they picked it up. You have 0 wheat left.')).toBeUndefined();
   });
 });
@@ -243,17 +244,24 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
   });
 
-  test('a hand-over picked up by the wrong agent is made up: the worker says what it lacks, the team gives it', () => {
+  test('a hand-over picked up by the wrong agent: the giver asks them to pass it on; unseen, the worker says what it lacks and the team gives it', () => {
     const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
       initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
       blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
     for (const astray of [{ from: 'Andy', to: 'Bob', instead: 'Jill' }, { from: 'Jill', to: 'Bob', instead: 'Andy' }]) {
       const result = simulate(data, team(task, 'wall'), FLAT, 2000, astray);
       expect(success(task, 'wall', result), JSON.stringify(astray)).toBe(true);
-      expect(result.agents.get('Bob')!.said.some((l) => l.startsWith('I still need'))).toBe(true);
+      const given = Number(/^!givePlayer\("Bob", "polished_deepslate", (\d+)\)$/.exec(result.agents.get(astray.from)!.commands.find((c) => c.startsWith('!givePlayer'))!)![1]);
+      expect(result.agents.get(astray.from)!.commands).toContain(`!startConversation("${astray.instead}", "Bob needs ${given} polished_deepslate. Please give what you have of it.")`);
+      expect(result.agents.get(astray.instead)!.commands).toContain(`!givePlayer("Bob", "polished_deepslate", ${given})`);
+      expect(result.agents.get('Bob')!.said.some((l) => l.startsWith('I still need'))).toBe(false);
+      const unseen = simulate(data, team(task, 'wall'), FLAT, 2000, { ...astray, unseen: true });
+      expect(success(task, 'wall', unseen), JSON.stringify(astray)).toBe(true);
+      expect(unseen.agents.get('Bob')!.said.some((l) => l.startsWith('I still need'))).toBe(true);
     }
     // The coordinator itself short: it asks the team.
     const own = { ...task, blocked_actions: { 1: ['!craftRecipe'], 2: ['!craftRecipe'] } } as unknown as Task;
+    expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill', unseen: true }))).toBe(true);
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
   });
 

@@ -62,12 +62,14 @@ function parseArgs(text: string): (string | number)[] {
 /**
  * A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`, or,
  * without `instead`, by nobody: it lies on the ground at {@link LYING_AT} until someone walks
- * onto that block (`!goToCoordinates`).
+ * onto that block (`!goToCoordinates`). With `unseen`, the giver's report does not say who took it
+ * (the giver did not see the pickup).
  */
 export interface Astray {
   from: string;
   to: string;
   instead?: string;
+  unseen?: boolean;
 }
 
 /** Where a hand-over that nobody picked up lies (as `!givePlayer` reports it). */
@@ -112,11 +114,11 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const k = Math.min(have, n);
         add(a.inventory, item, -k);
         if (astray && astray.from === a.name && astray.to === to) {
-          const instead = astray.instead;
+          const { instead, unseen } = astray;
           astray = undefined;
           if (instead) {
             add(agents.get(instead)!.inventory, item, k);
-            return `Tossed ${k} ${item} to ${to}, but they picked up none within 8 s. ${instead} picked up ${k}.`;
+            return `Tossed ${k} ${item} to ${to}, but they picked up none within 8 s.${unseen ? '' : ` ${instead} picked up ${k}.`}`;
           }
           const at = LYING_AT;
           const key = `${Math.floor(at.x)},${Math.floor(at.y)},${Math.floor(at.z)}`;

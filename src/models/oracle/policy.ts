@@ -22,7 +22,7 @@ import { blueprintBox } from '../../tasks/worlds.ts';
 import type { ChatTurn } from '../types.ts';
 import { type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
 import {
-  formatLying, formatNeed, formatShort, formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, parseCollector, parseLying, parseMissedHandOver, parseNeed,
+  formatLying, formatNeed, formatShort, formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, type MissedHandOver, parseCollector, parseLying, parseMissedHandOver, parseNeed,
   parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Spot, type Status,
 } from './protocol.ts';
 import { sourcesFrom } from '../../skills/surroundings.ts';
@@ -115,11 +115,9 @@ export class OraclePolicy {
       const { x, y, z } = this.#home;
       return `!goToCoordinates(${x}, ${y}, ${z}, 2)`;
     }
-    // A hand-over that fell out of the recipient's reach: the giver tells them where it lies, and
-    // the recipient walks onto it (a thrown item is left to its recipient, see item_collecting).
-    const missed = this.#missed;
-    this.#missed = undefined;
-    if (missed) return `!startConversation("${missed.to}", "${formatLying(missed.item, missed.at)}")`;
+    // A hand-over that went astray is put right first (see #putRight).
+    const relay = this.#relays.shift();
+    if (relay) return relay;
     const fetch = this.#fetch;
     this.#fetch = undefined;
     if (fetch) return `!goToCoordinates(${fetch.x}, ${fetch.y}, ${fetch.z}, 0)`;
@@ -182,7 +180,7 @@ export class OraclePolicy {
       }
       const missed = text.startsWith('SYSTEM: ') ? parseMissedHandOver(text.slice(8)) : undefined;
       if (missed) {
-        this.#missed = missed;
+        this.#putRight(obs, missed);
         continue;
       }
       const reminder = /^SYSTEM: ([A-Za-z0-9_]+) has not answered for/.exec(text);
@@ -229,6 +227,20 @@ export class OraclePolicy {
     if (direct && !team && !need && !lying && !isDone(text) && !parseUnsolvable(text) && !this.#isCoordinator(obs)) this.#answer = from;
   }
 
+  /**
+   * What this giver does about a hand-over its recipient did not pick up: gives again what it
+   * picked back up, asks each teammate who picked some up to pass it on (as the coordinator asks
+   * for a shortfall), and tells the recipient where the rest lies, for them to walk onto it.
+   */
+  #putRight(obs: Observation, missed: MissedHandOver): void {
+    const { to, item } = missed;
+    if (missed.takenBack > 0) this.#relays.push(`!givePlayer("${to}", "${item}", ${missed.takenBack})`);
+    for (const [who, n] of Object.entries(missed.takenBy)) {
+      if (who !== obs.name && who !== to) this.#relays.push(`!startConversation("${who}", "${formatNeed(to, { [item]: n })}")`);
+    }
+    if (missed.lying) this.#relays.push(`!startConversation("${to}", "${formatLying(item, missed.lying)}")`);
+  }
+
   #isCoordinator(obs: Observation): boolean {
     return (this.#team?.[0] ?? obs.name) === obs.name;
   }
@@ -248,8 +260,25 @@ export class OraclePolicy {
       return last.startsWith('SYSTEM') || / \(a bot\): /.test(last) ? '' : 'I am the offline oracle policy: I play MineCollab tasks and run the commands you type (an exclamation mark, then the command; the help command lists them). Configure a model in my profile to chat.';
     }
     if (!this.#team) this.#team = [obs.name];
+    const give = this.#answerNeed(obs);
+    if (give !== undefined) return give;
     if (this.#isCoordinator(obs)) return this.#coordinate(obs);
     return this.#follow(obs);
+  }
+
+  /** A teammate's call to give a worker items (`Jill needs ...`): gives what this agent has of it, then says `Done.` */
+  #answerNeed(obs: Observation): string | undefined {
+    const need = this.#need;
+    if (!need) return undefined;
+    for (const [item, n] of Object.entries(need.items)) {
+      const have = Math.min(obs.inventory[item] ?? 0, n);
+      if (have > 0 && need.worker !== obs.name && obs.canUse('!givePlayer')) {
+        need.items[item] = n - have;
+        return `!givePlayer("${need.worker}", "${item}", ${have})`;
+      }
+    }
+    this.#need = undefined;
+    return 'Done.';
   }
 
   // The coordinator -------------------------------------------------------------------------
@@ -319,18 +348,6 @@ export class OraclePolicy {
   // A teammate ------------------------------------------------------------------------------
 
   #follow(obs: Observation): string {
-    const need = this.#need;
-    if (need) {
-      for (const [item, n] of Object.entries(need.items)) {
-        const have = Math.min(obs.inventory[item] ?? 0, n);
-        if (have > 0 && need.worker !== obs.name && obs.canUse('!givePlayer')) {
-          need.items[item] = n - have;
-          return `!givePlayer("${need.worker}", "${item}", ${have})`;
-        }
-      }
-      this.#need = undefined;
-      return 'Done.';
-    }
     if (this.#plan) {
       if (this.unsolvable) return '';
       const give = this.#nextGive(obs);
@@ -567,8 +584,8 @@ export class OraclePolicy {
   #offSite = '';
   /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
   #harvest: Harvest | undefined;
-  /** This agent's hand-over that its recipient did not pick up: tell them where it lies. */
-  #missed: { to: string; item: string; at: Spot } | undefined;
+  /** Replies that put right this agent's hand-overs that went astray, oldest first. */
+  readonly #relays: string[] = [];
   /** Where a teammate's hand-over to this agent lies: walk onto it. */
   #fetch: Spot | undefined;
 }

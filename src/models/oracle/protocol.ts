@@ -134,17 +134,37 @@ export function parseNeed(text: string): { worker: string; items: Counts } | und
 /** A block position (x, y, z). */
 export interface Spot { x: number; y: number; z: number }
 
+/** What became of a hand-over its recipient did not pick up, read from `!givePlayer`'s report. */
+export interface MissedHandOver {
+  to: string;
+  item: string;
+  /** Teammates who picked some up instead: name → count. */
+  takenBy: Record<string, number>;
+  /** How many the giver picked back up. */
+  takenBack: number;
+  /** The block the first stack still lying there is in. */
+  lying?: Spot;
+}
+
 /**
- * Where a hand-over that was not picked up lies, read from `!givePlayer`'s report (`Tossed 1 wheat
- * to Andy, but they picked up none within 8 s. 1 wheat lies on the ground at (26.4, -59.8, 24.2),
- * ...`): the recipient, the item and the block the first stack lies in; undefined for any other text.
+ * A `!givePlayer` report of a hand-over that went astray (`Tossed 2 wheat to Andy, but they picked
+ * up none within 8 s. Bob picked up 1. 1 wheat lies on the ground at (26.4, -59.8, 24.2), 1.6
+ * blocks from Andy. You have 0 wheat left.`), or undefined for any other text.
  */
-export function parseMissedHandOver(result: string): { to: string; item: string; at: Spot } | undefined {
-  const head = /^Tossed \d+ ([a-z0-9_]+) to ([A-Za-z0-9_]+), but /.exec(result);
-  const lying = /\d+ [a-z0-9_]+ lies? on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(result);
-  if (!head || !lying) return undefined;
-  const [x, y, z] = [lying[1], lying[2], lying[3]].map((v) => Math.floor(Number(v))) as [number, number, number];
-  return { item: head[1]!, to: head[2]!, at: { x, y, z } };
+export function parseMissedHandOver(result: string): MissedHandOver | undefined {
+  const head = /^Tossed \d+ ([a-z0-9_]+) to ([A-Za-z0-9_]+), but they picked up [^.]*\.(.*)$/s.exec(result);
+  if (!head) return undefined;
+  const rest = head[3]!;
+  const out: MissedHandOver = { to: head[2]!, item: head[1]!, takenBy: {}, takenBack: 0 };
+  const back = /You picked (\d+) back up\./.exec(rest);
+  if (back) out.takenBack = Number(back[1]);
+  for (const m of rest.matchAll(/(?:^|\.)\s*([A-Za-z0-9_]+) picked up (\d+)\./g)) out.takenBy[m[1]!] = (out.takenBy[m[1]!] ?? 0) + Number(m[2]);
+  const lying = /\d+ [a-z0-9_]+ lies? on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(rest);
+  if (lying) {
+    const [x, y, z] = [lying[1], lying[2], lying[3]].map((v) => Math.floor(Number(v))) as [number, number, number];
+    out.lying = { x, y, z };
+  }
+  return out;
 }
 
 /** `The wheat I gave you lies at (26, -60, 24): please pick it up.`: told to the recipient of a missed hand-over. */
