@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The test matrix. Every test runs on the server's default version (1.21.4); the tests of the
@@ -19,6 +20,7 @@ const VERSION_DEPENDENT_TESTS = [
   // The long oracle games of cooking and construction are left out here (minutes of play, little of
   // it version-dependent: the mechanics they use are those of the server and command tests above).
   'test/e2e/crafting-oracle.test.ts',
+  'test/e2e/crafting-oracle-teams.test.ts',
 ];
 /**
  * Test files at once: two per core. The integration tests mostly wait (game ticks, pathfinding,
@@ -29,6 +31,20 @@ const VERSION_DEPENDENT_TESTS = [
  */
 const WORKERS = Math.max(4, 2 * availableParallelism());
 
+/**
+ * The files that play whole tasks (test/e2e/) start first, then vitest's order (the longest first
+ * as the last run measured them, else the largest). They are the longest and among the smallest
+ * files: on a fresh clone, with no run measured, size alone started them last and the suite
+ * waited for them at its end.
+ */
+class TasksFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const plays = (spec: TestSpecification) => /[\\/]test[\\/]e2e[\\/]/.test(spec.moduleId);
+    return [...sorted.filter(plays), ...sorted.filter((spec) => !plays(spec))];
+  }
+}
+
 export default defineConfig({
   test: {
     // Integration tests start real servers and real bots: give them room, and run files in
@@ -37,6 +53,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: true,
+    sequence: { sequencer: TasksFirst },
     maxWorkers: WORKERS,
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },

@@ -14,10 +14,4 @@ describe('cooking with oracle teams', () => {
     const all = Object.values(result.commands).flat();
     expect(all).toEqual(expect.arrayContaining(['!craftRecipe("bread", 1)', '!smeltItem("potato", 1)']));
   }, 300_000);
-
-  test('Hell\'s Kitchen: each agent makes its own dish (generated, seed 23)', async () => {
-    const { result } = await play(await fixture('cooking_2_agents_hells_kitchen.json', 'generated_cooking_cooked_porkchop_baked_potato_23_2_hells_kitchen'));
-    expect(result).toMatchObject({ success: true, score: 1 });
-  }, 300_000);
-
 });
