@@ -225,6 +225,14 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
   // waits until its think loop ends (the oracle never interrupts its actions).
   let steps = 0;
   const busy = new Map<string, { from: string | undefined }>();
+  /** Moves the messages queued for `a` into its turns; returns the last sender. */
+  const receive = (a: State): string | undefined => {
+    const mine = queue.filter((q) => q.to === a.name);
+    if (mine.length === 0) return undefined;
+    queue.splice(0, queue.length, ...queue.filter((q) => q.to !== a.name));
+    for (const q of mine) a.turns.push(q.turn);
+    return mine.at(-1)!.from;
+  };
   const step = (a: State): void => {
     const from = busy.get(a.name)!.from;
     steps++;
@@ -249,11 +257,10 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     let acted = false;
     for (const a of agents.values()) {
       if (busy.has(a.name)) { step(a); acted = true; continue; }
-      const i = queue.findIndex((q) => q.to === a.name);
-      if (i < 0) continue;
-      const { turn, from } = queue.splice(i, 1)[0]!;
+      // Everything that reached an idle agent is read in one prompt, as the agent's inbox does.
+      if (!queue.some((q) => q.to === a.name)) continue;
+      const from = receive(a);
       if (from) a.partner = from;
-      a.turns.push(turn);
       busy.set(a.name, { from });
       acted = true;
     }

@@ -266,7 +266,11 @@ export class OraclePolicy {
     return this.#follow(obs);
   }
 
-  /** A teammate's call to give a worker items (`Jill needs ...`): gives what this agent has of it, then says `Done.` */
+  /**
+   * A teammate's call to give a worker items (`Jill needs ...`): gives what this agent has of it,
+   * then a teammate says `Done.` (the coordinator waits for it); the coordinator itself goes on
+   * with its own work, as nobody waits for its word.
+   */
   #answerNeed(obs: Observation): string | undefined {
     const need = this.#need;
     if (!need) return undefined;
@@ -278,7 +282,7 @@ export class OraclePolicy {
       }
     }
     this.#need = undefined;
-    return 'Done.';
+    return this.#isCoordinator(obs) ? undefined : 'Done.';
   }
 
   // The coordinator -------------------------------------------------------------------------
