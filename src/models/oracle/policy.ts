@@ -20,7 +20,7 @@ import { type Counts, formatCounts, planProduction, type ProductionStep, usableR
 import type { Blueprint } from '../../tasks/schema.ts';
 import { blueprintBox } from '../../tasks/worlds.ts';
 import type { ChatTurn } from '../types.ts';
-import { type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
+import { blueprintCells, type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
 import {
   formatLying, formatNeed, formatShort, formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, type MissedHandOver, parseCollector, parseLying, parseMissedHandOver, parseNeed,
   parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Spot, type Status,
@@ -58,6 +58,8 @@ const MAX_TRIES = 6;
 const WAIT = '!stay(2)';
 /** Waits (`!stay`) for teammates' cells on one level before a builder gives up. */
 const MAX_WAITS = 40;
+/** Level checks a builder with no cells of its own left waits before it takes over a teammate's. */
+const TAKEOVER_WAITS = 5;
 /** How often a worker waits and looks again after saying what it lacks. */
 const SHORT_WAITS = 5;
 /** Farther than this from its set-up spot (blocks, horizontally), a worker goes back before saying it lacks something. */
@@ -542,7 +544,7 @@ export class OraclePolicy {
         const ownerOf = (p: { x: number; y: number; z: number }) => plan.owner.get(cellKey(p)) ?? builders[Math.abs(p.x + p.z) % builders.length];
         // A cell that keeps failing (someone stands in it, nothing to place against) is left
         // for later passes, and given up after a few.
-        this.#queue = lines.slice(1).flatMap((line) => cellCommands(line, ownerOf, obs.name))
+        const commands = (owner: typeof ownerOf) => lines.slice(1).flatMap((line) => cellCommands(line, owner, obs.name))
           .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS)
           .flatMap((c) => {
             const at = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(c);
@@ -550,6 +552,25 @@ export class OraclePolicy {
             if (!this.#refused.delete(key)) return [c];
             return ['!moveAway(2)', c];
           });
+        this.#queue = commands(ownerOf);
+        // Its own cells done, a builder that has waited a while on a teammate's takes them over
+        // (their owner may be stuck, or out of the block) with the blocks its own cells of the
+        // levels above do not need: whoever places first, the level check drops the cell for the
+        // other.
+        if (this.#queue.length === 0 && this.#waits >= TAKEOVER_WAITS) {
+          const spare = { ...obs.inventory };
+          for (const c of blueprintCells(obs.blueprint!)) {
+            if (c.level > levelNum && plan.owner.get(cellKey(c)) === obs.name) spare[c.block] = (spare[c.block] ?? 0) - 1;
+          }
+          const mine = (p: { x: number; y: number; z: number }) => {
+            const block = lines.slice(1).map((l) => /^Place ([a-z0-9_]+) at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(l))
+              .find((m) => m && Number(m[2]) === p.x && Number(m[3]) === p.y && Number(m[4]) === p.z)?.[1];
+            if (!block || (spare[block] ?? 0) <= 0) return ownerOf(p);
+            spare[block]! -= 1;
+            return obs.name;
+          };
+          this.#queue = commands(mine);
+        }
         if (this.#queue.length === 0) {
           if (++this.#waits > MAX_WAITS) return '';
           // Cells given up on get another chance now and then (a teammate may have moved away).
