@@ -276,6 +276,22 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(result.agents.get('Andy')!.commands.filter((c) => c.startsWith('!startConversation') && c.includes('"Go.'))).not.toHaveLength(0);
   });
 
+  test('construction: a last placement the server refused is tried again from elsewhere, after one wait, and the blueprint is built', () => {
+    for (const agents of [1, 2]) {
+      const [id, task] = Object.entries(generateConstructionTasks(data, { agents, count: 1, seed: 7014, size: 5, levels: 3 }))[0]!;
+      const plain = simulate(data, team(task, id), FLAT);
+      // The last placement of the run: after it nothing else changes the builder's inventory.
+      const first = plain.log.findLast((l) => l.includes('!placeBlockAt'))!;
+      const [, who, x, y, z] = /^([A-Za-z]+): !placeBlockAt\("[a-z_]+", (-?\d+), (-?\d+), (-?\d+)\)$/.exec(first)!;
+      const result = simulate(data, team(task, id), FLAT, 3000, undefined, new Set([`${x},${y},${z}`]));
+      expect(success(task, id, result), `${agents} agents`).toBe(true);
+      const mine = result.agents.get(who!)!.commands;
+      const tries = mine.flatMap((c, i) => (c === first.slice(who!.length + 2) ? [i] : []));
+      expect(tries).toHaveLength(2);
+      expect(mine.slice(tries[0]! + 1, tries[1]!)).toContain('!moveAway(2)');
+    }
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
     const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });

@@ -75,8 +75,12 @@ export interface Astray {
 /** Where a hand-over that nobody picked up lies (as `!givePlayer` reports it). */
 export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
 
-/** Plays a team until nobody has anything left to do (or `maxSteps` prompts). */
-export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray): SimResult {
+/**
+ * Plays a team until nobody has anything left to do (or `maxSteps` prompts). `refuse`: cells
+ * (`x,y,z`) whose first placement the server refuses (someone stood in them), as the real
+ * `!placeBlockAt` reports it.
+ */
+export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray, refuse = new Set<string>()): SimResult {
   const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
   const placed = new Map<string, string>();
   const sown: string[] = [];
@@ -192,6 +196,7 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       case 'placeBlockAt': {
         const [block, x, y, z] = args as [string, number, number, number];
         if (!a.inventory[block]) return `You have no ${block}.`;
+        if (refuse.delete(`${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
         add(a.inventory, block, -1);
         placed.set(`${x},${y},${z}`, block);
         if (/_door$/.test(block)) placed.set(`${x},${y + 1},${z}`, block);

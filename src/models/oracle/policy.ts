@@ -94,6 +94,8 @@ export class OraclePolicy {
   #lastCommand = '';
   #lastInventory = '';
   readonly #tries = new Map<string, number>();
+  /** Commands that have had their wait before their next retry. */
+  readonly #waited = new Set<string>();
   // Construction.
   #level: number | undefined;
   #queue: string[] = [];
@@ -130,6 +132,7 @@ export class OraclePolicy {
     const inventory = JSON.stringify(obs.inventory);
     if (inventory !== this.#lastInventory) {
       this.#tries.clear();
+      this.#waited.clear();
       this.#lastInventory = inventory;
     }
     if (/^!(checkBlueprintLevel|stay|goToCoordinates|moveAway|startConversation)\(/.test(reply)) {
@@ -142,10 +145,13 @@ export class OraclePolicy {
       this.#stuckSaid = true;
       return `I am stuck: ${reply.slice(1)} keeps changing nothing.`;
     }
-    if (tries >= 2 && this.#lastCommand !== WAIT) {
+    // One wait before each retry, even when other commands (a level check) come in between.
+    if (tries >= 2 && !this.#waited.has(reply)) {
+      this.#waited.add(reply);
       this.#lastCommand = WAIT;
       return WAIT;
     }
+    this.#waited.delete(reply);
     this.#tries.set(reply, tries);
     this.#lastCommand = reply;
     return reply;
