@@ -568,9 +568,12 @@ export class OraclePolicy {
           for (const c of blueprintCells(obs.blueprint!)) {
             if (c.level > levelNum && plan.owner.get(cellKey(c)) === obs.name) spare[c.block] = (spare[c.block] ?? 0) - 1;
           }
+          const toPlace = new Map<string, string>(lines.slice(1).flatMap((l) => {
+            const m = /^Place ([a-z0-9_]+) at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(l);
+            return m ? [[`${m[2]},${m[3]},${m[4]}`, m[1]!] as const] : [];
+          }));
           const mine = (p: { x: number; y: number; z: number }) => {
-            const block = lines.slice(1).map((l) => /^Place ([a-z0-9_]+) at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(l))
-              .find((m) => m && Number(m[2]) === p.x && Number(m[3]) === p.y && Number(m[4]) === p.z)?.[1];
+            const block = toPlace.get(cellKey(p));
             if (!block || (spare[block] ?? 0) <= 0) return ownerOf(p);
             spare[block]! -= 1;
             return obs.name;
