@@ -292,6 +292,21 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
   });
 
+  test('construction: a builder done with its cells takes over a stuck teammate\'s with the blocks it has to spare', () => {
+    const task = {
+      type: 'construction', goal: 'build', agent_count: 2, timeout: 60, blocked_actions: {},
+      initial_inventory: { 0: { stone: 3 }, 1: { stone: 1 } },
+      blueprint: { materials: { stone: 2 }, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone']] }] },
+    } as unknown as Task;
+    const plain = simulate(data, team(task, 'wall'), FLAT);
+    const jills = plain.agents.get('Jill')!.commands.find((c) => c.startsWith('!placeBlockAt'));
+    expect(jills, 'Jill has a cell of her own').toBeDefined();
+    const [, x, y, z] = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(jills!)!;
+    const result = simulate(data, team(task, 'wall'), FLAT, 3000, undefined, new Set([`Jill@${x},${y},${z}`]));
+    expect(success(task, 'wall', result)).toBe(true);
+    expect(result.agents.get('Andy')!.commands).toContain(jills);
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
     const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });

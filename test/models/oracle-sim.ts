@@ -76,9 +76,9 @@ export interface Astray {
 export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
 
 /**
- * Plays a team until nobody has anything left to do (or `maxSteps` prompts). `refuse`: cells
- * (`x,y,z`) whose first placement the server refuses (someone stood in them), as the real
- * `!placeBlockAt` reports it.
+ * Plays a team until nobody has anything left to do (or `maxSteps` prompts). `refuse`: placements
+ * the server refuses (someone stood in the cell), as the real `!placeBlockAt` reports it, by cell
+ * (`x,y,z`: the first try there) or by agent and cell (`Jill@x,y,z`: every try of that agent there).
  */
 export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray, refuse = new Set<string>()): SimResult {
   const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
@@ -196,7 +196,7 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       case 'placeBlockAt': {
         const [block, x, y, z] = args as [string, number, number, number];
         if (!a.inventory[block]) return `You have no ${block}.`;
-        if (refuse.delete(`${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
+        if (refuse.delete(`${x},${y},${z}`) || refuse.has(`${a.name}@${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
         add(a.inventory, block, -1);
         placed.set(`${x},${y},${z}`, block);
         if (/_door$/.test(block)) placed.set(`${x},${y + 1},${z}`, block);
