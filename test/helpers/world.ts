@@ -54,6 +54,17 @@ export function serverTicks(server: EmbeddedServer, count = 1, timeoutMs = 10_00
   });
 }
 
+/**
+ * Counts the server's ticks from now on (`ticks`) until `stop()`: game time, for bounds that a
+ * loaded machine, whose ticks run late, does not break.
+ */
+export function countTicks(server: EmbeddedServer): { readonly ticks: number; stop(): void } {
+  let ticks = 0;
+  const onTick = (): void => { ticks++; };
+  server.serv.on('tick', onTick);
+  return { get ticks() { return ticks; }, stop: () => { server.serv.off('tick', onTick); } };
+}
+
 let roundTrips = 0;
 
 /**

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { botCount, connectBot, countTicks, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 
@@ -211,16 +211,16 @@ describe('block commands', () => {
     await run(bot, `/data merge block ${blast.x} ${blast.y} ${blast.z} {BurnTime:1000s}`, /^Modified block data/);
     await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.1 with coal 64`, /^Replaced a slot/);
     await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.0 with raw_iron 1`, /^Replaced a slot/);
-    const t0 = Date.now();
+    const clock = countTicks(server);
     await waitUntil(() => bot.blockAt(smoker)?.getProperties().lit === true && bot.blockAt(blast)?.getProperties().lit === true, 'both lit');
     expect(stored(server, smoker)!.data).toMatchObject({ cookingTotalTime: 100 });
 
     const window = await bot.openFurnace(bot.blockAt(smoker)!);
     await waitUntil(() => (window.progress ?? 0) > 0, 'the bot sees cooking progress', 20_000);
     await waitUntil(() => window.outputItem()?.name === 'cooked_beef', 'the bot sees cooked beef in the open window', 20_000);
-    // 100 ticks (cookingTotalTime above) = 5 s at 20 ticks/s, a furnace's 200 would be 10 s; a
-    // loaded machine's ticks run late, so the wall-clock bound is the furnace's, not the smoker's.
-    expect(Date.now() - t0).toBeLessThan(20_000);
+    clock.stop();
+    // 100 ticks (cookingTotalTime above), where a furnace takes 200.
+    expect(clock.ticks).toBeLessThan(200);
     expect(window.inputItem()).toMatchObject({ name: 'beef', count: 1 });
     expect(window.fuelItem()).toMatchObject({ name: 'coal', count: 63 });
     window.close();
