@@ -154,6 +154,7 @@ export class WarmWorld implements TaskWorld {
         kept.sink.log = request.log;
         this.stats.warm++;
         this.stats.openMs.push(performance.now() - began);
+        request.log(`A warm world, its reset verified in ${Math.round(performance.now() - began)} ms.`);
         return kept.running;
       }
       this.stats.failedResets++;

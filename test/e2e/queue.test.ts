@@ -216,6 +216,9 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       expect(runs).toHaveLength(4);
       for (const run of runs) expect(await readdir(path.join(out, 'runs', run))).toEqual(expect.arrayContaining(['result.json', 'commands.jsonl', 'requests']));
 
+      // Worker b played three or four runs of the same agents in its slot's world, kept warm and reset between runs.
+      expect(await readFile(path.join(out, 'eval.log'), 'utf8')).toMatch(/A warm world, its reset verified in \d+ ms\./);
+
       // Ctrl-C stops the idle worker cleanly.
       b.child.kill('SIGINT');
       expect(await b.exited, b.stderr()).toBe(0);

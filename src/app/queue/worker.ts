@@ -1,7 +1,8 @@
 /**
- * `npm run worker`: takes run jobs from the queue (`jobs.ts`) and plays each on its own embedded
- * server (a fresh one per run, on a free port) or on one of the given external servers (`--servers`,
- * one per parallel slot), up to P at once.
+ * `npm run worker`: takes run jobs from the queue (`jobs.ts`) and plays each on its slot's embedded
+ * server (kept warm between runs of the same agents and settings and reset after each, as a local
+ * evaluation does: `../warm-world.ts`) or on one of the given external servers (`--servers`, one
+ * per parallel slot), up to P at once.
  *
  * Where things go: the run's result (its {@link RunResult}) is the job's return value, in Redis;
  * the run's files (`runs/<run>/`: requests, commands, messages, inventories) and its log lines
@@ -25,6 +26,7 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { ConfigError, type Settings } from '../../settings/index.ts';
 import type { RunResult } from '../../tasks/eval/records.ts';
 import { openLog, playOne, type ServerAddressOption } from '../evaluate.ts';
+import { WarmWorld } from '../warm-world.ts';
 import { openQueue, parseJobData, plannedRun, QUEUE_NAME, redisConnection, type RunJobData } from './jobs.ts';
 
 /** Default lock of a running job (ms): a dead worker's run restarts after this plus at most two stall checks. */
@@ -39,7 +41,7 @@ export interface WorkerOptions {
   queue: string;
   /** Runs at once (default 1). */
   parallel?: number;
-  /** External servers, one per parallel slot; default: a fresh embedded server per run. */
+  /** External servers, one per parallel slot; default: an embedded server per slot, kept warm. */
   servers?: ServerAddressOption[];
   /** Run folders and logs go to `<out>/<campaign>/` (default: the coordinator's `--out` path from the job). */
   out?: string;
@@ -91,6 +93,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     return log;
   };
   const slots: boolean[] = Array.from({ length: parallel }, () => false);
+  /** Each slot's warm world and the settings it was started with (a job of other settings gets a new one). */
+  const worlds: ({ key: string; world: WarmWorld } | undefined)[] = Array.from({ length: parallel }, () => undefined);
+  const worldFor = async (slot: number, settings: Settings): Promise<WarmWorld> => {
+    const key = JSON.stringify(settings);
+    const kept = worlds[slot];
+    if (kept?.key === key) return kept.world;
+    await kept?.world.close();
+    const world = new WarmWorld({ settings, log: (line) => say(`${name} w${slot}: ${line}`) });
+    worlds[slot] = { key, world };
+    return world;
+  };
 
   /**
    * Why a job is out of attempts, naming the workers that took it (from its job log: a worker
@@ -127,8 +140,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       };
       const dir = options.out ? path.join(path.resolve(options.out), data.campaign) : data.out;
       const log = await logFor(dir);
+      const world = server ? undefined : await worldFor(slot, settings);
       const result = await playOne(plannedRun(data), settings, data.profiles, { model: data.model, env: options.env, humansTimeoutMs: data.humansTimeoutMs, signal }, {
-        out: dir, botsDir: path.join(botsRoot, `slot-${slot}`), log: (line) => log.write(`[${name} w${slot} ${data.runId}] ${line}`),
+        out: dir, botsDir: path.join(botsRoot, `slot-${slot}`), log: (line) => log.write(`[${name} w${slot} ${data.runId}] ${line}`), world,
       });
       if (result.end_reason === 'interrupted') {
         // Handed back (or its lock was lost): back to the head of the queue, no attempt used.
@@ -169,6 +183,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const closed = new Promise<void>((resolve) => { resolveClosed = resolve; });
   const close = () => closing ??= (async () => {
     await worker.close();
+    await Promise.all(worlds.map((w) => w?.world.close()));
     await queue.close().catch(() => {});
     await Promise.all([...logs.values()].map(async (l) => (await l).close()));
     await rm(botsRoot, { recursive: true, force: true });
