@@ -3,7 +3,7 @@ import type { Bot, Chest } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { abortable, throwIfAborted } from '../util/abort.ts';
+import { abortable, isAbortError, throwIfAborted } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import { goTo } from './movement.ts';
@@ -31,19 +31,43 @@ export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal): 
   await goTo(bot, new goals.GoalNear(p.x, p.y, p.z, 2), signal);
 }
 
+/** How long a container's window may take to open once the bot uses the block (ms); a server answers within a tick or two. */
+export const OPEN_TIMEOUT_MS = 5_000;
+/** How long the work in an open window may take by default (ms): moving stacks takes a few round trips. */
+export const WINDOW_USE_MS = 30_000;
+
 /**
- * Opens a window on `block` and runs `use` with it; the window is closed afterwards, also when
- * `use` throws or `signal` aborts.
+ * Opens a window (`open`: mineflayer's `openContainer`/`openFurnace` on a block) and runs `use`
+ * with it, bounded by `useMs`; the window is closed afterwards, also when `use` throws, runs out
+ * of time or `signal` aborts. mineflayer waits for the server without end (the window, a slot's
+ * update after a click): without these bounds a server that ignores the bot hangs the command.
+ *
+ * @param use the work; its signal aborts on `signal` and when `useMs` has passed.
+ * @throws Error when the window has not opened within {@link OPEN_TIMEOUT_MS} (a window that
+ *   opens after that is closed at once), or when `use` has not ended within `useMs`.
+ *   AbortError when `signal` aborts.
  */
-export async function withWindow<W extends Window, T>(bot: Bot, open: Promise<W>, signal: AbortSignal, use: (w: W) => Promise<T>): Promise<T> {
-  const window = await abortable(open, signal, () => { if (bot.currentWindow) bot.closeWindow(bot.currentWindow); });
-  const onAbort = () => bot.closeWindow(window);
-  signal.addEventListener('abort', onAbort, { once: true });
+export async function withWindow<W extends Window, T>(bot: Bot, open: Promise<W>, signal: AbortSignal,
+  use: (w: W, signal: AbortSignal) => Promise<T>, useMs = WINDOW_USE_MS): Promise<T> {
+  let window: W;
+  try {
+    window = await abortable(open, AbortSignal.any([signal, AbortSignal.timeout(OPEN_TIMEOUT_MS)]), () => {
+      void open.then((late) => bot.closeWindow(late), () => {});
+    });
+  } catch (err) {
+    throwIfAborted(signal);
+    if (!isAbortError(err)) throw err;
+    throw new Error(`The window did not open within ${OPEN_TIMEOUT_MS / 1000} s: the server did not answer the use of the block. Try again from closer.`);
+  }
+  const bound = AbortSignal.any([signal, AbortSignal.timeout(useMs)]);
   try {
     throwIfAborted(signal);
-    return await use(window);
+    return await abortable(use(window, bound), bound);
+  } catch (err) {
+    throwIfAborted(signal);
+    if (bound.aborted && isAbortError(err)) throw new Error(`The window stopped answering: the work in it was not done within ${Math.round(useMs / 1000)} s. Try again.`);
+    throw err;
   } finally {
-    signal.removeEventListener('abort', onAbort);
     if (bot.currentWindow === window) bot.closeWindow(window);
   }
 }
@@ -111,7 +135,7 @@ export async function putInChest(bot: Bot, itemName: string, count: number, sign
   const have = inventoryCounts(bot)[itemName] ?? 0;
   if (have === 0) throw new Error(`You have no ${itemName}.`);
   const block = await openNearestChest(bot, signal);
-  return withWindow(bot, bot.openContainer(block), signal, async (window) => {
+  return withWindow(bot, bot.openContainer(block), signal, async (window, signal) => {
     const moved = await moveItems(window, itemName, item.id, Math.min(count, have), 'deposit', signal);
     const inChest = containerCounts(window)[itemName] ?? 0;
     const short = moved < Math.min(count, have) ? ' The chest is full.' : count > have ? ` You only had ${have}.` : '';
@@ -130,7 +154,7 @@ export async function takeFromChest(bot: Bot, itemName: string, count: number, s
   const item = bot.registry.itemsByName[itemName];
   if (!item) throw new Error(`${itemName} is not an item.`);
   const block = await openNearestChest(bot, signal);
-  return withWindow(bot, bot.openContainer(block), signal, async (window) => {
+  return withWindow(bot, bot.openContainer(block), signal, async (window, signal) => {
     const inChest = containerCounts(window)[itemName] ?? 0;
     if (inChest === 0) {
       return `The ${block.name} at ${formatPos(block.position, 0)} has no ${itemName}. It holds: ${formatCounts(containerCounts(window)) || 'nothing'}.`;

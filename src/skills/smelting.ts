@@ -7,7 +7,7 @@ import { inventoryCounts } from './items.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { formatPos } from './navigation.ts';
 import { placeNearby } from './place.ts';
-import { nearestBlockOf, playerCounts, walkToBlock, withWindow } from './containers.ts';
+import { nearestBlockOf, playerCounts, walkToBlock, WINDOW_USE_MS, withWindow } from './containers.ts';
 
 /** How far `!smeltItem` and `!clearFurnace` look for a furnace-like block (blocks). */
 export const FURNACE_SEARCH_RANGE = 32;
@@ -88,7 +88,9 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
   const { block, option, placed } = await furnaceFor(bot, options, signal);
   await walkToBlock(bot, block, signal);
   const where = `${placed ? 'placed ' : ''}${option.block} at ${formatPos(block.position, 0)}`;
-  return withWindow(bot, bot.openFurnace(block), signal, async (furnace) => {
+  const perItemTicks = option.recipe.cookingTime;
+  const waitMs = n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS;
+  return withWindow(bot, bot.openFurnace(block), signal, async (furnace, signal) => {
     const notes: string[] = [];
     const input = furnace.inputItem();
     if (input && input.type !== itemId) throw new Error(`The ${where} is busy cooking ${input.count} ${input.name}; use !clearFurnace first.`);
@@ -99,7 +101,6 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
     }
 
     // Fuel: enough burn time for every item, counting fuel already in the slot.
-    const perItemTicks = option.recipe.cookingTime;
     const neededTicks = n * perItemTicks;
     const inSlot = furnace.fuelItem();
     const fuels = smeltingTableFor(bot.registry).fuels;
@@ -123,7 +124,7 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
     await furnace.putInput(itemId, null, n);
     // Waits for each result, bounded by the cook time; takes results out as they come.
     const started = Date.now();
-    const deadline = started + n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS;
+    const deadline = started + waitMs;
     let taken = 0;
     let lastChange = Date.now();
     let lastInput = n;
@@ -153,7 +154,7 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
     const now = playerCounts(furnace)[resultName] ?? 0;
     const verb = option.block === 'smoker' ? 'Cooked' : 'Smelted';
     return [`${verb} ${taken} ${itemName} into ${resultName} in the ${where}${fuelUsed}; you now have ${now} ${resultName}.`, ...notes].join(' ');
-  });
+  }, waitMs + WINDOW_USE_MS);
 }
 
 /**
@@ -166,7 +167,7 @@ export async function clearFurnace(bot: Bot, signal: AbortSignal): Promise<strin
   const block = nearestBlockOf(bot, FURNACE_BLOCKS, FURNACE_SEARCH_RANGE);
   if (!block) throw new Error(`No furnace, smoker or blast furnace within ${FURNACE_SEARCH_RANGE} blocks.`);
   await walkToBlock(bot, block, signal);
-  return withWindow(bot, bot.openFurnace(block), signal, async (furnace) => {
+  return withWindow(bot, bot.openFurnace(block), signal, async (furnace, signal) => {
     const took: Counts = {};
     const take = async (item: { name: string; count: number } | null, how: () => Promise<unknown>): Promise<void> => {
       if (!item) return;
