@@ -584,12 +584,14 @@ export class OraclePolicy {
           if (++this.#waits > MAX_WAITS) return '';
           // Cells given up on get another chance now and then (a teammate may have moved away).
           if (this.#waits % 5 === 0) this.#attempts.clear();
-          // Wait off the building site: a builder standing in a cell blocks it.
+          // Wait off the building site: a builder standing in a cell blocks it, also one whose
+          // feet are just outside the site's cells (a player is 0.6 blocks wide).
           const box = blueprintBox(obs.blueprint!);
           const p = obs.position;
-          if (p && p.x >= box.min.x && p.x <= box.max.x && p.z >= box.min.z && p.z <= box.max.z && this.#lastCommand !== this.#offSite) {
+          const onSite = p && p.x > box.min.x - 1 && p.x < box.max.x + 2 && p.z > box.min.z - 1 && p.z < box.max.z + 2;
+          if (onSite && this.#lastCommand !== this.#offSite) {
             const k = builders.indexOf(obs.name);
-            this.#offSite = `!goToCoordinates(${box.min.x - 2}, ${box.min.y}, ${box.min.z + Math.max(0, k) * 2}, 1)`;
+            this.#offSite = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + Math.max(0, k) * 2}, 1)`;
             return this.#offSite;
           }
           return '!stay(2)';
