@@ -307,6 +307,17 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(result.agents.get('Andy')!.commands).toContain(jills);
   });
 
+  test('construction, 3 agents: a hand-over left lying is fetched, and the giver\'s Done still reaches the coordinator', () => {
+    const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7098, size: 6, levels: 3 }))[0]!;
+    const plain = simulate(data, team(task, id), FLAT);
+    const giver = [...plain.agents.values()].find((a) => a.name !== 'Andy' && a.commands.some((c) => c.startsWith('!givePlayer')))!;
+    const to = /^!givePlayer\("([A-Za-z]+)"/.exec(giver.commands.find((c) => c.startsWith('!givePlayer'))!)![1]!;
+    expect(to).not.toBe('Andy');
+    const result = simulate(data, team(task, id), FLAT, 3000, { from: giver.name, to });
+    expect(success(task, id, result)).toBe(true);
+    expect(result.agents.get(to)!.commands.some((c) => c.startsWith('!goToCoordinates'))).toBe(true);
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
     const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });

@@ -251,8 +251,10 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     a.turns.push({ role: 'assistant', content: reply });
     if (!command) {
       a.said.push(reply);
+      // A reply goes back the way the message came, over the conversation still open: one
+      // partner at a time, so after a !startConversation with someone else it is not sent.
       const to = from ?? a.partner;
-      if (to) queue.push({ to, from: a.name, turn: { role: 'user', content: `${a.name} (a bot): ${reply}` } });
+      if (to && to === a.partner) queue.push({ to, from: a.name, turn: { role: 'user', content: `${a.name} (a bot): ${reply}` } });
       busy.delete(a.name);
       return;
     }

@@ -208,6 +208,8 @@ export class OraclePolicy {
     const status = parseStatus(text);
     if (status) this.#statuses.set(from, status);
     const team = parseTeam(text);
+    // The plan again, after this agent said `Done.`: its word was lost, say it again.
+    if (team && this.#plan && !team.go && direct && this.#reportedDone) this.#reportedDone = false;
     if (team && !this.#plan) {
       for (const [name, s] of Object.entries(team.team)) this.#statuses.set(name, s);
       this.#teamText = text;
@@ -367,7 +369,11 @@ export class OraclePolicy {
       if (!this.#reportedDone && this.#transfers().some((t) => t.from === obs.name)) {
         this.#reportedDone = true;
         const mine = this.#transfers().filter((t) => t.from === obs.name).map((t) => `${t.count} ${t.item} to ${t.to}`);
-        return `Done. I gave ${mine.join(', ')}.`;
+        // To the coordinator, who waits for it, even when this agent last spoke to someone else
+        // (a hand-over put right).
+        const coordinator = this.#team![0]!;
+        const done = `Done. I gave ${mine.join(', ')}.`;
+        return obs.partner === coordinator ? done : `!startConversation("${coordinator}", "${done}")`;
       }
       if (this.#go) return this.#work(obs);
       return '';
