@@ -8,6 +8,7 @@ import type { GameData } from '../game/data.ts';
 import { blocksDropping, type GatherSource, type ProductionSources } from '../game/production.ts';
 import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import { inventoryCounts } from './items.ts';
+import { FURNACE_SEARCH_RANGE } from './smelting.ts';
 
 /** Blocks a player would dig for materials (not the planks of a house). */
 const NATURAL = /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice)$/;
@@ -45,8 +46,13 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
   return { gather, smelt, tableNearby: blocks.has('crafting_table') };
 }
 
-/** How far an agent looks around for blocks and mobs (blocks). */
-export const SIGHT_RANGE = 24;
+/**
+ * How far an agent looks around for blocks and mobs (blocks): as far as `!smeltItem` looks for a
+ * furnace, so that a plan counts on smelting exactly when the command would find one (at 24, a
+ * bot at the far end of the cooking world's potato rows saw no smoker and asked its team for the
+ * baked potato instead).
+ */
+export const SIGHT_RANGE = FURNACE_SEARCH_RANGE;
 
 /**
  * The names of the block types in the sections within `range` of the bot (a section-palette
