@@ -95,7 +95,7 @@ function tossSpots(bot: Bot, target: Vec3): { stand: Vec3; retreat: Vec3 | undef
   return spots.sort((a, b) => Number(!a.retreat) - Number(!b.retreat) || a.d - b.d);
 }
 
-/** An item entity that appears within this distance of the bot's feet while it tosses is its toss (blocks): a throw flies about 3. */
+/** An item entity that appears within this distance of where the bot stood to toss is its toss (blocks): a throw flies about 3. */
 const TOSS_SPREAD = 5;
 
 /** Item entities each bot has thrown and that still exist (ids), so its modes leave them alone. */
@@ -106,36 +106,56 @@ export function isOwnToss(bot: Bot, id: number): boolean {
   return tossedBy.get(bot)?.has(id) ?? false;
 }
 
+/** This bot's record of its tosses, emptied as the item entities go. */
+function ownTosses(bot: Bot): Set<number> {
+  let own = tossedBy.get(bot);
+  if (!own) {
+    const set = own = new Set<number>();
+    tossedBy.set(bot, set);
+    bot.on('entityGone', (entity: Entity) => { set.delete(entity.id); });
+  }
+  return own;
+}
+
+/** A toss whose item entities are still being watched for; see {@link tossItems}. */
+export interface Toss {
+  /** The ids of the thrown item entities seen so far. */
+  readonly thrown: Set<number>;
+  /** Stops watching for late spawns of the toss. */
+  stop(): void;
+}
+
 /**
  * Throws `n` of `item` where the bot looks (mineflayer's `toss`) and waits, at most
- * {@link SPAWN_WAIT_MS}, for the item entities' spawn packets (late on a loaded server, by when a
- * thrown item has already flown off the bot's hands), then two ticks for the rest of the toss.
- * The entities that appeared meanwhile near the bot are recorded as its own ({@link isOwnToss})
- * until they are gone, and added to `into`.
+ * {@link SPAWN_WAIT_MS}, for the item entities' spawn packets (late on a loaded server), then two
+ * ticks for the rest of the toss. Item entities that appear within {@link TOSS_SPREAD} of where
+ * the bot stood are its toss: recorded as its own ({@link isOwnToss}) until they are gone, and
+ * watched for until `stop()` (a spawn packet can come seconds late when the server lags, after
+ * the bot has walked off).
  *
- * @returns the ids of the thrown item entities (`into`), possibly empty when none showed up in time.
- * @throws AbortError when `signal` aborts.
+ * @returns the toss; its `thrown` may still be empty when none showed up in time.
+ * @throws AbortError when `signal` aborts (the watch is then stopped).
  */
-export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal, into = new Set<number>()): Promise<Set<number>> {
+export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal): Promise<Toss> {
+  const thrown = new Set<number>();
+  const own = ownTosses(bot);
+  const from = bot.entity.position.clone();
   const onSpawn = (entity: Entity) => {
-    if (entity.name === 'item' && entity.position.distanceTo(bot.entity.position) <= TOSS_SPREAD) into.add(entity.id);
+    if (entity.name !== 'item' || entity.position.distanceTo(from) > TOSS_SPREAD) return;
+    thrown.add(entity.id);
+    own.add(entity.id);
   };
   bot.on('entitySpawn', onSpawn);
+  const stop = () => { bot.off('entitySpawn', onSpawn); };
   try {
     await abortable(bot.toss(bot.registry.itemsByName[item].id, null, n), signal);
-    await waitFor(() => into.size > 0, SPAWN_WAIT_MS, signal);
+    await waitFor(() => thrown.size > 0, SPAWN_WAIT_MS, signal);
     await abortable(bot.waitForTicks(2), signal);
-  } finally {
-    bot.off('entitySpawn', onSpawn);
-    let own = tossedBy.get(bot);
-    if (!own) {
-      const set = own = new Set<number>();
-      tossedBy.set(bot, set);
-      bot.on('entityGone', (entity: Entity) => { set.delete(entity.id); });
-    }
-    for (const id of into) if (bot.entities[id]) own.add(id);
+  } catch (err) {
+    stop();
+    throw err;
   }
-  return into;
+  return { thrown, stop };
 }
 
 /**
@@ -176,8 +196,8 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   let received = 0;
   let takenBack = 0;
   const takenByOthers = new Map<string, number>();
-  /** Item entities of this toss; filled by {@link tossItems} before the throw's pickup delay ends. */
-  const thrown = new Set<number>();
+  /** Item entities of this toss, as {@link tossItems} sees them (late ones too, until the report). */
+  let thrown = new Set<number>();
   const onCollect = (collector: Entity, collected: Entity) => {
     if (!thrown.has(collected.id)) return;
     const dropped = collected.getDroppedItem?.();
@@ -191,12 +211,15 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
     }
   };
   bot.on('playerCollect', onCollect);
+  let toss: Toss | undefined;
   try {
-    await tossItems(bot, item, n, signal, thrown);
+    toss = await tossItems(bot, item, n, signal);
+    thrown = toss.thrown;
     await stepBack(bot, receiver, retreat, signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
     await sleep(100, signal); // let the last collect packet land before reporting
   } finally {
+    toss?.stop();
     bot.off('playerCollect', onCollect);
   }
   const left = inventoryCounts(bot)[item] ?? 0;

@@ -82,13 +82,17 @@ export async function discard(bot: Bot, name: string, count: number, signal: Abo
   const n = Math.min(count, have);
   // Look ahead and a little down, so the items do not land back at the bot's feet.
   await bot.look(bot.entity.yaw, -0.3, true);
-  const thrown = await tossItems(bot, name, n, signal);
+  const toss = await tossItems(bot, name, n, signal);
   const left = inventoryCounts(bot)[name] ?? 0;
   // Step away from the dropped stack so the server does not hand it back once its pickup delay ends.
-  const lying = [...thrown].map((id) => bot.entities[id]).find((e) => e?.isValid);
-  if (lying) {
-    const p = lying.position;
-    await goTo(bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, 4)), signal).catch(() => throwIfAborted(signal));
+  try {
+    const lying = [...toss.thrown].map((id) => bot.entities[id]).find((e) => e?.isValid);
+    if (lying) {
+      const p = lying.position;
+      await goTo(bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, 4)), signal).catch(() => throwIfAborted(signal));
+    }
+  } finally {
+    toss.stop();
   }
   return `Discarded ${n} ${name}; ${left} left.`;
 }

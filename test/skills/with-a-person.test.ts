@@ -84,6 +84,25 @@ describe('!givePlayer to a receiver who stands still', () => {
     expect(andy.bot.entity.position.distanceTo(steve.entity.position)).toBeGreaterThan(3); // stepped back
   }, 30_000);
 
+  test('on a lagging connection (the item entities reach Andy 2.5 s late), the report still counts what Steve picked up', async () => {
+    await scene(20, 7);
+    await give(server, andy.bot, 'oak_planks', 3);
+    // The server's packets about entities other than players reach Andy late, in order.
+    const client = serverPlayer(server, 'Andy')._client;
+    const write = client.write.bind(client);
+    const LATE = new Set(['spawn_entity', 'entity_metadata', 'collect', 'entity_destroy', 'rel_entity_move', 'entity_velocity', 'sync_entity_position', 'entity_teleport', 'entity_move_look']);
+    client.write = (name: string, params: unknown) => {
+      if (LATE.has(name)) setTimeout(() => write(name, params), 2_500);
+      else write(name, params);
+    };
+    try {
+      expect(await run('!givePlayer("Steve", "oak_planks", 3)')).toBe('Gave 3 oak_planks to Steve; they picked it up. You have 0 oak_planks left.');
+    } finally {
+      client.write = write;
+    }
+    expect(count(steve, 'oak_planks')).toBe(3);
+  }, 30_000);
+
   test('after !smeltItem placed a furnace between them, the ingot still reaches Steve', async () => {
     await scene(40, 6);
     await give(server, andy.bot, 'raw_iron', 1);
