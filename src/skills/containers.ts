@@ -24,11 +24,26 @@ export function nearestBlockOf(bot: Bot, names: readonly string[], range: number
   return bot.findBlock({ matching: ids, maxDistance: range });
 }
 
-/** Walks until `block` is within reach (no-op when it already is). @throws AbortError on cancel. */
-export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal): Promise<void> {
+/** The most a walk to a container may take (ms): they are looked for within 32 blocks, a walk of about 8 s. */
+export const WALK_TO_BLOCK_MS = 30_000;
+
+/**
+ * Walks until `block` is within reach (no-op when it already is).
+ *
+ * @param limitMs the most the walk may take ({@link WALK_TO_BLOCK_MS} by default).
+ * @throws Error when no path is found, or the bot is not there within `limitMs` (the
+ *   pathfinder can go on replanning without end); AbortError on cancel.
+ */
+export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal, limitMs = WALK_TO_BLOCK_MS): Promise<void> {
   const p = block.position;
   if (bot.entity.position.offset(0, bot.entity.height * 0.9, 0).distanceTo(p.offset(0.5, 0.5, 0.5)) <= USE_REACH) return;
-  await goTo(bot, new goals.GoalNear(p.x, p.y, p.z, 2), signal);
+  try {
+    await goTo(bot, new goals.GoalNear(p.x, p.y, p.z, 2), AbortSignal.any([signal, AbortSignal.timeout(limitMs)]));
+  } catch (err) {
+    throwIfAborted(signal);
+    if (!isAbortError(err)) throw err;
+    throw new Error(`Could not walk to the ${block.name} at ${formatPos(p, 0)} within ${Math.round(limitMs / 1000)} s.`);
+  }
 }
 
 /** How long a container's window may take to open once the bot uses the block (ms); a server answers within a tick or two. */

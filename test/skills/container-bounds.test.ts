@@ -1,13 +1,16 @@
 /**
- * withWindow's bounds: mineflayer waits for a server's window, and for a slot's update after a
- * click, without end, so a server that ignores the bot must end the command with a clear error, and
- * a window that opens late must not stay open.
+ * The time bounds of the container skills: mineflayer waits for a server's window, and for a
+ * slot's update after a click, without end, and the pathfinder can replan without end, so a server
+ * that ignores the bot or a walk that never arrives must end the command with a clear error; a
+ * window that opens late must not stay open.
  */
 import { EventEmitter } from 'node:events';
 import { expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Window } from 'prismarine-windows';
-import { OPEN_TIMEOUT_MS, withWindow } from '../../src/skills/containers.ts';
+import { Vec3 } from 'vec3';
+import type { Block } from 'prismarine-block';
+import { OPEN_TIMEOUT_MS, walkToBlock, withWindow } from '../../src/skills/containers.ts';
 
 /** The part of a bot withWindow touches: which windows it closed. */
 function fakeBot() {
@@ -56,4 +59,15 @@ test('work in the window that stops getting answers ends after its bound, with t
   }, 1_000)).rejects.toThrow('The window stopped answering: the work in it was not done within 1 s. Try again.');
   expect(told?.aborted).toBe(true);
   expect(closed).toEqual([window]);
+});
+
+test('a walk to a container that never arrives ends after its bound with the block named, and the pathfinder is stopped', async () => {
+  let stopped = 0;
+  const bot = {
+    entity: { position: new Vec3(0, 0, 0), height: 1.8 },
+    pathfinder: { goto: () => new Promise(() => {}), stop: () => { stopped++; } },
+  } as unknown as Bot;
+  const smoker = { name: 'smoker', position: new Vec3(20, 0, 5) } as unknown as Block;
+  await expect(walkToBlock(bot, smoker, new AbortController().signal, 1_000)).rejects.toThrow('Could not walk to the smoker at (20, 0, 5) within 1 s.');
+  expect(stopped).toBe(1);
 });
