@@ -318,6 +318,17 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(result.agents.get(to)!.commands.some((c) => c.startsWith('!goToCoordinates'))).toBe(true);
   });
 
+  test('construction: a builder whose blocks went astray unseen places none it lacks; the teammate holding them builds its cells', () => {
+    const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7008, size: 6, levels: 3 }))[0]!;
+    const plain = simulate(data, team(task, id), FLAT);
+    const giver = [...plain.agents.values()].find((a) => a.name !== 'Andy' && a.commands.some((c) => c.startsWith('!givePlayer')))!;
+    const to = /^!givePlayer\("([A-Za-z]+)"/.exec(giver.commands.find((c) => c.startsWith('!givePlayer'))!)![1]!;
+    const result = simulate(data, team(task, id), FLAT, 4000, { from: giver.name, to, instead: 'Andy', unseen: true });
+    expect(success(task, id, result)).toBe(true);
+    const lacked = result.agents.get(to)!.turns.filter((t) => t.role === 'user' && /^SYSTEM: You have no /.test(t.content));
+    expect(lacked).toEqual([]);
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
     const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });

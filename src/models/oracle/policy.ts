@@ -556,8 +556,11 @@ export class OraclePolicy {
         const ownerOf = (p: { x: number; y: number; z: number }) => plan.owner.get(cellKey(p)) ?? builders[Math.abs(p.x + p.z) % builders.length];
         // A cell that keeps failing (someone stands in it, nothing to place against) is left
         // for later passes, and given up after a few.
+        // A block this builder does not hold is not tried (it waits off the site for it, or a
+        // teammate with blocks to spare takes the cell over).
+        const held = (c: string) => { const m = /^!placeBlockAt\("([a-z0-9_]+)"/.exec(c); return !m || (obs.inventory[m[1]!] ?? 0) > 0; };
         const commands = (owner: typeof ownerOf) => lines.slice(1).flatMap((line) => cellCommands(line, owner, obs.name))
-          .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS)
+          .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS && held(c))
           .flatMap((c) => {
             const at = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(c);
             const key = at ? `${at[1]},${at[2]},${at[3]}` : '';
