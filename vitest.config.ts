@@ -24,10 +24,10 @@ const VERSION_DEPENDENT_TESTS = [
 ];
 /**
  * Test files at once: two per core. The integration tests mostly wait (game ticks, pathfinding,
- * round trips): with one per core the suite used a quarter of the CPU and took 11 min. Three per
- * core took 4 min 12 s, but then a timing-sensitive test (a furnace's progress seen through a
- * window, a stack's spawn packets) still failed in about one full run of two; two per core is
- * the margin kept for CI.
+ * round trips): with one per core the suite used a quarter of the CPU and took 11 min. Measured on
+ * 2 cores (2026-11-24, `npm test`): two per core 5 min 36 s; three per core 4 min 14 s and four
+ * per core 4 min 0 s, but with the CPU that busy a hand-over's item sometimes lands just out of its
+ * recipient's reach (1.4 blocks) and a test fails; two per core is the margin kept for CI.
  */
 const WORKERS = Math.max(4, 2 * availableParallelism());
 
