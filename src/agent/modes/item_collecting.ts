@@ -2,7 +2,8 @@
  * item_collecting: when idle, walk over dropped items within 8 blocks to pick them up. Reacts to
  * item entities appearing (`entitySpawn`). Items the bot threw itself (a discard, a hand-over: see
  * `tossItems`) are never picked up again. Items that are someone else's are left alone for
- * {@link ItemCollecting.graceMs} ({@link TOSS_GRACE_MS} by default) and taken only if still lying there afterwards: those that appear at a
+ * {@link ItemCollecting.graceMs} ({@link TOSS_GRACE_MS} by default) and taken only if still lying
+ * there afterwards: those that appear at a
  * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
  * those that appear within a player's reach and nearer that player than this bot (what they dug
  * or killed: an idle teammate does not take a harvest from the one who is gathering it).
