@@ -2,14 +2,19 @@
  * Modes between two idle oracle agents: elbow_room parts two bots put on one spot, and they stay
  * parted after a few steps each (the reference's bots could trade places forever: both searched
  * for "a block away" from the same spot and found the same block); item_collecting leaves a drop
- * at a teammate's feet to the teammate (an idle bot took the harvest of the one gathering it).
+ * at a teammate's feet to the teammate (an idle bot took the harvest of the one gathering it), and
+ * takes at once a throw that comes to rest just out of its reach, nearest to it (a hand-over that
+ * fell short).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Vec3 } from 'vec3';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
-import { botCount, waitUntil } from '../helpers/world.ts';
+import { botCount, roundTrip, serverPlayer, waitUntil } from '../helpers/world.ts';
+import { MINE_RADIUS, TOSS_GRACE_MS } from '../../src/agent/modes/item_collecting.ts';
+import { throwFromPlayer } from '../../src/server/services/drops.ts';
+import { itemClass } from '../../src/server/services/items.ts';
 import { ELBOW_ROOM } from '../../src/agent/modes/elbow_room.ts';
 
 let running: RunningBots;
@@ -64,4 +69,42 @@ test('a block dropped at one bot\'s feet is picked up by that bot, not by the id
   await waitUntil(() => botCount(andy!.bot, 'oak_log') === before.andy + 1, 'Andy picks the log up', 15_000);
   expect(botCount(jill!.bot, 'oak_log')).toBe(before.jill);
   expect(jill!.modes.stats.fired).toBe(jillFired);
+}, 60_000);
+
+test('an item a bot throws that comes to rest just out of the other bot\'s reach, nearest to it, is picked up by it at once, not after the grace', async () => {
+  const [andy, jill] = running.agents;
+  const serv = running.server!.serv;
+  const stick = () => new (itemClass(serv))(serv.registry.itemsByName.stick!.id, 1);
+  const idle = () => running.agents.every((a) => a.actions.current === undefined);
+  const place = async (ax: number, jx: number) => {
+    await serv.handleCommand(`tp Andy ${ax}.5 -60 0.5`);
+    await serv.handleCommand(`tp Jill ${jx} -60 0.5`);
+    await waitUntil(() => idle() && Math.abs(andy!.bot.entity.position.x - ax - 0.5) < 0.1 && Math.abs(jill!.bot.entity.position.x - jx) < 0.1
+      && andy!.bot.entity.onGround && jill!.bot.entity.onGround, 'both in place and idle', 20_000);
+  };
+  /** Jill throws a stick toward x = `towardX` (a vanilla throw from her eyes); resolves with its server entity once it lies still. */
+  const throwStick = async (towardX: number) => {
+    await jill!.bot.lookAt(new Vec3(towardX, -60, 0.5), true);
+    await roundTrip(jill!.bot);
+    const entity = throwFromPlayer(serv, serverPlayer(running.server!, 'Jill'), stick());
+    await waitUntil(() => !serv.entities[entity.id] || (entity.velocity.x === 0 && entity.velocity.y === 0 && entity.velocity.z === 0), 'the stick comes to rest');
+    return entity;
+  };
+  // How far a throw flies here, thrown away from Andy.
+  await place(140, 150.5);
+  const probe = await throwStick(170);
+  const flight = Math.abs(probe.position.x - 150.5);
+  await serv.handleCommand('kill @e[type=item]');
+  // Jill stands so that a throw toward Andy comes to rest 1.8 blocks short of him: out of his
+  // pickup reach (1.3), nearer him than her.
+  await place(160, 160.5 + flight + 1.8);
+  const before = botCount(andy!.bot, 'stick');
+  const thrownAt = Date.now();
+  const entity = await throwStick(160.5);
+  const fromAndy = Math.hypot(entity.position.x - andy!.bot.entity.position.x, entity.position.z - andy!.bot.entity.position.z);
+  expect(fromAndy, 'the throw rests out of Andy\'s reach, within his').toBeGreaterThan(1.3);
+  expect(fromAndy).toBeLessThan(MINE_RADIUS);
+  await waitUntil(() => botCount(andy!.bot, 'stick') === before + 1, 'Andy picks the stick up', 10_000);
+  expect(Date.now() - thrownAt).toBeLessThan(TOSS_GRACE_MS);
+  expect(botCount(jill!.bot, 'stick')).toBe(0);
 }, 60_000);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import nbt from 'prismarine-nbt';
+import { Vec3 } from 'vec3';
 import { pickupDelayOver, roundTrip, serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
   area, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
@@ -188,7 +189,14 @@ describe('items', () => {
     const items = () => Object.values(w.andy.bot.entities).filter((e) => e.name === 'item' && e.getDroppedItem()?.name === 'dirt' && e.position.distanceTo(here) < 8);
     // The item entities (and their stacks' metadata) reach the bot after the inventory update.
     const lying = () => items().reduce((n, e) => n + (e.getDroppedItem()?.count ?? 0), 0);
-    await waitUntil(() => lying() >= 3, 'the bot sees the 3 dirt on the ground', { state: lying });
+    // What the bot and the server see, told when the wait fails.
+    const seen = () => ({
+      lying: lying(),
+      client: Object.values(w.andy.bot.entities).filter((e) => e.name === 'item').map((e) => `${e.id} ${e.getDroppedItem()?.name ?? '?'} at ${e.position.distanceTo(here).toFixed(1)}`),
+      server: Object.values(w.server.serv.entities as Record<string, { id: number; itemId?: number; position: { x: number; y: number; z: number } }>)
+        .filter((e) => e.itemId !== undefined).map((e) => `${e.id} at ${here.distanceTo(new Vec3(e.position.x, e.position.y, e.position.z)).toFixed(1)}`),
+    });
+    await waitUntil(() => lying() >= 3, 'the bot sees the 3 dirt on the ground', { state: seen });
     expect(lying()).toBe(3);
     // Its own throw: its item_collecting mode leaves these for good, not just for a grace period.
     for (const e of items()) expect(isOwnToss(w.andy.bot, e.id)).toBe(true);

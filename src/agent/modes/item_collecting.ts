@@ -6,7 +6,9 @@
  * there afterwards: those that appear at a
  * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
  * those that appear within a player's reach and nearer that player than this bot (what they dug
- * or killed: an idle teammate does not take a harvest from the one who is gathering it).
+ * or killed: an idle teammate does not take a harvest from the one who is gathering it). An item
+ * another player threw that comes to rest within {@link MINE_RADIUS} of this bot, nearer it than
+ * anyone else, was thrown to it: it is taken at once (a hand-over that fell just out of reach).
  */
 import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
@@ -25,6 +27,10 @@ export const TOSS_GRACE_MS = 10_000;
 const TOSS_RADIUS = 1.2;
 /** An item that spawns this close to another player, and nearer them than the bot, is theirs (blocks): a player's dig reach (4.5) and a drop's scatter. */
 const CLAIM_RADIUS = 5;
+/** A thrown item has come to rest this long after it appears (ms): a throw flies under a second. */
+const SETTLE_MS = 1_500;
+/** A thrown item that comes to rest this close to the bot, nearer it than any other player, was thrown to it (blocks). */
+export const MINE_RADIUS = 2.5;
 
 export class ItemCollecting extends Mode {
   readonly name = 'item_collecting';
@@ -35,14 +41,18 @@ export class ItemCollecting extends Mode {
   /** Item entity id → time before which it is left alone. */
   readonly #thrown = new Map<number, number>();
   #graceTimer: NodeJS.Timeout | undefined;
+  /** Timers that look where another player's throw came to rest. */
+  readonly #settling = new Set<NodeJS.Timeout>();
 
   protected attach(): void {
     this.listen('entitySpawn', (entity: Entity) => {
       if (entity.name !== 'item') return;
       this.host.tally();
-      if (this.#someoneElses(entity)) {
+      const whose = this.#whose(entity);
+      if (whose) {
         this.#thrown.set(entity.id, Date.now() + this.graceMs);
         this.#recheckAfterGrace();
+        if (whose === 'thrown') this.#lookWhereItRests(entity.id);
         return;
       }
       if (this.host.mayAct(this) && distanceTo(this.bot, entity) <= COLLECT_RANGE && !isOwnToss(this.bot, entity.id)) this.#collect(entity);
@@ -55,7 +65,28 @@ export class ItemCollecting extends Mode {
   protected override detached(): void {
     clearTimeout(this.#graceTimer);
     this.#graceTimer = undefined;
+    for (const timer of this.#settling) clearTimeout(timer);
+    this.#settling.clear();
     this.#thrown.clear();
+  }
+
+  /** Once another player's throw has come to rest: taken at once if it was thrown to this bot. */
+  #lookWhereItRests(id: number): void {
+    const timer = setTimeout(() => {
+      this.#settling.delete(timer);
+      const item = this.bot.entities[id];
+      if (!item || !this.#thrown.has(id)) return;
+      const mine = distanceTo(this.bot, item);
+      if (mine > MINE_RADIUS) return;
+      for (const player of Object.values(this.bot.players)) {
+        const e = player.entity;
+        if (e && e !== this.bot.entity && e.position && item.position.distanceTo(e.position) <= mine) return;
+      }
+      this.#thrown.delete(id);
+      this.check();
+    }, SETTLE_MS);
+    timer.unref();
+    this.#settling.add(timer);
   }
 
   override check(): void {
@@ -73,24 +104,26 @@ export class ItemCollecting extends Mode {
   }
 
   /**
-   * Whether the item is someone's: it appeared at some player's hands (this bot's too: its own
-   * toss), or within {@link CLAIM_RADIUS} of another player and nearer them than this bot.
+   * Whose the item is: `thrown` when it appeared at another player's hands, `own` at this bot's
+   * (its own toss), `claimed` when it appeared within {@link CLAIM_RADIUS} of another player and
+   * nearer them than this bot; undefined for anyone's.
    */
-  #someoneElses(item: Entity): boolean {
+  #whose(item: Entity): 'thrown' | 'own' | 'claimed' | undefined {
     const mine = distanceTo(this.bot, item);
+    let claimed = false;
     for (const player of Object.values(this.bot.players)) {
       const e = player.entity;
       if (!e?.position) continue;
       const dx = item.position.x - e.position.x;
       const dy = item.position.y - (e.position.y + 1.3);
       const dz = item.position.z - e.position.z;
-      if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) return true;
+      if (dx * dx + dy * dy + dz * dz <= TOSS_RADIUS * TOSS_RADIUS) return e === this.bot.entity ? 'own' : 'thrown';
       if (e !== this.bot.entity) {
         const theirs = item.position.distanceTo(e.position);
-        if (theirs <= CLAIM_RADIUS && theirs < mine) return true;
+        if (theirs <= CLAIM_RADIUS && theirs < mine) claimed = true;
       }
     }
-    return false;
+    return claimed ? 'claimed' : undefined;
   }
 
   /** One timer for the earliest grace to end, so a thrown item nobody took is collected later. */
