@@ -25,9 +25,10 @@ const VERSION_DEPENDENT_TESTS = [
 /**
  * Test files at once: two per core. The integration tests mostly wait (game ticks, pathfinding,
  * round trips): with one per core the suite used a quarter of the CPU and took 11 min. Measured on
- * 2 cores (2026-11-24, `npm test`): two per core 5 min 36 s; three per core 4 min 14 s and four
- * per core 4 min 0 s, but with the CPU that busy a hand-over's item sometimes lands just out of its
- * recipient's reach (1.4 blocks) and a test fails; two per core is the margin kept for CI.
+ * 2 cores (2026-11-24, `npm test`): two per core 5 min 36 s; three per core 4 min 14–31 s, four
+ * 4 min 0 s, five 3 min 31 s. With the CPU that busy, timing-sensitive tests failed now and then
+ * (a hand-over landing out of reach, since handled by item_collecting); two per core is the margin
+ * kept for CI.
  */
 const WORKERS = Math.max(4, 2 * availableParallelism());
 
