@@ -133,11 +133,12 @@ export interface Toss {
  * watched for until `stop()` (a spawn packet can come seconds late when the server lags, after
  * the bot has walked off).
  *
+ * @param thrown where the ids of the toss's item entities go as they appear (the caller can read
+ *   it while the toss is still under way).
  * @returns the toss; its `thrown` may still be empty when none showed up in time.
  * @throws AbortError when `signal` aborts (the watch is then stopped).
  */
-export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal): Promise<Toss> {
-  const thrown = new Set<number>();
+export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal, thrown = new Set<number>()): Promise<Toss> {
   const own = ownTosses(bot);
   const from = bot.entity.position.clone();
   const onSpawn = (entity: Entity) => {
@@ -197,7 +198,7 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   let takenBack = 0;
   const takenByOthers = new Map<string, number>();
   /** Item entities of this toss, as {@link tossItems} sees them (late ones too, until the report). */
-  let thrown = new Set<number>();
+  const thrown = new Set<number>();
   const onCollect = (collector: Entity, collected: Entity) => {
     if (!thrown.has(collected.id)) return;
     const dropped = collected.getDroppedItem?.();
@@ -213,8 +214,7 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   bot.on('playerCollect', onCollect);
   let toss: Toss | undefined;
   try {
-    toss = await tossItems(bot, item, n, signal);
-    thrown = toss.thrown;
+    toss = await tossItems(bot, item, n, signal, thrown);
     await stepBack(bot, receiver, retreat, signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
     await sleep(100, signal); // let the last collect packet land before reporting
