@@ -2,21 +2,16 @@
 import type { Bot, Chest } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
-import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, isAbortError, throwIfAborted } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
-import { goTo } from './movement.ts';
+import { goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
-
-const { goals } = pathfinderPkg;
 
 /** How far the container commands look for a chest (blocks), as in the reference. */
 export const CHEST_SEARCH_RANGE = 32;
 /** Blocks the container commands use. */
 export const CHEST_BLOCKS: readonly string[] = ['chest', 'trapped_chest', 'barrel'];
-/** Distance from the eyes to a block's centre within which the bot uses it without walking (blocks). */
-const USE_REACH = 4;
 
 /** The nearest block of one of `names` within `range` blocks, if any. */
 export function nearestBlockOf(bot: Bot, names: readonly string[], range: number): Block | null {
@@ -28,7 +23,7 @@ export function nearestBlockOf(bot: Bot, names: readonly string[], range: number
 export const WALK_TO_BLOCK_MS = 30_000;
 
 /**
- * Walks until `block` is within reach (no-op when it already is).
+ * Walks until `block` is within reach (`goWithinReach`; no-op when it already is).
  *
  * @param limitMs the most the walk may take ({@link WALK_TO_BLOCK_MS} by default).
  * @throws Error when no path is found, or the bot is not there within `limitMs` (the
@@ -36,9 +31,8 @@ export const WALK_TO_BLOCK_MS = 30_000;
  */
 export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal, limitMs = WALK_TO_BLOCK_MS): Promise<void> {
   const p = block.position;
-  if (bot.entity.position.offset(0, bot.entity.height * 0.9, 0).distanceTo(p.offset(0.5, 0.5, 0.5)) <= USE_REACH) return;
   try {
-    await goTo(bot, new goals.GoalNear(p.x, p.y, p.z, 2), AbortSignal.any([signal, AbortSignal.timeout(limitMs)]));
+    await goWithinReach(bot, p, AbortSignal.any([signal, AbortSignal.timeout(limitMs)]));
   } catch (err) {
     throwIfAborted(signal);
     if (!isAbortError(err)) throw err;
