@@ -135,9 +135,22 @@ describe('/playsound and /particle', () => {
   });
 
   test('/particle sends world_particles with vanilla arguments', async () => {
-    const seen = new Promise<{ particle: { type: string }; amount: number }>((resolve) => bob._client.once('world_particles', (p: { particle: { type: string }; amount: number }) => resolve(p)));
+    type Particles = { particle: { type: string }; amount: number };
+    const seen: Record<'Alice' | 'Bob', Particles[]> = { Alice: [], Bob: [] };
+    alice._client.on('world_particles', (p: Particles) => { seen.Alice.push(p); });
+    bob._client.on('world_particles', (p: Particles) => { seen.Bob.push(p); });
     await feedback('/particle minecraft:flame ~ ~1 ~ 0.5 0.5 0.5 0.01 10', 'commands.particle.success');
-    const packet = await seen;
+    // Bob stands within the 32 blocks a normal particle reaches; what the server knows is printed if he sees none.
+    await waitUntil(() => seen.Bob.length > 0, 'Bob gets the particles', {
+      state: () => ({
+        received: { Alice: seen.Alice.length, Bob: seen.Bob.length },
+        server: ['Alice', 'Bob'].map((name) => {
+          const p = server.serv.players.find((q) => q.username === name);
+          return p ? { name, position: p.position.toString(), disconnected: p.disconnected, world: p.world === server.serv.overworld } : { name, gone: true };
+        }),
+      }),
+    });
+    const packet = seen.Bob[0]!;
     expect(packet.particle.type).toBe('flame');
     expect(packet.amount).toBe(10);
     await feedback('/particle block stone ~ ~ ~', 'commands.particle.success');
