@@ -114,6 +114,11 @@ export interface SquidEntity {
   getNearbyPlayers(): SquidPlayer[];
   _writeOthersNearby(name: string, params: object): void;
   sendPosition(position: Vec3, onGround: boolean, teleport?: boolean): Promise<boolean | void>;
+  /**
+   * flying-squid's physics step for objects and mobs: applies gravity and friction over `delta`
+   * seconds and returns where the entity ends (not moving it: the entity tick sends it there).
+   */
+  calculatePhysics(delta: number): Promise<{ position: Vec3; onGround: boolean }>;
   teleport(position: Vec3): Promise<void> | void;
   updateAndSpawn(): void;
   destroy(): void;

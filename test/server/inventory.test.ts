@@ -176,6 +176,29 @@ describe('toss and pickup', () => {
     await eventually(() => serverItems(server).length, 0, 'server: no items left');
     await waitUntil(() => Object.values(bot.entities).every((e) => e.name !== 'item'), 'the bot sees no item entities');
   });
+
+  test('a server that stalls 0.7 s just after a toss: the item still lands on the floor, where the bot sees it', async () => {
+    const bot = await connectBot(server, 'Staller');
+    bots.push(bot);
+    await give(server, bot, 'stick', 1);
+    await waitUntil(() => bot.entity.onGround, 'Staller on the ground');
+    const floor = bot.entity.position.y;
+    const seen = new Promise<Entity>((resolve) => bot.on('entitySpawn', (e: Entity) => { if (e.name === 'item') resolve(e); }));
+    await bot.tossStack(bot.inventory.items().find((i) => i.name === 'stick')!);
+    await waitUntil(() => serverItems(server).some((e) => e.itemId === itemId(server, 'stick')), 'server: the stick thrown');
+    const stick = serverItems(server).find((e) => e.itemId === itemId(server, 'stick'))!;
+    // The next server tick comes 0.7 s late (a loaded machine): flying-squid moved the item by
+    // 0.7 s of its speed at once, several blocks, and it fell through the superflat floor.
+    const until = Date.now() + 700;
+    while (Date.now() < until) { /* the server's event loop is stalled */ }
+    const atRest = () => stick.velocity.x === 0 && stick.velocity.y === 0 && stick.velocity.z === 0;
+    await waitUntil(() => atRest() || stick.position.y < floor - 2, 'the stick comes to rest or falls through', { state: () => stick.position.toString() });
+    expect(stick.position.y).toBeGreaterThanOrEqual(floor - 0.2);
+    expect(stick.position.y).toBeLessThan(floor + 1);
+    expect(serverItems(server)).toContain(stick);
+    const entity = await seen;
+    await waitUntil(() => Math.abs(entity.position.y - stick.position.y) < 0.5, 'the bot sees it there', { state: () => entity.position.toString() });
+  });
 });
 
 describe('window clicks', () => {

@@ -36,21 +36,62 @@ export interface SpawnItemOptions {
 }
 
 /**
- * Spawns an item entity carrying `item` and shows it to nearby players. flying-squid's entity
- * tick picks it up for the first player within 1.75 blocks once the pickup delay has passed,
- * and removes it after {@link ITEM_DESPAWN_TICKS}.
+ * Spawns an item entity carrying `item` and shows it to nearby players. It falls and slides in
+ * short physics steps ({@link moveInShortSteps}); the inventory service gives it to a player who
+ * touches it once the pickup delay has passed; flying-squid removes it after {@link ITEM_DESPAWN_TICKS}.
  *
  * @returns the flying-squid entity (`itemId`, `itemCount` hold the stack; components are not kept).
  */
 export function spawnItemEntity(serv: SquidServer, options: SpawnItemOptions): SquidEntity {
   const v = options.velocity ?? { x: 0, y: 0, z: 0 };
-  return serv.spawnObject(serv.registry.entitiesByName.item!.id, options.world, toVec(options.position), {
+  const entity = serv.spawnObject(serv.registry.entitiesByName.item!.id, options.world, toVec(options.position), {
     velocity: toVec(v),
     itemId: options.item.type,
     itemCount: countOf(options.item),
     pickupTime: ticksToMs(options.pickupDelayTicks),
     deathTime: ticksToMs(ITEM_DESPAWN_TICKS),
   });
+  moveInShortSteps(entity);
+  return entity;
+}
+
+/** Longest physics step (s): one vanilla tick. */
+const MAX_STEP_S = 0.05;
+/** Farthest an entity moves along an axis in one physics step (blocks): under a block, so none is passed through. */
+const MAX_STEP_BLOCKS = 0.4;
+/** Speed (blocks/s) gravity can add within one step: flying-squid's 20 blocks/s² over {@link MAX_STEP_S}. */
+const GRAVITY_PER_STEP = 20 * MAX_STEP_S;
+
+/**
+ * flying-squid moves an entity once per server tick by `velocity × delta`, `delta` being the real
+ * time since the last tick, and looks for a block only at the end of the move. A server that
+ * stalls half a second (a loaded machine, many bots) makes one step of many blocks, and an item
+ * thrown at a player's feet fell through the floor and out of the world: a hand-over nobody ever
+ * saw again. Vanilla steps 20 times a second and collides along the way; here each step is cut
+ * into moves of at most one tick and {@link MAX_STEP_BLOCKS} along any axis, each with flying-squid's
+ * own block test.
+ */
+function moveInShortSteps(entity: SquidEntity): void {
+  const step = entity.calculatePhysics;
+  entity.calculatePhysics = async (delta) => {
+    const start = entity.position;
+    let result = { position: start, onGround: false };
+    try {
+      let left = delta;
+      do {
+        const v = entity.velocity;
+        const speed = Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z)) + GRAVITY_PER_STEP;
+        const dt = Math.min(left, MAX_STEP_S, MAX_STEP_BLOCKS / speed);
+        entity.position = result.position;
+        result = await step(dt);
+        left -= dt;
+      } while (left > 0);
+    } finally {
+      // The entity tick moves the entity (and tells the clients) from where it was.
+      entity.position = start;
+    }
+    return result;
+  };
 }
 
 /**
