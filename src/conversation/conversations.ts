@@ -203,7 +203,11 @@ export class Conversations {
     const open = r.state === 'active' || r.state === 'awaiting';
     if (message.end) {
       if (!open) return;
+      // Lines still waiting for their turn (the reply delay, or this bot acting) are not dropped:
+      // the agent reads them with the end, without a reply being asked for.
+      const unread = r.queue.map((q) => q.text);
       this.#close(r);
+      if (unread.length) this.#host.note(`${from} said before ending the conversation: ${unread.join('\n')}`);
       this.#host.note(message.text ? `${from} ended the conversation: ${message.text}` : `${from} ended the conversation.`);
       return;
     }

@@ -147,6 +147,22 @@ test('switching partners ends the old conversation and tells the old partner', a
   expect(bots.Jill.convo.state('Bob')).toBe('ended');
 });
 
+test('lines still waiting when the partner ends the conversation are noted with the end, not lost', async () => {
+  const { bots } = setup(['Andy', 'Jill', 'Bob']);
+  bots.Jill.busy = true; // acting (a mode's action): the decision says wait until idle
+  bots.Andy.convo.start('Jill', 'Go. Jill places 7 blocks.');
+  await advance(1_000);
+  expect(bots.Jill.delivered).toEqual([]);
+  bots.Andy.convo.start('Bob', 'Go. Bob places 7 blocks.'); // ends the conversation with Jill
+  await advance(0);
+  expect(bots.Jill.convo.state('Andy')).toBe('ended');
+  expect(bots.Jill.notes).toEqual(['Andy said before ending the conversation: Go. Jill places 7 blocks.', 'Andy ended the conversation.']);
+  bots.Jill.busy = false;
+  bots.Jill.convo.wake();
+  await advance(10_000);
+  expect(bots.Jill.delivered).toEqual([]); // noted once, not delivered as well
+});
+
 test('a line arriving after the end is noted, not answered; a new start reopens', async () => {
   const { bots } = setup(['Andy', 'Jill']);
   bots.Andy.convo.start('Jill', 'Hi');

@@ -8,7 +8,7 @@ import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintClashes, planConstruction } from '../../src/models/oracle/construction-plan.ts';
-import { pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
+import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
 import { formatLying, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
@@ -16,6 +16,7 @@ import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks,
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
+import type { ChatTurn } from '../../src/models/types.ts';
 import { LYING_AT, simulate, type SimAgent } from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
@@ -327,6 +328,29 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(success(task, id, result)).toBe(true);
     const lacked = result.agents.get(to)!.turns.filter((t) => t.role === 'user' && /^SYSTEM: You have no /.test(t.content));
     expect(lacked).toEqual([]);
+  });
+
+  test('a plan the agent had not read when the coordinator moved on ("said before ending the conversation") is followed as if heard', () => {
+    const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7017, size: 4, levels: 2 }))[0]!;
+    const played = simulate(data, team(task, id), FLAT);
+    expect(success(task, id, played)).toBe(true);
+    const i = NAMES.indexOf('Bob');
+    const bob = played.agents.get('Bob')!;
+    const go = bob.turns.findIndex((t) => t.role === 'user' && t.content.startsWith('Andy (a bot): Go.'));
+    expect(go, 'Andy tells Bob to go').toBeGreaterThan(0);
+    const heard = bob.turns.slice(0, go + 1);
+    const unread: ChatTurn[] = [
+      ...bob.turns.slice(0, go),
+      { role: 'user', content: `SYSTEM: Andy said before ending the conversation: ${bob.turns[go]!.content.slice('Andy (a bot): '.length)}` },
+      { role: 'user', content: 'SYSTEM: Andy ended the conversation.' },
+    ];
+    const decide = (turns: ChatTurn[]) => new OraclePolicy(data).decide({
+      name: 'Bob', inventory: task.initial_inventory[String(i)] ?? {}, targets: undefined, blueprint: task.blueprint,
+      canUse: () => true, partner: undefined, blocks: FLAT.blocks, mobs: FLAT.mobs, turns,
+    });
+    const asHeard = decide(heard);
+    expect(asHeard).toMatch(/^!/);
+    expect(decide(unread)).toBe(asHeard);
   });
 
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {

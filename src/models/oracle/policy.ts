@@ -198,7 +198,9 @@ export class OraclePolicy {
         continue;
       }
       const bounced = /^SYSTEM: ([A-Za-z0-9_]+) wanted to talk; you were busy with [A-Za-z0-9_]+: ([\s\S]*)$/.exec(text);
-      const line = bounced ?? /^([A-Za-z0-9_]+) \(a bot\): ([\s\S]*)$/.exec(text);
+      // Lines this agent had not read (it was acting) when the teammate moved on: said to it directly.
+      const unread = /^SYSTEM: ([A-Za-z0-9_]+) said before ending the conversation: ([\s\S]*)$/.exec(text);
+      const line = bounced ?? unread ?? /^([A-Za-z0-9_]+) \(a bot\): ([\s\S]*)$/.exec(text);
       if (!line) continue;
       this.#hear(obs, line[1]!, line[2]!, !bounced);
     }
