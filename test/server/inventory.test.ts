@@ -10,7 +10,8 @@ import pathfinderPkg from 'mineflayer-pathfinder';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, pickupDelayOver, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
-import { PLAYER_THROW_PICKUP_DELAY_TICKS } from '../../src/server/services/drops.ts';
+import { PLAYER_THROW_PICKUP_DELAY_TICKS, spawnItemEntity } from '../../src/server/services/drops.ts';
+import { itemClass } from '../../src/server/services/items.ts';
 import { TICKS_PER_SECOND } from '../../src/server/services/geometry.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
@@ -175,6 +176,24 @@ describe('toss and pickup', () => {
     bot.chat('/kill @e[type=item]');
     await eventually(() => serverItems(server).length, 0, 'server: no items left');
     await waitUntil(() => Object.values(bot.entities).every((e) => e.name !== 'item'), 'the bot sees no item entities');
+  });
+
+  test('an item taken while its physics step is under way sends no move afterwards: the client keeps no phantom of it at 0 0 0', async () => {
+    const bot = await connectBot(server, 'Watcher');
+    bots.push(bot);
+    const p = bot.entity.position;
+    const Item = itemClass(server.serv);
+    const item = spawnItemEntity(server.serv, {
+      world: serverPlayer(server, 'Watcher').world, position: { x: p.x + 3, y: p.y + 2, z: p.z },
+      velocity: { x: 0, y: 4, z: 0 }, item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 100,
+    });
+    await waitUntil(() => bot.entities[item.id] !== undefined, 'the bot sees the stick');
+    // flying-squid's entity tick (the first 'tick' listener) has started the stick's physics
+    // step; it is taken before the step ends.
+    await new Promise<void>((resolve) => server.serv.once('tick', () => { item.destroy(); resolve(); }));
+    await serverTicks(server, 3);
+    await roundTrip(bot);
+    expect(bot.entities[item.id], 'no entity left behind on the client').toBeUndefined();
   });
 
   test('a server that stalls 0.7 s just after a toss: the item still lands on the floor, where the bot sees it', async () => {

@@ -52,7 +52,19 @@ export function spawnItemEntity(serv: SquidServer, options: SpawnItemOptions): S
     deathTime: ticksToMs(ITEM_DESPAWN_TICKS),
   });
   moveInShortSteps(entity);
+  noMovesOnceGone(serv, entity);
   return entity;
+}
+
+/**
+ * flying-squid's entity tick sends a move after each physics step, which awaits the world: an item
+ * picked up (removed) meanwhile was still moved on the clients, and mineflayer then made a new
+ * entity for the unknown id at 0 0 0 (a hand-over reported as lying there). Vanilla sends nothing
+ * for an entity once it is removed; nor does this.
+ */
+function noMovesOnceGone(serv: SquidServer, entity: SquidEntity): void {
+  const send = entity.sendPosition;
+  entity.sendPosition = async (position, onGround, teleport) => (serv.entities[entity.id] === entity ? send(position, onGround, teleport) : false);
 }
 
 /** Longest physics step (s): one vanilla tick. */
