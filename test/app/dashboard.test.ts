@@ -135,7 +135,15 @@ describe.skipIf(!CHROMIUM)(`the dashboard in Chromium${CHROMIUM ? '' : ' (skippe
   test('a command from the page runs on the bot and changes the world; its output is in the log', async () => {
     const outcome = await submit('Andy', 'command', '!givePlayer("Steve", "oak_log", 2)', 'Steve');
     expect(outcome).toMatch(/Andy runs !givePlayer/);
-    await waitUntil(() => steve.inventory.items().some((i) => i.name === 'oak_log' && i.count === 2), 'Steve picks up the 2 oak logs', 30_000);
+    await waitUntil(() => steve.inventory.items().some((i) => i.name === 'oak_log' && i.count === 2), 'Steve picks up the 2 oak logs', {
+      timeoutMs: 30_000,
+      // On failure: what Andy's command said and where the logs lie, as Steve sees them.
+      state: () => ({
+        andy: andy().history.filter((t) => t.content.includes('oak_log')).at(-1)?.content,
+        steve: steve.entity.position.toString(),
+        items: Object.values(steve.entities).filter((e) => e.name === 'item').map((e) => e.position.toString()),
+      }),
+    });
     const held = serverPlayer(server, 'Steve').inventory.slots.filter(Boolean).filter((s: { name?: string }) => s.name === 'oak_log');
     expect(held.reduce((n: number, s: { count: number }) => n + s.count, 0)).toBe(2);
     await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 1');
