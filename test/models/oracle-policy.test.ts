@@ -15,7 +15,6 @@ import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
-import { blueprintBox } from '../../src/tasks/worlds.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
 import { LYING_AT, simulate, type SimAgent } from './oracle-sim.ts';
@@ -352,31 +351,6 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const asHeard = decide(heard);
     expect(asHeard).toMatch(/^!/);
     expect(decide(unread)).toBe(asHeard);
-  });
-
-  test('construction: a teammate with nothing to build yet (no blocks: no cells) standing on the site steps off it, once', () => {
-    const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7077, size: 5, levels: 1 }))[0]!;
-    const [jill] = team(task, id).filter((a) => a.name === 'Jill');
-    const box = blueprintBox(task.blueprint!);
-    const policy = new OraclePolicy(data);
-    const turns: ChatTurn[] = [
-      { role: 'user', content: `SYSTEM: Your goal: ${jill!.goal} Work together with Andy, Bob.` },
-      { role: 'user', content: `Andy (a bot): My items: ${Object.entries(task.initial_inventory['0'] ?? {}).map(([item, n]) => `${n} ${item}`).join(', ')}. What do you have?` },
-    ];
-    const obs = (position: { x: number; y: number; z: number }) => ({
-      name: 'Jill', inventory: {}, targets: undefined, blueprint: task.blueprint, goal: jill!.goal, position,
-      canUse: () => true, partner: undefined, blocks: FLAT.blocks, mobs: FLAT.mobs, turns,
-    });
-    const [x, y, z] = [box.min.x + 1, box.min.y, box.min.z];
-    const status = policy.decide(obs({ x, y, z }));
-    expect(status).toMatch(/^My items: nothing\./);
-    turns.push({ role: 'assistant', content: status }, { role: 'user', content: 'SYSTEM: Andy ended the conversation.' });
-    const away = policy.decide(obs({ x, y, z }));
-    const m = /^!goToCoordinates\((-?\d+), (-?\d+), (-?\d+), 1\)$/.exec(away);
-    expect(m, away).not.toBeNull();
-    expect(Number(m![1])).toBeLessThan(box.min.x - 1);
-    turns.push({ role: 'assistant', content: away }, { role: 'user', content: `SYSTEM: Reached (${m![1]}, ${m![2]}, ${m![3]}).` });
-    expect(policy.decide(obs({ x: Number(m![1]), y: Number(m![2]), z: Number(m![3]) }))).toBe('');
   });
 
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {

@@ -384,24 +384,7 @@ export class OraclePolicy {
       this.#answer = undefined;
       return `${formatStatus(this.#myStatus(obs))}${sharedRecipe(obs.goal)}`;
     }
-    // Nothing to do yet (or at all: no blocks, so no cells): not in the builders' way.
-    return this.#leaveSite(obs) ?? '';
-  }
-
-  /**
-   * Construction: a move off the building site when this agent stands on it (a player in a cell
-   * blocks it, also one whose feet are just outside the cells: a player is 0.6 blocks wide), each
-   * agent to its own spot beside the site; undefined when off it, or just sent off.
-   */
-  #leaveSite(obs: Observation): string | undefined {
-    if (!obs.blueprint || !obs.position) return undefined;
-    const box = blueprintBox(obs.blueprint);
-    const p = obs.position;
-    const onSite = p.x > box.min.x - 1 && p.x < box.max.x + 2 && p.z > box.min.z - 1 && p.z < box.max.z + 2;
-    if (!onSite || this.#lastCommand === this.#offSite) return undefined;
-    const k = Math.max(0, this.#team?.indexOf(obs.name) ?? 0);
-    this.#offSite = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + k * 2}, 1)`;
-    return this.#offSite;
+    return '';
   }
 
   // Plans -----------------------------------------------------------------------------------
@@ -612,7 +595,17 @@ export class OraclePolicy {
           if (++this.#waits > MAX_WAITS) return '';
           // Cells given up on get another chance now and then (a teammate may have moved away).
           if (this.#waits % 5 === 0) this.#attempts.clear();
-          return this.#leaveSite(obs) ?? '!stay(2)';
+          // Wait off the building site: a builder standing in a cell blocks it, also one whose
+          // feet are just outside the site's cells (a player is 0.6 blocks wide).
+          const box = blueprintBox(obs.blueprint!);
+          const p = obs.position;
+          const onSite = p && p.x > box.min.x - 1 && p.x < box.max.x + 2 && p.z > box.min.z - 1 && p.z < box.max.z + 2;
+          if (onSite && this.#lastCommand !== this.#offSite) {
+            const k = builders.indexOf(obs.name);
+            this.#offSite = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + Math.max(0, k) * 2}, 1)`;
+            return this.#offSite;
+          }
+          return '!stay(2)';
         }
       }
     }
@@ -635,7 +628,7 @@ export class OraclePolicy {
   /** Waits since this worker last said its shortfall (at most {@link SHORT_WAITS}). */
   #shortWaits = 0;
   readonly #refused = new Set<string>();
-  #offSite: string | undefined;
+  #offSite = '';
   /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
   #harvest: Harvest | undefined;
   /** Replies that put right this agent's hand-overs that went astray, oldest first. */
