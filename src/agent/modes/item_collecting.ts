@@ -3,10 +3,10 @@
  * item entities appearing (`entitySpawn`). Items the bot threw itself (a discard, a hand-over: see
  * `tossItems`) are never picked up again. Items that are someone else's are left alone for
  * {@link ItemCollecting.graceMs} ({@link TOSS_GRACE_MS} by default) and taken only if still lying
- * there afterwards: those that appear at a
- * player's hands (thrown, most likely to someone: a hand-over between bots is never stolen) and
- * those that appear within a player's reach and nearer that player than this bot (what they dug
- * or killed: an idle teammate does not take a harvest from the one who is gathering it). An item
+ * there afterwards: those that appear at a player's hands (thrown, most likely to someone: a
+ * hand-over between bots is never stolen) and those that appear within a player's reach and
+ * nearer that player than this bot (what they dug or killed: an idle teammate does not take a
+ * harvest from the one who is gathering it). An item
  * another player threw that comes to rest within {@link MINE_RADIUS} of this bot, nearer it than
  * anyone else, was thrown to it: it is taken at once (a hand-over that fell just out of reach).
  */
