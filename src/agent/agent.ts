@@ -142,6 +142,8 @@ export class Agent implements AgentControl {
   #commands: CommandRegistry<CommandContext>;
   #task: Readonly<AgentTask> | undefined;
   #lastPartner: string | undefined;
+  /** Set by {@link detach}: the agent takes no message and runs nothing any more. */
+  #detached = false;
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -322,6 +324,7 @@ export class Agent implements AgentControl {
    * arrival order.
    */
   receive(message: IncomingMessage): void {
+    if (this.#detached) return;
     this.selfPrompter.busy();
     if (fromPlayer(message)) {
       this.#budget.raise(); // a player wants the bot to go on
@@ -413,6 +416,7 @@ export class Agent implements AgentControl {
   }
 
   async #handle(message: IncomingMessage): Promise<void> {
+    if (this.#detached) return; // queued before the agent was detached
     if (fromPlayer(message)) {
       const parsed = this.#parse(message.text);
       if (parsed.kind === 'command') {
@@ -613,12 +617,16 @@ export class Agent implements AgentControl {
   /**
    * Ends all work but leaves the bot on the server: the modes let go of the bot, the memory is
    * saved, the action, model calls and goal loop stop, the conversations and the chat outbox
-   * close. The bot can then be given a fresh agent (warm worlds, `src/app/warm-world.ts`);
-   * listeners the agent's parts added to the bot are removed by whoever owns the bot.
+   * close. For good: messages received later, and those still queued, are dropped, and no model
+   * call is made any more. The bot can then be given a fresh agent (warm worlds,
+   * `src/app/warm-world.ts`); listeners the agent's parts added to the bot are removed by
+   * whoever owns the bot.
    *
    * @param reason told to the running action, e.g. `the run ended`.
    */
   async detach(reason = 'detached'): Promise<void> {
+    this.#detached = true;
+    this.#loop.close(reason);
     this.modes.dispose();
     // Save first: the goal loop's state is kept as it was, for load_memory.
     await this.memoryStore.close();

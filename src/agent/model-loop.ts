@@ -11,7 +11,7 @@
 import type { CommandContext } from '../commands/context.ts';
 import type { ParseResult } from '../commands/parser.ts';
 import type { ChatModel, ChatRequest, ChatTurn, ToolSpec } from '../models/types.ts';
-import { sleep } from '../util/abort.ts';
+import { abortError, sleep } from '../util/abort.ts';
 import type { IncomingMessage } from './reply-router.ts';
 import type { TokenBudget } from './token-budget.ts';
 
@@ -93,6 +93,8 @@ export class ModelLoop {
   readonly #options: ModelLoopOptions;
   /** Bumped by interrupt(): loops started before it end at their next step. */
   #generation = 0;
+  /** Set by close(): no loop runs and no request is sent any more. */
+  #closed = false;
   #abort = new AbortController();
   /** When the last model call ended (ms). */
   #lastCall = 0;
@@ -126,7 +128,7 @@ export class ModelLoop {
     let selfDriven = source.channel === 'system';
     let commands = 0;
     let parseErrors = 0;
-    while (generation === this.#generation) {
+    while (!this.#closed && generation === this.#generation) {
       if (this.#options.maxCommands >= 0 && commands >= this.#options.maxCommands) {
         host.remember({ role: 'user', content: `SYSTEM: ${host.message('command_limit', { MAX_COMMANDS: String(this.#options.maxCommands) })}` });
         return commands;
@@ -177,9 +179,11 @@ export class ModelLoop {
    * budget, bounded by the loop's time bound (or `timeoutMs` when shorter), and cancelled by
    * {@link interrupt} unless `detached`.
    *
-   * @throws BudgetError while the token budget is spent; the model's errors (see `ChatModel.complete`).
+   * @throws BudgetError while the token budget is spent; an AbortError once {@link close}d; the
+   *   model's errors (see `ChatModel.complete`).
    */
   async request(req: Omit<ChatRequest, 'signal' | 'onUsage'>, options: { timeoutMs?: number; signal?: AbortSignal; detached?: boolean } = {}): Promise<string> {
+    if (this.#closed) throw abortError(this.#abort.signal);
     if (this.#options.budget?.exhausted()) throw new BudgetError('the token budget of this hour is spent');
     const timeoutMs = Math.min(options.timeoutMs ?? Infinity, this.#options.timeoutMs ?? 60_000);
     const signals = [AbortSignal.timeout(timeoutMs), ...(options.detached ? [] : [this.#abort.signal]), ...(options.signal ? [options.signal] : [])];
@@ -191,6 +195,15 @@ export class ModelLoop {
     this.#generation++;
     this.#abort.abort(reason);
     this.#abort = new AbortController();
+  }
+
+  /**
+   * Interrupts for good: the running loop ends at its next step, and loops started later (a
+   * message that was already queued) return at once without calling the model.
+   */
+  close(reason: string): void {
+    this.#closed = true;
+    this.interrupt(reason);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * The agent loop on the embedded server with scripted models: the goal loop, conversations
- * pausing it, background summaries, !newAction, and interrupted actions.
+ * pausing it, background summaries, !newAction, interrupted actions, and agents replaced on
+ * their bots (warm worlds).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Agent } from '../../src/agent/agent.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
+import type { RunEvent } from '../../src/tasks/eval/records.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeChatCall, type FakeProviderServer, type FakeReply } from '../helpers/fake-providers.ts';
@@ -21,7 +23,9 @@ let andy: Agent;
 const botsDir = mkdtempSync(path.join(tmpdir(), 'agent-loop-'));
 const whispered: string[] = [];
 const heard: string[] = [];
-const script: Record<string, (call: FakeChatCall) => FakeReply> = {};
+const script: Record<string, (call: FakeChatCall) => FakeReply | Promise<FakeReply>> = {};
+/** What the agents were sent, as recorded for run logs. */
+const received: string[] = [];
 
 /**
  * Steve whispers Andy and waits for the answer: a sign that Andy has handled everything that came
@@ -62,6 +66,7 @@ beforeAll(async () => {
     env: fake.env,
     botsDir,
     log: () => {},
+    events: { emit: (event: RunEvent) => { if (event.type === 'message' && event.direction === 'received') received.push(`${event.agent} <- ${event.peer}: ${event.text}`); } },
   });
   andy = running.agents[0];
   steve = await connectBot(running.server!, 'Steve');
@@ -219,4 +224,35 @@ test('an action interrupted by a player ends the model loop with a SYSTEM note s
   await waitUntil(() => andyCalls().length > calls, 'the model is told');
   // (Consecutive user turns reach the provider merged into one.)
   expect(andyCalls().at(-1)!.lastUserMessage.endsWith('SYSTEM: !goToPlayer was interrupted by self_defense: a zombie attacked.')).toBe(true);
+});
+
+test('a replaced agent never acts again: neither the reply in flight nor a message queued behind it reaches the bot', async () => {
+  const old = andy;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  script.Andy = async (call) => {
+    if (call.lastUserMessage.includes('first job')) await gate;
+    return /job|hello again/.test(call.lastUserMessage) ? 'On it. !stats' : 'Done.';
+  };
+  const calls = andyCalls().length;
+  const ran = old.commandLog.length;
+  steve.whisper('Andy', 'first job');
+  await waitUntil(() => andyCalls().length > calls, 'the model call for the first job is in flight');
+  steve.whisper('Andy', 'second job');
+  await waitUntil(() => received.includes('Andy <- Steve: second job'), 'the second job waits in the inbox');
+  const renewed = running.renewAgents();
+  release();
+  const [fresh] = await renewed;
+  await old.idle();
+  expect(andyCalls().length).toBe(calls + 1); // the second job never reached the model
+  expect(old.commandLog.length).toBe(ran);
+  expect(old.history.some((t) => t.content.includes('second job'))).toBe(false);
+  // A message for the old agent now is dropped; the new one on the same bot answers.
+  old.receive({ from: 'Steve', channel: 'whisper', text: 'are you there?' });
+  await old.idle();
+  expect(andyCalls().length).toBe(calls + 1);
+  andy = fresh!;
+  await whisperRoundTrip('hello again', 'Done.');
+  expect(andy.commandLog).toEqual(['!stats']);
+  expect(old.commandLog.length).toBe(ran);
 });
