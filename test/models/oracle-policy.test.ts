@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
-import { blueprintClashes, planConstruction } from '../../src/models/oracle/construction-plan.ts';
+import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/models/oracle/construction-plan.ts';
 import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
 import { formatLying, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
@@ -306,6 +306,25 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const result = simulate(data, team(task, 'wall'), FLAT, 3000, undefined, new Set([`Jill@${x},${y},${z}`]));
     expect(success(task, 'wall', result)).toBe(true);
     expect(result.agents.get('Andy')!.commands).toContain(jills);
+  });
+
+  test('construction: a teammate with no cells standing in one hears the go-ahead and steps off the site, once', () => {
+    // Bob holds every block and shares them with Andy; Jill gets none, so no cell, but stands in one.
+    const task = {
+      type: 'construction', goal: 'build', agent_count: 3, timeout: 60, blocked_actions: {},
+      initial_inventory: { 0: {}, 1: {}, 2: { stone: 6 } },
+      blueprint: { materials: { stone: 6 }, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone'], ['stone', 'stone', 'stone']] }] },
+    } as unknown as Task;
+    const cells = blueprintCells(task.blueprint!);
+    // The coordinator may not build (so has no cell) and stands in one.
+    const coordinatorIdle = { ...task, blocked_actions: { 0: ['!placeBlockAt'] } } as unknown as Task;
+    for (const [who, cell, played] of [['Jill', cells.at(-1)!, task], ['Jill', cells[0]!, task], ['Andy', cells[2]!, coordinatorIdle]] as const) {
+      const members = team(played, 'stand').map((a) => a.name === who ? { ...a, position: { x: cell.x, y: cell.y, z: cell.z } } : a);
+      const result = simulate(data, members, FLAT, 3000);
+      expect(success(played, 'stand', result), `${who} in ${cellKey(cell)}`).toBe(true);
+      const moves = result.agents.get(who)!.commands.filter((c) => !c.startsWith('!startConversation'));
+      expect(moves).toEqual([expect.stringMatching(/^!goToCoordinates\(-3, -60, \d+, 1\)$/)]);
+    }
   });
 
   test('construction, 3 agents: a hand-over left lying is fetched, and the giver\'s Done still reaches the coordinator', () => {

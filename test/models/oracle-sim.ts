@@ -25,6 +25,12 @@ export interface SimAgent {
   targets?: Counts;
   blueprint?: Blueprint;
   goal: string;
+  /**
+   * Where the agent stands (its feet's block); walks move it there. A placement in the cell an
+   * agent stands in is refused, as the server refuses it. Without one the agent stands nowhere
+   * that matters and its observations have no position.
+   */
+  position?: { x: number; y: number; z: number };
 }
 
 export interface SimWorld {
@@ -196,7 +202,8 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       case 'placeBlockAt': {
         const [block, x, y, z] = args as [string, number, number, number];
         if (!a.inventory[block]) return `You have no ${block}.`;
-        if (refuse.delete(`${x},${y},${z}`) || refuse.has(`${a.name}@${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
+        const occupied = [...agents.values()].some((b) => b.position?.x === x && b.position.y === y && b.position.z === z);
+        if (occupied || refuse.delete(`${x},${y},${z}`) || refuse.has(`${a.name}@${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
         add(a.inventory, block, -1);
         placed.set(`${x},${y},${z}`, block);
         if (/_door$/.test(block)) placed.set(`${x},${y + 1},${z}`, block);
@@ -214,11 +221,15 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       }
       case 'stay':
         return 'Stayed.';
+      case 'moveAway':
+        if (a.position) a.position = { ...a.position, x: a.position.x + 3 };
+        return 'Moved away.';
       case 'goToCoordinates': {
         const [x, y, z] = args as [number, number, number];
         const lying = ground.get(`${x},${y},${z}`);
         ground.delete(`${x},${y},${z}`);
         for (const [item, n] of Object.entries(lying ?? {})) add(a.inventory, item, n);
+        if (a.position) a.position = { x, y, z };
         return `Walked to (${x}, ${y}, ${z}).`;
       }
       default:
@@ -242,7 +253,7 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     const from = busy.get(a.name)!.from;
     steps++;
     const reply = a.policy.decide({
-      name: a.name, inventory: { ...a.inventory }, targets: a.targets, blueprint: a.blueprint,
+      name: a.name, inventory: { ...a.inventory }, targets: a.targets, blueprint: a.blueprint, position: a.position,
       canUse: (c) => !a.blocked.includes(c), partner: a.partner,
       blocks: tableNearby ? [...world.blocks, 'crafting_table'] : world.blocks, mobs: world.mobs, turns: a.turns,
     });

@@ -321,7 +321,9 @@ export class OraclePolicy {
       this.#planSent.add(mate);
       return `!startConversation("${mate}", "${this.#teamText}")`;
     }
-    for (const mate of this.#workers()) {
+    // In a construction every teammate hears it: one with no cells may stand in one (it then
+    // steps off the site, see #build).
+    for (const mate of this.#plan.kind === 'build' ? team : this.#workers()) {
       if (mate === obs.name || this.#goSent.has(mate)) continue;
       this.#goSent.add(mate);
       return `!startConversation("${mate}", "${this.#teamText.replace(/^Plan\./, 'Go.')}")`;
@@ -534,6 +536,8 @@ export class OraclePolicy {
   }
 
   #build(obs: Observation, plan: BuildPlan): string {
+    // Nothing to place: out of the builders' way, and done.
+    if (![...plan.owner.values()].includes(obs.name)) return this.#offSite(obs) ?? '';
     const levels = [...obs.blueprint!.levels].map((l) => l.level).sort((a, b) => a - b);
     if (this.#level === undefined && !this.#finishedSaid) this.#level = levels[0];
     if (this.#level === undefined) return '';
@@ -595,17 +599,7 @@ export class OraclePolicy {
           if (++this.#waits > MAX_WAITS) return '';
           // Cells given up on get another chance now and then (a teammate may have moved away).
           if (this.#waits % 5 === 0) this.#attempts.clear();
-          // Wait off the building site: a builder standing in a cell blocks it, also one whose
-          // feet are just outside the site's cells (a player is 0.6 blocks wide).
-          const box = blueprintBox(obs.blueprint!);
-          const p = obs.position;
-          const onSite = p && p.x > box.min.x - 1 && p.x < box.max.x + 2 && p.z > box.min.z - 1 && p.z < box.max.z + 2;
-          if (onSite && this.#lastCommand !== this.#offSite) {
-            const k = builders.indexOf(obs.name);
-            this.#offSite = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + Math.max(0, k) * 2}, 1)`;
-            return this.#offSite;
-          }
-          return '!stay(2)';
+          return this.#offSite(obs) ?? '!stay(2)';
         }
       }
     }
@@ -615,6 +609,22 @@ export class OraclePolicy {
       return next;
     }
     return `!checkBlueprintLevel(${this.#level})`;
+  }
+
+  /**
+   * The walk off the building site while this agent waits there: a player standing in a cell
+   * blocks it, also one whose feet are just outside the site's cells (a player is 0.6 blocks
+   * wide). Each teammate waits on its own spot, west of the site; undefined when this agent is
+   * off the site already or has just walked (a walk that fell short is not tried again at once).
+   */
+  #offSite(obs: Observation): string | undefined {
+    const box = blueprintBox(obs.blueprint!);
+    const p = obs.position;
+    const onSite = p && p.x > box.min.x - 1 && p.x < box.max.x + 2 && p.z > box.min.z - 1 && p.z < box.max.z + 2;
+    if (!onSite || (this.#offSiteWalk && this.#lastCommand === this.#offSiteWalk)) return undefined;
+    const k = Math.max(0, this.#team?.indexOf(obs.name) ?? 0);
+    this.#offSiteWalk = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + k * 2}, 1)`;
+    return this.#offSiteWalk;
   }
 
   readonly #seenCheck = new WeakSet<object>();
@@ -628,7 +638,8 @@ export class OraclePolicy {
   /** Waits since this worker last said its shortfall (at most {@link SHORT_WAITS}). */
   #shortWaits = 0;
   readonly #refused = new Set<string>();
-  #offSite = '';
+  /** The last walk off the building site (see #offSite). */
+  #offSiteWalk = '';
   /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
   #harvest: Harvest | undefined;
   /** Replies that put right this agent's hand-overs that went astray, oldest first. */
