@@ -496,27 +496,47 @@ async function must(what: string, check: () => boolean): Promise<void> {
   if (!(await waitFor(check, SETUP_TIMEOUT_MS))) throw new Error(`set-up failed: ${what} (is the bot an operator on this server?)`);
 }
 
+/** How far around a point {@link groundLevel} looks, and the spacing of the columns it reads (blocks). */
+const GROUND_RADIUS = 16;
+const GROUND_STEP = 2;
+
 /**
- * The natural ground height in the column of `at`: going up from the bottom of the world, the
+ * The natural ground height around `at`: in each column of a square of {@link GROUND_RADIUS}
+ * blocks around it (every {@link GROUND_STEP} blocks), going up from the bottom of the world, the
  * first block that is not a full block once solid ground has begun (the air above a flat world's
- * surface), so buildings standing on the ground do not count. Meant for flat worlds, as
- * construction tasks are.
+ * surface); the height most columns give (the lowest of equals). Buildings standing on the
+ * ground, also one under `at` itself (a bot that spawned on a table: flying-squid puts players on
+ * top of whatever is at a random spot), cover few of the columns and do not count. Meant for flat
+ * worlds, as construction tasks are.
  *
- * @returns undefined when the column is not loaded.
+ * @param bot what reads the world: mineflayer's `blockAt` and the dimension's height.
+ * @returns undefined when no column around `at` is loaded.
  */
-export function groundLevel(bot: Bot, at: Pos): number | undefined {
+export function groundLevel(bot: Pick<Bot, 'blockAt' | 'game'>, at: Pos): number | undefined {
   const game = bot.game as { minY?: number; height?: number };
   const minY = game.minY ?? 0;
   const maxY = minY + (game.height ?? 384);
-  let solidBelow = false;
-  for (let y = minY; y < maxY; y++) {
-    const block = bot.blockAt(new Vec3(at.x, y, at.z));
-    if (!block) return undefined;
-    const solid = block.boundingBox === 'block';
-    if (solidBelow && !solid) return y;
-    solidBelow ||= solid;
+  const column = (x: number, z: number): number | undefined => {
+    let solidBelow = false;
+    for (let y = minY; y < maxY; y++) {
+      const block = bot.blockAt(new Vec3(x, y, z));
+      if (!block) return undefined;
+      const solid = block.boundingBox === 'block';
+      if (solidBelow && !solid) return y;
+      solidBelow ||= solid;
+    }
+    return undefined;
+  };
+  const votes = new Map<number, number>();
+  for (let dx = -GROUND_RADIUS; dx <= GROUND_RADIUS; dx += GROUND_STEP) {
+    for (let dz = -GROUND_RADIUS; dz <= GROUND_RADIUS; dz += GROUND_STEP) {
+      const y = column(at.x + dx, at.z + dz);
+      if (y !== undefined) votes.set(y, (votes.get(y) ?? 0) + 1);
+    }
   }
-  return undefined;
+  let best: [number, number] | undefined;
+  for (const [y, n] of votes) if (!best || n > best[1] || (n === best[1] && y < best[0])) best = [y, n];
+  return best?.[0];
 }
 
 /** Options of {@link setUp}. */

@@ -16,7 +16,7 @@ import { allMobs } from '../../src/server/services/mobs.ts';
 import { settingsSchema } from '../../src/settings/index.ts';
 import { levelCells } from '../../src/tasks/blueprint.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
-import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
+import { groundLevel, loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
 import { blueprintBox, COOKING_ANIMALS, cookingLayout } from '../../src/tasks/worlds.ts';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
@@ -169,4 +169,17 @@ describe('construction tasks', () => {
     expect(result.score).toBeLessThan(0.2);
     expect(result.error).toBeUndefined();
   }, 60_000);
+
+  test('the site rests on the natural ground, also when agent 0 stands on a building (players spawn on top of whatever is there)', async () => {
+    const at = builder.entity.position.floored().offset(40, 0, 0);
+    const ground = -60; // the embedded superflat world's surface (grass at y = -61)
+    builder.chat(`/fill ${at.x - 2} ${ground} ${at.z - 2} ${at.x + 2} ${ground + 2} ${at.z + 2} oak_planks`);
+    builder.chat(`/tp Builder ${at.x + 0.5} ${ground + 3} ${at.z + 0.5}`);
+    await waitUntil(() => builder.blockAt(new Vec3(at.x, ground + 2, at.z))?.name === 'oak_planks' && builder.entity.position.y === ground + 3, 'the builder stands on the building');
+    const feet = builder.entity.position.floored();
+    expect(feet.y).toBe(ground + 3);
+    expect(groundLevel(builder, feet)).toBe(ground);
+    builder.chat(`/fill ${at.x - 2} ${ground} ${at.z - 2} ${at.x + 2} ${ground + 2} ${at.z + 2} air`);
+    await waitUntil(() => builder.blockAt(new Vec3(at.x, ground, at.z))?.name === 'air', 'the building is gone');
+  });
 });
