@@ -1,9 +1,11 @@
 /**
  * Block breaking, computed server-side as vanilla 1.21 (`ServerPlayerGameMode`):
  * - the dig time comes from the block's hardness and the held tool (prismarine-block
- *   `digTime`, the formula mineflayer's `bot.digTime` uses): a "finished digging" that arrives
- *   before 70 % of that time (vanilla's tolerance) is rejected and the block restored for the
- *   client; unbreakable blocks (bedrock) never break;
+ *   `digTime`, the formula mineflayer's `bot.digTime` uses): a "finished digging" from 70 % of
+ *   that time on (vanilla's tolerance) breaks the block; one that arrives earlier (a client that
+ *   digs too fast, or a server that read the start late, stalled under load) breaks it once the
+ *   whole dig time has passed since the start, unless the block has changed meanwhile (vanilla's
+ *   delayed destroy, one per player); unbreakable blocks (bedrock) never break;
  * - drops follow minecraft-data `blockLoot` (crops by age), and nothing drops when the block
  *   needs a tool (`harvestTools`) the player does not hold;
  * - the tool used loses durability (1 per block with hardness > 0, 2 for swords) and breaks
@@ -37,6 +39,8 @@ const DIG_SLACK_MS = 50;
 
 interface DigState { pos: Position; stateId: number; startMs: number }
 const digs = new WeakMap<SquidPlayer, DigState>();
+/** Players with a delayed destroy pending (vanilla `ServerPlayerGameMode.hasDelayedDestroy`). */
+const delayed = new WeakSet<SquidPlayer>();
 
 /**
  * Expected time to break `block` for `player` with what they hold now, in ms (Infinity when
@@ -192,13 +196,39 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
   const dig = digs.get(player);
   digs.delete(player);
   const sameDig = dig && dig.pos.x === pos.x && dig.pos.y === pos.y && dig.pos.z === pos.z && dig.stateId === block.stateId;
-  const elapsed = dig ? receivedMs - dig.startMs : 0;
-  if (!sameDig || expected === Infinity || elapsed + DIG_SLACK_MS < expected * DIG_TOLERANCE) {
+  if (!sameDig || expected === Infinity) {
     reject(player, pos, block.stateId, sequence);
+    return;
+  }
+  if (receivedMs - dig.startMs + DIG_SLACK_MS < expected * DIG_TOLERANCE) {
+    if (delayed.has(player)) reject(player, pos, block.stateId, sequence);
+    else {
+      delayDestroy(serv, player, pos, block.stateId, dig.startMs + expected);
+      ack(player, sequence);
+    }
     return;
   }
   await finishSurvivalBreak(serv, player, pos, block);
   ack(player, sequence);
+}
+
+/**
+ * Vanilla's delayed destroy (`ServerPlayerGameMode.hasDelayedDestroy`): a dig finished early
+ * breaks its block at `dueMs`, when the whole dig time has passed since its start, if the block
+ * is still the one dug and the player is still there, alive and in survival; otherwise the block
+ * stays (as the server last told the client: nothing to send).
+ */
+function delayDestroy(serv: SquidServer, player: SquidPlayer, pos: Position, stateId: number, dueMs: number): void {
+  delayed.add(player);
+  const timer = setTimeout(() => {
+    delayed.delete(player);
+    void (async () => {
+      const block = await blockAt(player.world, pos);
+      if (!block || block.stateId !== stateId || player.disconnected || player.health <= 0 || player.gameMode !== 0) return;
+      await finishSurvivalBreak(serv, player, pos, block);
+    })().catch((err: unknown) => { serv.emit('error', err); });
+  }, Math.max(0, dueMs - Date.now()));
+  timer.unref();
 }
 
 async function finishSurvivalBreak(serv: SquidServer, player: SquidPlayer, pos: Position, block: Block): Promise<void> {
