@@ -125,6 +125,27 @@ describe('/weather and /time', () => {
     await waitUntil(() => bob.time.timeOfDay >= 6000 && bob.time.timeOfDay < 6100, 'Bob sees noon');
     expect((await feedback('/time query day', 'commands.time.query')).toString()).toMatch(/^The time is \d+$/);
   });
+
+  test('a time set on the tick the clock advances holds (a night skipped by sleeping is not undone)', async () => {
+    await feedback('/time set 14000', 'commands.time.set');
+    // Set on a tick where the day cycle steps (every 20th), after its listener: as the bed feature
+    // skips the night.
+    const serv = server.serv as unknown as NodeJS.EventEmitter;
+    const setOnStep = new Promise<void>((resolve) => {
+      const onTick = (_delta: number, count: number) => {
+        if (count % 20 !== 0) return;
+        serv.off('tick', onTick);
+        server.serv.setTime(1000);
+        resolve();
+      };
+      serv.on('tick', onTick);
+    });
+    await setOnStep;
+    await serverTicks(server, 3);
+    expect(Number(server.serv.time)).toBeGreaterThanOrEqual(1000);
+    expect(Number(server.serv.time)).toBeLessThan(1100);
+    await waitUntil(() => bob.time.timeOfDay >= 1000 && bob.time.timeOfDay < 1100, 'Bob sees the morning');
+  });
 });
 
 describe('/execute', () => {

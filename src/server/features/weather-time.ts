@@ -9,7 +9,11 @@
  *   clear 12 000–180 000, thunder 3 600–15 600, no thunder 12 000–180 000);
  * - `/time set|add <time>` (`day` 1000, `noon` 6000, `night` 13000, `midnight` 18000; suffixes
  *   `d`, `s`, `t`) and `/time query daytime|gametime|day`; the game rule `doDaylightCycle` stops
- *   and restarts the clock.
+ *   and restarts the clock;
+ * - the clock's step holds what was set meanwhile: flying-squid's day cycle computes the next time
+ *   when its asynchronous `changeTime` behaviour starts and sets it when it ends, so a time set in
+ *   between (the night skipped by sleeping, on the same tick) was undone; the step now applies
+ *   to the time as it is when it lands.
  */
 import type { CommandContext, SquidPlayer, SquidServer } from '../types.ts';
 import { commandAction, CommandError, usageError } from '../services/command-arguments.ts';
@@ -77,6 +81,13 @@ export function installWeatherTime(serv: SquidServer): void {
 
   serv.on('newPlayer', (player) => {
     player.once('spawned', () => { if (weather.raining) sendWeather([player], weather); });
+  });
+
+  // flying-squid's day cycle: `changeTime` ({ old, newTime }) is emitted after a first await, and
+  // `newTime` (read back from the same object) is then set.
+  (serv as unknown as NodeJS.EventEmitter).on('changeTime', (step: { old: number; newTime: number }) => {
+    const now = Number(serv.time);
+    if (now !== step.old) step.newTime = now + (step.newTime - step.old);
   });
 
   serv.on('tick', () => {
