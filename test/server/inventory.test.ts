@@ -117,7 +117,12 @@ describe('toss and pickup', () => {
     expect(Math.abs(restsAt.z - thrower.entity.position.z)).toBeLessThan(2);
     // Not re-collected by the thrower, though the server checked pickups after the delay.
     await pickupDelayOver(server, entity);
-    expect(serverItems(server)).toHaveLength(1);
+    const where = () => JSON.stringify({
+      item: { position: entity.position, velocity: entity.velocity, gone: !server.serv.entities[entity.id] },
+      thrower: { at: serverPlayer(server, 'Thrower').position, planks: serverCount(server, 'Thrower', 'oak_planks') },
+      catcher: { at: serverPlayer(server, 'Catcher').position, planks: serverCount(server, 'Catcher', 'oak_planks') },
+    });
+    expect(serverItems(server), where()).toHaveLength(1);
     expect(serverCount(server, 'Thrower', 'oak_planks')).toBe(0);
 
     const collected = new Promise<[Entity, Entity]>((resolve) => catcher.once('playerCollect', (a, b) => resolve([a, b])));
