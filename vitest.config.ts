@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -23,14 +23,21 @@ const VERSION_DEPENDENT_TESTS = [
   'test/e2e/crafting-oracle-teams.test.ts',
 ];
 /**
- * Test files at once: one and a half per core. The integration tests mostly wait (game ticks,
- * pathfinding, round trips): with one per core the suite used a quarter of the CPU and took
- * 11 min. Measured on 2 cores (2026-11-24, `npm test`): two per core 5 min 36–56 s, three 4 min
- * 14–31 s, four 4 min 0 s, five 3 min 31 s; but with two per core, three full runs of the day
- * each failed a different timing-bound test (a hand-over landing 1.5 blocks from a player who
- * stands still, a dig not yet seen, a particle packet), so CI keeps more margin.
+ * Files that need a module graph of their own (see `isolate` below): the dashboard's test checks
+ * that the 3D view's modules load only once a view is opened, which a file before it in the same
+ * worker (the vision commands) would already have loaded.
  */
-const WORKERS = Math.max(3, Math.ceil(1.5 * availableParallelism()));
+const OWN_MODULES_TESTS = ['test/app/dashboard.test.ts'];
+
+/**
+ * Test files at once: three and a half per core (seven on 2 cores). The integration tests mostly
+ * wait (game ticks, pathfinding, round trips): with one per core the suite used a quarter of the
+ * CPU and took 11 min. Measured on 2 cores (2026-11-25, `vitest run`, files not isolated, below):
+ * five at once 4 min 23 s at 125 % CPU, seven 3 min 27–38 s at 146–153 %. The tests that failed
+ * under that load (a blueprint moved by a bot spawned on a table, timing bounds) were made to
+ * wait on conditions instead.
+ */
+const WORKERS = Math.ceil(3.5 * availableParallelism());
 
 /**
  * The files that play whole tasks (test/e2e/) start first, then vitest's order (the longest first
@@ -48,16 +55,21 @@ class TasksFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Integration tests start real servers and real bots: give them room, and run files in
-    // separate forks so one server's state never leaks into another test file.
+    // Integration tests start real servers and real bots: give them room, and run them in forks
+    // of their own (a server's state stays in its file: each starts and closes its own).
     pool: 'forks',
+    // A worker imports the modules once for all its files (not once per file: a fifth of the CPU
+    // went to that); each file still starts and closes its own servers and bots, and the version
+    // projects never share a worker.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: true,
     sequence: { sequencer: TasksFirst },
     maxWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_MODULES_TESTS] } },
+      { extends: true, test: { name: 'own-modules', include: OWN_MODULES_TESTS, isolate: true } },
       ...OLDER_VERSIONS.map((version) => ({
         extends: true,
         test: {
