@@ -81,6 +81,15 @@ async function inventorySettled(bot: Bot, signal: AbortSignal): Promise<void> {
   }
 }
 
+/** What the inventory holds more of than `before`. */
+function gainedSince(bot: Bot, before: Counts): Counts {
+  const gained: Counts = {};
+  for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);
+  return gained;
+}
+
+const total = (counts: Counts): number => Object.values(counts).reduce((a, b) => a + b, 0);
+
 /**
  * Walks into reach of each block and digs it, for blocks without a collision shape (crops,
  * flowers, mushrooms, sugar cane): collectblock walks to a spot from which a ray hits the block
@@ -150,8 +159,13 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   }
   await pickUpDrops(bot, tried, signal);
   await inventorySettled(bot, signal);
-  const gained: Counts = {};
-  for (const [name, n] of Object.entries(inventoryCounts(bot))) if (n > (before[name] ?? 0)) gained[name] = n - (before[name] ?? 0);
+  // Fewer items than blocks dug: a block the server broke late (it read the dig late and broke it
+  // once the dig time was over: vanilla's delayed destroy) drops late. Wait for such drops once.
+  if (total(gainedSince(bot, before)) < dug() && await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS, signal)) {
+    await pickUpDrops(bot, tried, signal);
+    await inventorySettled(bot, signal);
+  }
+  const gained = gainedSince(bot, before);
   if (Object.keys(gained).length) return `Collected ${formatCounts(gained)}.`;
   return dug() > 0 ? `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`
     : `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`;
