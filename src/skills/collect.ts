@@ -140,6 +140,8 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   }
   const before = inventoryCounts(bot);
   const tried: Vec3[] = [];
+  /** The longest dig among the blocks tried, with what the bot holds then (ms): a late break comes at most this late. */
+  let longestDig = 0;
   const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id).length;
   // A block whose path failed (collectblock passes over it) is replaced by the next candidate, for
   // at most COLLECT_ROUNDS rounds.
@@ -153,15 +155,17 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
     const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count - dug());
     tried.push(...positions);
     const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
+    longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
     const solid = blocks.filter((b) => b.shapes.length > 0);
     if (solid.length) await abortable(bot.collectBlock.collect(solid, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
     await digShapeless(bot, blocks.filter((b) => b.shapes.length === 0), signal);
   }
   await pickUpDrops(bot, tried, signal);
   await inventorySettled(bot, signal);
-  // Fewer items than blocks dug: a block the server broke late (it read the dig late and broke it
-  // once the dig time was over: vanilla's delayed destroy) drops late. Wait for such drops once.
-  if (total(gainedSince(bot, before)) < dug() && await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS, signal)) {
+  // Fewer items than blocks dug: a block the server broke late (it read the dig's start late and
+  // broke the block once the whole dig time had passed: vanilla's delayed destroy) drops up to a
+  // dig time late. Wait for such drops once.
+  if (total(gainedSince(bot, before)) < dug() && await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS + longestDig, signal)) {
     await pickUpDrops(bot, tried, signal);
     await inventorySettled(bot, signal);
   }
