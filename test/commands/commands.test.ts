@@ -362,35 +362,6 @@ describe('action commands', () => {
     }
   });
 
-  test('!collectBlocks on a server that reads a dig\'s start late: the block breaks once its dig time is over, and its late drop is still collected', async () => {
-    await clear(andy);
-    const feet = andy.bot.entity.position.floored();
-    const planks = feet.offset(2, 0, 0);
-    await server.serv.setBlock(server.serv.overworld, planks, server.serv.registry.blocksByName.oak_planks!.defaultState);
-    await waitUntil(() => andy.bot.blockAt(planks)?.name === 'oak_planks', 'Andy sees the planks');
-    const digMs = andy.bot.digTime(andy.bot.blockAt(planks)!); // by hand: 3 s
-    // The server stalls on Andy's dig start (as a loaded machine does) until the bot has finished
-    // digging: the finish looks too early to it, and the block breaks (and drops) a dig time later.
-    let stalled = false;
-    const stall = (packet: { status: number }) => {
-      if (packet.status !== 0 || stalled) return;
-      stalled = true;
-      const until = Date.now() + digMs + 200;
-      while (Date.now() < until) { /* the stall */ }
-    };
-    const client = serverPlayer(server, 'Andy')._client;
-    client.prependListener('block_dig', stall);
-    try {
-      const out = await run(andy, '!collectBlocks("oak_planks", 1)');
-      expect(stalled).toBe(true);
-      expect(out).toBe('Collected 1 oak_planks.');
-      await expectServerCount('Andy', 'oak_planks', 1);
-      expect(await serverBlock(planks)).toBe('air');
-    } finally {
-      client.off('block_dig', stall);
-    }
-  });
-
   test('!startConversation and !endConversation change both agents\' conversations', async () => {
     expect(andy.conversations.active).toBeUndefined();
     expect(jill.conversations.active).toBeUndefined();
@@ -435,5 +406,34 @@ describe('action commands', () => {
     expect(andy.bot.entity).toBeDefined();
     expect(await run(andy, '!stats')).toContain('Position:');
     expect(await run(andy, '!inventory')).toContain('dirt');
+  });
+
+  test('!collectBlocks on a server that reads a dig\'s start late: the block breaks once its dig time is over, and its late drop is still collected', async () => {
+    await clear(andy);
+    const feet = andy.bot.entity.position.floored();
+    const planks = feet.offset(2, 0, 0);
+    await server.serv.setBlock(server.serv.overworld, planks, server.serv.registry.blocksByName.oak_planks!.defaultState);
+    await waitUntil(() => andy.bot.blockAt(planks)?.name === 'oak_planks', 'Andy sees the planks');
+    const digMs = andy.bot.digTime(andy.bot.blockAt(planks)!); // by hand: 3 s
+    // The server stalls on Andy's dig start (as a loaded machine does) until the bot has finished
+    // digging: the finish looks too early to it, and the block breaks (and drops) a dig time later.
+    let stalled = false;
+    const stall = (packet: { status: number }) => {
+      if (packet.status !== 0 || stalled) return;
+      stalled = true;
+      const until = Date.now() + digMs + 200;
+      while (Date.now() < until) { /* the stall */ }
+    };
+    const client = serverPlayer(server, 'Andy')._client;
+    client.prependListener('block_dig', stall);
+    try {
+      const out = await run(andy, '!collectBlocks("oak_planks", 1)');
+      expect(stalled).toBe(true);
+      expect(out).toBe('Collected 1 oak_planks.');
+      await expectServerCount('Andy', 'oak_planks', 1);
+      expect(await serverBlock(planks)).toBe('air');
+    } finally {
+      client.off('block_dig', stall);
+    }
   });
 });
