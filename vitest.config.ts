@@ -36,8 +36,10 @@ const OWN_MODULES_TESTS = ['test/app/dashboard.test.ts'];
  * 4 min 23 s at 125 % CPU, seven 3 min 27 s–3 min 46 s at 146–165 %, eight 3 min 25 s at 161 %.
  * The tests that failed under that load were made to wait on conditions, and the server faults
  * the load showed were fixed (a dig read late was rejected, a time set on a clock step undone).
+ * At most {@link MAX_WORKERS}: each worker holds a server and its bots while a file runs.
  */
-const WORKERS = 4 * availableParallelism();
+const MAX_WORKERS = 16;
+const WORKERS = Math.min(4 * availableParallelism(), MAX_WORKERS);
 
 /**
  * The files that play whole tasks (test/e2e/) start first, then vitest's order (the longest first
