@@ -266,6 +266,19 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
   });
 
+  test('a hand-over cut short by a teammate\'s message is made again, by the coordinator or a teammate', () => {
+    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+      initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
+      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
+    for (const from of ['Andy', 'Jill']) {
+      const result = simulate(data, team(task, 'wall'), FLAT, 2000, { from, to: 'Bob', interrupted: true });
+      expect(success(task, 'wall', result), from).toBe(true);
+      const gives = result.agents.get(from)!.commands.filter((c) => c.startsWith('!givePlayer("Bob"'));
+      expect(gives.length, from).toBe(2); // cut short, then made again
+      expect(gives[1]).toBe(gives[0]);
+    }
+  });
+
   test('construction: the coordinator picks up planks meant for a builder, passes them on when asked, then starts the build', () => {
     const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7008, size: 6, levels: 3 }))[0]!;
     const plain = simulate(data, team(task, id), FLAT);

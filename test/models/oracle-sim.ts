@@ -69,13 +69,15 @@ function parseArgs(text: string): (string | number)[] {
  * A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`, or,
  * without `instead`, by nobody: it lies on the ground at {@link LYING_AT} until someone walks
  * onto that block (`!goToCoordinates`). With `unseen`, the giver's report does not say who took it
- * (the giver did not see the pickup).
+ * (the giver did not see the pickup). With `interrupted`, it is cut short before anything is
+ * thrown, as a teammate's message interrupts a running action.
  */
 export interface Astray {
   from: string;
   to: string;
   instead?: string;
   unseen?: boolean;
+  interrupted?: boolean;
 }
 
 /** Where a hand-over that nobody picked up lies (as `!givePlayer` reports it). */
@@ -121,6 +123,10 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const [to, item, n] = args as [string, string, number];
         const have = a.inventory[item] ?? 0;
         if (!have) return `You have no ${item}.`;
+        if (astray?.interrupted && astray.from === a.name && astray.to === to) {
+          astray = undefined;
+          return '!givePlayer was interrupted to answer Bob.';
+        }
         const k = Math.min(have, n);
         add(a.inventory, item, -k);
         if (astray && astray.from === a.name && astray.to === to) {

@@ -121,7 +121,10 @@ export class OraclePolicy {
     }
     // A hand-over that went astray is put right first (see #putRight).
     const relay = this.#relays.shift();
-    if (relay) return relay;
+    if (relay) {
+      if (relay.startsWith('!givePlayer(')) this.#giveAgain = () => { this.#relays.unshift(relay); };
+      return relay;
+    }
     const fetch = this.#fetch;
     this.#fetch = undefined;
     if (fetch) return `!goToCoordinates(${fetch.x}, ${fetch.y}, ${fetch.z}, 0)`;
@@ -184,6 +187,12 @@ export class OraclePolicy {
       const refused = /^SYSTEM: !placeBlockAt failed: Server refused to place .* at \(?(-?\d+)[, ]+(-?\d+)[, ]+(-?\d+)/.exec(text);
       if (refused) {
         this.#refused.add(`${refused[1]},${refused[2]},${refused[3]}`);
+        continue;
+      }
+      // A hand-over cut short (a teammate's message interrupted it) is made again.
+      if (/^SYSTEM: !givePlayer was interrupted/.test(text)) {
+        this.#giveAgain?.();
+        this.#giveAgain = undefined;
         continue;
       }
       const missed = text.startsWith('SYSTEM: ') ? parseMissedHandOver(text.slice(8)) : undefined;
@@ -290,6 +299,7 @@ export class OraclePolicy {
       const have = Math.min(obs.inventory[item] ?? 0, n);
       if (have > 0 && need.worker !== obs.name && obs.canUse('!givePlayer')) {
         need.items[item] = n - have;
+        this.#giveAgain = () => { need.items[item] = (need.items[item] ?? 0) + have; this.#need ??= need; };
         return `!givePlayer("${need.worker}", "${item}", ${have})`;
       }
     }
@@ -343,6 +353,7 @@ export class OraclePolicy {
         const have = Math.min(obs.inventory[item] ?? 0, n);
         if (have > 0 && obs.canUse('!givePlayer')) {
           s.items[item] = n - have;
+          this.#giveAgain = () => { s.items[item] = (s.items[item] ?? 0) + have; this.#shortfall ??= s; };
           return `!givePlayer("${s.worker}", "${item}", ${have})`;
         }
       }
@@ -451,9 +462,11 @@ export class OraclePolicy {
   #nextGive(obs: Observation): string | undefined {
     const mine = transfersFrom(this.#plan!.plan, obs.name);
     while (this.#given < mine.length) {
-      const t = mine[this.#given++]!;
+      const index = this.#given++;
+      const t = mine[index]!;
       const have = obs.inventory[t.item] ?? 0;
       if (have === 0) continue;
+      this.#giveAgain = () => { this.#given = Math.min(this.#given, index); };
       return `!givePlayer("${t.to}", "${t.item}", ${Math.min(have, t.count)})`;
     }
     return undefined;
@@ -644,6 +657,8 @@ export class OraclePolicy {
   #harvest: Harvest | undefined;
   /** Replies that put right this agent's hand-overs that went astray, oldest first. */
   readonly #relays: string[] = [];
+  /** How to make this agent's last hand-over again, should it be cut short (see #read). */
+  #giveAgain: (() => void) | undefined;
   /** Where a teammate's hand-over to this agent lies: walk onto it. */
   #fetch: Spot | undefined;
 }
