@@ -9,7 +9,7 @@ import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/models/oracle/construction-plan.ts';
 import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
-import { formatLying, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
+import { formatLying, formatNeed, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
@@ -360,6 +360,29 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(success(task, id, result)).toBe(true);
     const lacked = result.agents.get(to)!.turns.filter((t) => t.role === 'user' && /^SYSTEM: You have no /.test(t.content));
     expect(lacked).toEqual([]);
+  });
+
+  test('a teammate asked for items it lacks, with hand-overs of the plan still to make, makes them instead of only saying Done', () => {
+    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+      initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
+      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
+    const played = simulate(data, team(task, 'wall'), FLAT);
+    const jill = played.agents.get('Jill')!;
+    const plan = jill.turns.find((t) => t.role === 'user' && /^Andy \(a bot\): Plan\./.test(t.content))!;
+    const give = jill.commands.find((c) => c.startsWith('!givePlayer('));
+    expect(give, 'the plan has Jill hand something over').toBeDefined();
+    // The plan and a call for an item Jill does not hold, read in one go (the plan came as a note
+    // while she was busy).
+    const turns: ChatTurn[] = [
+      ...jill.turns.slice(0, jill.turns.indexOf(plan)),
+      { role: 'user', content: `SYSTEM: Andy said before ending the conversation: ${plan.content.slice('Andy (a bot): '.length)}` },
+      { role: 'user', content: `Andy (a bot): ${formatNeed('Bob', { diamond: 1 })}` },
+    ];
+    const reply = new OraclePolicy(data).decide({
+      name: 'Jill', inventory: task.initial_inventory['1'] ?? {}, targets: taskTargets({ ...task, id: 'wall' }), blueprint: undefined,
+      canUse: (c) => !(task.blocked_actions?.['1'] ?? []).includes(c), partner: 'Andy', blocks: FLAT.blocks, mobs: FLAT.mobs, turns,
+    });
+    expect(reply).toBe(give);
   });
 
   test('a plan the agent had not read when the coordinator moved on ("said before ending the conversation") is followed as if heard', () => {

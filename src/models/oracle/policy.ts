@@ -304,7 +304,10 @@ export class OraclePolicy {
       }
     }
     this.#need = undefined;
-    return this.#isCoordinator(obs) ? undefined : 'Done.';
+    // A teammate with hand-overs of the plan still to make makes them first; its report of them
+    // ("Done. I gave ...") then answers the call too.
+    const planGivesLeft = this.#plan !== undefined && this.#given < transfersFrom(this.#plan.plan, obs.name).length;
+    return this.#isCoordinator(obs) || planGivesLeft ? undefined : 'Done.';
   }
 
   // The coordinator -------------------------------------------------------------------------
