@@ -97,7 +97,9 @@ function moveInShortSteps(entity: SquidEntity): void {
         entity.position = result.position;
         result = await step(dt);
         left -= dt;
-      } while (left > 0);
+        // Landed: the rest of the tick is spent at rest (a short last step from the landing spot
+        // left a resting item falling again, its velocity never zero on a server ticking late).
+      } while (left > 0 && !result.onGround);
     } finally {
       // The entity tick moves the entity (and tells the clients) from where it was.
       entity.position = start;
