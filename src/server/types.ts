@@ -90,6 +90,10 @@ export interface SquidEntity {
   name?: string;
   uuid?: string;
   position: Vec3;
+  /** Where the clients believe the entity is (flying-squid's sum of the deltas sent, floored to 1/4096). */
+  knownPosition?: Vec3;
+  /** Whether the entity stood on a block at its last position update. */
+  onGround?: boolean;
   /** Blocks per second (flying-squid's physics unit). */
   velocity: Vec3;
   /** Yaw/pitch as protocol bytes (1/256 of a turn), as flying-squid stores them. */

@@ -223,6 +223,66 @@ describe('toss and pickup', () => {
     const entity = await seen;
     await waitUntil(() => Math.abs(entity.position.y - stick.position.y) < 0.5, 'the bot sees it there', { state: () => entity.position.toString() });
   });
+
+  test('an item thrown level rests on the floor where vanilla puts it (3.33 blocks on), stalled server or not, and the client sees it there', async () => {
+    const bot = await connectBot(server, 'Measurer');
+    bots.push(bot);
+    await waitUntil(() => bot.entity.onGround, 'Measurer on the ground');
+    const floor = bot.entity.position.y;
+    const world = serverPlayer(server, 'Measurer').world;
+    const Item = itemClass(server.serv);
+    // vanilla ItemEntity.tick from 1.32 blocks up at 0.3 blocks/tick forward, 0.1 up (a level
+    // throw without its random spread): 11 ticks in the air, then ground friction 0.6 × 0.98:
+    // at rest 3.334 blocks on (computed tick by tick from the decompiled rules).
+    const VANILLA_REST = 3.334;
+    for (const [dz, stallMs] of [[2, 0], [4, 700]] as const) {
+      const from = bot.entity.position.offset(0, 1.32, dz);
+      const stick = spawnItemEntity(server.serv, {
+        world, position: from, velocity: { x: 6, y: 2, z: 0 }, item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 200,
+      });
+      const until = Date.now() + stallMs;
+      while (Date.now() < until) { /* the server's event loop is stalled */ }
+      const atRest = () => stick.velocity.x === 0 && stick.velocity.y === 0 && stick.velocity.z === 0;
+      await waitUntil(atRest, 'the stick comes to rest', { state: () => ({ at: stick.position.toString(), v: stick.velocity.toString() }) });
+      expect(stick.position.y, 'lying on the floor, not bobbing above it').toBeCloseTo(floor, 6);
+      expect(stick.position.x - from.x, `rest distance after a ${stallMs} ms stall`).toBeCloseTo(VANILLA_REST, 2);
+      const rest = stick.position.clone();
+      await serverTicks(server, 5);
+      expect(stick.position.equals(rest), 'it stays put').toBe(true);
+      await waitUntil(() => bot.entities[stick.id]?.position.distanceTo(rest) < 0.05, 'the bot sees it at rest there', { state: () => bot.entities[stick.id]?.position });
+      // Exactly on the floor, not a 1/4096 hair into the block below (vanilla sends the absolute position on landing).
+      expect(bot.entities[stick.id]!.position.y).toBe(floor);
+    }
+  });
+
+  test('an item in water floats up and bobs at the surface (vanilla setUnderwaterMovement)', async () => {
+    const bot = await connectBot(server, 'Swimmer');
+    bots.push(bot);
+    await waitUntil(() => bot.entity.onGround, 'Swimmer on the ground');
+    const world = serverPlayer(server, 'Swimmer').world;
+    const pool = bot.entity.position.floored().offset(3, 0, -3);
+    const water = server.serv.registry.blocksByName.water!.defaultState;
+    for (const dy of [-1, -2]) await server.serv.setBlock(world, pool.offset(0, dy, 0), water);
+    const Item = itemClass(server.serv);
+    const stick = spawnItemEntity(server.serv, {
+      world, position: pool.offset(0.5, -1.5, 0.5), item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 200,
+    });
+    // The water's surface is 8/9 up the top cell; a floating item bobs just under it.
+    const surface = pool.y - 1 + 8 / 9;
+    const bottom = pool.y - 2;
+    await waitUntil(() => stick.position.y > surface - 0.3, 'the stick rises to the surface', { state: () => stick.position.toString() });
+    // From there it bobs (out of the water gravity pulls it back in), never back down to the bottom nor out of the water.
+    const heights: number[] = [];
+    const track = () => heights.push(stick.position.y);
+    server.serv.on('tick', track);
+    try {
+      await serverTicks(server, 60);
+    } finally {
+      server.serv.off('tick', track);
+    }
+    expect(Math.min(...heights)).toBeGreaterThan(bottom + 0.1);
+    expect(Math.max(...heights)).toBeLessThan(surface + 0.1);
+  });
 });
 
 describe('window clicks', () => {

@@ -15,7 +15,7 @@
  */
 import { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
-import { blockOfState } from '../services/blocks.ts';
+import { cellTop, collides, groundBelow } from '../services/collision.ts';
 import { degreesToByte } from '../services/geometry.ts';
 import { CREEPER, HOSTILE_ATTACKS, MELEE_REACH, type HostileAttack } from '../services/combat-data.ts';
 import { hurtPlayer } from '../services/damage.ts';
@@ -47,12 +47,6 @@ const STROLL_RADIUS = 5;
 const STROLL_MIN_TICKS = 40;
 const STROLL_MAX_TICKS = 140;
 
-/** The AI's own caches. */
-interface AiState {
-  /** Collision-shape top by block state id. */
-  shapeTops: Map<number, number>;
-}
-
 function randomInt(min: number, max: number): number {
   return min + Math.floor(Math.random() * (max - min + 1));
 }
@@ -65,12 +59,11 @@ function groundSpeed(attribute: number): number {
 /** Installs the shared AI timer; needs the mob service. */
 export function installMobAi(serv: SquidServer): void {
   const registry = mobRegistry(serv);
-  const ai: AiState = { shapeTops: new Map() };
   serv.on('tick', () => {
     if (registry.tick % AI_STEP_TICKS !== 0 || registry.mobs.size === 0) return;
     for (const mob of registry.mobs.values()) {
       try {
-        stepMob(serv, registry, ai, mob);
+        stepMob(serv, registry, mob);
       } catch (err) {
         serv.debug?.(`mob ${mob.entity.id} AI step failed: ${String(err)}`);
       }
@@ -78,69 +71,16 @@ export function installMobAi(serv: SquidServer): void {
   });
 }
 
-/** Height of the top of a block state's collision shape within its cell (0 = passable), cached. */
-function shapeTop(serv: SquidServer, ai: AiState, stateId: number): number {
-  let top = ai.shapeTops.get(stateId);
-  if (top === undefined) {
-    const shapes: number[][] = blockOfState(serv, stateId).shapes ?? [];
-    top = shapes.reduce((max, shape) => Math.max(max, shape[4] ?? 0), 0);
-    ai.shapeTops.set(stateId, top);
-  }
-  return top;
-}
-
-/** Collision top of the block cell at (x, y, z) in world coordinates; unloaded chunks count as solid. */
-function cellTop(serv: SquidServer, ai: AiState, world: SquidWorld, x: number, y: number, z: number): number {
-  const pos = new Vec3(x, y, z);
-  if (!world.sync.getColumnAt(pos)) return 1;
-  return shapeTop(serv, ai, world.sync.getBlockStateId(pos));
-}
-
-/**
- * Whether the mob's box with feet at `pos` overlaps a solid block. Blocks are treated as
- * full-width columns up to their collision top (fences 1.5, slabs 0.5).
- */
-function collides(serv: SquidServer, ai: AiState, mob: MobState, pos: Vec3): boolean {
-  const eps = 1e-3;
-  for (let x = Math.floor(pos.x - mob.halfWidth + eps); x <= Math.floor(pos.x + mob.halfWidth - eps); x++) {
-    for (let z = Math.floor(pos.z - mob.halfWidth + eps); z <= Math.floor(pos.z + mob.halfWidth - eps); z++) {
-      for (let y = Math.floor(pos.y - 0.5); y <= Math.floor(pos.y + mob.height - eps); y++) {
-        const top = cellTop(serv, ai, mob.entity.world, x, y, z);
-        if (top > 0 && y + top > pos.y + eps && y < pos.y + mob.height - eps) return true;
-      }
-    }
-  }
-  return false;
-}
-
-/**
- * Highest collision top under the mob's footprint at `pos` between `pos.y - depth` and its feet
- * (blocks), or -Infinity when there is none: where a falling mob lands.
- */
-function groundBelow(serv: SquidServer, ai: AiState, mob: MobState, pos: Vec3, depth = 0.5): number {
-  const eps = 1e-3;
-  let best = -Infinity;
-  for (let x = Math.floor(pos.x - mob.halfWidth + eps); x <= Math.floor(pos.x + mob.halfWidth - eps); x++) {
-    for (let z = Math.floor(pos.z - mob.halfWidth + eps); z <= Math.floor(pos.z + mob.halfWidth - eps); z++) {
-      for (let y = Math.floor(pos.y - eps); y >= Math.floor(pos.y - depth) - 1; y--) {
-        const top = cellTop(serv, ai, mob.entity.world, x, y, z);
-        if (top > 0 && y + top <= pos.y + eps && y + top >= pos.y - depth) { best = Math.max(best, y + top); break; }
-      }
-    }
-  }
-  return best;
-}
-
 /** Moves along one horizontal axis, stepping up one block when the way is blocked by a low obstacle (vanilla jump). */
-function moveAxis(serv: SquidServer, ai: AiState, mob: MobState, pos: Vec3, axis: 'x' | 'z', amount: number): boolean {
+function moveAxis(serv: SquidServer, mob: MobState, pos: Vec3, axis: 'x' | 'z', amount: number): boolean {
   if (amount === 0) return true;
   const next = pos.clone();
   next[axis] += amount;
-  if (!collides(serv, ai, mob, next)) { pos[axis] = next[axis]; return true; }
+  if (!collides(serv, mob.entity.world, mob, next)) { pos[axis] = next[axis]; return true; }
   const stepped = next.offset(0, 1, 0);
-  if (mob.onGround && !collides(serv, ai, mob, stepped) && !collides(serv, ai, mob, pos.offset(0, 1, 0))) {
+  if (mob.onGround && !collides(serv, mob.entity.world, mob, stepped) && !collides(serv, mob.entity.world, mob, pos.offset(0, 1, 0))) {
     // Only a step of at most one block: the obstacle's top must be reachable.
-    const ground = groundBelow(serv, ai, mob, stepped);
+    const ground = groundBelow(serv, mob.entity.world, mob, stepped);
     if (ground > pos.y && ground <= pos.y + 1) { pos[axis] = next[axis]; pos.y = ground; return true; }
   }
   return false;
@@ -165,7 +105,7 @@ function nearestSurvivalPlayer(serv: SquidServer, mob: MobState): SquidPlayer | 
 }
 
 /** One AI step ({@link AI_STEP_TICKS} ticks) of one mob: choose a goal, walk, fall, send the new position. */
-function stepMob(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: MobState): void {
+function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void {
   if (mob.dead) return;
   const entity = mob.entity;
   const pos = entity.position.clone();
@@ -180,7 +120,7 @@ function stepMob(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: Mob
       const player = nearestSurvivalPlayer(serv, mob);
       const attack = HOSTILE_ATTACKS[mob.name];
       if (player) {
-        const keepWalking = attack ? attackPlayer(serv, registry, ai, mob, attack, player) : player.position.distanceTo(pos) > 1.5;
+        const keepWalking = attack ? attackPlayer(serv, registry, mob, attack, player) : player.position.distanceTo(pos) > 1.5;
         mob.target = keepWalking ? player.position.clone() : null;
         mob.targetSpeed = 1;
       } else {
@@ -224,8 +164,8 @@ function stepMob(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: Mob
   }
   if (Math.abs(mob.motion.x) < 0.003) mob.motion.x = 0;
   if (Math.abs(mob.motion.z) < 0.003) mob.motion.z = 0;
-  const movedX = moveAxis(serv, ai, mob, pos, 'x', walkX + momentumX);
-  const movedZ = moveAxis(serv, ai, mob, pos, 'z', walkZ + momentumZ);
+  const movedX = moveAxis(serv, mob, pos, 'x', walkX + momentumX);
+  const movedZ = moveAxis(serv, mob, pos, 'z', walkZ + momentumZ);
   if (!movedX) mob.motion.x = 0;
   if (!movedZ) mob.motion.z = 0;
   if ((!movedX || !movedZ) && mob.target) mob.target = null; // blocked: give up this target
@@ -236,14 +176,14 @@ function stepMob(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: Mob
     dy += mob.motion.y;
     mob.motion.y = (mob.motion.y - GRAVITY) * AIR_DRAG;
   }
-  const ground = dy <= 0 ? groundBelow(serv, ai, mob, pos, Math.max(-dy, 1e-3)) : -Infinity;
+  const ground = dy <= 0 ? groundBelow(serv, mob.entity.world, mob, pos, Math.max(-dy, 1e-3)) : -Infinity;
   if (ground > -Infinity) {
     pos.y = ground;
     mob.motion.y = 0;
     mob.onGround = true;
   } else {
     const next = pos.offset(0, dy, 0);
-    if (!collides(serv, ai, mob, next)) { pos.y = next.y; mob.onGround = false; } else { mob.motion.y = 0; mob.onGround = dy < 0; }
+    if (!collides(serv, mob.entity.world, mob, next)) { pos.y = next.y; mob.onGround = false; } else { mob.motion.y = 0; mob.onGround = dy < 0; }
   }
 
   if (!pos.equals(entity.position)) {
@@ -272,12 +212,12 @@ function withinMeleeReach(mob: MobState, player: SquidPlayer): boolean {
 }
 
 /** Whether nothing solid lies on the straight line between two points (sampled every 0.2 blocks). */
-function lineOfSight(serv: SquidServer, ai: AiState, world: SquidWorld, from: Vec3, to: Vec3): boolean {
+function lineOfSight(serv: SquidServer, world: SquidWorld, from: Vec3, to: Vec3): boolean {
   const distance = from.distanceTo(to);
   const steps = Math.ceil(distance / 0.2);
   for (let i = 1; i < steps; i++) {
     const at = from.plus(to.minus(from).scaled(i / steps));
-    const top = cellTop(serv, ai, world, Math.floor(at.x), Math.floor(at.y), Math.floor(at.z));
+    const top = cellTop(serv, world, Math.floor(at.x), Math.floor(at.y), Math.floor(at.z));
     if (top > 0 && at.y - Math.floor(at.y) < top) return false;
   }
   return true;
@@ -298,7 +238,7 @@ function knockBack(player: SquidPlayer, from: Vec3): void {
  *
  * @returns whether the mob should keep walking toward the player.
  */
-function attackPlayer(serv: SquidServer, registry: MobRegistry, ai: AiState, mob: MobState, attack: HostileAttack, player: SquidPlayer): boolean {
+function attackPlayer(serv: SquidServer, registry: MobRegistry, mob: MobState, attack: HostileAttack, player: SquidPlayer): boolean {
   const entity = mob.entity;
   const distance = player.position.distanceTo(entity.position);
   const ready = registry.tick >= (mob.nextAttackTick ?? 0);
@@ -316,7 +256,7 @@ function attackPlayer(serv: SquidServer, registry: MobRegistry, ai: AiState, mob
       return true;
     case 'ranged': {
       const eyes = entity.position.offset(0, mob.height * 0.85, 0);
-      const seen = distance <= (attack.range ?? 15) && lineOfSight(serv, ai, entity.world, eyes, player.position.offset(0, PLAYER_EYES, 0));
+      const seen = distance <= (attack.range ?? 15) && lineOfSight(serv, entity.world, eyes, player.position.offset(0, PLAYER_EYES, 0));
       if (seen && ready) {
         mob.nextAttackTick = registry.tick + (serv.difficulty === 3 ? attack.interval / 2 : attack.interval);
         serv._writeArray('animation', { entityId: entity.id, animation: 0 }, viewers);

@@ -4,7 +4,9 @@
  * metadata on 1.20.2+. Picking them up is the inventory service's (./inventory.ts).
  */
 import type { Item } from 'prismarine-item';
+import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
+import { collides, groundBelow, type EntityBox } from './collision.ts';
 import { PLAYER_EYE_HEIGHT, perTickToPerSecond, ticksToMs, toVec, type Position } from './geometry.ts';
 import { countOf, itemClass, withCount, type Slot } from './items.ts';
 import type { DropStack } from './loot.ts';
@@ -25,7 +27,7 @@ const THROW_BELOW_EYES_BLOCKS = 0.3;
 /** Where and how {@link spawnItemEntity} spawns a stack. */
 export interface SpawnItemOptions {
   world: SquidWorld;
-  /** Centre of the item entity, in blocks. */
+  /** Feet of the item entity (the centre of its bottom face, as vanilla), in blocks. */
   position: Position;
   /** Initial velocity in blocks per second (flying-squid's physics unit). */
   velocity?: Position;
@@ -37,7 +39,7 @@ export interface SpawnItemOptions {
 
 /**
  * Spawns an item entity carrying `item` and shows it to nearby players. It falls and slides in
- * short physics steps ({@link moveInShortSteps}); the inventory service gives it to a player who
+ * vanilla's item physics ({@link itemPhysics}); the inventory service gives it to a player who
  * touches it once the pickup delay has passed; flying-squid removes it after {@link ITEM_DESPAWN_TICKS}.
  *
  * @returns the flying-squid entity (`itemId`, `itemCount` hold the stack; components are not kept).
@@ -51,60 +53,158 @@ export function spawnItemEntity(serv: SquidServer, options: SpawnItemOptions): S
     pickupTime: ticksToMs(options.pickupDelayTicks),
     deathTime: ticksToMs(ITEM_DESPAWN_TICKS),
   });
-  moveInShortSteps(entity);
-  noMovesOnceGone(serv, entity);
+  entity.onGround = false; // vanilla: a new entity is not on the ground until its first move lands it
+  itemPhysics(serv, entity);
+  vanillaPositionUpdates(serv, entity);
   return entity;
 }
 
 /**
- * flying-squid's entity tick sends a move after each physics step, which awaits the world: an item
- * picked up (removed) meanwhile was still moved on the clients, and mineflayer then made a new
- * entity for the unknown id at 0 0 0 (a hand-over reported as lying there). Vanilla sends nothing
- * for an entity once it is removed; nor does this.
+ * An item entity's position updates, as vanilla's `ServerEntity.sendChanges` makes them:
+ * - none once it is removed: flying-squid's entity tick sends a move after each physics step,
+ *   which awaits the world, so an item picked up meanwhile was still moved on the clients, and
+ *   mineflayer then made a new entity for the unknown id at 0 0 0 (a hand-over reported as lying
+ *   there);
+ * - the absolute position (`entity_teleport`) when it lands or leaves the ground: flying-squid's
+ *   deltas are floored to 1/4096 block, so a client saw an item resting on a floor at y = -61 a
+ *   hair lower, in the block below (mineflayer-collectblock then dug that block to reach it).
  */
-function noMovesOnceGone(serv: SquidServer, entity: SquidEntity): void {
+function vanillaPositionUpdates(serv: SquidServer, entity: SquidEntity): void {
   const send = entity.sendPosition;
-  entity.sendPosition = async (position, onGround, teleport) => (serv.entities[entity.id] === entity ? send(position, onGround, teleport) : false);
+  entity.sendPosition = async (position, onGround, teleport) => {
+    if (serv.entities[entity.id] !== entity) return false;
+    const landingChanged = onGround !== entity.onGround;
+    const sent = await send(position, onGround, teleport);
+    if (landingChanged && serv.entities[entity.id] === entity) {
+      const at = entity.position;
+      entity._writeOthersNearby('entity_teleport', { entityId: entity.id, x: at.x, y: at.y, z: at.z, yaw: entity.yaw, pitch: entity.pitch, onGround });
+      entity.knownPosition = at.clone();
+    }
+    return sent;
+  };
 }
 
-/** Longest physics step (s): one vanilla tick. */
-const MAX_STEP_S = 0.05;
-/** Farthest an entity moves along an axis in one physics step (blocks): under a block, so none is passed through. */
-const MAX_STEP_BLOCKS = 0.4;
-/** Speed (blocks/s) gravity can add within one step: flying-squid's 20 blocks/s² over {@link MAX_STEP_S}. */
-const GRAVITY_PER_STEP = 20 * MAX_STEP_S;
+/** One vanilla tick (s): the item physics runs in whole ticks of the real time that passed. */
+const TICK_S = 0.05;
+/** The most physics one entity tick catches up on (s): a longer stall is not replayed. */
+const MAX_CATCH_UP_S = 1;
+/** vanilla `EntityType.ITEM`: 0.25 × 0.25 blocks. */
+const ITEM_BOX: EntityBox = { halfWidth: 0.125, height: 0.25 };
+/** vanilla `ItemEntity.tick`: gravity (blocks/tick²) and drag per tick. */
+const ITEM_GRAVITY = 0.04;
+const ITEM_DRAG = 0.98;
+/**
+ * vanilla: on the ground the horizontal drag is the block's friction × 0.98; 0.6 is every block's
+ * friction but ice, packed/blue/frosted ice and slime (not modelled here).
+ */
+const ITEM_GROUND_DRAG = 0.6 * 0.98;
+/** vanilla `ItemEntity.setUnderwaterMovement`: drag in water per tick, and the lift (blocks/tick²) while rising slower than 0.06. */
+const ITEM_WATER_DRAG = 0.99;
+const ITEM_WATER_LIFT = 5e-4;
+const ITEM_WATER_LIFT_BELOW = 0.06;
+/** vanilla: an item floats when the water reaches higher above its bottom than its eyes (0.85 × 0.25) − 0.111 blocks. */
+const ITEM_FLOAT_DEPTH = 0.85 * 0.25 - 0.111;
+/** vanilla: on the ground an item moves only every 4th tick once its horizontal motion² is at most this (blocks²/tick²); here it stops. */
+const ITEM_REST_SQR = 1e-5;
+/** The longest move made in one piece (blocks): under the box's width, so a move never passes a block. */
+const MAX_MOVE_BLOCKS = 0.2;
 
 /**
- * flying-squid moves an entity once per server tick by `velocity × delta`, `delta` being the real
- * time since the last tick, and looks for a block only at the end of the move. A server that
- * stalls half a second (a loaded machine, many bots) makes one step of many blocks, and an item
- * thrown at a player's feet fell through the floor and out of the world: a hand-over nobody ever
- * saw again. Vanilla steps 20 times a second and collides along the way; here each step is cut
- * into moves of at most one tick and {@link MAX_STEP_BLOCKS} along any axis, each with flying-squid's
- * own block test.
+ * Height of water in the cell (x, y, z) above the cell's bottom (blocks; 0 = no water), from its
+ * `level` (vanilla `FlowingFluid`: a source or waterlogged block 8/9, level n 1–7 (8 − n)/9, falling 1)
+ * or 1 when water continues above.
  */
-function moveInShortSteps(entity: SquidEntity): void {
-  const step = entity.calculatePhysics;
-  entity.calculatePhysics = async (delta) => {
-    const start = entity.position;
-    let result = { position: start, onGround: false };
-    try {
-      let left = delta;
-      do {
-        const v = entity.velocity;
-        const speed = Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z)) + GRAVITY_PER_STEP;
-        const dt = Math.min(left, MAX_STEP_S, MAX_STEP_BLOCKS / speed);
-        entity.position = result.position;
-        result = await step(dt);
-        left -= dt;
-        // Landed: the rest of the tick is spent at rest (a short last step from the landing spot
-        // left a resting item falling again, its velocity never zero on a server ticking late).
-      } while (left > 0 && !result.onGround);
-    } finally {
-      // The entity tick moves the entity (and tells the clients) from where it was.
-      entity.position = start;
+function waterHeight(world: SquidWorld, x: number, y: number, z: number): number {
+  const water = (block: ReturnType<SquidWorld['sync']['getBlock']> | undefined) => !!block && (block.name === 'water' || block.getProperties().waterlogged === true);
+  const at = world.sync.getColumnAt(new Vec3(x, y, z)) ? world.sync.getBlock(new Vec3(x, y, z)) : undefined;
+  if (!water(at)) return 0;
+  if (water(world.sync.getBlock(new Vec3(x, y + 1, z)))) return 1;
+  const level = Number(at!.getProperties().level ?? 0);
+  return level >= 8 ? 1 : (8 - level) / 9;
+}
+
+/** Whether an item with its bottom at `feet` floats (water higher above its bottom than {@link ITEM_FLOAT_DEPTH}). */
+function floats(world: SquidWorld, feet: Vec3): boolean {
+  const x = Math.floor(feet.x);
+  const z = Math.floor(feet.z);
+  for (let y = Math.floor(feet.y + ITEM_BOX.height); y >= Math.floor(feet.y); y--) {
+    const h = waterHeight(world, x, y, z);
+    if (h > 0) return y + h - feet.y > ITEM_FLOAT_DEPTH;
+  }
+  return false;
+}
+
+/**
+ * Moves `box` at `feet` by `motion` (blocks) through `world`'s blocks, y first, then x and z, in
+ * pieces of at most {@link MAX_MOVE_BLOCKS}; a component stopped by a block is zeroed in `motion`
+ * and the box rests against the block's face. Mutates `feet` and `motion`.
+ *
+ * @returns whether the box landed on a block (moving down, stopped).
+ */
+function moveWithCollisions(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3, motion: Vec3): boolean {
+  let landed = false;
+  for (const axis of ['y', 'x', 'z'] as const) {
+    const total = motion[axis];
+    const pieces = Math.ceil(Math.abs(total) / MAX_MOVE_BLOCKS);
+    for (let i = 0; i < pieces; i++) {
+      const amount = total / pieces;
+      if (axis === 'y' && amount < 0) {
+        const ground = groundBelow(serv, world, box, feet, -amount);
+        if (ground > -Infinity) { feet.y = ground; motion.y = 0; landed = true; break; }
+      }
+      const next = feet.clone();
+      next[axis] += amount;
+      if (!collides(serv, world, box, next)) { feet[axis] = next[axis]; continue; }
+      // Against the face of the block entered: horizontally, full-width columns at whole coordinates.
+      if (axis !== 'y') feet[axis] = amount > 0 ? Math.floor(next[axis] + box.halfWidth) - box.halfWidth : Math.floor(next[axis] - box.halfWidth) + 1 + box.halfWidth;
+      motion[axis] = 0;
+      break;
     }
-    return result;
+  }
+  return landed;
+}
+
+/**
+ * Replaces flying-squid's physics of an item entity with vanilla's `ItemEntity.tick`, run once
+ * per 50 ms of the real time that passed ({@link TICK_S}, up to {@link MAX_CATCH_UP_S} at once):
+ * gravity 0.04 blocks/tick² and drag 0.98, ground friction 0.6 × 0.98, floating in water,
+ * collisions with the blocks' shapes along the whole move (../services/collision.ts). At rest its
+ * velocity is exactly zero, so flying-squid stops sending its position.
+ *
+ * flying-squid's own step (`velocity × delta`, one block test at the end of the move, no drag)
+ * made items skid about twice as far as vanilla's, bob up and down on the ground by half their
+ * size, and fall through the floor when the server stalled: a hand-over aimed at a player's feet
+ * ended out of their reach, or out of the world.
+ */
+function itemPhysics(serv: SquidServer, entity: SquidEntity): void {
+  let owed = 0;
+  let onGround = false;
+  entity.calculatePhysics = async (delta) => {
+    owed = Math.min(owed + delta, MAX_CATCH_UP_S);
+    const feet = entity.position.clone();
+    // flying-squid keeps blocks/s (its `/velocity` adds to it); vanilla's motion is blocks/tick.
+    const motion = entity.velocity.scaled(TICK_S);
+    for (; owed >= TICK_S; owed -= TICK_S) {
+      if (floats(entity.world, feet)) {
+        motion.x *= ITEM_WATER_DRAG;
+        motion.z *= ITEM_WATER_DRAG;
+        if (motion.y < ITEM_WATER_LIFT_BELOW) motion.y += ITEM_WATER_LIFT;
+      } else {
+        motion.y -= ITEM_GRAVITY;
+      }
+      const horizontalSqr = motion.x * motion.x + motion.z * motion.z;
+      if (onGround && horizontalSqr <= ITEM_REST_SQR) {
+        motion.x = 0;
+        motion.z = 0;
+      }
+      onGround = moveWithCollisions(serv, entity.world, ITEM_BOX, feet, motion);
+      const drag = onGround ? ITEM_GROUND_DRAG : ITEM_DRAG;
+      motion.x *= drag;
+      motion.y *= ITEM_DRAG;
+      motion.z *= drag;
+    }
+    entity.velocity = motion.scaled(1 / TICK_S);
+    return { position: feet, onGround };
   };
 }
 

@@ -1,0 +1,72 @@
+/**
+ * The block collision model of the server's own physics (mobs, item entities): a block cell is a
+ * full-width column from its bottom up to the top of its collision shape (minecraft-data's
+ * `shapes`: a slab 0.5, farmland 0.9375, a fence 1.5, a flower 0 = passable); cells in chunks
+ * that are not loaded count as solid. Entity positions are feet positions (the centre of the
+ * box's bottom face), as in vanilla and the protocol. Units are blocks.
+ */
+import { Vec3 } from 'vec3';
+import type { SquidServer, SquidWorld } from '../types.ts';
+import { blockOfState } from './blocks.ts';
+
+/** An entity's collision box: half its width and its height, in blocks. */
+export interface EntityBox {
+  halfWidth: number;
+  height: number;
+}
+
+/** Tolerance for touching faces (blocks): a box resting on a face does not overlap it. */
+const EPS = 1e-3;
+
+const shapeTops = new WeakMap<SquidServer, Map<number, number>>();
+
+/** Height of the top of a block state's collision shape within its cell (0 = passable), cached per server. */
+function shapeTop(serv: SquidServer, stateId: number): number {
+  let tops = shapeTops.get(serv);
+  if (!tops) shapeTops.set(serv, (tops = new Map()));
+  let top = tops.get(stateId);
+  if (top === undefined) {
+    const shapes: number[][] = blockOfState(serv, stateId).shapes ?? [];
+    top = shapes.reduce((max, shape) => Math.max(max, shape[4] ?? 0), 0);
+    tops.set(stateId, top);
+  }
+  return top;
+}
+
+/** Collision top of the block cell at (x, y, z) within the cell (0 = passable, 1 = full, 1.5 = fence); unloaded chunks count as 1. */
+export function cellTop(serv: SquidServer, world: SquidWorld, x: number, y: number, z: number): number {
+  const pos = new Vec3(x, y, z);
+  if (!world.sync.getColumnAt(pos)) return 1;
+  return shapeTop(serv, world.sync.getBlockStateId(pos));
+}
+
+/** Whether `box` with its feet at `feet` overlaps a solid block of `world`. */
+export function collides(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3): boolean {
+  for (let x = Math.floor(feet.x - box.halfWidth + EPS); x <= Math.floor(feet.x + box.halfWidth - EPS); x++) {
+    for (let z = Math.floor(feet.z - box.halfWidth + EPS); z <= Math.floor(feet.z + box.halfWidth - EPS); z++) {
+      // From the cell below: a fence's or wall's shape reaches 0.5 into the cell above it.
+      for (let y = Math.floor(feet.y - 0.5); y <= Math.floor(feet.y + box.height - EPS); y++) {
+        const top = cellTop(serv, world, x, y, z);
+        if (top > 0 && y + top > feet.y + EPS && y < feet.y + box.height - EPS) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The highest collision top under `box`'s footprint at `feet` between `feet.y - depth` and its
+ * feet (blocks), or -Infinity when there is none: where a box falling `depth` blocks lands.
+ */
+export function groundBelow(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3, depth = 0.5): number {
+  let best = -Infinity;
+  for (let x = Math.floor(feet.x - box.halfWidth + EPS); x <= Math.floor(feet.x + box.halfWidth - EPS); x++) {
+    for (let z = Math.floor(feet.z - box.halfWidth + EPS); z <= Math.floor(feet.z + box.halfWidth - EPS); z++) {
+      for (let y = Math.floor(feet.y - EPS); y >= Math.floor(feet.y - depth) - 1; y--) {
+        const top = cellTop(serv, world, x, y, z);
+        if (top > 0 && y + top <= feet.y + EPS && y + top >= feet.y - depth) { best = Math.max(best, y + top); break; }
+      }
+    }
+  }
+  return best;
+}
