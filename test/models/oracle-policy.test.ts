@@ -9,7 +9,7 @@ import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/models/oracle/construction-plan.ts';
 import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
-import { formatLying, formatNeed, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
+import { formatLying, formatNeed, formatShort, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseNeed, parseShort, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
@@ -176,6 +176,10 @@ describe('the chat protocol', () => {
     expect(parseMissedHandOver('Tossed 3 wheat to Andy, but they picked up only 1 within 8 s. You picked 1 back up. Bob picked up 1. You have 0 wheat left.'))
       .toEqual({ to: 'Andy', item: 'wheat', takenBy: { Bob: 1 }, takenBack: 1 });
     expect(parseMissedHandOver('Gave 2 wheat to Andy; they picked it up. You have 0 wheat left.')).toBeUndefined();
+    expect(parseShort(formatShort({ wheat: 2, crafting_table: 1 }, { bread: 1 }))).toEqual({ items: { wheat: 2, crafting_table: 1 }, target: { bread: 1 } });
+    expect(parseNeed(formatNeed('Jill', { cyan_dye: 3, black_wool: 1 }, { cyan_banner: 1 }))).toEqual({ worker: 'Jill', items: { cyan_dye: 3, black_wool: 1 }, target: { cyan_banner: 1 } });
+    expect(parseNeed(formatNeed('Jill', { wheat: 2 }))).toEqual({ worker: 'Jill', items: { wheat: 2 } });
+    expect(formatNeed('Jill', { wheat: 2 }, { bread: 1 })).not.toContain('!');
   });
 });
 
@@ -264,6 +268,41 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const own = { ...task, blocked_actions: { 1: ['!craftRecipe'], 2: ['!craftRecipe'] } } as unknown as Task;
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill', unseen: true }))).toBe(true);
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
+  });
+
+  test('every hand-over to the worker picked up by another teammate, seen or not: it is asked for, and those holding it, or what it is made from, give it', () => {
+    // MineCollab's 4-agent cyan banner (depth 2): the dyes, wool and log spread over the team.
+    const banner = { type: 'techtree', goal: 'craft a banner', agent_count: 4, target: 'cyan_banner',
+      initial_inventory: { 0: { blue_dye: 3, black_wool: 1, crafting_table: 1 }, 1: { green_dye: 3, black_wool: 3 }, 2: { black_wool: 1, oak_log: 1 }, 3: { black_wool: 1 } },
+      blocked_actions: {}, timeout: 300 } as unknown as Task;
+    const tasks: [string, Task][] = [['banner', banner], ...craftingTasks().filter(([, t]) => t.agent_count >= 3 && !(t.blocked_actions?.['0'] ?? []).length)];
+    let checked = 0;
+    let madeFrom = 0;
+    for (const [id, task] of tasks) {
+      const plain = simulate(data, team(task, id), FLAT);
+      const gives = plain.log.map((l) => /^(\w+): !givePlayer\("(\w+)"/.exec(l)).filter((m) => m !== null);
+      const worker = gives[0]?.[2];
+      if (!worker || gives.some((m) => m[2] !== worker)) continue; // one worker that every hand-over goes to
+      // Each hand-over goes to a third teammate instead: the first one, unseen by the giver, or the last one, seen.
+      const names = [...plain.agents.keys()];
+      for (const unseen of [true, false]) {
+        const others = (from: string) => names.filter((n) => n !== from && n !== worker);
+        const astray = gives.map((m) => ({ from: m[1]!, to: worker, instead: (unseen ? others(m[1]!)[0] : others(m[1]!).at(-1))!, unseen }));
+        const result = simulate(data, team(task, id), FLAT, 4000, astray);
+        expect(success(task, id, result), `${id}, unseen: ${unseen}`).toBe(true);
+        // What the worker said it lacks, and what the coordinator asked the team for.
+        const asked = [...result.agents.values()].flatMap((a) => a.turns.map((t) => t.content.replace(/^\w+ \(a bot\): /, '')))
+          .map((text) => parseShort(text)?.items ?? parseNeed(text)?.items).filter((items) => items !== undefined);
+        expect(asked.length, `${id}: someone asked for what went astray`).toBeGreaterThan(0);
+        // Hand-overs after the first call of items never named in one: what the named items are made from.
+        const named = new Set(asked.flatMap((items) => Object.keys(items)));
+        const firstCall = result.log.findIndex((l) => / needs .*Please give/.test(l));
+        if (result.log.slice(firstCall).some((l) => { const m = /!givePlayer\("\w+", "(\w+)"/.exec(l); return m && !named.has(m[1]!); })) madeFrom++;
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    expect(madeFrom, 'teammates gave ingredients of what was named').toBeGreaterThan(0);
   });
 
   test('a hand-over cut short by a teammate\'s message is made again, by the coordinator or a teammate', () => {

@@ -66,7 +66,7 @@ function parseArgs(text: string): (string | number)[] {
 }
 
 /**
- * A hand-over that goes astray: the first one from `from` to `to` is picked up by `instead`, or,
+ * A hand-over that goes astray (one each: `simulate` takes a list): the first one from `from` to `to` is picked up by `instead`, or,
  * without `instead`, by nobody: it lies on the ground at {@link LYING_AT} until someone walks
  * onto that block (`!goToCoordinates`). With `unseen`, the giver's report does not say who took it
  * (the giver did not see the pickup). With `interrupted`, it is cut short before anything is
@@ -88,7 +88,9 @@ export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
  * the server refuses (someone stood in the cell), as the real `!placeBlockAt` reports it, by cell
  * (`x,y,z`: the first try there) or by agent and cell (`Jill@x,y,z`: every try of that agent there).
  */
-export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray, refuse = new Set<string>()): SimResult {
+export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray | Astray[], refuse = new Set<string>()): SimResult {
+  /** Hand-overs still to go astray, each once. */
+  const astrays = astray === undefined ? [] : Array.isArray(astray) ? [...astray] : [astray];
   const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
   const placed = new Map<string, string>();
   const sown: string[] = [];
@@ -123,15 +125,13 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const [to, item, n] = args as [string, string, number];
         const have = a.inventory[item] ?? 0;
         if (!have) return `You have no ${item}.`;
-        if (astray?.interrupted && astray.from === a.name && astray.to === to) {
-          astray = undefined;
-          return '!givePlayer was interrupted to answer Bob.';
-        }
+        const astrayAt = astrays.findIndex((x) => x.from === a.name && x.to === to);
+        const lost = astrayAt < 0 ? undefined : astrays.splice(astrayAt, 1)[0]!;
+        if (lost?.interrupted) return '!givePlayer was interrupted to answer Bob.';
         const k = Math.min(have, n);
         add(a.inventory, item, -k);
-        if (astray && astray.from === a.name && astray.to === to) {
-          const { instead, unseen } = astray;
-          astray = undefined;
+        if (lost) {
+          const { instead, unseen } = lost;
           if (instead) {
             add(agents.get(instead)!.inventory, item, k);
             return `Tossed ${k} ${item} to ${to}, but they picked up none within 8 s.${unseen ? '' : ` ${instead} picked up ${k}.`}`;

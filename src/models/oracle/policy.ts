@@ -234,7 +234,7 @@ export class OraclePolicy {
     // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
     // make up the shortfall, and each gives what it has.
     const short = parseShort(text);
-    if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short, asked: new Set(), gives: [] };
+    if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short.items, target: short.target, asked: new Set() };
     const need = parseNeed(text);
     if (need && direct) this.#need = { ...need, from };
     const lying = parseLying(text);
@@ -295,14 +295,8 @@ export class OraclePolicy {
   #answerNeed(obs: Observation): string | undefined {
     const need = this.#need;
     if (!need) return undefined;
-    for (const [item, n] of Object.entries(need.items)) {
-      const have = Math.min(obs.inventory[item] ?? 0, n);
-      if (have > 0 && need.worker !== obs.name && obs.canUse('!givePlayer')) {
-        need.items[item] = n - have;
-        this.#giveAgain = () => { need.items[item] = (need.items[item] ?? 0) + have; this.#need ??= need; };
-        return `!givePlayer("${need.worker}", "${item}", ${have})`;
-      }
-    }
+    const give = this.#giveToward(obs, need, () => { this.#need ??= need; });
+    if (give) return give;
     this.#need = undefined;
     // A teammate with hand-overs of the plan still to make makes them first; its report of them
     // ("Done. I gave ...") then answers the call too.
@@ -351,16 +345,8 @@ export class OraclePolicy {
   #makeUp(obs: Observation): string | undefined {
     const s = this.#shortfall;
     if (!s) return undefined;
-    if (s.worker !== obs.name) {
-      for (const [item, n] of Object.entries(s.items)) {
-        const have = Math.min(obs.inventory[item] ?? 0, n);
-        if (have > 0 && obs.canUse('!givePlayer')) {
-          s.items[item] = n - have;
-          this.#giveAgain = () => { s.items[item] = (s.items[item] ?? 0) + have; this.#shortfall ??= s; };
-          return `!givePlayer("${s.worker}", "${item}", ${have})`;
-        }
-      }
-    }
+    const give = this.#giveToward(obs, s, () => { this.#shortfall ??= s; });
+    if (give) return give;
     for (const mate of this.#team!) {
       if (mate === obs.name || mate === s.worker || s.asked.has(mate)) continue;
       if (s.asking === mate) {
@@ -370,11 +356,65 @@ export class OraclePolicy {
       }
       s.asking = mate;
       this.#done.delete(mate);
-      return `!startConversation("${mate}", "${formatNeed(s.worker, s.items)}")`;
+      return `!startConversation("${mate}", "${formatNeed(s.worker, s.items, s.target)}")`;
     }
     this.#shortfall = undefined;
     if (s.worker === obs.name) return undefined;
     return `!startConversation("${s.worker}", "${this.#teamText.replace(/^Plan\./, 'Go.')}")`;
+  }
+
+  /**
+   * The next `!givePlayer` toward a call to give `call.worker` items, from what this agent can
+   * spare ({@link #spare}): the items named; else, outside a construction, what they are made from
+   * (a worker short of its banner gets the wool and dye); else what the worker's target is made
+   * from (one short of birch planks for its fence's sticks gets oak planks). A named item given
+   * comes off `call.items`; ingredients do not, so the next teammate asked gives its part too.
+   * Undefined when there is nothing to give toward it, or this agent is the worker or may not give.
+   *
+   * @param again puts the call back should the hand-over be cut short (see #giveAgain).
+   */
+  #giveToward(obs: Observation, call: Call, again: () => void): string | undefined {
+    if (call.worker === obs.name || !obs.canUse('!givePlayer')) return undefined;
+    const spare = this.#spare(obs);
+    for (const [item, n] of Object.entries(call.items)) {
+      const have = Math.min(spare[item] ?? 0, n);
+      if (have <= 0) continue;
+      call.items[item] = n - have;
+      this.#giveAgain = () => { call.items[item] = (call.items[item] ?? 0) + have; again(); };
+      return `!givePlayer("${call.worker}", "${item}", ${have})`;
+    }
+    if (obs.blueprint) return undefined; // blocks are placed, not crafted
+    for (const wanted of [call.items, call.target ?? {}]) {
+      const known = Object.fromEntries(Object.entries(wanted).filter(([item, n]) => n > 0 && this.#data.itemsByName[item]));
+      if (Object.keys(known).length === 0) continue;
+      // Down the whole recipe tree (the worker may lack a banner's wool and its dye both); the
+      // worker has a table or says so: the ingredients proper.
+      const parts = planProduction(this.#data, spare, known, { tableNearby: true }, { expand: 'raw' }).consumed;
+      const part = Object.entries(parts).find(([, n]) => n > 0);
+      if (!part) continue;
+      this.#giveAgain = again;
+      return `!givePlayer("${call.worker}", "${part[0]}", ${part[1]})`;
+    }
+    return undefined;
+  }
+
+  /** This agent's items less what its own jobs take (the targets it holds and their ingredients). */
+  #spare(obs: Observation): Counts {
+    const targets = this.#jobTargets(obs.name);
+    if (Object.keys(targets).length === 0) return { ...obs.inventory };
+    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+    const used = planProduction(this.#data, obs.inventory, targets, sources).consumed;
+    const spare: Counts = {};
+    for (const [item, n] of Object.entries(obs.inventory)) if (n - (used[item] ?? 0) > 0) spare[item] = n - (used[item] ?? 0);
+    return spare;
+  }
+
+  /** The items the plan's jobs give `name` to make (item → count); none outside a team making items. */
+  #jobTargets(name: string): Counts {
+    const targets: Counts = {};
+    if (this.#plan?.kind !== 'items') return targets;
+    for (const j of this.#plan.plan.jobs) if (j.worker === name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    return targets;
   }
 
   // A teammate ------------------------------------------------------------------------------
@@ -481,8 +521,7 @@ export class OraclePolicy {
     const plan = this.#plan;
     if (!plan) return '';
     if (plan.kind === 'build') return this.#build(obs, plan.plan);
-    const targets: Counts = {};
-    for (const j of plan.plan.jobs) if (j.worker === obs.name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    const targets = this.#jobTargets(obs.name);
     if (Object.keys(targets).length === 0) return '';
     // A crop harvested by the last command is sown back, once, with the seeds the work left
     // does not use.
@@ -504,7 +543,13 @@ export class OraclePolicy {
     const next = planProduction(this.#data, stock, left, sources);
     const sowing = harvest && this.#sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
     if (sowing) return sowing;
-    const missing = formatCounts(next.missing);
+    let lacking = next.missing;
+    if (Object.keys(lacking).length > 0 && next.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') && !left.crafting_table) {
+      // Short, and a table would be made too: it asks for the table itself (a teammate holds one;
+      // one that holds planks gives those instead).
+      lacking = { ...planProduction(this.#data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
+    }
+    const missing = formatCounts(lacking);
     if (missing) {
       // Away from where the task began (a hunt led the bot off): the furnaces, crops and
       // teammates may be out of sight, so go back and look again before asking anyone.
@@ -520,10 +565,10 @@ export class OraclePolicy {
       this.#shortWaits = 0;
       if (this.#isCoordinator(obs) && (this.#team?.length ?? 1) > 1) {
         // The coordinator asks the team itself.
-        this.#shortfall = { worker: obs.name, items: { ...next.missing }, asked: new Set(), gives: [] };
+        this.#shortfall = { worker: obs.name, items: { ...lacking }, target: left, asked: new Set() };
         return this.#makeUp(obs) ?? '';
       }
-      return formatShort(next.missing, left);
+      return formatShort(lacking, left);
     }
     const step = pickStep(this.#data, next.steps, obs.inventory);
     if (!step) return '';
@@ -646,9 +691,9 @@ export class OraclePolicy {
   readonly #seenCheck = new WeakSet<object>();
   readonly #attempts = new Map<string, number>();
   /** Coordinator: a worker's shortfall being made up. */
-  #shortfall: { worker: string; items: Counts; asked: Set<string>; asking?: string; gives: string[] } | undefined;
+  #shortfall: (Call & { asked: Set<string>; asking?: string }) | undefined;
   /** Teammate: the coordinator's call to give a short worker items. */
-  #need: { worker: string; items: Counts; from: string } | undefined;
+  #need: (Call & { from: string }) | undefined;
   /** The last shortfall this worker reported (items and inventory). */
   #shortSaid = '';
   /** Waits since this worker last said its shortfall (at most {@link SHORT_WAITS}). */
@@ -664,6 +709,13 @@ export class OraclePolicy {
   #giveAgain: (() => void) | undefined;
   /** Where a teammate's hand-over to this agent lies: walk onto it. */
   #fetch: Spot | undefined;
+}
+
+/** A call to give a short worker items: what it lacks and, when it said, what they are for. */
+interface Call {
+  worker: string;
+  items: Counts;
+  target?: Counts | undefined;
 }
 
 /** A crop harvest: the seed item of the crop, how many cells it empties, the seeds held before. */

@@ -114,21 +114,25 @@ export function formatShort(items: Counts, target: Counts): string {
   return `I still need ${formatCounts(items)} to make ${formatCounts(target)}.`;
 }
 
-/** The items of an `I still need ...` line, or undefined. */
-export function parseShort(text: string): Counts | undefined {
-  const m = /I still need (.*?) to make/.exec(text);
-  return m ? parseCounts(m[1]!) : undefined;
+/** The items and the target of an `I still need ...` line, or undefined. */
+export function parseShort(text: string): { items: Counts; target: Counts } | undefined {
+  const m = /I still need (.*?) to make (.*?)\./.exec(text);
+  return m ? { items: parseCounts(m[1]!), target: parseCounts(m[2]!) } : undefined;
 }
 
-/** `Jill needs 3 wheat. Please give her what you have of it.`: the coordinator's call for a short worker. */
-export function formatNeed(worker: string, items: Counts): string {
-  return `${worker} needs ${formatCounts(items)}. Please give what you have of it.`;
+/**
+ * `Jill needs 3 wheat to make 1 bread. Please give what you have of it.`: the coordinator's call
+ * for a short worker; `target`, what the items are for, when known.
+ */
+export function formatNeed(worker: string, items: Counts, target?: Counts): string {
+  return `${worker} needs ${formatCounts(items)}${target ? ` to make ${formatCounts(target)}` : ''}. Please give what you have of it.`;
 }
 
-/** The worker and items of a need line, or undefined. */
-export function parseNeed(text: string): { worker: string; items: Counts } | undefined {
-  const m = /^([A-Za-z0-9_]+) needs (.*?)\. Please give what you have of it\./.exec(text.trim());
-  return m ? { worker: m[1]!, items: parseCounts(m[2]!) } : undefined;
+/** The worker, items and target (when said) of a need line, or undefined. */
+export function parseNeed(text: string): { worker: string; items: Counts; target?: Counts } | undefined {
+  const m = /^([A-Za-z0-9_]+) needs (.*?)(?: to make (.*?))?\. Please give what you have of it\./.exec(text.trim());
+  if (!m) return undefined;
+  return m[3] ? { worker: m[1]!, items: parseCounts(m[2]!), target: parseCounts(m[3]) } : { worker: m[1]!, items: parseCounts(m[2]!) };
 }
 
 /** A block position (x, y, z). */
