@@ -398,14 +398,17 @@ export class OraclePolicy {
     return undefined;
   }
 
-  /** This agent's items less what its own jobs take (the targets it holds and their ingredients). */
+  /** This agent's items less what its own jobs take (the targets it holds and their ingredients) and its plan's hand-overs still to make. */
   #spare(obs: Observation): Counts {
+    const kept: Counts = {};
     const targets = this.#jobTargets(obs.name);
-    if (Object.keys(targets).length === 0) return { ...obs.inventory };
-    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
-    const used = planProduction(this.#data, obs.inventory, targets, sources).consumed;
+    if (Object.keys(targets).length > 0) {
+      const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+      Object.assign(kept, planProduction(this.#data, obs.inventory, targets, sources).consumed);
+    }
+    for (const t of this.#plan ? transfersFrom(this.#plan.plan, obs.name).slice(this.#given) : []) kept[t.item] = (kept[t.item] ?? 0) + t.count;
     const spare: Counts = {};
-    for (const [item, n] of Object.entries(obs.inventory)) if (n - (used[item] ?? 0) > 0) spare[item] = n - (used[item] ?? 0);
+    for (const [item, n] of Object.entries(obs.inventory)) if (n - (kept[item] ?? 0) > 0) spare[item] = n - (kept[item] ?? 0);
     return spare;
   }
 
