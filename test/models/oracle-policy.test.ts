@@ -361,15 +361,15 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   });
 
   test('construction: a teammate with no cells standing in one hears the go-ahead and steps off the site, once', () => {
-    // Bob holds every block and shares them with Andy; Jill gets none, so no cell, but stands in one.
+    // Bob holds every block and may not hand any over: Jill gets none, so no cell, but stands in one.
     const task = {
-      type: 'construction', goal: 'build', agent_count: 3, timeout: 60, blocked_actions: {},
+      type: 'construction', goal: 'build', agent_count: 3, timeout: 60, blocked_actions: { 2: ['!givePlayer'] },
       initial_inventory: { 0: {}, 1: {}, 2: { stone: 6 } },
       blueprint: { materials: { stone: 6 }, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone'], ['stone', 'stone', 'stone']] }] },
     } as unknown as Task;
     const cells = blueprintCells(task.blueprint!);
     // The coordinator may not build (so has no cell) and stands in one.
-    const coordinatorIdle = { ...task, blocked_actions: { 0: ['!placeBlockAt'] } } as unknown as Task;
+    const coordinatorIdle = { ...task, blocked_actions: { 0: ['!placeBlockAt'], 2: ['!givePlayer'] } } as unknown as Task;
     for (const [who, cell, played] of [['Jill', cells.at(-1)!, task], ['Jill', cells[0]!, task], ['Andy', cells[2]!, coordinatorIdle]] as const) {
       const members = team(played, 'stand').map((a) => a.name === who ? { ...a, position: { x: cell.x, y: cell.y, z: cell.z } } : a);
       const result = simulate(data, members, FLAT, 3000);
@@ -471,6 +471,20 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(blueprintClashes(blueprint).map((c) => [c.x, c.y, c.z])).toEqual([[0, 4, 0], [1, 4, 0]]);
     const plan = planConstruction(blueprint, [{ name: 'Andy', inventory: { stone: 2, oak_planks: 2 }, canBuild: true, canGive: true }]);
     expect(plan.unsolvable).toMatch(/inconsistent.*\(0, 4, 0\) is stone or oak_planks in levels 0, 1/);
+  });
+
+  test('construction split: one member holding every block shares them until each builder has about its share', () => {
+    const blueprint: Blueprint = { levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone', 'oak_planks'], ['stone', 'stone', 'oak_planks', 'oak_planks'], ['stone', 'stone', 'stone', 'stone']] }] };
+    for (const agents of [2, 3, 4, 5]) for (let holder = 0; holder < agents; holder++) {
+      const members = NAMES.slice(0, agents).map((name, i) => ({ name, inventory: i === holder ? { stone: 9, oak_planks: 3 } : {}, canBuild: true, canGive: true }));
+      const plan = planConstruction(blueprint, members);
+      expect(plan.unsolvable).toBeUndefined();
+      const cells = new Map<string, number>();
+      for (const who of plan.owner.values()) cells.set(who, (cells.get(who) ?? 0) + 1);
+      const share = Math.ceil(12 / agents);
+      expect([...cells.values()].every((n) => n <= share), `${agents} agents, holder ${holder}: ${JSON.stringify([...cells])}`).toBe(true);
+      expect(cells.size, `${agents} agents, holder ${holder}: as many builders as shares`).toBe(Math.ceil(12 / share));
+    }
   });
 });
 

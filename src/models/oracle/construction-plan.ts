@@ -4,9 +4,9 @@
  * the same inventories.
  *
  * Rules: a cell is placed by a builder holding its material. Materials of members who may not
- * build go to the builder with the least work; then, material by material in name order, a
- * builder with more than its share of cells hands some of that material to the builder with the
- * least work. Each material's cells are dealt out in proportion to the holdings, interleaved, so
+ * build go to the builder with the least work; then, material by material in name order, while a
+ * builder has more than its share of cells, the busiest hands some of that material to the builder
+ * with the least work. Each material's cells are dealt out in proportion to the holdings, interleaved, so
  * every level has work for everyone.
  */
 import type { Counts } from '../../game/production.ts';
@@ -126,18 +126,19 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
   for (const m of team.filter((t) => !t.canBuild && t.canGive)) {
     for (const material of byMaterial.keys()) move(m.name, leastLoaded(), material, hold.get(m.name)![material] ?? 0);
   }
-  // Share the work: the busiest giver hands material to the least busy builder.
+  // Share the work: while a builder has more than its share, the busiest one hands material to
+  // the least busy (one who holds every block gives to each teammate in turn).
   const share = Math.ceil(cells.length / builders.length);
   for (const material of [...byMaterial.keys()].sort()) {
-    for (const giver of builders) {
-      if (!giver.canGive) continue;
+    const need = byMaterial.get(material)!.length;
+    const have = (name: string) => Math.min(hold.get(name)![material] ?? 0, need);
+    for (;;) {
       const taker = leastLoaded();
-      if (taker === giver.name) continue;
-      const excess = load(giver.name) - share;
-      const room = share - load(taker);
-      const need = byMaterial.get(material)!.length;
-      const have = Math.min(hold.get(giver.name)![material] ?? 0, need);
-      move(giver.name, taker, material, Math.min(excess, room, have));
+      const giver = builders.filter((b) => b.canGive && b.name !== taker && have(b.name) > 0 && load(b.name) > share)
+        .sort((a, b) => load(b.name) - load(a.name) || a.name.localeCompare(b.name))[0];
+      const count = giver ? Math.min(load(giver.name) - share, share - load(taker), have(giver.name)) : 0;
+      if (!giver || count <= 0) break;
+      move(giver.name, taker, material, count);
     }
   }
   // Deal each material's cells to its holders in proportion, interleaved.
