@@ -270,7 +270,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
   });
 
-  test('every hand-over to the worker picked up by another teammate, seen or not: it is asked for, and those holding it, or what it is made from, give it', () => {
+  test('every hand-over to the worker picked up by another teammate, seen or not, and answers to calls too: it is asked for, and those holding it, or what it is made from, give it', () => {
     // MineCollab's 4-agent cyan banner (depth 2): the dyes, wool and log spread over the team.
     const banner = { type: 'techtree', goal: 'craft a banner', agent_count: 4, target: 'cyan_banner',
       initial_inventory: { 0: { blue_dye: 3, black_wool: 1, crafting_table: 1 }, 1: { green_dye: 3, black_wool: 3 }, 2: { black_wool: 1, oak_log: 1 }, 3: { black_wool: 1 } },
@@ -283,13 +283,17 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       const gives = plain.log.map((l) => /^(\w+): !givePlayer\("(\w+)"/.exec(l)).filter((m) => m !== null);
       const worker = gives[0]?.[2];
       if (!worker || gives.some((m) => m[2] !== worker)) continue; // one worker that every hand-over goes to
-      // Each hand-over goes to a third teammate instead: the first one, unseen by the giver, or the last one, seen.
+      // Each hand-over goes to a third teammate instead: the first one, unseen by the giver, or the
+      // last one, seen; or, a third time, unseen and then the next hand-over of each teammate seen
+      // too (an answer to a call: its giver passes the call on and still owes the caller its Done).
       const names = [...plain.agents.keys()];
-      for (const unseen of [true, false]) {
-        const others = (from: string) => names.filter((n) => n !== from && n !== worker);
+      const others = (from: string) => names.filter((n) => n !== from && n !== worker);
+      for (const round of ['unseen', 'seen', 'twice'] as const) {
+        const unseen = round !== 'seen';
         const astray = gives.map((m) => ({ from: m[1]!, to: worker, instead: (unseen ? others(m[1]!)[0] : others(m[1]!).at(-1))!, unseen }));
+        if (round === 'twice') for (const from of names.filter((n) => n !== worker)) astray.push({ from, to: worker, instead: others(from).at(-1)!, unseen: false });
         const result = simulate(data, team(task, id), FLAT, 4000, astray);
-        expect(success(task, id, result), `${id}, unseen: ${unseen}`).toBe(true);
+        expect(success(task, id, result), `${id}, ${round}`).toBe(true);
         // What the worker said it lacks, and what the coordinator asked the team for.
         const asked = [...result.agents.values()].flatMap((a) => a.turns.map((t) => t.content.replace(/^\w+ \(a bot\): /, '')))
           .map((text) => parseShort(text)?.items ?? parseNeed(text)?.items).filter((items) => items !== undefined);
@@ -476,7 +480,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   test('construction split: one member holding every block shares them until each builder has about its share', () => {
     const blueprint: Blueprint = { levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone', 'oak_planks'], ['stone', 'stone', 'oak_planks', 'oak_planks'], ['stone', 'stone', 'stone', 'stone']] }] };
     for (const agents of [2, 3, 4, 5]) for (let holder = 0; holder < agents; holder++) {
-      const members = NAMES.slice(0, agents).map((name, i) => ({ name, inventory: i === holder ? { stone: 9, oak_planks: 3 } : {}, canBuild: true, canGive: true }));
+      const members = NAMES.slice(0, agents).map((name, i) => ({ name, inventory: (i === holder ? { stone: 9, oak_planks: 3 } : {}) as Record<string, number>, canBuild: true, canGive: true }));
       const plan = planConstruction(blueprint, members);
       expect(plan.unsolvable).toBeUndefined();
       const cells = new Map<string, number>();

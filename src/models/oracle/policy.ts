@@ -128,6 +128,7 @@ export class OraclePolicy {
     const fetch = this.#fetch;
     this.#fetch = undefined;
     if (fetch) return `!goToCoordinates(${fetch.x}, ${fetch.y}, ${fetch.z}, 0)`;
+    this.#giveAgain = undefined; // the last hand-over's report has been read (#read)
     const reply = this.#decide(obs);
     if (!reply.startsWith('!')) return reply;
     // A command that changes nothing is tried again after a short wait (a busy smoker, a path
@@ -152,12 +153,21 @@ export class OraclePolicy {
     if (tries >= 2 && !this.#waited.has(reply)) {
       this.#waited.add(reply);
       this.#lastCommand = WAIT;
+      // A hand-over waited for is made after the wait: it is not counted as made yet (the same
+      // inventory as at an earlier identical hand-over is not a failure: the items came back).
+      this.#undoGive();
       return WAIT;
     }
     this.#waited.delete(reply);
     this.#tries.set(reply, tries);
     this.#lastCommand = reply;
     return reply;
+  }
+
+  /** Counts the last hand-over as not made (see #giveAgain), so it is made again. */
+  #undoGive(): void {
+    this.#giveAgain?.();
+    this.#giveAgain = undefined;
   }
 
   /** Reads the turns not seen yet. */
@@ -191,8 +201,7 @@ export class OraclePolicy {
       }
       // A hand-over cut short (a teammate's message interrupted it) is made again.
       if (/^SYSTEM: !givePlayer was interrupted/.test(text)) {
-        this.#giveAgain?.();
-        this.#giveAgain = undefined;
+        this.#undoGive();
         continue;
       }
       const missed = text.startsWith('SYSTEM: ') ? parseMissedHandOver(text.slice(8)) : undefined;
@@ -236,7 +245,8 @@ export class OraclePolicy {
     const short = parseShort(text);
     if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short.items, target: short.target, asked: new Set() };
     const need = parseNeed(text);
-    if (need && direct) this.#need = { ...need, from };
+    // A caller's new call replaces its earlier one; calls of different callers queue.
+    if (need && direct) this.#needs.splice(0, this.#needs.length, ...this.#needs.filter((n) => n.from !== from), { ...need, from });
     const lying = parseLying(text);
     if (lying && direct) this.#fetch = lying;
     const unsolvable = parseUnsolvable(text);
@@ -288,20 +298,23 @@ export class OraclePolicy {
   }
 
   /**
-   * A teammate's call to give a worker items (`Jill needs ...`): gives what this agent has of it,
-   * then a teammate says `Done.` (the coordinator waits for it); the coordinator itself goes on
-   * with its own work, as nobody waits for its word.
+   * Teammates' calls to give a worker items (`Jill needs ...`), one at a time in the order they
+   * came: gives what this agent has toward it, then a teammate says `Done.` to the caller (who
+   * waits for it); the coordinator itself goes on with its own work, as nobody waits for its word.
    */
   #answerNeed(obs: Observation): string | undefined {
-    const need = this.#need;
+    const need = this.#needs[0];
     if (!need) return undefined;
-    const give = this.#giveToward(obs, need, () => { this.#need ??= need; });
+    const give = this.#giveToward(obs, need, () => { if (!this.#needs.includes(need)) this.#needs.unshift(need); });
     if (give) return give;
-    this.#need = undefined;
+    this.#needs.shift();
     // A teammate with hand-overs of the plan still to make makes them first; its report of them
     // ("Done. I gave ...") then answers the call too.
     const planGivesLeft = this.#plan !== undefined && this.#given < transfersFrom(this.#plan.plan, obs.name).length;
-    return this.#isCoordinator(obs) || planGivesLeft ? undefined : 'Done.';
+    if (this.#isCoordinator(obs) || planGivesLeft) return this.#answerNeed(obs);
+    // To the caller, even when this agent has since spoken to someone else (it passed on a
+    // hand-over that went astray); by a command while more calls wait, so that its turn goes on.
+    return obs.partner === need.from && this.#needs.length === 0 ? 'Done.' : `!startConversation("${need.from}", "Done.")`;
   }
 
   // The coordinator -------------------------------------------------------------------------
@@ -560,10 +573,11 @@ export class OraclePolicy {
       const p = obs.position;
       if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
       const said = `${missing}|${JSON.stringify(obs.inventory)}`;
-      // Said already and nothing changed: a worker waits and looks again (crops regrow, mobs
-      // wander back, a path not found in time may be found now) a few times; the coordinator ends
-      // its turn, so that its teammates' answers reach it.
-      if (this.#shortSaid === said) return !this.#isCoordinator(obs) && ++this.#shortWaits <= SHORT_WAITS ? WAIT : '';
+      // Said already and nothing changed: the worker waits and looks again (crops regrow, mobs
+      // wander back, a path not found in time may be found now, a hand-over passed on by a
+      // teammate arrives without a word) a few times. A coordinator gets here once the team has
+      // answered its call, so no answer waits behind the waits.
+      if (this.#shortSaid === said) return ++this.#shortWaits <= SHORT_WAITS ? WAIT : '';
       this.#shortSaid = said;
       this.#shortWaits = 0;
       if (this.#isCoordinator(obs) && (this.#team?.length ?? 1) > 1) {
@@ -695,8 +709,8 @@ export class OraclePolicy {
   readonly #attempts = new Map<string, number>();
   /** Coordinator: a worker's shortfall being made up. */
   #shortfall: (Call & { asked: Set<string>; asking?: string }) | undefined;
-  /** Teammate: the coordinator's call to give a short worker items. */
-  #need: (Call & { from: string }) | undefined;
+  /** Teammates' calls to give a short worker items, oldest first (see #answerNeed). */
+  readonly #needs: (Call & { from: string })[] = [];
   /** The last shortfall this worker reported (items and inventory). */
   #shortSaid = '';
   /** Waits since this worker last said its shortfall (at most {@link SHORT_WAITS}). */
