@@ -17,7 +17,7 @@ import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
-import { LYING_AT, simulate, type SimAgent } from './oracle-sim.ts';
+import { LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
@@ -307,6 +307,30 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
     expect(checked).toBeGreaterThan(10);
     expect(madeFrom, 'teammates gave ingredients of what was named').toBeGreaterThan(0);
+  });
+
+  test('a teammate asked to make up a shortfall after its plan Done is not sent the plan again: its Done still counts', () => {
+    // A generated 5-agent fence (depth 2): Jill's stem goes to another teammate, unseen; the
+    // worker says what it lacks and the coordinator asks the team, Jill too.
+    const task = { type: 'techtree', goal: 'craft a fence', agent_count: 5, target: 'crimson_fence',
+      initial_inventory: { 0: {}, 1: { crimson_stem: 1 }, 2: {}, 3: { oak_log: 1, crafting_table: 1 }, 4: {} }, blocked_actions: {}, timeout: 90 } as unknown as Task;
+    const plain = simulate(data, team(task, 'fence'), FLAT);
+    const worker = /!givePlayer\("(\w+)"/.exec(plain.agents.get('Jill')!.commands.find((c) => c.startsWith('!givePlayer'))!)![1]!;
+    const astray = { from: 'Jill', to: worker, instead: ['Bob', 'Mike', 'Sally'].find((n) => n !== worker)!, unseen: true };
+    expect(success(task, 'fence', simulate(data, team(task, 'fence'), FLAT, 3000, astray))).toBe(true);
+    // The coordinator just asked Jill; before her answer, another teammate's message reaches it.
+    let andy: SimState;
+    for (let steps = 1; ; steps++) {
+      andy = simulate(data, team(task, 'fence'), FLAT, steps, astray).agents.get('Andy')!;
+      if (/^!startConversation\("Jill", ".* needs /.test(andy.commands.at(-1) ?? '')) break;
+      expect(steps, 'the coordinator asks Jill').toBeLessThan(3000);
+    }
+    const other = ['Bob', 'Mike', 'Sally'].find((n) => n !== worker)!;
+    const reply = andy.policy.decide({
+      name: 'Andy', inventory: { ...andy.inventory }, targets: andy.targets, blueprint: undefined, canUse: () => true, partner: other,
+      blocks: FLAT.blocks, mobs: FLAT.mobs, turns: [...andy.turns, { role: 'user', content: `${other} (a bot): Done.` }],
+    });
+    expect(reply, 'Jill said Done for the plan already').not.toMatch(/^!startConversation\("Jill", "Plan\./);
   });
 
   test('a hand-over cut short by a teammate\'s message is made again, by the coordinator or a teammate', () => {

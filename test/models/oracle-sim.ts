@@ -39,7 +39,8 @@ export interface SimWorld {
   mobs: string[];
 }
 
-interface State extends SimAgent {
+/** An agent as the stand-in plays it: its policy, turns and what it did. */
+export interface SimState extends SimAgent {
   policy: OraclePolicy;
   turns: ChatTurn[];
   partner?: string;
@@ -48,7 +49,7 @@ interface State extends SimAgent {
 }
 
 export interface SimResult {
-  agents: Map<string, State>;
+  agents: Map<string, SimState>;
   /** Every command run, in order, as `Name: !command`. */
   log: string[];
   /** The blocks placed in the world, `x,y,z` → block. */
@@ -91,7 +92,7 @@ export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
 export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray | Astray[], refuse = new Set<string>()): SimResult {
   /** Hand-overs still to go astray, each once. */
   const astrays = astray === undefined ? [] : Array.isArray(astray) ? [...astray] : [astray];
-  const agents = new Map<string, State>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
+  const agents = new Map<string, SimState>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
   const placed = new Map<string, string>();
   const sown: string[] = [];
   /** Items lying on the ground, by block (`x,y,z`). */
@@ -106,7 +107,7 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     queue.push({ to: a.name, turn: { role: 'user', content: `SYSTEM: Your goal: ${a.goal}${others.length ? ` Work together with ${others.join(', ')}.` : ''}` } });
   }
 
-  const run = (a: State, command: string): string => {
+  const run = (a: SimState, command: string): string => {
     const m = ARGS.exec(command);
     if (!m) return `Unknown command ${command}`;
     const [name, raw] = [m[1]!, m[2]!];
@@ -248,14 +249,14 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
   let steps = 0;
   const busy = new Map<string, { from: string | undefined }>();
   /** Moves the messages queued for `a` into its turns; returns the last sender. */
-  const receive = (a: State): string | undefined => {
+  const receive = (a: SimState): string | undefined => {
     const mine = queue.filter((q) => q.to === a.name);
     if (mine.length === 0) return undefined;
     queue.splice(0, queue.length, ...queue.filter((q) => q.to !== a.name));
     for (const q of mine) a.turns.push(q.turn);
     return mine.at(-1)!.from;
   };
-  const step = (a: State): void => {
+  const step = (a: SimState): void => {
     const from = busy.get(a.name)!.from;
     steps++;
     const reply = a.policy.decide({

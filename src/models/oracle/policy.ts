@@ -80,7 +80,9 @@ export class OraclePolicy {
   readonly #asked = new Set<string>();
   readonly #planSent = new Set<string>();
   readonly #goSent = new Set<string>();
+  /** Coordinator: teammates who said `Done.` (for the plan), and how many times each said it (for calls too). */
   readonly #done = new Set<string>();
+  readonly #dones = new Map<string, number>();
   #plan: Plan | undefined;
   #teamText = '';
   #go = false;
@@ -239,7 +241,10 @@ export class OraclePolicy {
       this.#plan = summary ? { kind: 'items', plan: summary } : this.#makePlan(obs);
     }
     if (team?.go) this.#go = true;
-    if (isDone(text)) this.#done.add(from);
+    if (isDone(text)) {
+      this.#done.add(from);
+      this.#dones.set(from, (this.#dones.get(from) ?? 0) + 1);
+    }
     // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
     // make up the shortfall, and each gives what it has.
     const short = parseShort(text);
@@ -363,12 +368,13 @@ export class OraclePolicy {
     for (const mate of this.#team!) {
       if (mate === obs.name || mate === s.worker || s.asked.has(mate)) continue;
       if (s.asking === mate) {
-        if (!this.#done.has(mate) && obs.partner === mate) return '';
+        if ((this.#dones.get(mate) ?? 0) <= (s.dones ?? 0) && obs.partner === mate) return '';
         s.asked.add(mate);
         continue;
       }
       s.asking = mate;
-      this.#done.delete(mate);
+      // Its answer is its next Done (the plan's Done it said before stays said).
+      s.dones = this.#dones.get(mate) ?? 0;
       return `!startConversation("${mate}", "${formatNeed(s.worker, s.items, s.target)}")`;
     }
     this.#shortfall = undefined;
@@ -708,7 +714,7 @@ export class OraclePolicy {
   readonly #seenCheck = new WeakSet<object>();
   readonly #attempts = new Map<string, number>();
   /** Coordinator: a worker's shortfall being made up. */
-  #shortfall: (Call & { asked: Set<string>; asking?: string }) | undefined;
+  #shortfall: (Call & { asked: Set<string>; asking?: string; dones?: number }) | undefined;
   /** Teammates' calls to give a short worker items, oldest first (see #answerNeed). */
   readonly #needs: (Call & { from: string })[] = [];
   /** The last shortfall this worker reported (items and inventory). */
