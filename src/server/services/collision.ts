@@ -2,8 +2,9 @@
  * The block collision model of the server's own physics (mobs, item entities): a block cell is a
  * full-width column from its bottom up to the top of its collision shape (minecraft-data's
  * `shapes`: a slab 0.5, farmland 0.9375, a fence 1.5, a flower 0 = passable); cells in chunks
- * that are not loaded count as solid. Entity positions are feet positions (the centre of the
- * box's bottom face), as in vanilla and the protocol. Units are blocks.
+ * that are not loaded count as solid; entities move through them with {@link moveWithCollisions}.
+ * Entity positions are feet positions (the centre of the box's bottom face), as in vanilla and the
+ * protocol. Units are blocks.
  */
 import { Vec3 } from 'vec3';
 import type { SquidServer, SquidWorld } from '../types.ts';
@@ -69,4 +70,37 @@ export function groundBelow(serv: SquidServer, world: SquidWorld, box: EntityBox
     }
   }
   return best;
+}
+
+/** The longest move made in one piece (blocks): well under a block, so a move never passes one and enters at most one new cell per axis. */
+const MAX_MOVE_BLOCKS = 0.2;
+
+/**
+ * Moves `box` at `feet` by `motion` (blocks) through `world`'s blocks, y first, then x and z, in
+ * pieces of at most {@link MAX_MOVE_BLOCKS}; a component stopped by a block is zeroed in `motion`
+ * and the box rests against the block's face. Mutates `feet` and `motion`.
+ *
+ * @returns whether the box landed on a block (moving down, stopped).
+ */
+export function moveWithCollisions(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3, motion: Vec3): boolean {
+  let landed = false;
+  for (const axis of ['y', 'x', 'z'] as const) {
+    const total = motion[axis];
+    const pieces = Math.ceil(Math.abs(total) / MAX_MOVE_BLOCKS);
+    for (let i = 0; i < pieces; i++) {
+      const amount = total / pieces;
+      if (axis === 'y' && amount < 0) {
+        const ground = groundBelow(serv, world, box, feet, -amount);
+        if (ground > -Infinity) { feet.y = ground; motion.y = 0; landed = true; break; }
+      }
+      const next = feet.clone();
+      next[axis] += amount;
+      if (!collides(serv, world, box, next)) { feet[axis] = next[axis]; continue; }
+      // Against the face of the block entered: horizontally, full-width columns at whole coordinates.
+      if (axis !== 'y') feet[axis] = amount > 0 ? Math.floor(next[axis] + box.halfWidth) - box.halfWidth : Math.floor(next[axis] - box.halfWidth) + 1 + box.halfWidth;
+      motion[axis] = 0;
+      break;
+    }
+  }
+  return landed;
 }

@@ -6,7 +6,7 @@
 import type { Item } from 'prismarine-item';
 import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
-import { collides, groundBelow, type EntityBox } from './collision.ts';
+import { moveWithCollisions, type EntityBox } from './collision.ts';
 import { PLAYER_EYE_HEIGHT, perTickToPerSecond, ticksToMs, toVec, type Position } from './geometry.ts';
 import { countOf, itemClass, withCount, type Slot } from './items.ts';
 import type { DropStack } from './loot.ts';
@@ -106,8 +106,6 @@ const ITEM_WATER_LIFT_BELOW = 0.06;
 const ITEM_FLOAT_DEPTH = 0.85 * 0.25 - 0.111;
 /** vanilla: on the ground an item moves only every 4th tick once its horizontal motion² is at most this (blocks²/tick²); here it stops. */
 const ITEM_REST_SQR = 1e-5;
-/** The longest move made in one piece (blocks): under the box's width, so a move never passes a block. */
-const MAX_MOVE_BLOCKS = 0.2;
 
 /**
  * Height of water in the cell (x, y, z) above the cell's bottom (blocks; 0 = no water), from its
@@ -132,36 +130,6 @@ function floats(world: SquidWorld, feet: Vec3): boolean {
     if (h > 0) return y + h - feet.y > ITEM_FLOAT_DEPTH;
   }
   return false;
-}
-
-/**
- * Moves `box` at `feet` by `motion` (blocks) through `world`'s blocks, y first, then x and z, in
- * pieces of at most {@link MAX_MOVE_BLOCKS}; a component stopped by a block is zeroed in `motion`
- * and the box rests against the block's face. Mutates `feet` and `motion`.
- *
- * @returns whether the box landed on a block (moving down, stopped).
- */
-function moveWithCollisions(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3, motion: Vec3): boolean {
-  let landed = false;
-  for (const axis of ['y', 'x', 'z'] as const) {
-    const total = motion[axis];
-    const pieces = Math.ceil(Math.abs(total) / MAX_MOVE_BLOCKS);
-    for (let i = 0; i < pieces; i++) {
-      const amount = total / pieces;
-      if (axis === 'y' && amount < 0) {
-        const ground = groundBelow(serv, world, box, feet, -amount);
-        if (ground > -Infinity) { feet.y = ground; motion.y = 0; landed = true; break; }
-      }
-      const next = feet.clone();
-      next[axis] += amount;
-      if (!collides(serv, world, box, next)) { feet[axis] = next[axis]; continue; }
-      // Against the face of the block entered: horizontally, full-width columns at whole coordinates.
-      if (axis !== 'y') feet[axis] = amount > 0 ? Math.floor(next[axis] + box.halfWidth) - box.halfWidth : Math.floor(next[axis] - box.halfWidth) + 1 + box.halfWidth;
-      motion[axis] = 0;
-      break;
-    }
-  }
-  return landed;
 }
 
 /**
