@@ -25,6 +25,7 @@ function project(port: number): string {
   writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({
     server: 'external', host: '127.0.0.1', port, minecraft_version: TEST_VERSION, profiles: ['./andy.json'],
     reconnect_attempts: 2, reconnect_delay_ms: 100, reconnect_max_delay_ms: 200,
+    dashboard_port: 0, // no dashboard: its port may be taken (a developer's own npm start)
   }));
   return dir;
 }

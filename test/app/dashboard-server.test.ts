@@ -39,6 +39,11 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
+test('a port already taken is refused with what to set', async () => {
+  const taken = Number(new URL(dashboard.url).port);
+  await expect(startDashboard({ port: taken })).rejects.toThrow(new RegExp(`dashboard's port ${taken} on 127\\.0\\.0\\.1 is taken .*"dashboard_port"`));
+});
+
 test('the dashboard is off with port 0, and beyond loopback only with a token', () => {
   const settings = (more: Record<string, unknown>) => settingsSchema.parse(more);
   expect(dashboardSettings(settings({ dashboard_port: 0 }))).toBeUndefined();

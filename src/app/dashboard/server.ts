@@ -117,7 +117,7 @@ function rounded(n: number): number {
 /**
  * Starts the dashboard (see the module comment).
  *
- * @throws ConfigError when `host` is not loopback and no `token` is set; Error when the port is taken.
+ * @throws ConfigError when `host` is not loopback and no `token` is set, or when the port is taken.
  * @example
  * const dashboard = await startDashboard({ port: 8080, bots: running });
  * log(`Dashboard: ${dashboard.url}`);
@@ -392,7 +392,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     });
   });
 
-  await app.listen({ host, port: options.port });
+  try {
+    await app.listen({ host, port: options.port });
+  } catch (err) {
+    await app.close();
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new ConfigError(`The dashboard's port ${options.port} on ${host} is taken (another program, or another mindcraft-ts): set "dashboard_port" in settings.json to a free port, or to 0 for no dashboard.`);
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
