@@ -139,8 +139,9 @@ describe('/playsound and /particle', () => {
     const seen: Record<'Alice' | 'Bob', Particles[]> = { Alice: [], Bob: [] };
     alice._client.on('world_particles', (p: Particles) => { seen.Alice.push(p); });
     bob._client.on('world_particles', (p: Particles) => { seen.Bob.push(p); });
-    await feedback('/particle minecraft:flame ~ ~1 ~ 0.5 0.5 0.5 0.01 10', 'commands.particle.success');
-    // Bob stands within the 32 blocks a normal particle reaches; what the server knows is printed if he sees none.
+    // At Bob: players spawn up to 42 blocks apart, beyond the 32 blocks a normal particle reaches;
+    // what the server knows is printed if he sees none.
+    await feedback('/execute at Bob run particle minecraft:flame ~ ~1 ~ 0.5 0.5 0.5 0.01 10', 'commands.particle.success');
     await waitUntil(() => seen.Bob.length > 0, 'Bob gets the particles', {
       state: () => ({
         received: { Alice: seen.Alice.length, Bob: seen.Bob.length },
