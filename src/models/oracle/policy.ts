@@ -80,8 +80,7 @@ export class OraclePolicy {
   readonly #asked = new Set<string>();
   readonly #planSent = new Set<string>();
   readonly #goSent = new Set<string>();
-  /** Coordinator: teammates who said `Done.` (for the plan), and how many times each said it (for calls too). */
-  readonly #done = new Set<string>();
+  /** Coordinator: how many times each teammate said `Done.` (its first: its plan hand-overs are made; later ones answer calls). */
   readonly #dones = new Map<string, number>();
   #plan: Plan | undefined;
   #teamText = '';
@@ -241,10 +240,7 @@ export class OraclePolicy {
       this.#plan = summary ? { kind: 'items', plan: summary } : this.#makePlan(obs);
     }
     if (team?.go) this.#go = true;
-    if (isDone(text)) {
-      this.#done.add(from);
-      this.#dones.set(from, (this.#dones.get(from) ?? 0) + 1);
-    }
+    if (isDone(text)) this.#dones.set(from, (this.#dones.get(from) ?? 0) + 1);
     // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
     // make up the shortfall, and each gives what it has.
     const short = parseShort(text);
@@ -341,7 +337,7 @@ export class OraclePolicy {
     const give = this.#nextGive(obs);
     if (give) return give;
     for (const mate of team) {
-      if (mate === obs.name || this.#done.has(mate) || !this.#transfers().some((t) => t.from === mate)) continue;
+      if (mate === obs.name || this.#dones.has(mate) || !this.#transfers().some((t) => t.from === mate)) continue;
       if (this.#planSent.has(mate) && obs.partner === mate) return '';
       this.#planSent.add(mate);
       return `!startConversation("${mate}", "${this.#teamText}")`;
