@@ -121,14 +121,21 @@ function ownTosses(bot: Bot): Set<number> {
 export interface Toss {
   /** The ids of the thrown item entities seen so far. */
   readonly thrown: Set<number>;
+  /**
+   * Resolves once an item entity of the toss was seen (or after {@link SPAWN_WAIT_MS} without
+   * one) and two more ticks passed; never rejects: an abort of the toss's signal ends it early,
+   * for the caller to check.
+   */
+  readonly seen: Promise<void>;
   /** Stops watching for late spawns of the toss. */
   stop(): void;
 }
 
 /**
- * Throws `n` of `item` where the bot looks (mineflayer's `toss`) and waits, at most
- * {@link SPAWN_WAIT_MS}, for the item entities' spawn packets (late on a loaded server), then two
- * ticks for the rest of the toss. Item entities that appear within {@link TOSS_SPREAD} of where
+ * Throws `n` of `item` where the bot looks (mineflayer's `toss`) and returns once the items have
+ * left the inventory; the returned toss's `seen` waits, at most {@link SPAWN_WAIT_MS}, for the item
+ * entities' spawn packets (late on a loaded server), then two ticks for the rest of the toss, so
+ * the caller can walk off meanwhile. Item entities that appear within {@link TOSS_SPREAD} of where
  * the bot stood are its toss: recorded as its own ({@link isOwnToss}) until they are gone, and
  * watched for until `stop()` (a spawn packet can come seconds late when the server lags, after
  * the bot has walked off).
@@ -136,7 +143,7 @@ export interface Toss {
  * @param thrown where the ids of the toss's item entities go as they appear (the caller can read
  *   it while the toss is still under way).
  * @returns the toss; its `thrown` may still be empty when none showed up in time.
- * @throws AbortError when `signal` aborts (the watch is then stopped).
+ * @throws AbortError when `signal` aborts the throw (the watch is then stopped).
  */
 export async function tossItems(bot: Bot, item: string, n: number, signal: AbortSignal, thrown = new Set<number>()): Promise<Toss> {
   const own = ownTosses(bot);
@@ -150,13 +157,14 @@ export async function tossItems(bot: Bot, item: string, n: number, signal: Abort
   const stop = () => { bot.off('entitySpawn', onSpawn); };
   try {
     await abortable(bot.toss(bot.registry.itemsByName[item].id, null, n), signal);
-    await waitFor(() => thrown.size > 0, SPAWN_WAIT_MS, signal);
-    await abortable(bot.waitForTicks(2), signal);
   } catch (err) {
     stop();
     throw err;
   }
-  return { thrown, stop };
+  const seen = waitFor(() => thrown.size > 0, SPAWN_WAIT_MS, signal)
+    .then(() => abortable(bot.waitForTicks(2), signal))
+    .catch(() => undefined);
+  return { thrown, seen, stop };
 }
 
 /**
@@ -215,7 +223,10 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   let toss: Toss | undefined;
   try {
     toss = await tossItems(bot, item, n, signal, thrown);
-    await stepBack(bot, receiver, retreat, signal);
+    // Out of reach at once, not once the toss is seen: on a lagging connection its spawn comes
+    // after the pickup delay, and the giver would still stand where the items land.
+    await Promise.all([toss.seen, stepBack(bot, receiver, retreat, signal)]);
+    throwIfAborted(signal);
     await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
     await sleep(100, signal); // let the last collect packet land before reporting
   } finally {

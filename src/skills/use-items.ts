@@ -86,6 +86,8 @@ export async function discard(bot: Bot, name: string, count: number, signal: Abo
   const left = inventoryCounts(bot)[name] ?? 0;
   // Step away from the dropped stack so the server does not hand it back once its pickup delay ends.
   try {
+    await toss.seen;
+    throwIfAborted(signal);
     const lying = [...toss.thrown].map((id) => bot.entities[id]).find((e) => e?.isValid);
     if (lying) {
       const p = lying.position;

@@ -95,12 +95,26 @@ describe('!givePlayer to a receiver who stands still', () => {
       if (LATE.has(name)) setTimeout(() => write(name, params), 2_500);
       else write(name, params);
     };
+    // When the server spawned the items, and when Andy then left the spot he threw from.
+    let thrown: { at: number; from: Vec3 } | undefined;
+    let leftAt = 0;
+    // flying-squid announces a new object before it names it: the only objects here are the items.
+    const onEntity = (e: { type?: string }) => { if (e.type === 'object' && !thrown) thrown = { at: Date.now(), from: andy.bot.entity.position.clone() }; };
+    const onMove = () => { if (thrown && !leftAt && andy.bot.entity.position.distanceTo(thrown.from) > 0.5) leftAt = Date.now(); };
+    server.serv.on('newEntity', onEntity);
+    andy.bot.on('move', onMove);
     try {
       expect(await run('!givePlayer("Steve", "oak_planks", 3)')).toBe('Gave 3 oak_planks to Steve; they picked it up. You have 0 oak_planks left.');
     } finally {
       client.write = write;
+      server.serv.off('newEntity', onEntity);
+      andy.bot.off('move', onMove);
     }
     expect(count(steve, 'oak_planks')).toBe(3);
+    // He walked off at once, not when the late spawn came (by then the pickup delay was over, and
+    // items landing short of Steve were in his own reach).
+    expect(leftAt - thrown!.at).toBeGreaterThan(0);
+    expect(leftAt - thrown!.at).toBeLessThan(1_000);
   }, 30_000);
 
   test('after !smeltItem placed a furnace between them, the ingot still reaches Steve', async () => {
