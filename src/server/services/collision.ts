@@ -41,15 +41,20 @@ export function cellTop(serv: SquidServer, world: SquidWorld, x: number, y: numb
   return shapeTop(serv, world.sync.getBlockStateId(pos));
 }
 
+/** The block columns (x, z) that `box` with its feet at `feet` stands over. */
+function* footprint(box: EntityBox, feet: Vec3): Generator<[number, number]> {
+  for (let x = Math.floor(feet.x - box.halfWidth + EPS); x <= Math.floor(feet.x + box.halfWidth - EPS); x++) {
+    for (let z = Math.floor(feet.z - box.halfWidth + EPS); z <= Math.floor(feet.z + box.halfWidth - EPS); z++) yield [x, z];
+  }
+}
+
 /** Whether `box` with its feet at `feet` overlaps a solid block of `world`. */
 export function collides(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3): boolean {
-  for (let x = Math.floor(feet.x - box.halfWidth + EPS); x <= Math.floor(feet.x + box.halfWidth - EPS); x++) {
-    for (let z = Math.floor(feet.z - box.halfWidth + EPS); z <= Math.floor(feet.z + box.halfWidth - EPS); z++) {
-      // From the cell below: a fence's or wall's shape reaches 0.5 into the cell above it.
-      for (let y = Math.floor(feet.y - 0.5); y <= Math.floor(feet.y + box.height - EPS); y++) {
-        const top = cellTop(serv, world, x, y, z);
-        if (top > 0 && y + top > feet.y + EPS && y < feet.y + box.height - EPS) return true;
-      }
+  for (const [x, z] of footprint(box, feet)) {
+    // From the cell below: a fence's or wall's shape reaches 0.5 into the cell above it.
+    for (let y = Math.floor(feet.y - 0.5); y <= Math.floor(feet.y + box.height - EPS); y++) {
+      const top = cellTop(serv, world, x, y, z);
+      if (top > 0 && y + top > feet.y + EPS && y < feet.y + box.height - EPS) return true;
     }
   }
   return false;
@@ -61,12 +66,10 @@ export function collides(serv: SquidServer, world: SquidWorld, box: EntityBox, f
  */
 export function groundBelow(serv: SquidServer, world: SquidWorld, box: EntityBox, feet: Vec3, depth = 0.5): number {
   let best = -Infinity;
-  for (let x = Math.floor(feet.x - box.halfWidth + EPS); x <= Math.floor(feet.x + box.halfWidth - EPS); x++) {
-    for (let z = Math.floor(feet.z - box.halfWidth + EPS); z <= Math.floor(feet.z + box.halfWidth - EPS); z++) {
-      for (let y = Math.floor(feet.y - EPS); y >= Math.floor(feet.y - depth) - 1; y--) {
-        const top = cellTop(serv, world, x, y, z);
-        if (top > 0 && y + top <= feet.y + EPS && y + top >= feet.y - depth) { best = Math.max(best, y + top); break; }
-      }
+  for (const [x, z] of footprint(box, feet)) {
+    for (let y = Math.floor(feet.y - EPS); y >= Math.floor(feet.y - depth) - 1; y--) {
+      const top = cellTop(serv, world, x, y, z);
+      if (top > 0 && y + top <= feet.y + EPS && y + top >= feet.y - depth) { best = Math.max(best, y + top); break; }
     }
   }
   return best;
