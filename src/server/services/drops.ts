@@ -7,7 +7,7 @@ import type { Item } from 'prismarine-item';
 import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { moveWithCollisions, type EntityBox } from './collision.ts';
-import { PLAYER_EYE_HEIGHT, perTickToPerSecond, ticksToMs, toVec, type Position } from './geometry.ts';
+import { PLAYER_EYE_HEIGHT, perTickToPerSecond, TICKS_PER_SECOND, ticksToMs, toVec, type Position } from './geometry.ts';
 import { countOf, itemClass, withCount, type Slot } from './items.ts';
 import type { DropStack } from './loot.ts';
 import { movementOf } from './movement.ts';
@@ -85,7 +85,7 @@ function vanillaPositionUpdates(serv: SquidServer, entity: SquidEntity): void {
 }
 
 /** One vanilla tick (s): the item physics runs in whole ticks of the real time that passed. */
-const TICK_S = 0.05;
+const TICK_S = 1 / TICKS_PER_SECOND;
 /** The most physics one entity tick catches up on (s): a longer stall is not replayed. */
 const MAX_CATCH_UP_S = 1;
 /** vanilla `EntityType.ITEM`: 0.25 × 0.25 blocks. */
