@@ -315,7 +315,7 @@ export class OraclePolicy {
     if (this.#isCoordinator(obs) || planGivesLeft) return this.#answerNeed(obs);
     // To the caller, even when this agent has since spoken to someone else (it passed on a
     // hand-over that went astray); by a command while more calls wait, so that its turn goes on.
-    return obs.partner === need.from && this.#needs.length === 0 ? 'Done.' : `!startConversation("${need.from}", "Done.")`;
+    return this.#say(obs, need.from, 'Done.', this.#needs.length > 0);
   }
 
   // The coordinator -------------------------------------------------------------------------
@@ -435,6 +435,14 @@ export class OraclePolicy {
     return targets;
   }
 
+  /**
+   * `text` to `to`: a plain reply when `to` is the partner of the conversation (ending the turn),
+   * else, or when the turn must go on (`goOn`), a `!startConversation` with them.
+   */
+  #say(obs: Observation, to: string, text: string, goOn = false): string {
+    return obs.partner === to && !goOn ? text : `!startConversation("${to}", "${text}")`;
+  }
+
   // A teammate ------------------------------------------------------------------------------
 
   #follow(obs: Observation): string {
@@ -449,7 +457,7 @@ export class OraclePolicy {
         // (a hand-over put right).
         const coordinator = this.#team![0]!;
         const done = `Done. I gave ${mine.join(', ')}.`;
-        return obs.partner === coordinator ? done : `!startConversation("${coordinator}", "${done}")`;
+        return this.#say(obs, coordinator, done);
       }
       if (this.#go) return this.#work(obs);
       return '';
