@@ -84,7 +84,7 @@ export interface EmbeddedServer {
  * Starts flying-squid in this process: offline mode, vanilla superflat (./services/superflat.ts),
  * every player op.
  *
- * @throws Error when the version is unsupported, the port cannot be bound within 10 s, or the
+ * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, or the
  *   plugin list is invalid (a `requires` entry missing or listed after its user).
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
@@ -129,8 +129,15 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   // Read by our plugins that persist state of their own (./services/block-entities.ts).
   serv.worldFolder = options.worldFolder;
   routeServerLog(serv, options);
-  const failed = new Promise<never>((_, reject) => serv.once('error', reject));
-  await Promise.race([serv.waitForReady(10_000), failed]);
+  const failed = new Promise<never>((_, reject) => serv.once('error', (err: unknown) => reject((err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+    ? new Error(`The Minecraft port ${options.port} on ${host} is taken (another server, or another mindcraft-ts): set "port" in settings.json to a free port.`)
+    : err)));
+  try {
+    await Promise.race([serv.waitForReady(10_000), failed]);
+  } catch (err) {
+    await closeServer(serv); // its clock and world saving run already
+    throw err;
+  }
   // flying-squid writes the seed it generated (or read from level.dat) into the generation options.
   serv.seed = (settings.generation.options as { seed?: number }).seed;
   installPlugins(serv, plugins);
