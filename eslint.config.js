@@ -15,25 +15,41 @@ export default tseslint.config(
       // Chat and whisper encoding match control characters on purpose, and say so where they do.
       'no-control-regex': 'error',
       // `_`-prefixed names are deliberately unused (callback positions, destructuring rests).
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_',
-        varsIgnorePattern: '^_',
-        caughtErrors: 'none',
-        ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   {
     // Tests synchronise on events and conditions, never on a fixed sleep (see test/helpers/wait.ts).
     files: ['test/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout'][arguments.0.type='Identifier']",
-        message: 'A fixed sleep: wait for the event or condition itself (waitUntil, once(), or the server helpers in test/helpers/world.ts: serverTicks, roundTrip, pickupDelayOver).',
-      }],
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'node:timers/promises', importNames: ['setTimeout'], message: 'A fixed sleep: wait for the event or condition itself (waitUntil in test/helpers/wait.ts).' }],
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout'][arguments.0.type='Identifier']",
+          message:
+            'A fixed sleep: wait for the event or condition itself (waitUntil, once(), or the server helpers in test/helpers/world.ts: serverTicks, roundTrip, pickupDelayOver).',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:timers/promises',
+              importNames: ['setTimeout'],
+              message: 'A fixed sleep: wait for the event or condition itself (waitUntil in test/helpers/wait.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

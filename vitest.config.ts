@@ -70,12 +70,17 @@ export default defineConfig({
     sequence: { sequencer: TasksFirst },
     maxWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_MODULES_TESTS] } },
+      {
+        extends: true,
+        test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_MODULES_TESTS] },
+      },
       { extends: true, test: { name: 'own-modules', include: OWN_MODULES_TESTS, isolate: true } },
       ...OLDER_VERSIONS.map((version) => ({
         extends: true,
         test: {
-          name: version, include: VERSION_DEPENDENT_TESTS, env: { MC_TEST_VERSION: version },
+          name: version,
+          include: VERSION_DEPENDENT_TESTS,
+          env: { MC_TEST_VERSION: version },
         },
       })),
     ],

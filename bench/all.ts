@@ -35,7 +35,9 @@ const only = args.only?.split(',').map((s) => s.trim());
 
 const cpus = os.cpus();
 console.log(`# npm run bench${full ? ' --full' : ''}: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-console.log(`Machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}\n`);
+console.log(
+  `Machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}\n`,
+);
 
 let failed = 0;
 for (const [name, argv] of SCRIPTS) {

@@ -22,7 +22,13 @@ const fake = await startFakeProvider('openai', { handler: (call) => `Sure, ${cal
 const running = await startAgents({
   // No chat rate limit (by default a burst of 6 lines, then one a second): one message after the
   // other would otherwise measure the limit, not the pipeline.
-  settings: settingsSchema.parse({ chat_bot_messages: false, bot_transport: 'in-process', load_memory: false, max_messages: 200, chat_interval_ms: 0 }),
+  settings: settingsSchema.parse({
+    chat_bot_messages: false,
+    bot_transport: 'in-process',
+    load_memory: false,
+    max_messages: 200,
+    chat_interval_ms: 0,
+  }),
   profiles: [profileSchema.parse({ name: 'Andy', model: fake.spec('bench-model', 'openai') })],
   port: 0,
   env: fake.env,
@@ -31,7 +37,10 @@ const running = await startAgents({
 });
 const server = running.server!;
 const steve = mineflayer.createBot({ host: server.host, port: server.port, username: 'Steve', version: server.version, auth: 'offline' });
-await new Promise<void>((resolve, reject) => { steve.once('spawn', () => resolve()); steve.once('error', reject); });
+await new Promise<void>((resolve, reject) => {
+  steve.once('spawn', () => resolve());
+  steve.once('error', reject);
+});
 await steve.waitForChunksToLoad();
 
 const percentile = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
@@ -59,8 +68,15 @@ for (let i = 0; i < count + 5; i++) {
 }
 total.sort((a, b) => a - b);
 model.sort((a, b) => a - b);
-const row = (what: string, xs: number[]) => ({ what, n: xs.length, p50_ms: +percentile(xs, 50).toFixed(1), p95_ms: +percentile(xs, 95).toFixed(1), p99_ms: +percentile(xs, 99).toFixed(1), max_ms: +xs.at(-1)!.toFixed(1) });
-console.log('Chat-to-model latency: a real client whispers the bot, the bot\'s model (an instant fake) answers, the client hears it');
+const row = (what: string, xs: number[]) => ({
+  what,
+  n: xs.length,
+  p50_ms: +percentile(xs, 50).toFixed(1),
+  p95_ms: +percentile(xs, 95).toFixed(1),
+  p99_ms: +percentile(xs, 99).toFixed(1),
+  max_ms: +xs.at(-1)!.toFixed(1),
+});
+console.log("Chat-to-model latency: a real client whispers the bot, the bot's model (an instant fake) answers, the client hears it");
 console.table([row('whisper → answer heard', total), row('model request at the fake', model)]);
 steve.quit();
 await running.close();

@@ -23,9 +23,14 @@ const iterations = Number(args.iterations);
 
 const server = await startEmbeddedServer({ port: 0 });
 const bot = mineflayer.createBot({ host: server.host, port: server.port, username: 'Checker', version: server.version, auth: 'offline' });
-await new Promise<void>((resolve, reject) => { bot.once('spawn', () => resolve()); bot.once('error', reject); });
+await new Promise<void>((resolve, reject) => {
+  bot.once('spawn', () => resolve());
+  bot.once('error', reject);
+});
 await bot.waitForChunksToLoad();
-const items = Object.keys(bot.registry.itemsByName).filter((n) => n !== 'air').slice(100, 127);
+const items = Object.keys(bot.registry.itemsByName)
+  .filter((n) => n !== 'air')
+  .slice(100, 127);
 for (const name of items) bot.chat(`/give Checker ${name} 3`);
 const deadline = Date.now() + 10_000;
 while (bot.inventory.items().length < items.length && Date.now() < deadline) await bot.waitForTicks(1);
@@ -40,7 +45,11 @@ function time(n: number, fn: () => unknown): { mean: number; p50: number; p99: n
     samples.push((performance.now() - t0) * 1000);
   }
   samples.sort((a, b) => a - b);
-  return { mean: samples.reduce((a, b) => a + b, 0) / n, p50: samples[Math.floor(n / 2)]!, p99: samples[Math.min(n - 1, Math.floor(n * 0.99))]! };
+  return {
+    mean: samples.reduce((a, b) => a + b, 0) / n,
+    p50: samples[Math.floor(n / 2)]!,
+    p99: samples[Math.min(n - 1, Math.floor(n * 0.99))]!,
+  };
 }
 
 const feet = bot.entity.position.floored();
@@ -53,15 +62,24 @@ const levels = Array.from({ length: 10 }, (_, level) => ({
 const blueprint = { materials: { stone: 1700 }, levels } as unknown as Blueprint;
 const cells = levels.reduce((n, l) => n + l.placement.length * l.placement[0]!.length, 0);
 const construction = { type: 'construction', agent_count: 1, blueprint } as unknown as Task;
-const state: TaskState = { inventories: () => [inventoryCounts(bot), inventoryCounts(bot), inventoryCounts(bot)], lookup: botBlockLookup(bot) };
+const state: TaskState = {
+  inventories: () => [inventoryCounts(bot), inventoryCounts(bot), inventoryCounts(bot)],
+  lookup: botBlockLookup(bot),
+};
 
 const inventory = time(iterations * 10, () => techtreeValidator(crafting)(state));
 const validateBlueprint = constructionValidator(construction);
 const building = time(iterations, () => validateBlueprint(state));
 const row = (check: string, t: { mean: number; p50: number; p99: number }) => ({
-  check, mean_us: +t.mean.toFixed(1), p50_us: +t.p50.toFixed(1), p99_us: +t.p99.toFixed(1), share_of_tick: `${((100 * t.mean) / 50_000).toFixed(2)} %`,
+  check,
+  mean_us: +t.mean.toFixed(1),
+  p50_us: +t.p50.toFixed(1),
+  p99_us: +t.p99.toFixed(1),
+  share_of_tick: `${((100 * t.mean) / 50_000).toFixed(2)} %`,
 });
-console.log(`Per-tick check cost on a real bot's view (${bot.inventory.items().length} stacks per inventory, a blueprint of ${cells} cells)`);
+console.log(
+  `Per-tick check cost on a real bot's view (${bot.inventory.items().length} stacks per inventory, a blueprint of ${cells} cells)`,
+);
 console.table([row('inventory targets (3 agents)', inventory), row(`blueprint (${cells} cells)`, building)]);
 bot.quit();
 await server.close();

@@ -22,8 +22,11 @@ import type { Bot } from 'mineflayer';
 
 const { values: args } = parseArgs({
   options: {
-    bots: { type: 'string', default: '8' }, idle: { type: 'string', default: '8' },
-    child: { type: 'string' }, port: { type: 'string' }, 'same-process': { type: 'boolean' },
+    bots: { type: 'string', default: '8' },
+    idle: { type: 'string', default: '8' },
+    child: { type: 'string' },
+    port: { type: 'string' },
+    'same-process': { type: 'boolean' },
   },
 });
 const bots = Number(args.bots);
@@ -50,17 +53,30 @@ if (args.child) {
     const { profileSchema, settingsSchema } = await import('../src/settings/index.ts');
     const botsDir = await mkdtemp(path.join(tmpdir(), 'bench-idle-'));
     const running = await startAgents({
-      settings: settingsSchema.parse({ server: 'external', host: '127.0.0.1', port, minecraft_version: version, chat_bot_messages: false, bot_transport: 'in-process', load_memory: false }),
+      settings: settingsSchema.parse({
+        server: 'external',
+        host: '127.0.0.1',
+        port,
+        minecraft_version: version,
+        chat_bot_messages: false,
+        bot_transport: 'in-process',
+        load_memory: false,
+      }),
       profiles: Array.from({ length: bots }, (_, i) => profileSchema.parse({ name: `Ours${i}`, model: 'oracle' })),
       botsDir,
       log: () => {},
     });
-    close = async () => { await running.close(); await rm(botsDir, { recursive: true, force: true }); };
+    close = async () => {
+      await running.close();
+      await rm(botsDir, { recursive: true, force: true });
+    };
   } else {
     const { connectBot } = await import('../src/agent/bot.ts');
     const list: Bot[] = [];
     for (let i = 0; i < bots; i++) list.push(await connectBot(`Bare${i}`, { host: '127.0.0.1', port, version, auth: 'offline' }));
-    close = () => { for (const bot of list) bot.quit(); };
+    close = () => {
+      for (const bot of list) bot.quit();
+    };
   }
   const figures = await measure();
   process.stdout.write(`${JSON.stringify(figures)}\n`);
@@ -81,7 +97,16 @@ if (args['same-process']) {
   });
   const spawned = (performance.now() - t0) / 1000;
   const { rss_mb, cpu_pct } = await measure();
-  console.log(JSON.stringify({ bots, idle_s: idleSeconds, all_spawned_s: +spawned.toFixed(2), rss_mb: Math.round(rss_mb), cpu_pct_of_one_core: +cpu_pct.toFixed(1), node: process.version }));
+  console.log(
+    JSON.stringify({
+      bots,
+      idle_s: idleSeconds,
+      all_spawned_s: +spawned.toFixed(2),
+      rss_mb: Math.round(rss_mb),
+      cpu_pct_of_one_core: +cpu_pct.toFixed(1),
+      node: process.version,
+    }),
+  );
   await running.close();
   process.exit(0);
 }
@@ -92,11 +117,18 @@ const self = fileURLToPath(import.meta.url);
 /** Runs one child and returns what it measured. */
 function child(kind: 'ours' | 'bare', count: number): Promise<{ rss_mb: number; cpu_pct: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [self, '--child', kind, '--port', String(server.port), '--bots', String(count), '--idle', String(idleSeconds)], {
-      env: { ...process.env, BENCH_MC_VERSION: server.version }, stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [self, '--child', kind, '--port', String(server.port), '--bots', String(count), '--idle', String(idleSeconds)],
+      {
+        env: { ...process.env, BENCH_MC_VERSION: server.version },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
-    proc.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     proc.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1);
       if (code !== 0 || !line) reject(new Error(`${kind} child with ${count} bots exited with ${code}`));
@@ -117,7 +149,9 @@ for (const kind of ['ours', 'bare'] as const) {
     cpu_pct_per_extra_bot: +((many.cpu_pct - one.cpu_pct) / Math.max(1, bots - 1)).toFixed(3),
   });
 }
-console.log(`Idle bots, each kind in its own process apart from the server (1 and ${bots} bots, ${idleSeconds} s idle; CPU in % of one core)`);
+console.log(
+  `Idle bots, each kind in its own process apart from the server (1 and ${bots} bots, ${idleSeconds} s idle; CPU in % of one core)`,
+);
 console.table(rows);
 await server.close();
 process.exit(0);

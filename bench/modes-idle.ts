@@ -26,7 +26,15 @@ const running = await startAgents({
 await sleep(3_000);
 
 async function phase(name: string): Promise<void> {
-  const stats = () => running.agents.reduce((s, a) => ({ events: s.events + a.modes.stats.events, checks: s.checks + a.modes.stats.checks, fired: s.fired + a.modes.stats.fired }), { events: 0, checks: 0, fired: 0 });
+  const stats = () =>
+    running.agents.reduce(
+      (s, a) => ({
+        events: s.events + a.modes.stats.events,
+        checks: s.checks + a.modes.stats.checks,
+        fired: s.fired + a.modes.stats.fired,
+      }),
+      { events: 0, checks: 0, fired: 0 },
+    );
   const s0 = stats();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -35,15 +43,19 @@ async function phase(name: string): Promise<void> {
   const wall = performance.now() - t0;
   const s1 = stats();
   const cpu = ((c.user + c.system) / 1000 / wall) * 100;
-  console.log(`${name.padEnd(34)} CPU ${cpu.toFixed(2).padStart(6)} % of a core | mode events ${s1.events - s0.events}, checks ${s1.checks - s0.checks}, fired ${s1.fired - s0.fired} (${bots} bots, ${seconds} s)`);
+  console.log(
+    `${name.padEnd(34)} CPU ${cpu.toFixed(2).padStart(6)} % of a core | mode events ${s1.events - s0.events}, checks ${s1.checks - s0.checks}, fired ${s1.fired - s0.fired} (${bots} bots, ${seconds} s)`,
+  );
 }
 
 await phase('default modes');
 for (const a of running.agents) for (const m of MODE_NAMES) a.modes.set(m, false);
 await phase('all modes off');
-const timers = running.agents.map((a) => setInterval(() => {
-  a.bot.findBlocks({ matching: a.bot.registry.blocksByName.torch.id, maxDistance: 16, count: 1 });
-}, 300));
+const timers = running.agents.map((a) =>
+  setInterval(() => {
+    a.bot.findBlocks({ matching: a.bot.registry.blocksByName.torch.id, maxDistance: 16, count: 1 });
+  }, 300),
+);
 await phase('modes off + 300 ms findBlocks poll');
 for (const t of timers) clearInterval(t);
 await running.close();

@@ -25,7 +25,20 @@ const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
 const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
 const COOKING = {
-  blocks: ['grass_block', 'wheat', 'carrots', 'potatoes', 'beetroots', 'sugar_cane', 'red_mushroom', 'brown_mushroom', 'crafting_table', 'furnace', 'smoker', 'oak_planks'],
+  blocks: [
+    'grass_block',
+    'wheat',
+    'carrots',
+    'potatoes',
+    'beetroots',
+    'sugar_cane',
+    'red_mushroom',
+    'brown_mushroom',
+    'crafting_table',
+    'furnace',
+    'smoker',
+    'oak_planks',
+  ],
   mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
 };
 
@@ -33,14 +46,20 @@ function play(id: string, task: Task): { success: boolean; unsolvable?: string }
   const own = perAgentTargets({ ...task, id });
   const all = taskTargets({ ...task, id });
   const team = Array.from({ length: task.agent_count }, (_, i) => ({
-    name: NAMES[i]!, inventory: task.initial_inventory[String(i)] ?? {}, blocked: task.blocked_actions?.[String(i)] ?? [],
-    targets: task.type === 'construction' ? undefined : own ? { [own[String(i)]!]: 1 } : all, blueprint: task.blueprint, goal: goalFor(task, i),
+    name: NAMES[i]!,
+    inventory: task.initial_inventory[String(i)] ?? {},
+    blocked: task.blocked_actions?.[String(i)] ?? [],
+    targets: task.type === 'construction' ? undefined : own ? { [own[String(i)]!]: 1 } : all,
+    blueprint: task.blueprint,
+    goal: goalFor(task, i),
   }));
   const r = simulate(data, team, task.type === 'cooking' ? COOKING : FLAT, 20_000);
   const agents = [...r.agents.values()];
   const unsolvable = agents.map((a) => a.policy.unsolvable).find(Boolean);
   let success: boolean;
-  if (task.type === 'construction') success = checkBlueprint(task.blueprint!, (x, y, z) => normalizeBlockName(r.world.get(`${x},${y},${z}`) ?? 'air')).mismatches.length === 0;
+  if (task.type === 'construction')
+    success =
+      checkBlueprint(task.blueprint!, (x, y, z) => normalizeBlockName(r.world.get(`${x},${y},${z}`) ?? 'air')).mismatches.length === 0;
   else if (own) success = agents.every((a, i) => (a.inventory[own[String(i)]!] ?? 0) >= 1);
   else success = agents.some((a) => Object.entries(all).every(([k, n]) => (a.inventory[k] ?? 0) >= n));
   return { success, ...(unsolvable ? { unsolvable } : {}) };
@@ -75,7 +94,9 @@ for (let k = 0; cooking.length < count; k++) {
 await report(`generated cooking (${count})`, cooking.slice(0, count), 'generated_cooking.json');
 const construction: [string, Task][] = [];
 for (let k = 0; construction.length < count; k++) {
-  construction.push(...Object.entries(generateConstructionTasks(data, { agents: 1 + (k % 3), count: 1, seed: 7000 + k, size: 6, levels: 3 })));
+  construction.push(
+    ...Object.entries(generateConstructionTasks(data, { agents: 1 + (k % 3), count: 1, seed: 7000 + k, size: 6, levels: 3 })),
+  );
 }
 await report(`generated construction (${count})`, construction.slice(0, count), 'generated_construction.json');
 

@@ -39,7 +39,9 @@ import { profileSchema, settingsSchema } from '../src/settings/index.ts';
 import { costOf, priceFor } from '../src/tasks/eval/prices.ts';
 import { startFakeProvider, type FakeProviderServer } from '../test/helpers/fake-providers.ts';
 
-const { values: args } = parseArgs({ options: { turns: { type: 'string', default: '30' }, verbose: { type: 'boolean' }, json: { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: { turns: { type: 'string', default: '30' }, verbose: { type: 'boolean' }, json: { type: 'boolean' } },
+});
 const TURNS = Number(args.turns);
 /** Smallest cacheable prefix (tokens): Claude Sonnet's and OpenAI's. */
 const MIN_CACHE_TOKENS = 1024;
@@ -67,7 +69,12 @@ const encoder = new Tiktoken(o200k);
 const tokens = (text: string): number => encoder.encode(text).length;
 
 /** One request as a list of cacheable units, in the provider's cache order. */
-interface Unit { text: string; tokens: number; breakpoint: boolean; live: boolean }
+interface Unit {
+  text: string;
+  tokens: number;
+  breakpoint: boolean;
+  live: boolean;
+}
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any;
 
@@ -76,17 +83,25 @@ function anthropicUnits(body: Body): Unit[] {
   const add = (role: string, block: Body) => {
     const { cache_control: mark, ...rest } = typeof block === 'string' ? { type: 'text', text: block } : block;
     const text = typeof rest.text === 'string' ? rest.text : JSON.stringify(rest);
-    units.push({ text: `${role}\u0000${JSON.stringify(rest)}`, tokens: tokens(text), breakpoint: Boolean(mark), live: text.startsWith(LIVE_HEADER) });
+    units.push({
+      text: `${role}\u0000${JSON.stringify(rest)}`,
+      tokens: tokens(text),
+      breakpoint: Boolean(mark),
+      live: text.startsWith(LIVE_HEADER),
+    });
   };
   for (const tool of body.tools ?? []) add('tool', tool);
-  for (const block of typeof body.system === 'string' ? [body.system] : body.system ?? []) add('system', block);
-  for (const m of body.messages) (typeof m.content === 'string' ? [m.content] : m.content).forEach((b: Body, i: number) => add(i === 0 ? m.role : '', b));
+  for (const block of typeof body.system === 'string' ? [body.system] : (body.system ?? [])) add('system', block);
+  for (const m of body.messages)
+    (typeof m.content === 'string' ? [m.content] : m.content).forEach((b: Body, i: number) => add(i === 0 ? m.role : '', b));
   return units;
 }
 
 /** The OpenAI request as one text (role and content of each message), and where its live part starts. */
 function openAIText(body: Body): { text: string; liveAt: number } {
-  const text = body.messages.map((m: Body) => `${m.role}\u0000${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\u0000`).join('');
+  const text = body.messages
+    .map((m: Body) => `${m.role}\u0000${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\u0000`)
+    .join('');
   const at = text.lastIndexOf(LIVE_HEADER);
   return { text, liveAt: at < 0 ? text.length : at };
 }
@@ -105,7 +120,12 @@ interface RequestFigures {
   reported: number | undefined;
 }
 
-function figures(protocol: 'anthropic' | 'openai', bodies: Body[], replies: string[], reported: Array<number | undefined>): RequestFigures[] {
+function figures(
+  protocol: 'anthropic' | 'openai',
+  bodies: Body[],
+  replies: string[],
+  reported: Array<number | undefined>,
+): RequestFigures[] {
   return bodies.map((body, n) => {
     const output = tokens(replies[n] ?? '');
     if (protocol === 'anthropic') {
@@ -135,7 +155,10 @@ function figures(protocol: 'anthropic' | 'openai', bodies: Body[], replies: stri
       while (same < Math.min(text.length, previous.liveAt) && text.charCodeAt(same) === previous.text.charCodeAt(same)) same++;
       repeated = tokens(text.slice(0, same));
     }
-    const read = total < MIN_CACHE_TOKENS || repeated < MIN_CACHE_TOKENS ? 0 : MIN_CACHE_TOKENS + Math.floor((repeated - MIN_CACHE_TOKENS) / 128) * 128;
+    const read =
+      total < MIN_CACHE_TOKENS || repeated < MIN_CACHE_TOKENS
+        ? 0
+        : MIN_CACHE_TOKENS + Math.floor((repeated - MIN_CACHE_TOKENS) / 128) * 128;
     return { chars: text.length, tokens: total, repeated, read, write: 0, output, reported: reported[n] };
   });
 }
@@ -167,9 +190,14 @@ for (const run of runs) {
 const env = { ...fakes.Andy!.env };
 const running = await startAgents({
   settings: settingsSchema.parse({ chat_bot_messages: false, bot_transport: 'in-process', load_memory: false, goal_idle_ms: 600_000 }),
-  profiles: runs.map((run) => profileSchema.parse({
-    name: run.bot, model: fakes[run.bot]!.spec('bench-model', run.protocol), tool_calling: run.tools, persona: 'You are friendly and practical.',
-  })),
+  profiles: runs.map((run) =>
+    profileSchema.parse({
+      name: run.bot,
+      model: fakes[run.bot]!.spec('bench-model', run.protocol),
+      tool_calling: run.tools,
+      persona: 'You are friendly and practical.',
+    }),
+  ),
   port: 0,
   env,
   botsDir: path.join(work, 'bots'),
@@ -203,13 +231,26 @@ try {
     const agent = running.agents.find((a) => a.name === run.bot)!;
     const fake = fakes[run.bot]!;
     await play(agent, fake);
-    const list = figures(run.protocol, conversing(fake).slice(0, TURNS).map((r) => r.body), sent[run.bot]!, usageShare[run.bot]!);
+    const list = figures(
+      run.protocol,
+      conversing(fake)
+        .slice(0, TURNS)
+        .map((r) => r.body),
+      sent[run.bot]!,
+      usageShare[run.bot]!,
+    );
     const later = list.slice(1);
     const sum = (xs: RequestFigures[], f: (x: RequestFigures) => number) => xs.reduce((s, x) => s + f(x), 0);
-    const share = sum(later, (x) => x.repeated) / Math.max(1, sum(later, (x) => x.tokens));
+    const share =
+      sum(later, (x) => x.repeated) /
+      Math.max(
+        1,
+        sum(later, (x) => x.tokens),
+      );
     const reportedLater = later.map((x) => x.reported).filter((x): x is number => x !== undefined);
     const price = priceFor(run.priced)!;
-    const cost = (x: RequestFigures, cached: boolean) => costOf({ input: x.tokens, cached: cached ? x.read : 0, cacheWrite: cached ? x.write : 0, output: x.output }, price);
+    const cost = (x: RequestFigures, cached: boolean) =>
+      costOf({ input: x.tokens, cached: cached ? x.read : 0, cacheWrite: cached ? x.write : 0, output: x.output }, price);
     const perTurn = (cached: boolean) => sum(list, (x) => cost(x, cached)) / list.length;
     if (share < 0.8) missed = true;
     rows.push({
@@ -222,14 +263,20 @@ try {
       tokens_last: list.at(-1)!.tokens,
       'repeated_2+': `${(100 * share).toFixed(1)} %`,
       'repeated_min_2+': `${(100 * Math.min(...later.map((x) => x.repeated / x.tokens))).toFixed(1)} %`,
-      'cache_usage_2+': reportedLater.length ? `${(100 * reportedLater.reduce((s, x) => s + x, 0) / reportedLater.length).toFixed(1)} %` : 'n/a',
+      'cache_usage_2+': reportedLater.length
+        ? `${((100 * reportedLater.reduce((s, x) => s + x, 0)) / reportedLater.length).toFixed(1)} %`
+        : 'n/a',
       usd_per_turn_cached: +perTurn(true).toFixed(5),
       usd_per_turn_uncached: +perTurn(false).toFixed(5),
       saving: `${(100 * (1 - perTurn(true) / perTurn(false))).toFixed(0)} %`,
     });
     if (args.verbose) {
       console.log(`\n${run.label}: per request (tokens, repeated, read, write)`);
-      list.forEach((x, i) => console.log(`  ${String(i + 1).padStart(2)} ${String(x.tokens).padStart(5)} ${String(x.repeated).padStart(5)} ${String(x.read).padStart(5)} ${String(x.write).padStart(5)}  ${x.reported === undefined ? '' : `${(100 * x.reported).toFixed(0)} % reported`}`));
+      list.forEach((x, i) =>
+        console.log(
+          `  ${String(i + 1).padStart(2)} ${String(x.tokens).padStart(5)} ${String(x.repeated).padStart(5)} ${String(x.read).padStart(5)} ${String(x.write).padStart(5)}  ${x.reported === undefined ? '' : `${(100 * x.reported).toFixed(0)} % reported`}`,
+        ),
+      );
     }
   }
 } finally {
@@ -237,9 +284,15 @@ try {
   for (const fake of Object.values(fakes)) await fake.close();
   await rm(work, { recursive: true, force: true });
 }
-console.log(`Prompt cache share, scripted session of ${TURNS} requests per provider (tokens: o200k_base; prices: src/tasks/eval/prices.ts)`);
+console.log(
+  `Prompt cache share, scripted session of ${TURNS} requests per provider (tokens: o200k_base; prices: src/tasks/eval/prices.ts)`,
+);
 console.table(rows);
-console.log(missed ? 'GOAL MISSED: a provider repeats < 80 % of its input tokens from the second request on.' : 'Goal met: >= 80 % of input tokens repeat the previous request\'s cacheable prefix from the second request on, for every provider.');
+console.log(
+  missed
+    ? 'GOAL MISSED: a provider repeats < 80 % of its input tokens from the second request on.'
+    : "Goal met: >= 80 % of input tokens repeat the previous request's cacheable prefix from the second request on, for every provider.",
+);
 if (args.json) console.log(JSON.stringify({ turns: TURNS, rows }));
 process.exitCode = missed ? 1 : 0;
 // The server library leaves sockets and timers behind after close; do not wait for them.

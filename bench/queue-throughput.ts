@@ -26,10 +26,14 @@ const probe = createServer().listen(0, '127.0.0.1');
 await once(probe, 'listening');
 const port = (probe.address() as { port: number }).port;
 probe.close();
-const redis = spawn('redis-server', ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', work], { stdio: ['ignore', 'pipe', 'inherit'] });
+const redis = spawn('redis-server', ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', work], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 await new Promise<void>((resolve, reject) => {
   let out = '';
-  redis.stdout.on('data', (c: Buffer) => { if ((out += c.toString()).includes('Ready to accept connections')) resolve(); });
+  redis.stdout.on('data', (c: Buffer) => {
+    if ((out += c.toString()).includes('Ready to accept connections')) resolve();
+  });
   redis.once('exit', () => reject(new Error(`redis-server ended: ${out}`)));
 });
 const url = `redis://127.0.0.1:${port}/0`;
@@ -39,7 +43,9 @@ async function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['src/cli.ts', 'worker', '--queue', url], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
-    child.stderr!.on('data', (c: Buffer) => { if ((err += c.toString()).includes('takes runs from')) resolve(); });
+    child.stderr!.on('data', (c: Buffer) => {
+      if ((err += c.toString()).includes('takes runs from')) resolve();
+    });
     child.once('exit', () => reject(new Error(`worker ended: ${err}`)));
   });
   return child;
@@ -49,7 +55,14 @@ const settings = settingsSchema.parse({ chat_bot_messages: false });
 const rows = [];
 for (const count of [1, 2]) {
   const workers = await Promise.all(Array.from({ length: count }, () => startWorker()));
-  const evaluation = await evaluateOnQueue({ inputs: [file], episodes, queue: url, out: path.join(work, `w${count}`), settings, log: () => {} });
+  const evaluation = await evaluateOnQueue({
+    inputs: [file],
+    episodes,
+    queue: url,
+    out: path.join(work, `w${count}`),
+    settings,
+    log: () => {},
+  });
   for (const w of workers) {
     w.kill('SIGINT');
     await once(w, 'exit');

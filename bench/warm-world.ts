@@ -32,8 +32,15 @@ class FreshWorlds implements TaskWorld {
   async open(request: Parameters<TaskWorld['open']>[0]): Promise<RunningBots> {
     const t0 = performance.now();
     const running = await startAgents({
-      settings, profiles: request.profiles, model: request.model, env: request.env, botsDir: request.botsDir, port: 0,
-      fallback: false, events: request.events, log: request.log,
+      settings,
+      profiles: request.profiles,
+      model: request.model,
+      env: request.env,
+      botsDir: request.botsDir,
+      port: 0,
+      fallback: false,
+      events: request.events,
+      log: request.log,
     });
     this.stats.openMs.push(performance.now() - t0);
     return running;
@@ -53,7 +60,15 @@ for (const mode of ['fresh', 'warm'] as const) {
   for (let round = 0; round < rounds; round++) {
     for (const task of tasks) {
       const t0 = performance.now();
-      const result = await runTask({ task, settings, profiles, model: 'oracle', log: () => {}, world, botsDir: path.join(tmpdir(), 'bench-warm-world-bots') });
+      const result = await runTask({
+        task,
+        settings,
+        profiles,
+        model: 'oracle',
+        log: () => {},
+        world,
+        botsDir: path.join(tmpdir(), 'bench-warm-world-bots'),
+      });
       walls.push(performance.now() - t0);
       if (result.success) successes++;
     }
@@ -68,9 +83,11 @@ for (const mode of ['fresh', 'warm'] as const) {
     successes,
     mean_wall_ms: Math.round(wall),
     startup_ms: Math.round(startup),
-    'reset_or_close_ms': Math.round(reset),
+    reset_or_close_ms: Math.round(reset),
     'startup+reset_share': `${((100 * (startup + reset)) / wall).toFixed(1)} %`,
-    ...(world instanceof WarmWorld ? { fresh_worlds: world.stats.fresh, warm_runs: world.stats.warm, failed_resets: world.stats.failedResets } : {}),
+    ...(world instanceof WarmWorld
+      ? { fresh_worlds: world.stats.fresh, warm_runs: world.stats.warm, failed_resets: world.stats.failedResets }
+      : {}),
   });
 }
 console.log(`Warm vs fresh worlds: ${tasks.length} oracle crafting tasks × ${rounds} rounds`);

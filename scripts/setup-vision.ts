@@ -75,10 +75,17 @@ console.log(`setup:vision: building gl ${require('gl/package.json').version} for
 const env = { ...process.env };
 // The npm config's nodedir (the system Node's headers) must not win over ours.
 for (const key of Object.keys(env)) if (key.toLowerCase() === 'npm_config_nodedir') delete env[key];
-const build = spawnSync(process.execPath, [nodeGyp, 'rebuild', `--nodedir=${nodedir}`, '--jobs=2'], { cwd: glDir, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+const build = spawnSync(process.execPath, [nodeGyp, 'rebuild', `--nodedir=${nodedir}`, '--jobs=2'], {
+  cwd: glDir,
+  env,
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
 if (build.status !== 0) {
   const tail = (build.stderr ?? '').trim().split('\n').slice(-15).join('\n');
-  fail(`building gl failed (exit ${build.status}). Debian needs: apt-get install -y python3 make g++ libxi-dev libglu1-mesa-dev libglew-dev pkg-config\n${tail}`);
+  fail(
+    `building gl failed (exit ${build.status}). Debian needs: apt-get install -y python3 make g++ libxi-dev libglu1-mesa-dev libglew-dev pkg-config\n${tail}`,
+  );
 }
 const after = glLoads();
 if (!after.ok) fail(`gl was built but does not load: ${after.why}`);

@@ -68,7 +68,10 @@ function log(line: string): void {
 function untilInterrupted(): Promise<void> {
   return new Promise((resolve) => {
     const keepAlive = setInterval(() => {}, 1 << 30);
-    const done = () => { clearInterval(keepAlive); resolve(); };
+    const done = () => {
+      clearInterval(keepAlive);
+      resolve();
+    };
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
@@ -82,16 +85,20 @@ async function start(): Promise<void> {
   const bus = new BotEventBus();
   logging.attach(bus);
   try {
-    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}${keysFile ? `; API keys from ${keysFile}: ${keys.join(', ') || 'none new (the environment sets them)'}` : ''}`);
+    logging.line(
+      `Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}${keysFile ? `; API keys from ${keysFile}: ${keys.join(', ') || 'none new (the environment sets them)'}` : ''}`,
+    );
     const running = await startAgents({ settings, profiles, bus });
     let dashboard;
     try {
-      dashboard = dashboardOptions && await startDashboard({ ...dashboardOptions, bots: running });
+      dashboard = dashboardOptions && (await startDashboard({ ...dashboardOptions, bots: running }));
     } catch (err) {
       await running.close();
       throw err;
     }
-    logging.line(`Join ${running.address.host}:${running.address.port} with a Minecraft ${running.address.version} client and talk to the bots in chat.${dashboard ? ` Dashboard: ${dashboard.url}` : ''} Ctrl-C stops.`);
+    logging.line(
+      `Join ${running.address.host}:${running.address.port} with a Minecraft ${running.address.version} client and talk to the bots in chat.${dashboard ? ` Dashboard: ${dashboard.url}` : ''} Ctrl-C stops.`,
+    );
     // Runs until Ctrl-C, or until every bot has lost the server and used up its reconnect attempts.
     const lost = await Promise.race([untilInterrupted().then(() => undefined), running.lost]);
     await dashboard?.close();
@@ -105,7 +112,8 @@ async function start(): Promise<void> {
 async function server(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' }, version: { type: 'string' } }, strict: true });
   const port = values.port === undefined ? 25565 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
   const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_MINECRAFT_VERSION });
   log(`Minecraft ${srv.version} server (offline mode, superflat) on ${srv.host}:${srv.port}.`);
   log(`Join: Multiplayer > Direct Connection > ${srv.host}:${srv.port} with a ${srv.version} client (any username). Ctrl-C stops.`);
@@ -150,18 +158,25 @@ function onInterrupts(stages: Array<() => void>): void {
 }
 
 /** An AbortSignal fired by the first Ctrl-C (or SIGTERM), saying `message`; a second Ctrl-C ends the process at once. */
-function interruptSignal(say: (line: string) => void, message = 'Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.'): AbortSignal {
+function interruptSignal(
+  say: (line: string) => void,
+  message = 'Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.',
+): AbortSignal {
   const controller = new AbortController();
-  onInterrupts([() => {
-    say(message);
-    controller.abort();
-  }]);
+  onInterrupts([
+    () => {
+      say(message);
+      controller.abort();
+    },
+  ]);
   return controller.signal;
 }
 
 async function task(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
   });
   if (positionals.length !== 2) throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
@@ -170,10 +185,18 @@ async function task(args: string[]): Promise<void> {
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
-  requireUsableModels(profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })));
+  requireUsableModels(
+    profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })),
+  );
   const runId = `${fileKeys([file]).get(file)}/${id}/1`;
   const result = await runTask({
-    task: loaded, settings, profiles, model: values.model, log, humansTimeoutMs, runId,
+    task: loaded,
+    settings,
+    profiles,
+    model: values.model,
+    log,
+    humansTimeoutMs,
+    runId,
     folder: values.out ? runFolderOf(values.out, runId) : undefined,
   });
   if (values.out) log(`Result appended to ${await appendResult(values.out, result)}; records in ${runFolderOf(values.out, runId)}.`);
@@ -182,56 +205,108 @@ async function task(args: string[]): Promise<void> {
 
 async function evalCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: {
-      ids: { type: 'string' }, episodes: { type: 'string' }, parallel: { type: 'string' }, model: { type: 'string' },
-      out: { type: 'string' }, resume: { type: 'boolean' }, servers: { type: 'string' }, 'humans-timeout': { type: 'string' },
-      dashboard: { type: 'boolean' }, queue: { type: 'string' }, campaign: { type: 'string' }, attempts: { type: 'string' },
+      ids: { type: 'string' },
+      episodes: { type: 'string' },
+      parallel: { type: 'string' },
+      model: { type: 'string' },
+      out: { type: 'string' },
+      resume: { type: 'boolean' },
+      servers: { type: 'string' },
+      'humans-timeout': { type: 'string' },
+      dashboard: { type: 'boolean' },
+      queue: { type: 'string' },
+      campaign: { type: 'string' },
+      attempts: { type: 'string' },
       'max-timeout': { type: 'string' },
     },
   });
   if (positionals.length === 0) throw new UsageError('eval expects at least one task file or folder');
   if (values.queue && (values.parallel !== undefined || values.servers !== undefined)) {
-    throw new UsageError('with --queue, --parallel and --servers belong to the workers: npm run worker -- --queue <url> --parallel <p> --servers <...>');
+    throw new UsageError(
+      'with --queue, --parallel and --servers belong to the workers: npm run worker -- --queue <url> --parallel <p> --servers <...>',
+    );
   }
-  if (!values.queue && (values.campaign !== undefined || values.attempts !== undefined)) throw new UsageError('--campaign and --attempts need --queue');
+  if (!values.queue && (values.campaign !== undefined || values.attempts !== undefined))
+    throw new UsageError('--campaign and --attempts need --queue');
   const out = values.out ?? path.join('evals', new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-'));
   const { settings } = await loadSettings();
   const bar = progressBar(process.stderr);
   // --dashboard: the campaign live on the dashboard's address (settings.json), run records linked.
-  const board = values.dashboard ? new CampaignBoard(`MineCollab evaluation: ${positionals.map((p) => path.basename(p)).join(', ')}`, { recordsRoot: path.join(out, 'runs') }) : undefined;
-  const dashboard = board && await startDashboard({
-    ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }), campaign: board,
-  });
+  const board = values.dashboard
+    ? new CampaignBoard(`MineCollab evaluation: ${positionals.map((p) => path.basename(p)).join(', ')}`, {
+        recordsRoot: path.join(out, 'runs'),
+      })
+    : undefined;
+  const dashboard =
+    board &&
+    (await startDashboard({
+      ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }),
+      campaign: board,
+    }));
   if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);
   const signal = values.queue
-    ? interruptSignal((line) => bar.log(line), 'Detaching: the campaign stays queued and the workers go on; the same command with --resume re-attaches. Ctrl-C again quits at once.')
+    ? interruptSignal(
+        (line) => bar.log(line),
+        'Detaching: the campaign stays queued and the workers go on; the same command with --resume re-attaches. Ctrl-C again quits at once.',
+      )
     : interruptSignal((line) => bar.log(line));
   const common = {
-    inputs: positionals, ids: values.ids, episodes: wholeNumber('episodes', values.episodes, 1), model: values.model, out, resume: values.resume,
+    inputs: positionals,
+    ids: values.ids,
+    episodes: wholeNumber('episodes', values.episodes, 1),
+    model: values.model,
+    out,
+    resume: values.resume,
     maxTimeoutS: wholeNumber('max-timeout', values['max-timeout'], 1),
-    humansTimeoutMs: humansTimeout(values['humans-timeout']), settings, signal,
-    log: (line: string) => bar.log(line), onProgress: (p: EvaluationProgress) => bar.update(p), board,
+    humansTimeoutMs: humansTimeout(values['humans-timeout']),
+    settings,
+    signal,
+    log: (line: string) => bar.log(line),
+    onProgress: (p: EvaluationProgress) => bar.update(p),
+    board,
   };
-  const evaluation = await (values.queue
-    ? evaluateOnQueue({ ...common, queue: values.queue, campaign: values.campaign, attempts: wholeNumber('attempts', values.attempts, 1) })
-    : evaluate({ ...common, parallel: wholeNumber('parallel', values.parallel, 1), servers: values.servers ? parseServers(values.servers) : undefined })
+  const evaluation = await (
+    values.queue
+      ? evaluateOnQueue({
+          ...common,
+          queue: values.queue,
+          campaign: values.campaign,
+          attempts: wholeNumber('attempts', values.attempts, 1),
+        })
+      : evaluate({
+          ...common,
+          parallel: wholeNumber('parallel', values.parallel, 1),
+          servers: values.servers ? parseServers(values.servers) : undefined,
+        })
   ).finally(async () => {
     bar.stop();
     await dashboard?.close();
   });
   console.log(evaluation.table);
-  log(`${evaluation.made} run(s) made${evaluation.skipped ? `, ${evaluation.skipped} resumed` : ''} of ${evaluation.planned} in ${evaluation.wall_s} s${evaluation.interrupted ? ' (interrupted: --resume continues)' : ''}.`);
-  log(`Results: ${evaluation.files.results}\nSummary: ${evaluation.files.csv}\nReport:  ${evaluation.files.report}\nLog:     ${evaluation.files.log}`);
+  log(
+    `${evaluation.made} run(s) made${evaluation.skipped ? `, ${evaluation.skipped} resumed` : ''} of ${evaluation.planned} in ${evaluation.wall_s} s${evaluation.interrupted ? ' (interrupted: --resume continues)' : ''}.`,
+  );
+  log(
+    `Results: ${evaluation.files.results}\nSummary: ${evaluation.files.csv}\nReport:  ${evaluation.files.report}\nLog:     ${evaluation.files.log}`,
+  );
   return evaluation.interrupted ? 130 : 0;
 }
 
 async function workerCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
-    args, strict: true,
+    args,
+    strict: true,
     options: {
-      queue: { type: 'string' }, parallel: { type: 'string' }, servers: { type: 'string' }, out: { type: 'string' },
-      'lock-duration': { type: 'string' }, 'stalled-interval': { type: 'string' },
+      queue: { type: 'string' },
+      parallel: { type: 'string' },
+      servers: { type: 'string' },
+      out: { type: 'string' },
+      'lock-duration': { type: 'string' },
+      'stalled-interval': { type: 'string' },
     },
   });
   if (!values.queue) throw new UsageError('worker expects --queue redis://HOST:PORT/DB');
@@ -239,14 +314,21 @@ async function workerCommand(args: string[]): Promise<number> {
   const lock = wholeNumber('lock-duration', values['lock-duration'], 1);
   const stalled = wholeNumber('stalled-interval', values['stalled-interval'], 1);
   const worker = await startWorker({
-    queue: values.queue, parallel: wholeNumber('parallel', values.parallel, 1), servers: values.servers ? parseServers(values.servers) : undefined,
-    out: values.out, secrets: { bot_key: settings.bot_key, dashboard_token: settings.dashboard_token },
-    lockDurationMs: lock === undefined ? undefined : lock * 1000, stalledIntervalMs: stalled === undefined ? undefined : stalled * 1000, log,
+    queue: values.queue,
+    parallel: wholeNumber('parallel', values.parallel, 1),
+    servers: values.servers ? parseServers(values.servers) : undefined,
+    out: values.out,
+    secrets: { bot_key: settings.bot_key, dashboard_token: settings.dashboard_token },
+    lockDurationMs: lock === undefined ? undefined : lock * 1000,
+    stalledIntervalMs: stalled === undefined ? undefined : stalled * 1000,
+    log,
   });
   let handedBack = false;
   onInterrupts([
     () => {
-      log(`Stopping: no new run is taken; ${worker.running()} running run(s) finish and are recorded. Ctrl-C again hands them back to the queue.`);
+      log(
+        `Stopping: no new run is taken; ${worker.running()} running run(s) finish and are recorded. Ctrl-C again hands them back to the queue.`,
+      );
       void worker.stop();
     },
     () => {
@@ -255,7 +337,9 @@ async function workerCommand(args: string[]): Promise<number> {
       void worker.handBack();
     },
   ]);
-  log(`Worker ${worker.name} takes runs from ${redactedUrl(values.queue)} (${wholeNumber('parallel', values.parallel, 1) ?? 1} at once). Ctrl-C stops.`);
+  log(
+    `Worker ${worker.name} takes runs from ${redactedUrl(values.queue)} (${wholeNumber('parallel', values.parallel, 1) ?? 1} at once). Ctrl-C stops.`,
+  );
   await worker.closed;
   log(`Worker ${worker.name} stopped.`);
   return handedBack ? 130 : 0;
@@ -263,18 +347,25 @@ async function workerCommand(args: string[]): Promise<number> {
 
 async function exportCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: { 'min-score': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
   });
   if (positionals.length !== 1) throw new UsageError(`export expects one evaluation folder, got ${positionals.length}`);
   if ((values.format ?? 'sft') !== 'sft') throw new UsageError(`--format: only "sft" is supported, got "${values.format}"`);
   const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
-  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) throw new UsageError(`--min-score expects a score in [0, 1], got "${values['min-score']}"`);
+  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1))
+    throw new UsageError(`--min-score expects a score in [0, 1], got "${values['min-score']}"`);
   const [dir] = positionals;
-  const { examples, runs, skipped } = await exportSft(dir, { minScore }).catch((err: Error) => { throw new TaskError(err.message); });
+  const { examples, runs, skipped } = await exportSft(dir, { minScore }).catch((err: Error) => {
+    throw new TaskError(err.message);
+  });
   const file = values.out ?? path.join(dir, 'sft.jsonl');
   await writeFile(file, examples.map((e) => JSON.stringify(e)).join('\n') + (examples.length ? '\n' : ''));
-  log(`Wrote ${examples.length} conversation(s) from ${runs} run(s)${skipped ? ` (${skipped} below --min-score left out)` : ''} to ${file}.`);
+  log(
+    `Wrote ${examples.length} conversation(s) from ${runs} run(s)${skipped ? ` (${skipped} below --min-score left out)` : ''} to ${file}.`,
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -286,14 +377,23 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'eval') return await evalCommand(rest);
     else if (command === 'worker') return await workerCommand(rest);
     else if (command === 'export') await exportCommand(rest);
-    else if (command === 'generate') { const { file, tasks } = await generate(rest); log(`Wrote ${tasks} tasks to ${file}.`); }
-    else throw new UsageError(`unknown command "${command}"`);
+    else if (command === 'generate') {
+      const { file, tasks } = await generate(rest);
+      log(`Wrote ${tasks} tasks to ${file}.`);
+    } else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (err) {
     const e = err as Error;
-    const bad = e instanceof UsageError || e instanceof GenerateUsageError || e instanceof RangeError || e instanceof ConfigError || e instanceof TaskError || (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    const bad =
+      e instanceof UsageError ||
+      e instanceof GenerateUsageError ||
+      e instanceof RangeError ||
+      e instanceof ConfigError ||
+      e instanceof TaskError ||
+      (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);
-    if (e instanceof UsageError || e instanceof GenerateUsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) log(USAGE);
+    if (e instanceof UsageError || e instanceof GenerateUsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))
+      log(USAGE);
     return bad || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   }
 }

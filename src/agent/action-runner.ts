@@ -44,9 +44,7 @@ export interface RunOptions {
 }
 
 /** What {@link ActionRunner.subscribe} listeners hear: an action started, or one ended. */
-export type ActionEvent =
-  | { type: 'start'; label: string }
-  | { type: 'end'; label: string; result: ActionResult };
+export type ActionEvent = { type: 'start'; label: string } | { type: 'end'; label: string; result: ActionResult };
 
 interface Running {
   label: string;
@@ -93,8 +91,16 @@ export class ActionRunner {
    * @param options time bound in ms (default: the runner's), or {@link RunOptions}.
    * @returns the outcome; never rejects.
    */
-  async run(label: string, fn: (signal: AbortSignal) => Promise<string | undefined>, options: number | RunOptions = {}): Promise<ActionResult> {
-    const { timeoutMs = this.#options.timeoutMs, urgent = false, preempt = false } = typeof options === 'number' ? { timeoutMs: options } : options;
+  async run(
+    label: string,
+    fn: (signal: AbortSignal) => Promise<string | undefined>,
+    options: number | RunOptions = {},
+  ): Promise<ActionResult> {
+    const {
+      timeoutMs = this.#options.timeoutMs,
+      urgent = false,
+      preempt = false,
+    } = typeof options === 'number' ? { timeoutMs: options } : options;
     // Loop: another run() may have started while this one waited. No await between the loop's
     // exit and taking the slot below, so two runs never hold it together.
     for (let r = this.#running; r; r = this.#running) {
@@ -105,29 +111,46 @@ export class ActionRunner {
     const started = Date.now();
     // Infinity: no time bound (an action that runs until stopped, like `!followPlayer`).
     const signal = Number.isFinite(timeoutMs) ? AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]) : controller.signal;
-    const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({ label, durationMs: Date.now() - started, ...partial });
+    const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({
+      label,
+      durationMs: Date.now() - started,
+      ...partial,
+    });
 
     const work = Promise.resolve().then(() => fn(signal));
     const cancelled = new Promise<never>((_, reject) => {
       signal.addEventListener('abort', () => setTimeout(() => reject(abortError(signal)), SETTLE_MS).unref(), { once: true });
     });
-    const done = Promise.race([work, cancelled]).then(
-      (output) => finish({ output: output ?? `${label} done.`, ok: true, interrupted: false, timedOut: false }),
-      (err: unknown) => {
-        const timedOut = !controller.signal.aborted && signal.aborted;
-        if (timedOut) return finish({ output: `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`, ok: false, interrupted: false, timedOut: true });
-        if (controller.signal.aborted || isAbortError(err)) {
-          const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
-          return finish({ output: `${label} was ${why}.`, ok: false, interrupted: true, timedOut: false });
-        }
-        return finish({ output: `${label} failed: ${(err as Error)?.message ?? String(err)}`, ok: false, interrupted: false, timedOut: false });
-      },
-    ).then((result) => {
-      if (this.#running?.controller === controller) this.#running = undefined;
-      this.#options.release?.();
-      this.#emit({ type: 'end', label, result });
-      return result;
-    });
+    const done = Promise.race([work, cancelled])
+      .then(
+        (output) => finish({ output: output ?? `${label} done.`, ok: true, interrupted: false, timedOut: false }),
+        (err: unknown) => {
+          const timedOut = !controller.signal.aborted && signal.aborted;
+          if (timedOut)
+            return finish({
+              output: `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`,
+              ok: false,
+              interrupted: false,
+              timedOut: true,
+            });
+          if (controller.signal.aborted || isAbortError(err)) {
+            const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
+            return finish({ output: `${label} was ${why}.`, ok: false, interrupted: true, timedOut: false });
+          }
+          return finish({
+            output: `${label} failed: ${(err as Error)?.message ?? String(err)}`,
+            ok: false,
+            interrupted: false,
+            timedOut: false,
+          });
+        },
+      )
+      .then((result) => {
+        if (this.#running?.controller === controller) this.#running = undefined;
+        this.#options.release?.();
+        this.#emit({ type: 'end', label, result });
+        return result;
+      });
     work.catch(() => {}); // a late failure after cancellation has already been reported
     this.#running = { label, urgent, controller, done };
     this.#emit({ type: 'start', label });

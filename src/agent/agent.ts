@@ -23,7 +23,14 @@ import { History, MAX_MEMORY_CHARS } from './history.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { MemoryStore } from './memory-store.ts';
 import { ModelLoop, type CommandOutcome, type ParsedCommand } from './model-loop.ts';
-import { PromptBuilder, promptExamples, wantsToRespond, type AgentProfile, type AgentSnapshot, type ConversingPrompt } from './prompt-builder.ts';
+import {
+  PromptBuilder,
+  promptExamples,
+  wantsToRespond,
+  type AgentProfile,
+  type AgentSnapshot,
+  type ConversingPrompt,
+} from './prompt-builder.ts';
 import { fromPlayer, ReplyRouter, type IncomingMessage } from './reply-router.ts';
 import { TokenBudget } from './token-budget.ts';
 import { SelfPrompter } from './self-prompter.ts';
@@ -105,7 +112,8 @@ const QUERY_TIMEOUT_MS = 10_000;
  * The vision prompt when the profile has no `image_analysis` (the reference's, in substance):
  * describe the screenshot briefly, for the conversation at hand.
  */
-export const DEFAULT_VISION_PROMPT = 'You are $NAME, a Minecraft bot, shown a screenshot of your current view. Describe it briefly and correctly: terrain, blocks, players, mobs, structures and anything notable, focusing on what matters for the conversation. The sky is always blue whatever the weather or time; dropped items are small cubes. Reply only with the description.';
+export const DEFAULT_VISION_PROMPT =
+  'You are $NAME, a Minecraft bot, shown a screenshot of your current view. Describe it briefly and correctly: terrain, blocks, players, mobs, structures and anything notable, focusing on what matters for the conversation. The sky is always blue whatever the weather or time; dropped items are small cubes. Reply only with the description.';
 /** Bound on the respond-or-ignore question asked while acting (ms). */
 const RESPOND_DECISION_TIMEOUT_MS = 15_000;
 /** Bound on one summary request (ms). */
@@ -175,27 +183,30 @@ export class Agent implements AgentControl {
     this.model = options.model(this);
     this.codeModel = options.codeModel?.(this) ?? this.model;
     this.visionModel = options.visionModel?.(this) ?? this.model;
-    this.#loop = new ModelLoop({
-      model: this.model,
-      turns: () => this.#history.turns,
-      remember: (turn) => this.#remember(turn),
-      parse: (text) => this.#parse(text),
-      run: (parsed) => this.#run(parsed),
-      say: (source, text, busy) => this.#replies.say(source, text, { busy }),
-      announce: (text) => this.#replies.announce(text),
-      prompt: () => this.conversingPrompt(),
-      tools: () => this.#prompts.tools(this.#commands),
-      acting: () => this.actions.current !== undefined,
-      message: (key, values) => this.#prompts.message(key, values),
-      log: (line) => this.#log(line),
-    }, {
-      maxCommands: options.maxCommands,
-      maxRepeats: options.maxRepeats,
-      cooldownMs: options.cooldownMs,
-      minIntervalMs: options.minModelIntervalMs,
-      timeoutMs: options.modelTimeoutMs,
-      budget: this.#budget,
-    });
+    this.#loop = new ModelLoop(
+      {
+        model: this.model,
+        turns: () => this.#history.turns,
+        remember: (turn) => this.#remember(turn),
+        parse: (text) => this.#parse(text),
+        run: (parsed) => this.#run(parsed),
+        say: (source, text, busy) => this.#replies.say(source, text, { busy }),
+        announce: (text) => this.#replies.announce(text),
+        prompt: () => this.conversingPrompt(),
+        tools: () => this.#prompts.tools(this.#commands),
+        acting: () => this.actions.current !== undefined,
+        message: (key, values) => this.#prompts.message(key, values),
+        log: (line) => this.#log(line),
+      },
+      {
+        maxCommands: options.maxCommands,
+        maxRepeats: options.maxRepeats,
+        cooldownMs: options.cooldownMs,
+        minIntervalMs: options.minModelIntervalMs,
+        timeoutMs: options.modelTimeoutMs,
+        budget: this.#budget,
+      },
+    );
     this.memoryStore = options.memory ?? new MemoryStore();
     this.#history = new History({
       maxMessages: options.maxMessages,
@@ -203,13 +214,19 @@ export class Agent implements AgentControl {
       changed: () => this.memoryStore.changed(),
       log: (line) => this.#log(line),
     });
-    this.selfPrompter = new SelfPrompter({
-      isIdle: () => this.#inbox.size === 0 && this.actions.current === undefined,
-      inConversation: () => this.conversations.active !== undefined,
-      prompt: (text) => this.#inbox.push(async () => (await this.#loop.think({ from: 'system', channel: 'system', text }, text)) > 0),
-      announce: (text) => { this.#log(text); this.outbox.chat(text); },
-      changed: () => this.memoryStore.changed(),
-    }, { idleMs: options.goalIdleMs });
+    this.selfPrompter = new SelfPrompter(
+      {
+        isIdle: () => this.#inbox.size === 0 && this.actions.current === undefined,
+        inConversation: () => this.conversations.active !== undefined,
+        prompt: (text) => this.#inbox.push(async () => (await this.#loop.think({ from: 'system', channel: 'system', text }, text)) > 0),
+        announce: (text) => {
+          this.#log(text);
+          this.outbox.chat(text);
+        },
+        changed: () => this.memoryStore.changed(),
+      },
+      { idleMs: options.goalIdleMs },
+    );
     this.memoryStore.snapshot = () => ({
       memory: this.#history.memory,
       turns: this.#history.turns.map((t) => ({ ...t })),
@@ -238,11 +255,12 @@ export class Agent implements AgentControl {
         this.#remember({ role: 'user', content: `SYSTEM: ${text}` });
         this.selfPrompter.idle(); // a conversation may have ended: a paused goal resumes
       },
-      remind: (partner, silentMs) => this.receive({
-        from: 'system',
-        channel: 'system',
-        text: this.#prompts.message('partner_silent', { PARTNER: partner, SECONDS: String(Math.round(silentMs / 1000)) }),
-      }),
+      remind: (partner, silentMs) =>
+        this.receive({
+          from: 'system',
+          channel: 'system',
+          text: this.#prompts.message('partner_silent', { PARTNER: partner, SECONDS: String(Math.round(silentMs / 1000)) }),
+        }),
     });
     const saved = this.memoryStore.loaded;
     if (saved) {
@@ -490,7 +508,11 @@ export class Agent implements AgentControl {
       }
     }
     const bound = command.timeBound?.(args as never);
-    const result = await this.actions.run(command.name, perform, bound === undefined ? {} : { timeoutMs: bound === 'until stopped' ? Infinity : bound });
+    const result = await this.actions.run(
+      command.name,
+      perform,
+      bound === undefined ? {} : { timeoutMs: bound === 'until stopped' ? Infinity : bound },
+    );
     this.#log(result.output);
     this.conversations.wake();
     return { output: result.output, interrupted: result.interrupted };

@@ -51,12 +51,25 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   bot.on('error', () => {});
   try {
     await new Promise<void>((resolve, reject) => {
-      const fail = (why: string) => { clearTimeout(timer); reject(new ConnectError(`${username} could not join ${where}: ${why}`)); };
-      const timer = setTimeout(() => fail(`no spawn within ${Math.round(timeoutMs / 1000)} s. Is a Minecraft ${address.version} server running there?`), timeoutMs);
-      bot.once('spawn', () => { clearTimeout(timer); resolve(); });
-      bot.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'ECONNREFUSED'
-        ? `connection refused. Start the server, or set "host"/"port" in settings.json (or use "server": "embedded").`
-        : err.message));
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        reject(new ConnectError(`${username} could not join ${where}: ${why}`));
+      };
+      const timer = setTimeout(
+        () => fail(`no spawn within ${Math.round(timeoutMs / 1000)} s. Is a Minecraft ${address.version} server running there?`),
+        timeoutMs,
+      );
+      bot.once('spawn', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      bot.once('error', (err: NodeJS.ErrnoException) =>
+        fail(
+          err.code === 'ECONNREFUSED'
+            ? `connection refused. Start the server, or set "host"/"port" in settings.json (or use "server": "embedded").`
+            : err.message,
+        ),
+      );
       bot.once('kicked', (reason) => fail(`kicked: ${kickText(bot, reason)}`));
       bot.once('end', (reason) => fail(`disconnected (${reason})`));
     });
@@ -80,7 +93,9 @@ export async function connectBot(username: string, address: ServerAddress, timeo
 export function kickText(bot: Bot, reason: unknown): string {
   try {
     const ChatMessage = chatLoader(bot.registry as never); // accepts a registry too (typed as a version string only)
-    const text = ChatMessage.fromNotch(reason as string).toString().trim();
+    const text = ChatMessage.fromNotch(reason as string)
+      .toString()
+      .trim();
     if (text) return text;
   } catch {
     // fall through to the raw value
@@ -162,7 +177,8 @@ interface TrackedListener {
 }
 
 /** The EventEmitter methods the handle implements itself, to track its listeners. */
-type ListenerMethod = 'on' | 'addListener' | 'prependListener' | 'once' | 'prependOnceListener' | 'off' | 'removeListener' | 'removeAllListeners';
+type ListenerMethod =
+  'on' | 'addListener' | 'prependListener' | 'once' | 'prependOnceListener' | 'off' | 'removeListener' | 'removeAllListeners';
 
 /**
  * One bot's connection, kept up for the life of the process.
@@ -270,8 +286,12 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
   #watch(bot: Bot): void {
     let kicked: string | undefined;
     let error: string | undefined;
-    bot.on('error', (err) => { error = err.message; });
-    bot.once('kicked', (reason) => { kicked = kickText(bot, reason); });
+    bot.on('error', (err) => {
+      error = err.message;
+    });
+    bot.once('kicked', (reason) => {
+      kicked = kickText(bot, reason);
+    });
     bot.once('end', (reason) => {
       if (bot !== this.#current) return;
       clearTimeout(this.#stableTimer);
@@ -285,7 +305,9 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
       void this.#rejoin(why);
     });
     clearTimeout(this.#stableTimer);
-    this.#stableTimer = setTimeout(() => { this.#failures = 0; }, STABLE_CONNECTION_MS);
+    this.#stableTimer = setTimeout(() => {
+      this.#failures = 0;
+    }, STABLE_CONNECTION_MS);
     this.#stableTimer.unref();
   }
 
@@ -298,16 +320,20 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
       if (attempt > this.#policy.attempts) {
         this.#state = 'down';
         const tries = `${this.#policy.attempts} attempt${this.#policy.attempts === 1 ? '' : 's'}`;
-        const error = new ConnectError(`${this.username} ${why}, and could not rejoin ${where} in ${tries}${lastFailure ? ` (last: ${lastFailure})` : ''}. It stays offline; the other bots carry on.`);
+        const error = new ConnectError(
+          `${this.username} ${why}, and could not rejoin ${where} in ${tries}${lastFailure ? ` (last: ${lastFailure})` : ''}. It stays offline; the other bots carry on.`,
+        );
         this.#log(error.message);
         this.emit('down', error);
         return;
       }
       const wait = backoffDelay(this.#policy, attempt);
       const next = `in ${seconds(wait)} (attempt ${attempt} of ${this.#policy.attempts})`;
-      this.#log(lastFailure === undefined
-        ? `${this.username} ${why}. Rejoining ${where} ${next}.`
-        : `${this.username} could not rejoin ${where}: ${lastFailure} Trying again ${next}.`);
+      this.#log(
+        lastFailure === undefined
+          ? `${this.username} ${why}. Rejoining ${where} ${next}.`
+          : `${this.username} could not rejoin ${where}: ${lastFailure} Trying again ${next}.`,
+      );
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
         this.#waitTimer = setTimeout(resolve, wait); // referenced: a process with only lost bots waits for the attempt

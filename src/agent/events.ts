@@ -55,12 +55,14 @@ export const modelEventSchema = z.object({
   /** Duration of the call, ms. */
   ms: z.number(),
   /** The request in full (system prompt and turns); subscribers that keep only a summary drop it. */
-  request: z.object({
-    system: z.string(),
-    turns: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
-    tools: z.array(z.string()).optional(),
-    maxTokens: z.number().optional(),
-  }).optional(),
+  request: z
+    .object({
+      system: z.string(),
+      turns: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+      tools: z.array(z.string()).optional(),
+      maxTokens: z.number().optional(),
+    })
+    .optional(),
 });
 
 /** One command run by the bot (asked by its model or by a player), reported when it ends. */
@@ -115,7 +117,13 @@ export const logEventSchema = z.object({
 
 /** Every kind of bot event, told apart by `type`. */
 export const botEventSchema = z.discriminatedUnion('type', [
-  chatEventSchema, modelEventSchema, commandEventSchema, actionEventSchema, modeEventSchema, connectionEventSchema, logEventSchema,
+  chatEventSchema,
+  modelEventSchema,
+  commandEventSchema,
+  actionEventSchema,
+  modeEventSchema,
+  connectionEventSchema,
+  logEventSchema,
 ]);
 export type BotEvent = z.infer<typeof botEventSchema>;
 export type ChatEvent = z.infer<typeof chatEventSchema>;
@@ -171,17 +179,23 @@ export class BotEventBus {
    */
   subscribe(listener: (event: BotEvent) => void): () => void {
     this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
+    return () => {
+      this.#listeners.delete(listener);
+    };
   }
 
   /** A publisher that fills in `bot`. */
   publisher(bot: string): BotPublisher {
-    return (event) => { this.publish({ ...event, bot } as BotEventInput); };
+    return (event) => {
+      this.publish({ ...event, bot } as BotEventInput);
+    };
   }
 
   /** A `log` callback (as the agent's parts take) that publishes `info` log events of `bot`. */
   logger(bot: string): (line: string) => void {
-    return (text) => { this.publish({ type: 'log', bot, level: 'info', text }); };
+    return (text) => {
+      this.publish({ type: 'log', bot, level: 'info', text });
+    };
   }
 }
 
@@ -207,7 +221,14 @@ function seconds(ms: number): string {
 export function describeEvent(event: BotEvent): string {
   switch (event.type) {
     case 'chat': {
-      const where = event.channel === 'public' ? 'in chat' : event.channel === 'bot' ? '(bot message)' : event.channel === 'system' ? '(system)' : '(whisper)';
+      const where =
+        event.channel === 'public'
+          ? 'in chat'
+          : event.channel === 'bot'
+            ? '(bot message)'
+            : event.channel === 'system'
+              ? '(system)'
+              : '(whisper)';
       return event.direction === 'in'
         ? `${event.peer} ${where}: ${short(event.text)}`
         : `says${event.peer === '*' ? '' : ` to ${event.peer}`} ${where}: ${short(event.text)}`;
@@ -235,11 +256,16 @@ export function describeEvent(event: BotEvent): string {
 /** The pino level of `event`: failures warn, connection losses and log errors are errors, actions are debug. */
 export function eventLevel(event: BotEvent): 'debug' | 'info' | 'warn' | 'error' {
   switch (event.type) {
-    case 'log': return event.level;
-    case 'model': return event.error ? 'warn' : 'info';
-    case 'connection': return event.state === 'down' ? 'error' : event.state === 'online' || event.state === 'closed' ? 'info' : 'warn';
+    case 'log':
+      return event.level;
+    case 'model':
+      return event.error ? 'warn' : 'info';
+    case 'connection':
+      return event.state === 'down' ? 'error' : event.state === 'online' || event.state === 'closed' ? 'info' : 'warn';
     // Commands' actions are reported by their command event; modes' actions are news.
-    case 'action': return event.label.startsWith('mode:') ? 'info' : 'debug';
-    default: return 'info';
+    case 'action':
+      return event.label.startsWith('mode:') ? 'info' : 'debug';
+    default:
+      return 'info';
   }
 }

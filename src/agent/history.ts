@@ -113,13 +113,16 @@ export class History {
     const signal = this.#abort.signal;
     this.#pending = chunk;
     this.#summary = summarise(this.#memory, chunk, signal)
-      .then((text) => {
-        if (epoch !== this.#epoch) return;
-        this.#memory = text.trim().slice(0, MAX_MEMORY_CHARS);
-      }, (err: unknown) => {
-        if (epoch !== this.#epoch) return;
-        this.#options.log?.(`summary failed, ${chunk.length} old turns dropped: ${(err as Error)?.message ?? String(err)}`);
-      })
+      .then(
+        (text) => {
+          if (epoch !== this.#epoch) return;
+          this.#memory = text.trim().slice(0, MAX_MEMORY_CHARS);
+        },
+        (err: unknown) => {
+          if (epoch !== this.#epoch) return;
+          this.#options.log?.(`summary failed, ${chunk.length} old turns dropped: ${(err as Error)?.message ?? String(err)}`);
+        },
+      )
       .finally(() => {
         this.#summary = undefined;
         this.#pending = [];

@@ -56,8 +56,9 @@ export function readMemoryFile(file: string): SavedMemory | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const r = raw as Record<string, unknown>;
   const turns = Array.isArray(r.turns)
-    ? r.turns.filter((t): t is ChatTurn => !!t && (t.role === 'user' || t.role === 'assistant') && typeof t.content === 'string')
-      .map((t) => ({ role: t.role, content: t.content }))
+    ? r.turns
+        .filter((t): t is ChatTurn => !!t && (t.role === 'user' || t.role === 'assistant') && typeof t.content === 'string')
+        .map((t) => ({ role: t.role, content: t.content }))
     : [];
   // Names are the user's (`!rememberHere("__proto__")`): collect them in objects without a
   // prototype, where every name is an ordinary key.
@@ -74,8 +75,10 @@ export function readMemoryFile(file: string): SavedMemory | undefined {
     for (const [name, on] of Object.entries(r.modes as Record<string, unknown>)) if (typeof on === 'boolean') modes[name] = on;
   }
   const g = r.goal as Partial<SavedGoal> | undefined;
-  const goal = g && typeof g.text === 'string' && (g.state === 'active' || g.state === 'paused' || g.state === 'stopped')
-    ? { text: g.text, state: g.state } : undefined;
+  const goal =
+    g && typeof g.text === 'string' && (g.state === 'active' || g.state === 'paused' || g.state === 'stopped')
+      ? { text: g.text, state: g.state }
+      : undefined;
   return {
     memory: typeof r.memory === 'string' ? r.memory : '',
     turns,
@@ -129,7 +132,10 @@ export class MemoryStore {
     }
     const key = (name: string): string => name.trim().toLowerCase();
     this.places = {
-      get: (name) => { const p = this.#places.get(key(name)); return p && { ...p }; },
+      get: (name) => {
+        const p = this.#places.get(key(name));
+        return p && { ...p };
+      },
       set: (name, place) => {
         const k = key(name);
         if (!k) throw new Error('A place needs a name.');
@@ -171,7 +177,10 @@ export class MemoryStore {
   changed(): void {
     if (!this.#file || this.#closed) return;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => { this.#timer = undefined; void this.#write(); }, this.#debounceMs);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#write();
+    }, this.#debounceMs);
     this.#timer.unref?.();
   }
 
@@ -220,4 +229,3 @@ export class MemoryStore {
     return this.#writing;
   }
 }
-

@@ -36,20 +36,28 @@ export interface ChooseOptions {
  * @throws ConfigError when the model cannot be used and `options.fallback` is false.
  */
 export function chooseModel(spec: ModelSpec, agent: Agent, env: NodeJS.ProcessEnv = process.env, options: ChooseOptions = {}): ModelChoice {
-  const oracle = () => new OracleModel({
-    name: agent.name,
-    bot: agent.bot,
-    data: agent.data,
-    get taskTargets() { return agent.task?.targets; },
-    get blueprint() { return agent.task?.blueprint; },
-    get goal() { return agent.task?.goal; },
-    canUse: (command) => agent.commands.get(command) !== undefined,
-    partner: () => agent.conversations.active,
-  });
+  const oracle = () =>
+    new OracleModel({
+      name: agent.name,
+      bot: agent.bot,
+      data: agent.data,
+      get taskTargets() {
+        return agent.task?.targets;
+      },
+      get blueprint() {
+        return agent.task?.blueprint;
+      },
+      get goal() {
+        return agent.task?.goal;
+      },
+      canUse: (command) => agent.commands.get(command) !== undefined,
+      partner: () => agent.conversations.active,
+    });
   if (spec === 'oracle') return { model: oracle() };
   const status = apiKeyStatus(spec, env);
   if (!status.usable) {
-    if (options.fallback === false) throw new ConfigError(unusableModelMessage({ owner: `profile "${agent.name}"`, spec }, status.reason, status.keyEnv));
+    if (options.fallback === false)
+      throw new ConfigError(unusableModelMessage({ owner: `profile "${agent.name}"`, spec }, status.reason, status.keyEnv));
     return { model: oracle(), fallback: status.reason };
   }
   return { model: createModel(spec, { env, timeoutMs: options.timeoutMs }) };
@@ -68,8 +76,10 @@ function specText(spec: ModelSpec): string {
 
 function unusableModelMessage(use: ModelUse, reason: string, keyEnv: string | undefined): string {
   const fix = keyEnv ? `set ${keyEnv} in the environment or in keys.json` : 'write it as "<provider>/<model>"';
-  return `${use.owner} cannot use model "${specText(use.spec)}" (${reason}); ${fix}, or choose another model. `
-    + 'Task runs and evaluations never fall back to the offline oracle: pass --model oracle to play with it on purpose.';
+  return (
+    `${use.owner} cannot use model "${specText(use.spec)}" (${reason}); ${fix}, or choose another model. ` +
+    'Task runs and evaluations never fall back to the offline oracle: pass --model oracle to play with it on purpose.'
+  );
 }
 
 /**
@@ -100,6 +110,8 @@ export function fallbackChatLine(names: readonly string[]): string {
 
 /** The one log line printed when bots fall back to the oracle. */
 export function fallbackNotice(reasons: string[]): string {
-  return `No usable model API key (${[...new Set(reasons)].join('; ')}): the bots use the offline "oracle" policy. `
-    + 'To chat with a real model, export ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" in profiles/*.json to a local server such as "ollama/llama3.1".';
+  return (
+    `No usable model API key (${[...new Set(reasons)].join('; ')}): the bots use the offline "oracle" policy. ` +
+    'To chat with a real model, export ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" in profiles/*.json to a local server such as "ollama/llama3.1".'
+  );
 }

@@ -130,7 +130,10 @@ export class ModelLoop {
     let parseErrors = 0;
     while (!this.#closed && generation === this.#generation) {
       if (this.#options.maxCommands >= 0 && commands >= this.#options.maxCommands) {
-        host.remember({ role: 'user', content: `SYSTEM: ${host.message('command_limit', { MAX_COMMANDS: String(this.#options.maxCommands) })}` });
+        host.remember({
+          role: 'user',
+          content: `SYSTEM: ${host.message('command_limit', { MAX_COMMANDS: String(this.#options.maxCommands) })}`,
+        });
         return commands;
       }
       const reply = await this.#ask(generation, selfDriven, nudge);
@@ -151,10 +154,11 @@ export class ModelLoop {
         continue;
       }
       parseErrors = 0;
-      const repeated = () => host.remember({
-        role: 'user',
-        content: `SYSTEM: ${host.message('repeated_command', { COMMAND: parsed.source, COUNT: String(this.#repeat.count) })}`,
-      });
+      const repeated = () =>
+        host.remember({
+          role: 'user',
+          content: `SYSTEM: ${host.message('repeated_command', { COMMAND: parsed.source, COUNT: String(this.#repeat.count) })}`,
+        });
       // Asked again for a command that already repeated itself: not run (and not counted).
       if (this.#repeat.count >= maxRepeats && this.#repeat.source === parsed.source) {
         repeated();
@@ -164,7 +168,8 @@ export class ModelLoop {
       const { output, interrupted } = await host.run(parsed);
       host.remember({ role: 'user', content: `SYSTEM: ${output}` });
       const key = `${parsed.source}\n${output}`;
-      this.#repeat = key === this.#repeat.key ? { ...this.#repeat, count: this.#repeat.count + 1 } : { key, source: parsed.source, count: 1 };
+      this.#repeat =
+        key === this.#repeat.key ? { ...this.#repeat, count: this.#repeat.count + 1 } : { key, source: parsed.source, count: 1 };
       if (interrupted) return commands;
       if (this.#repeat.count >= maxRepeats) {
         repeated();
@@ -182,11 +187,18 @@ export class ModelLoop {
    * @throws BudgetError while the token budget is spent; an AbortError once {@link close}d; the
    *   model's errors (see `ChatModel.complete`).
    */
-  async request(req: Omit<ChatRequest, 'signal' | 'onUsage'>, options: { timeoutMs?: number; signal?: AbortSignal; detached?: boolean } = {}): Promise<string> {
+  async request(
+    req: Omit<ChatRequest, 'signal' | 'onUsage'>,
+    options: { timeoutMs?: number; signal?: AbortSignal; detached?: boolean } = {},
+  ): Promise<string> {
     if (this.#closed) throw abortError(this.#abort.signal);
     if (this.#options.budget?.exhausted()) throw new BudgetError('the token budget of this hour is spent');
     const timeoutMs = Math.min(options.timeoutMs ?? Infinity, this.#options.timeoutMs ?? 60_000);
-    const signals = [AbortSignal.timeout(timeoutMs), ...(options.detached ? [] : [this.#abort.signal]), ...(options.signal ? [options.signal] : [])];
+    const signals = [
+      AbortSignal.timeout(timeoutMs),
+      ...(options.detached ? [] : [this.#abort.signal]),
+      ...(options.signal ? [options.signal] : []),
+    ];
     return this.#host.model.complete({ ...req, signal: AbortSignal.any(signals), onUsage: (usage) => this.#options.budget?.record(usage) });
   }
 
@@ -224,7 +236,7 @@ export class ModelLoop {
       return undefined;
     }
     this.#toldBudget = false;
-    const spacing = Math.max(this.#options.cooldownMs ?? 0, selfDriven ? this.#options.minIntervalMs ?? 0 : 0);
+    const spacing = Math.max(this.#options.cooldownMs ?? 0, selfDriven ? (this.#options.minIntervalMs ?? 0) : 0);
     const wait = this.#lastCall + spacing - Date.now();
     const abort = this.#abort.signal;
     if (wait > 0) {

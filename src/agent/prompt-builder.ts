@@ -28,8 +28,10 @@ import { inventoryCounts } from '../skills/items.ts';
  * parameter's range appended where it has one (`num 1..999`). Full parameter docs stay in
  * `!help`; the parser names the expected type and range when an argument is wrong.
  */
-export function promptCommandDocs(commands: readonly CommandDef<unknown, any>[]): string { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const line = (def: CommandDef<unknown, any>): string => { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function promptCommandDocs(commands: readonly CommandDef<unknown, any>[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const line = (def: CommandDef<unknown, any>): string => {
     const params = Object.entries(def.params as Record<string, ParamSpec>).map(([name, spec]) => {
       const d = spec.domain;
       const label = spec.optional ? `${name}?` : name;
@@ -50,7 +52,8 @@ export function promptCommandDocs(commands: readonly CommandDef<unknown, any>[])
  */
 export function promptExamples(examples: readonly Example[]): string {
   if (examples.length === 0) return '';
-  const turn = (t: Example[number]): string => (t.role === 'assistant' ? `You: ${t.content}` : t.role === 'system' ? `SYSTEM: ${t.content}` : t.content);
+  const turn = (t: Example[number]): string =>
+    t.role === 'assistant' ? `You: ${t.content}` : t.role === 'system' ? `SYSTEM: ${t.content}` : t.content;
   return `Examples:\n${examples.map((ex, i) => `Example ${i + 1}:\n${ex.map(turn).join('\n')}`).join('\n')}`;
 }
 
@@ -94,7 +97,10 @@ export interface TemplateParts {
 export function splitTemplate(template: string, live: readonly string[]): TemplateParts {
   let first = template.length;
   for (const match of template.matchAll(/\$([A-Z][A-Z0-9_]*)/g)) {
-    if (live.includes(match[1]!)) { first = match.index; break; }
+    if (live.includes(match[1]!)) {
+      first = match.index;
+      break;
+    }
   }
   const cut = first === template.length ? first : template.lastIndexOf('\n', first - 1) + 1;
   return { static: template.slice(0, cut), live: template.slice(cut) };
@@ -153,7 +159,11 @@ export function conversingValues(s: ConversingState): PromptValues {
  * @returns both parts, the whole text (the parts joined, without the live header) and the
  *   template variables that had no value.
  */
-export function conversingPrompt(template: string, state: ConversingState, options: { examplesLive?: boolean } = {}): ConversingPrompt & { text: string; unknown: string[] } {
+export function conversingPrompt(
+  template: string,
+  state: ConversingState,
+  options: { examplesLive?: boolean } = {},
+): ConversingPrompt & { text: string; unknown: string[] } {
   const parts = splitTemplate(template, options.examplesLive ? [...LIVE_VARIABLES, 'EXAMPLES'] : LIVE_VARIABLES);
   const values = conversingValues(state);
   const fill = (part: string) => fillTemplate(part, values);
@@ -172,7 +182,10 @@ export function conversingPrompt(template: string, state: ConversingState, optio
 }
 
 /** The parts of a merged profile prompts are built from (templates, persona, tool calling). */
-export type AgentProfile = Pick<MergedProfile, 'persona' | 'conversing' | 'coding' | 'saving_memory' | 'bot_responder' | 'messages' | 'tool_calling'>;
+export type AgentProfile = Pick<
+  MergedProfile,
+  'persona' | 'conversing' | 'coding' | 'saving_memory' | 'bot_responder' | 'messages' | 'tool_calling'
+>;
 
 /** The short texts of a profile, by key (see `agentMessagesSchema` in src/settings/schema.ts). */
 export type MessageKey = keyof AgentProfile['messages'];
@@ -232,23 +245,31 @@ export class PromptBuilder {
    * every call while the commands and, when examples are fixed, the examples stay the same) and
    * its live part.
    */
-  async conversing<Ctx>(state: AgentSnapshot, commands: CommandRegistry<Ctx>, recent: readonly ChatTurn[]): Promise<ConversingPrompt & { text: string }> {
+  async conversing<Ctx>(
+    state: AgentSnapshot,
+    commands: CommandRegistry<Ctx>,
+    recent: readonly ChatTurn[],
+  ): Promise<ConversingPrompt & { text: string }> {
     const selector = this.#options.examples;
     const k = this.#options.numExamples ?? 2;
     // Every example fits: the same text on every call (file order), so it stays in the static part.
     const fixed = !selector || k <= 0 || selector.examples.length <= k;
     const examples = !selector || k <= 0 ? '' : promptExamples(fixed ? selector.examples : await selector.select(recent, k));
-    const { system, live, text, unknown } = conversingPrompt(this.#profile.conversing, {
-      name: state.name,
-      persona: this.#profile.persona,
-      commandDocs: this.#commandDocs(commands).text,
-      examples,
-      memory: state.memory,
-      bot: state.bot,
-      currentAction: state.currentAction,
-      selfPrompt: this.goalLine(state.goal),
-      partner: state.partner,
-    }, { examplesLive: !fixed });
+    const { system, live, text, unknown } = conversingPrompt(
+      this.#profile.conversing,
+      {
+        name: state.name,
+        persona: this.#profile.persona,
+        commandDocs: this.#commandDocs(commands).text,
+        examples,
+        memory: state.memory,
+        bot: state.bot,
+        currentAction: state.currentAction,
+        selfPrompt: this.goalLine(state.goal),
+        partner: state.partner,
+      },
+      { examplesLive: !fixed },
+    );
     this.#warn('conversing', unknown);
     return { system, live, text };
   }
@@ -268,10 +289,20 @@ export class PromptBuilder {
    * The respond-or-ignore question asked while acting (`bot_responder`): its answer starts with
    * `respond` or `ignore` (see {@link wantsToRespond}).
    */
-  respondRequest(name: string, action: string | undefined, partner: string, lines: readonly string[]): Pick<ChatRequest, 'system' | 'turns'> {
+  respondRequest(
+    name: string,
+    action: string | undefined,
+    partner: string,
+    lines: readonly string[],
+  ): Pick<ChatRequest, 'system' | 'turns'> {
     const convo = lines.map((line) => `${partner} (a bot): ${line}`).join('\n');
     // The reference's profiles put the conversation in $TO_SUMMARIZE.
-    const { text, unknown } = fillTemplate(this.#profile.bot_responder, { NAME: name, ACTION: action ?? 'an action', CONVO: convo, TO_SUMMARIZE: convo });
+    const { text, unknown } = fillTemplate(this.#profile.bot_responder, {
+      NAME: name,
+      ACTION: action ?? 'an action',
+      CONVO: convo,
+      TO_SUMMARIZE: convo,
+    });
     this.#warn('bot_responder', unknown);
     return { system: text, turns: [] };
   }

@@ -121,7 +121,10 @@ export class SelfPrompter {
     if (this.#state === 'paused' && !this.#host.inConversation()) this.resume();
     if (this.#state !== 'active' || this.#inFlight) return;
     this.#clear();
-    this.#timer = setTimeout(() => { this.#timer = undefined; this.#fire(); }, this.#idleMs);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#fire();
+    }, this.#idleMs);
     this.#timer.unref?.();
   }
 
@@ -155,7 +158,9 @@ export class SelfPrompter {
         }
         if (this.#host.isIdle()) this.idle();
       },
-      () => { this.#inFlight = false; },
+      () => {
+        this.#inFlight = false;
+      },
     );
   }
 

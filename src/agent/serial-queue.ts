@@ -26,9 +26,14 @@ export class SerialQueue {
   push<T>(job: () => Promise<T>): Promise<T> {
     this.#pending++;
     const result = this.#tail.then(job);
-    this.#tail = result.then(() => {}, () => {}).finally(() => {
-      if (--this.#pending === 0) this.#onIdle?.();
-    });
+    this.#tail = result
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        if (--this.#pending === 0) this.#onIdle?.();
+      });
     return result;
   }
 }

@@ -13,23 +13,45 @@ export function botEventOf(event: RunEvent): BotEventInput | undefined {
     case 'request': {
       const { usage } = event;
       return {
-        type: 'model', t: event.t + event.ms, bot: event.agent, model: event.model, purpose: event.purpose, ms: event.ms,
+        type: 'model',
+        t: event.t + event.ms,
+        bot: event.agent,
+        model: event.model,
+        purpose: event.purpose,
+        ms: event.ms,
         ...(event.reply !== undefined ? { reply: event.reply } : {}),
         ...(event.error !== undefined ? { error: event.error } : {}),
-        ...(usage ? { usage: { input: usage.input, cachedInput: usage.cached, cacheWriteInput: usage.cacheWrite, output: usage.output } } : {}),
+        ...(usage
+          ? { usage: { input: usage.input, cachedInput: usage.cached, cacheWriteInput: usage.cacheWrite, output: usage.output } }
+          : {}),
         request: {
-          system: event.system, turns: event.turns,
+          system: event.system,
+          turns: event.turns,
           ...(event.tools ? { tools: event.tools } : {}),
           ...(event.maxTokens !== undefined ? { maxTokens: event.maxTokens } : {}),
         },
       };
     }
     case 'command':
-      return { type: 'command', t: event.t + event.ms, bot: event.agent, command: event.command, kind: event.kind, ok: event.ok, output: event.output, ms: event.ms };
+      return {
+        type: 'command',
+        t: event.t + event.ms,
+        bot: event.agent,
+        command: event.command,
+        kind: event.kind,
+        ok: event.ok,
+        output: event.output,
+        ms: event.ms,
+      };
     case 'message':
       return {
-        type: 'chat', t: event.t, bot: event.agent, direction: event.direction === 'sent' ? 'out' : 'in',
-        channel: event.channel, peer: event.peer, text: event.text,
+        type: 'chat',
+        t: event.t,
+        bot: event.agent,
+        direction: event.direction === 'sent' ? 'out' : 'in',
+        channel: event.channel,
+        peer: event.peer,
+        text: event.text,
       };
     default:
       return undefined;

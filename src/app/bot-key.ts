@@ -66,4 +66,5 @@ async function readKey(file: string): Promise<string> {
 }
 
 /** The start-up line when no key is set and bots of other processes therefore are not looked for. */
-export const NO_BOT_KEY_NOTICE = 'Bots in other processes are not discovered: no "bot_key" is set. To let them find each other by whispers, set "bot_key": "auto" in settings.json (processes on this machine), or the same secret text in every process of the team.';
+export const NO_BOT_KEY_NOTICE =
+  'Bots in other processes are not discovered: no "bot_key" is set. To let them find each other by whispers, set "bot_key": "auto" in settings.json (processes on this machine), or the same secret text in every process of the team.';

@@ -119,12 +119,16 @@ export interface Evaluation {
  * @throws ConfigError for an entry that is not `host:port` with a port in 1–65535.
  */
 export function parseServers(text: string): ServerAddressOption[] {
-  return text.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => {
-    const m = /^(.+):(\d+)$/.exec(entry);
-    const port = m ? Number(m[2]) : NaN;
-    if (!m || port < 1 || port > 65535) throw new ConfigError(`--servers: "${entry}" is not host:port (e.g. 127.0.0.1:55916)`);
-    return { host: m[1]!, port };
-  });
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^(.+):(\d+)$/.exec(entry);
+      const port = m ? Number(m[2]) : NaN;
+      if (!m || port < 1 || port > 65535) throw new ConfigError(`--servers: "${entry}" is not host:port (e.g. 127.0.0.1:55916)`);
+      return { host: m[1]!, port };
+    });
 }
 
 /**
@@ -134,7 +138,11 @@ export function parseServers(text: string): ServerAddressOption[] {
  */
 export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   const began = Date.now();
-  const log = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const log =
+    options.log ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`);
+    });
   const parallel = options.parallel ?? 1;
   if (!Number.isInteger(parallel) || parallel < 1) throw new ConfigError(`--parallel expects a whole number ≥ 1, got ${options.parallel}`);
   if (options.servers && options.servers.length < parallel) {
@@ -159,11 +167,12 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   let fatal: Error | undefined;
   const worker = async (w: number) => {
     const server = options.servers?.[w];
-    const settings: Settings = server ? { ...options.settings, server: 'external', host: server.host, port: server.port } : { ...options.settings, server: 'embedded' };
+    const settings: Settings = server
+      ? { ...options.settings, server: 'external', host: server.host, port: server.port }
+      : { ...options.settings, server: 'embedded' };
     // An embedded server and its bots stay warm between runs of the same agents (./warm-world.ts).
-    const world = !server && options.warmWorlds !== false
-      ? new WarmWorld({ settings, log: (line) => runLog.write(`[w${w}] ${line}`) })
-      : undefined;
+    const world =
+      !server && options.warmWorlds !== false ? new WarmWorld({ settings, log: (line) => runLog.write(`[w${w}] ${line}`) }) : undefined;
     try {
       await runAll(w, settings, world);
     } finally {
@@ -178,7 +187,12 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
       options.board?.started(run.runId, { agents: profiles.slice(0, run.task.agent_count).map((p) => p.name), timeoutS: run.task.timeout });
       let result: RunResult;
       try {
-        result = await playOne(run, settings, profiles, options, { out, botsDir: path.join(botsRoot, `worker-${w}`), log: (line) => runLog.write(`[w${w} ${run.runId}] ${line}`), world });
+        result = await playOne(run, settings, profiles, options, {
+          out,
+          botsDir: path.join(botsRoot, `worker-${w}`),
+          log: (line) => runLog.write(`[w${w} ${run.runId}] ${line}`),
+          world,
+        });
       } catch (err) {
         // Not a run's failure (those end in a result) but the evaluation's, e.g. an unwritable --out:
         // no further run starts; the error is thrown once the other workers have ended theirs.
@@ -188,7 +202,12 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
       } finally {
         progress.running--;
       }
-      options.board?.finished(run.runId, { success: result.success, score: result.score, endReason: result.end_reason, folder: runFolderOf(out, run.runId) });
+      options.board?.finished(run.runId, {
+        success: result.success,
+        score: result.score,
+        endReason: result.end_reason,
+        folder: runFolderOf(out, run.runId),
+      });
       if (result.end_reason === 'interrupted') continue;
       appending = appending.then(() => appendResult(out, result).then(() => undefined));
       await appending;
@@ -208,14 +227,23 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 
   const { results, rows, table } = await writeSummaryFiles(files, options.inputs, plan);
   return {
-    results, rows, table, planned: plan.length, skipped, made: progress.done,
+    results,
+    rows,
+    table,
+    planned: plan.length,
+    skipped,
+    made: progress.done,
     interrupted: options.signal?.aborted === true && progress.done + skipped < plan.length,
-    wall_s: Math.round((Date.now() - began) / 100) / 10, files,
+    wall_s: Math.round((Date.now() - began) / 100) / 10,
+    files,
   };
 }
 
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
-export type CampaignInput = Pick<EvaluateOptions, 'inputs' | 'ids' | 'episodes' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'>;
+export type CampaignInput = Pick<
+  EvaluateOptions,
+  'inputs' | 'ids' | 'episodes' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'
+>;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
 export interface PreparedCampaign {
@@ -233,7 +261,12 @@ export interface PreparedCampaign {
  * @throws TaskError / ConfigError for bad input.
  */
 export async function prepareCampaign(options: CampaignInput, log: (line: string) => void): Promise<PreparedCampaign> {
-  const plan = await planCampaign({ inputs: options.inputs, ids: options.ids, episodes: options.episodes, maxTimeoutS: options.maxTimeoutS });
+  const plan = await planCampaign({
+    inputs: options.inputs,
+    ids: options.ids,
+    episodes: options.episodes,
+    maxTimeoutS: options.maxTimeoutS,
+  });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
   const checked = new Set<string>();
@@ -247,17 +280,27 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
     if (check.unplayable) unplayable.push(check.unplayable);
   }
   if (unplayable.length) {
-    log(`${unplayable.length} task(s) cannot be played on Minecraft ${options.settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`);
+    log(
+      `${unplayable.length} task(s) cannot be played on Minecraft ${options.settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`,
+    );
   }
-  requireUsableModels(profiles.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}" (${options.profilesDir ?? 'profiles/tasks'})`, spec: options.model ?? p.model })), options.env);
+  requireUsableModels(
+    profiles.map((p) => ({
+      owner: options.model !== undefined ? '--model' : `profile "${p.name}" (${options.profilesDir ?? 'profiles/tasks'})`,
+      spec: options.model ?? p.model,
+    })),
+    options.env,
+  );
   return { plan, profiles };
 }
 
 /** The files of an evaluation's output folder `out` (absolute when `out` is). */
 export function evaluationFiles(out: string): Evaluation['files'] {
   return {
-    results: path.join(out, 'results.jsonl'), csv: path.join(out, 'summary.csv'),
-    report: path.join(out, 'report.html'), log: path.join(out, 'eval.log'),
+    results: path.join(out, 'results.jsonl'),
+    csv: path.join(out, 'summary.csv'),
+    report: path.join(out, 'report.html'),
+    log: path.join(out, 'eval.log'),
   };
 }
 
@@ -270,7 +313,9 @@ export function evaluationFiles(out: string): Evaluation['files'] {
 export async function previousResults(files: Evaluation['files'], resume: boolean | undefined): Promise<RunResult[]> {
   const previous = await readFile(files.results, 'utf8').catch(() => undefined);
   if (previous !== undefined && previous.trim() && !resume) {
-    throw new ConfigError(`${files.results} already holds results: pass --resume to continue that evaluation, or choose another --out folder`);
+    throw new ConfigError(
+      `${files.results} already holds results: pass --resume to continue that evaluation, or choose another --out folder`,
+    );
   }
   return previous ? parseResults(previous, files.results) : [];
 }
@@ -279,16 +324,26 @@ export async function previousResults(files: Evaluation['files'], resume: boolea
  * Summarises the results of `plan` in `files.results` (a run recorded twice counts once) and
  * writes `summary.csv` and `report.html` next to it: the same files whatever ran the runs.
  */
-export async function writeSummaryFiles(files: Evaluation['files'], inputs: readonly string[], plan: readonly PlannedRun[]): Promise<Pick<Evaluation, 'results' | 'rows' | 'table'>> {
+export async function writeSummaryFiles(
+  files: Evaluation['files'],
+  inputs: readonly string[],
+  plan: readonly PlannedRun[],
+): Promise<Pick<Evaluation, 'results' | 'rows' | 'table'>> {
   const planned = new Set(plan.map((r) => r.runId));
   const text = await readFile(files.results, 'utf8').catch(() => '');
   const results = parseResults(text, files.results).filter((r) => planned.has(r.run_id));
   const rows = summarise(results);
   await writeFile(files.csv, summaryCsv(rows));
-  await writeFile(files.report, reportHtml({
-    title: `MineCollab evaluation: ${inputs.map((i) => path.basename(i)).join(', ')}`,
-    results, rows, chartJs: await chartJs(), generatedAt: new Date(),
-  }));
+  await writeFile(
+    files.report,
+    reportHtml({
+      title: `MineCollab evaluation: ${inputs.map((i) => path.basename(i)).join(', ')}`,
+      results,
+      rows,
+      chartJs: await chartJs(),
+      generatedAt: new Date(),
+    }),
+  );
   return { results, rows, table: formatSummary(rows) };
 }
 
@@ -302,12 +357,27 @@ export type PlayOptions = Pick<EvaluateOptions, 'model' | 'env' | 'humansTimeout
  *
  * @throws ConfigError when a model cannot be used here; Error when the run cannot be recorded.
  */
-export async function playOne(run: PlannedRun, settings: Settings, profiles: Profile[], options: PlayOptions,
-  where: { out: string; botsDir: string; log: (line: string) => void; world?: TaskWorld }): Promise<RunResult> {
+export async function playOne(
+  run: PlannedRun,
+  settings: Settings,
+  profiles: Profile[],
+  options: PlayOptions,
+  where: { out: string; botsDir: string; log: (line: string) => void; world?: TaskWorld },
+): Promise<RunResult> {
   return runTask({
-    task: run.task, settings, profiles: profiles.slice(0, run.task.agent_count), model: options.model, env: options.env,
-    runId: run.runId, episode: run.episode, folder: runFolderOf(where.out, run.runId), botsDir: where.botsDir,
-    humansTimeoutMs: options.humansTimeoutMs, signal: options.signal, log: where.log, unplayableAsResult: true,
+    task: run.task,
+    settings,
+    profiles: profiles.slice(0, run.task.agent_count),
+    model: options.model,
+    env: options.env,
+    runId: run.runId,
+    episode: run.episode,
+    folder: runFolderOf(where.out, run.runId),
+    botsDir: where.botsDir,
+    humansTimeoutMs: options.humansTimeoutMs,
+    signal: options.signal,
+    log: where.log,
+    unplayableAsResult: true,
     onScore: options.board && ((score) => options.board!.score(run.runId, score)),
     world: where.world,
   });
@@ -319,8 +389,13 @@ export async function openLog(file: string): Promise<{ write: (line: string) => 
   const stream = createWriteStream(file, { flags: 'a' });
   stream.on('error', () => {});
   return {
-    write: (line) => { stream.write(`${new Date().toISOString()} ${line}\n`); },
-    close: async () => { stream.end(); await finished(stream).catch(() => {}); },
+    write: (line) => {
+      stream.write(`${new Date().toISOString()} ${line}\n`);
+    },
+    close: async () => {
+      stream.end();
+      await finished(stream).catch(() => {});
+    },
   };
 }
 

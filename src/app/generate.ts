@@ -26,7 +26,11 @@ function int(value: string | undefined, name: string, fallback: number): number 
   return n;
 }
 
-const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Runs `generate` with command-line `args` (after the word `generate`).
@@ -36,12 +40,24 @@ const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) =
  */
 export async function generate(args: string[]): Promise<{ file: string; tasks: number }> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: {
-      agents: { type: 'string' }, count: { type: 'string' }, seed: { type: 'string' }, depth: { type: 'string' },
-      missing: { type: 'string' }, blocked: { type: 'string' }, targets: { type: 'string' }, dishes: { type: 'string' },
-      'hells-kitchen': { type: 'boolean' }, size: { type: 'string' }, levels: { type: 'string' }, timeout: { type: 'string' },
-      version: { type: 'string' }, out: { type: 'string' },
+      agents: { type: 'string' },
+      count: { type: 'string' },
+      seed: { type: 'string' },
+      depth: { type: 'string' },
+      missing: { type: 'string' },
+      blocked: { type: 'string' },
+      targets: { type: 'string' },
+      dishes: { type: 'string' },
+      'hells-kitchen': { type: 'boolean' },
+      size: { type: 'string' },
+      levels: { type: 'string' },
+      timeout: { type: 'string' },
+      version: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   const [kind] = positionals;
@@ -58,9 +74,20 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
   };
   let tasks: Record<string, Task>;
   if (kind === 'crafting') {
-    tasks = generateCraftingTasks(data, { ...common, depth: int(values.depth, 'depth', 0), missing: int(values.missing, 'missing', 0), blocked: list(values.blocked), targets: list(values.targets) });
+    tasks = generateCraftingTasks(data, {
+      ...common,
+      depth: int(values.depth, 'depth', 0),
+      missing: int(values.missing, 'missing', 0),
+      blocked: list(values.blocked),
+      targets: list(values.targets),
+    });
   } else if (kind === 'cooking') {
-    tasks = generateCookingTasks(data, { ...common, dishes: int(values.dishes, 'dishes', 2), hellsKitchen: values['hells-kitchen'] ?? false, targets: list(values.targets) });
+    tasks = generateCookingTasks(data, {
+      ...common,
+      dishes: int(values.dishes, 'dishes', 2),
+      hellsKitchen: values['hells-kitchen'] ?? false,
+      targets: list(values.targets),
+    });
   } else {
     tasks = generateConstructionTasks(data, { ...common, size: int(values.size, 'size', 6), levels: int(values.levels, 'levels', 3) });
   }

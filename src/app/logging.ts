@@ -65,8 +65,14 @@ class BotFiles extends Writable {
     } catch {
       bot = undefined;
     }
-    if (typeof bot !== 'string' || !/^\w{1,16}$/.test(bot)) { done(); return; }
-    void this.#file(bot).then((file) => { file?.write(line); done(); });
+    if (typeof bot !== 'string' || !/^\w{1,16}$/.test(bot)) {
+      done();
+      return;
+    }
+    void this.#file(bot).then((file) => {
+      file?.write(line);
+      done();
+    });
   }
 
   #file(bot: string): Promise<SonicBoom | undefined> {
@@ -85,10 +91,16 @@ class BotFiles extends Writable {
 
   async closeFiles(): Promise<void> {
     const files = await Promise.all(this.#files.values());
-    await Promise.all(files.map((f) => f && new Promise<void>((resolve) => {
-      f.once('close', () => resolve());
-      f.end();
-    })));
+    await Promise.all(
+      files.map(
+        (f) =>
+          f &&
+          new Promise<void>((resolve) => {
+            f.once('close', () => resolve());
+            f.end();
+          }),
+      ),
+    );
     this.#files.clear();
   }
 }
@@ -114,7 +126,11 @@ function recordOf(event: BotEvent): Record<string, unknown> {
  * logging.line('Dashboard on http://127.0.0.1:8080');
  */
 export function createLogging(options: LoggingOptions = {}): Logging {
-  const files = new BotFiles({ botsDir: path.resolve(options.botsDir ?? 'bots'), fileSize: options.fileSize ?? '10m', keepFiles: options.keepFiles ?? 3 });
+  const files = new BotFiles({
+    botsDir: path.resolve(options.botsDir ?? 'bots'),
+    fileSize: options.fileSize ?? '10m',
+    keepFiles: options.keepFiles ?? 3,
+  });
   const streams: pino.StreamEntry[] = [{ level: 'debug', stream: files }];
   const terminal = options.terminal ?? 2;
   if (terminal !== false) {
@@ -155,7 +171,9 @@ export function createLogging(options: LoggingOptions = {}): Logging {
     },
     async close() {
       root.flush();
-      await new Promise<void>((resolve) => { files.end(() => resolve()); });
+      await new Promise<void>((resolve) => {
+        files.end(() => resolve());
+      });
       await files.closeFiles();
     },
   };

@@ -30,7 +30,10 @@ export interface ProfileModelSpecs {
 }
 
 /** The model specs of `profile`, with `override` (a task run's `--model`) replacing every one of them. */
-export function profileModelSpecs(profile: Pick<MergedProfile, 'model' | 'code_model' | 'vision_model'>, override?: ModelSpec): ProfileModelSpecs {
+export function profileModelSpecs(
+  profile: Pick<MergedProfile, 'model' | 'code_model' | 'vision_model'>,
+  override?: ModelSpec,
+): ProfileModelSpecs {
   if (override !== undefined) return { chat: override };
   return {
     chat: profile.model,
@@ -47,8 +50,12 @@ export function profileModelSpecs(profile: Pick<MergedProfile, 'model' | 'code_m
  * @throws ConfigError when the model cannot be used and `options.fallback` is false.
  */
 export function chooseExtraModel(
-  role: 'code_model' | 'vision_model', spec: ModelSpec | undefined, agent: Agent, env: NodeJS.ProcessEnv | undefined,
-  options: ChooseOptions, log: (line: string) => void,
+  role: 'code_model' | 'vision_model',
+  spec: ModelSpec | undefined,
+  agent: Agent,
+  env: NodeJS.ProcessEnv | undefined,
+  options: ChooseOptions,
+  log: (line: string) => void,
 ): ChatModel | undefined {
   if (spec === undefined) return undefined;
   if (spec === 'oracle') return chooseModel(spec, agent, env, options).model;
@@ -88,10 +95,12 @@ export function shippedExamples(): Promise<{ conversing: readonly Example[]; cod
   shipped ??= Promise.all([
     ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json')),
     ExampleSelector.load(path.join(EXAMPLES_DIR, 'coding.json')),
-  ]).then(([c, k]) => ({ conversing: [...c.examples], coding: [...k.examples] })).catch((err: unknown) => {
-    shipped = undefined;
-    throw err;
-  });
+  ])
+    .then(([c, k]) => ({ conversing: [...c.examples], coding: [...k.examples] }))
+    .catch((err: unknown) => {
+      shipped = undefined;
+      throw err;
+    });
   return shipped;
 }
 
@@ -149,7 +158,10 @@ export class ExampleLibrary {
         cacheDir: path.join(this.#options.botsDir, EMBEDDINGS_CACHE),
         onError: (err) => {
           const text = `embedding with ${embedder?.id} failed (${(err as Error).message}); examples ranked by full-text search meanwhile`;
-          if (!this.#failures.has(text)) { this.#failures.add(text); this.#options.log(text); }
+          if (!this.#failures.has(text)) {
+            this.#failures.add(text);
+            this.#options.log(text);
+          }
         },
       });
       this.#selectors.set(key, selector);

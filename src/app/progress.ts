@@ -25,19 +25,26 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       update(p) {
         if (!p.last) return;
         const r = p.last;
-        stream.write(`[${p.done}/${p.total}] ${r.run_id}: ${r.end_reason}, score ${r.score}, ${r.duration_s} s; ${p.successes} succeeded, ${compactCount(p.tokens)} tokens so far\n`);
+        stream.write(
+          `[${p.done}/${p.total}] ${r.run_id}: ${r.end_reason}, score ${r.score}, ${r.duration_s} s; ${p.successes} succeeded, ${compactCount(p.tokens)} tokens so far\n`,
+        );
       },
-      log: (line) => { stream.write(`${line}\n`); },
+      log: (line) => {
+        stream.write(`${line}\n`);
+      },
       stop: () => {},
     };
   }
-  const multi = new cliProgress.MultiBar({
-    stream,
-    format: 'eval |{bar}| {value}/{total} runs | {successes} succeeded | {tokens} tokens | {running} running | ETA {eta_formatted}',
-    hideCursor: true,
-    clearOnComplete: false,
-    etaBuffer: 20,
-  }, cliProgress.Presets.shades_classic);
+  const multi = new cliProgress.MultiBar(
+    {
+      stream,
+      format: 'eval |{bar}| {value}/{total} runs | {successes} succeeded | {tokens} tokens | {running} running | ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 20,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   let bar: cliProgress.SingleBar | undefined;
   return {
     update(p) {
@@ -45,7 +52,11 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       if (!bar) bar = multi.create(p.total, p.done, payload);
       else bar.update(p.done, payload);
     },
-    log: (line) => { multi.log(`${line}\n`); },
-    stop: () => { multi.stop(); },
+    log: (line) => {
+      multi.log(`${line}\n`);
+    },
+    stop: () => {
+      multi.stop();
+    },
   };
 }

@@ -23,14 +23,19 @@ export function recordingModel(model: ChatModel, agent: string, sink: RunEventSi
     let usage: TokenUsage | undefined;
     let reasoning: string | undefined;
     const event = (fields: Partial<RequestEvent>): RequestEvent => ({
-      type: 'request', t, agent, model: model.id,
+      type: 'request',
+      t,
+      agent,
+      model: model.id,
       purpose: req.purpose ?? (req.maxTokens === undefined ? 'conversing' : 'other'),
       system: req.system,
       ...(req.live ? { live: req.live } : {}),
       turns: req.turns.map((turn) => ({ role: turn.role, content: turn.content })),
       ...(req.tools?.length ? { tools: req.tools.map((tool) => tool.name) } : {}),
       ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}),
-      ...(usage ? { usage: { input: usage.input, cached: usage.cachedInput, cacheWrite: usage.cacheWriteInput, output: usage.output } } : {}),
+      ...(usage
+        ? { usage: { input: usage.input, cached: usage.cachedInput, cacheWrite: usage.cacheWriteInput, output: usage.output } }
+        : {}),
       ...(reasoning ? { reasoning } : {}),
       ms: Date.now() - t,
       ...fields,
@@ -38,8 +43,14 @@ export function recordingModel(model: ChatModel, agent: string, sink: RunEventSi
     try {
       const result = await call({
         ...req,
-        onUsage: (u) => { usage = u; req.onUsage?.(u); },
-        onReasoning: (r) => { reasoning = r; req.onReasoning?.(r); },
+        onUsage: (u) => {
+          usage = u;
+          req.onUsage?.(u);
+        },
+        onReasoning: (r) => {
+          reasoning = r;
+          req.onReasoning?.(r);
+        },
       });
       sink.emit(event({ reply: text(result) }));
       return result;
@@ -50,9 +61,20 @@ export function recordingModel(model: ChatModel, agent: string, sink: RunEventSi
   }
   return new Proxy(model, {
     get(target, prop) {
-      if (prop === 'complete') return (req: ChatRequest) => record(req, (r) => target.complete(r), (reply) => reply);
+      if (prop === 'complete')
+        return (req: ChatRequest) =>
+          record(
+            req,
+            (r) => target.complete(r),
+            (reply) => reply,
+          );
       if (prop === 'respond' && target.respond) {
-        return (req: ChatRequest) => record(req, (r) => target.respond!(r), (result) => result.text);
+        return (req: ChatRequest) =>
+          record(
+            req,
+            (r) => target.respond!(r),
+            (result) => result.text,
+          );
       }
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -70,28 +92,54 @@ export function commandText(def: CommandDef<unknown>, args: Record<string, unkno
  * The same commands, each reporting a command event when it settles: `ok` false when it threw
  * (an error, its time bound, an interruption), its output or the error's message.
  */
-export function recordingCommands(registry: CommandRegistry<CommandContext>, agent: string, sink: RunEventSink): CommandRegistry<CommandContext> {
-  return new CommandRegistry<CommandContext>(registry.list().map((def) => ({
-    ...def,
-    async perform(ctx: CommandContext, args: ArgsOf<Record<string, ParamSpec>>) {
-      const t = Date.now();
-      const command = commandText(def, args);
-      try {
-        const output = await def.perform(ctx, args);
-        sink.emit({ type: 'command', t, agent, command, kind: def.kind, ok: true, output: output ?? `${def.name} done.`, ms: Date.now() - t });
-        return output;
-      } catch (err) {
-        sink.emit({ type: 'command', t, agent, command, kind: def.kind, ok: false, output: isAbortError(err) ? 'interrupted' : (err as Error).message, ms: Date.now() - t });
-        throw err;
-      }
-    },
-  })));
+export function recordingCommands(
+  registry: CommandRegistry<CommandContext>,
+  agent: string,
+  sink: RunEventSink,
+): CommandRegistry<CommandContext> {
+  return new CommandRegistry<CommandContext>(
+    registry.list().map((def) => ({
+      ...def,
+      async perform(ctx: CommandContext, args: ArgsOf<Record<string, ParamSpec>>) {
+        const t = Date.now();
+        const command = commandText(def, args);
+        try {
+          const output = await def.perform(ctx, args);
+          sink.emit({
+            type: 'command',
+            t,
+            agent,
+            command,
+            kind: def.kind,
+            ok: true,
+            output: output ?? `${def.name} done.`,
+            ms: Date.now() - t,
+          });
+          return output;
+        } catch (err) {
+          sink.emit({
+            type: 'command',
+            t,
+            agent,
+            command,
+            kind: def.kind,
+            ok: false,
+            output: isAbortError(err) ? 'interrupted' : (err as Error).message,
+            ms: Date.now() - t,
+          });
+          throw err;
+        }
+      },
+    })),
+  );
 }
 
 /** The same transport, reporting each bot message sent and received by `agent`. */
 export function recordingTransport(inner: Transport, agent: string, sink: RunEventSink): Transport {
   return {
-    get kind() { return inner.kind; },
+    get kind() {
+      return inner.kind;
+    },
     peers: () => inner.peers(),
     isPeer: (name) => inner.isPeer(name),
     send(message) {

@@ -39,10 +39,14 @@ export class RunFolder {
 
   /** Appends `event` to its file (phases are kept in the result, not written). */
   write(event: RunEvent): void {
-    const file = event.type === 'request' ? path.join('requests', `${event.agent.replace(/[^\w.-]/g, '_')}.jsonl`)
-      : event.type === 'command' ? 'commands.jsonl'
-        : event.type === 'message' ? 'messages.jsonl'
-          : undefined;
+    const file =
+      event.type === 'request'
+        ? path.join('requests', `${event.agent.replace(/[^\w.-]/g, '_')}.jsonl`)
+        : event.type === 'command'
+          ? 'commands.jsonl'
+          : event.type === 'message'
+            ? 'messages.jsonl'
+            : undefined;
     if (!file) return;
     let stream = this.#streams.get(file);
     if (!stream) {
@@ -55,13 +59,19 @@ export class RunFolder {
 
   /** Closes the event files and writes the final state and the result. */
   async finish(ending: RunEnding): Promise<void> {
-    await Promise.all([...this.#streams.values()].map(async (s) => {
-      s.end();
-      await finished(s).catch(() => {});
-    }));
+    await Promise.all(
+      [...this.#streams.values()].map(async (s) => {
+        s.end();
+        await finished(s).catch(() => {});
+      }),
+    );
     this.#streams.clear();
     await writeFile(path.join(this.dir, 'inventories.json'), `${JSON.stringify(ending.inventories, null, 2)}\n`);
-    if (ending.blueprintDiff) await writeFile(path.join(this.dir, 'blueprint-diff.txt'), ending.blueprintDiff.length ? `${ending.blueprintDiff.join('\n')}\n` : 'The world matches the blueprint.\n');
+    if (ending.blueprintDiff)
+      await writeFile(
+        path.join(this.dir, 'blueprint-diff.txt'),
+        ending.blueprintDiff.length ? `${ending.blueprintDiff.join('\n')}\n` : 'The world matches the blueprint.\n',
+      );
     await writeFile(path.join(this.dir, 'result.json'), `${JSON.stringify(ending.result, null, 2)}\n`);
   }
 }

@@ -31,8 +31,17 @@ import { checkTaskForVersion, goalFor, perAgentTargets, TaskError, taskTargets }
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { validatorFor, type Validation } from '../tasks/validators.ts';
 import {
-  ANIMALS_EACH, blueprintBox, COOKING_ANIMALS, cookingAnimalCommands, cookingBlockCommands, cookingFuelCommands,
-  cookingLayout, fillBoxCommands, firstLevel, shiftBlueprint, type Pos,
+  ANIMALS_EACH,
+  blueprintBox,
+  COOKING_ANIMALS,
+  cookingAnimalCommands,
+  cookingBlockCommands,
+  cookingFuelCommands,
+  cookingLayout,
+  fillBoxCommands,
+  firstLevel,
+  shiftBlueprint,
+  type Pos,
 } from '../tasks/worlds.ts';
 
 /** The result line of a run: see {@link RunResult} (`src/tasks/eval/records.ts`). */
@@ -103,7 +112,14 @@ export interface TaskWorld {
    *
    * @throws ConfigError / ConnectError / Error as `startAgents` does.
    */
-  open(request: { profiles: Profile[]; model?: Profile['model']; env?: NodeJS.ProcessEnv; botsDir?: string; events: RunEventSink; log: (line: string) => void }): Promise<RunningBots>;
+  open(request: {
+    profiles: Profile[];
+    model?: Profile['model'];
+    env?: NodeJS.ProcessEnv;
+    botsDir?: string;
+    events: RunEventSink;
+    log: (line: string) => void;
+  }): Promise<RunningBots>;
   /**
    * Takes the bots back once the run's result is final. `reusable` is false after an error or a
    * missing agent: the world is then closed rather than kept.
@@ -144,7 +160,10 @@ export const SETUP_RATE_LIMIT: RateLimit = { burst: 20, intervalMs: 50 };
  */
 export async function loadTaskProfiles(dir: string, count: number): Promise<Profile[]> {
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
-  if (files.length < count) throw new TaskError(`${dir}: the task needs ${count} agents but only ${files.length} profiles are there; add profiles (one JSON file per bot).`);
+  if (files.length < count)
+    throw new TaskError(
+      `${dir}: the task needs ${count} agents but only ${files.length} profiles are there; add profiles (one JSON file per bot).`,
+    );
   return Promise.all(files.slice(0, count).map((f) => loadProfile(path.join(dir, f))));
 }
 
@@ -209,7 +228,11 @@ interface Ending {
  */
 export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const { task, settings } = options;
-  const log = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const log =
+    options.log ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`);
+    });
   const check = checkTask(task, settings, options.profiles.length);
   if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);
   for (const warning of check.warnings) log(`Task ${task.id}: ${warning}`);
@@ -218,14 +241,20 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const episode = options.episode ?? 1;
   const runId = options.runId ?? `${fileKeys([task.file]).get(task.file)}/${task.id}/${episode}`;
   const picked = options.profiles.slice(0, task.agent_count);
-  requireUsableModels(picked.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })), options.env);
+  requireUsableModels(
+    picked.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })),
+    options.env,
+  );
   // The task's domain layer (profiles/tasks/domains/: its prompts and examples) under each bot's own keys.
   const profiles = await withTaskDomain(picked, task.type);
   const folder = options.folder ? await RunFolder.create(options.folder) : undefined;
-  const recorder = new RunRecorder(
-    Object.fromEntries(profiles.map((p) => [p.name, modelName(options.model ?? p.model)])),
-    { prices: settings.model_prices, forward: (event) => { folder?.write(event); options.onEvent?.(event); } },
-  );
+  const recorder = new RunRecorder(Object.fromEntries(profiles.map((p) => [p.name, modelName(options.model ?? p.model)])), {
+    prices: settings.model_prices,
+    forward: (event) => {
+      folder?.write(event);
+      options.onEvent?.(event);
+    },
+  });
   recorder.emit({ type: 'phase', t: started, phase: 'setup' });
   let playing: number | undefined;
   const goals: Record<string, string> = {};
@@ -264,11 +293,13 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     };
     if (folder) {
       const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;
-      await folder.finish({
-        result,
-        inventories: Object.fromEntries(agents.map((a) => [a.name, safeInventory(a.bot)])),
-        blueprintDiff: blueprint && lookup ? diffLines(checkBlueprint(blueprint, lookup)) : undefined,
-      }).catch((err: Error) => log(`Could not write the run's records to ${folder.dir}: ${err.message}`));
+      await folder
+        .finish({
+          result,
+          inventories: Object.fromEntries(agents.map((a) => [a.name, safeInventory(a.bot)])),
+          blueprintDiff: blueprint && lookup ? diffLines(checkBlueprint(blueprint, lookup)) : undefined,
+        })
+        .catch((err: Error) => log(`Could not write the run's records to ${folder.dir}: ${err.message}`));
     }
     return result;
   };
@@ -280,14 +311,28 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     running = options.world
       ? await options.world.open({ profiles, model: options.model, env: options.env, botsDir: options.botsDir, events: recorder, log })
       : await startAgents({
-        settings, profiles, model: options.model, port: settings.server === 'embedded' ? 0 : undefined, env: options.env, log,
-        fallback: false, events: recorder, botsDir: options.botsDir,
-      });
+          settings,
+          profiles,
+          model: options.model,
+          port: settings.server === 'embedded' ? 0 : undefined,
+          env: options.env,
+          log,
+          fallback: false,
+          events: recorder,
+          botsDir: options.botsDir,
+        });
   } catch (err) {
     // Bad input found by startAgents (a model that cannot be used) is the caller's to report.
     if (err instanceof ConfigError) throw err;
     const missing = err instanceof ConnectError;
-    return finish({ reason: missing ? 'missing_agent' : 'error', outcome: failed, error: `${missing ? 'No other agents found: ' : ''}${(err as Error).message}` }, []);
+    return finish(
+      {
+        reason: missing ? 'missing_agent' : 'error',
+        outcome: failed,
+        error: `${missing ? 'No other agents found: ' : ''}${(err as Error).message}`,
+      },
+      [],
+    );
   }
   const { agents } = running;
   let last = failed;
@@ -299,7 +344,11 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   if (options.signal?.aborted) abort();
   else options.signal?.addEventListener('abort', abort, { once: true });
   try {
-    const { blueprint, origin } = await setUp(task, agents, humans, { log, humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS, signal: stop.signal });
+    const { blueprint, origin } = await setUp(task, agents, humans, {
+      log,
+      humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS,
+      signal: stop.signal,
+    });
     placed = blueprint;
     // The validator checks the world as placed (a construction blueprint may have been moved).
     const validate = validatorFor(blueprint ? { ...task, blueprint } : task);
@@ -321,18 +370,31 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     if (agents.length > 1 && opening) await agents[0]!.startConversation(agents[1]!.name, opening);
     await options.onPlaying?.({ agents, blueprint, origin });
     const ending = await play(task, agents, running, validate, {
-      missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS, signal: stop.signal, onCheck: (v) => { if (v.score !== last.score || last === failed) options.onScore?.(v.score); last = v; },
+      missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS,
+      signal: stop.signal,
+      onCheck: (v) => {
+        if (v.score !== last.score || last === failed) options.onScore?.(v.score);
+        last = v;
+      },
     });
     // A run that ended by its own rules leaves a world a warm world can reset.
     reusable = ending.reason === 'success' || ending.reason === 'timeout';
-    log(ending.reason === 'success' ? `Task ${task.id} succeeded.`
-      : ending.reason === 'timeout' ? `Task ${task.id} timed out after ${task.timeout} s with score ${ending.outcome.score}.`
-        : `Task ${task.id} ended (${ending.reason}): ${ending.error ?? ''}`);
+    log(
+      ending.reason === 'success'
+        ? `Task ${task.id} succeeded.`
+        : ending.reason === 'timeout'
+          ? `Task ${task.id} timed out after ${task.timeout} s with score ${ending.outcome.score}.`
+          : `Task ${task.id} ended (${ending.reason}): ${ending.error ?? ''}`,
+    );
     return await finish(ending, agents, blueprint);
   } catch (err) {
     if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: last }, agents, placed);
     const missing = err instanceof MissingPlayerError;
-    return await finish({ reason: missing ? 'missing_agent' : 'error', outcome: missing ? failed : last, error: (err as Error).message }, agents, placed);
+    return await finish(
+      { reason: missing ? 'missing_agent' : 'error', outcome: missing ? failed : last, error: (err as Error).message },
+      agents,
+      placed,
+    );
   } finally {
     options.signal?.removeEventListener('abort', abort);
     if (options.world) await options.world.release(running, reusable);
@@ -366,8 +428,13 @@ class MissingPlayerError extends Error {}
  * Plays until success, the timeout, a missing agent or the signal: the validator runs on every
  * game tick of agent 0's bot; presence is checked every second.
  */
-function play(task: LoadedTask, agents: Agent[], running: RunningBots, validate: ReturnType<typeof validatorFor>,
-  options: { missingAgentMs: number; signal: AbortSignal; onCheck: (v: Validation) => void }): Promise<Ending> {
+function play(
+  task: LoadedTask,
+  agents: Agent[],
+  running: RunningBots,
+  validate: ReturnType<typeof validatorFor>,
+  options: { missingAgentMs: number; signal: AbortSignal; onCheck: (v: Validation) => void },
+): Promise<Ending> {
   const bot = agents[0]!.bot;
   const state = { inventories: () => agents.map((a) => safeInventory(a.bot)), lookup: botBlockLookup(bot) };
   return new Promise<Ending>((resolve) => {
@@ -394,19 +461,32 @@ function play(task: LoadedTask, agents: Agent[], running: RunningBots, validate:
       if (latest.success) end({ reason: 'success' });
     };
     const interrupted = () => end({ reason: 'interrupted' });
-    const timer = setTimeout(() => { check(); end({ reason: 'timeout' }); }, task.timeout * 1000);
-    const presence = setInterval(() => {
-      const now = Date.now();
-      running.sessions.forEach((session, i) => {
-        const name = agents[i]!.name;
-        if (session.online) { missingSince.delete(name); return; }
-        const since = missingSince.get(name) ?? now;
-        missingSince.set(name, since);
-        if (now - since >= options.missingAgentMs) {
-          end({ reason: 'missing_agent', outcome: { success: false, score: 0 }, error: `No other agents found: ${name} has been off the server for ${Math.round(options.missingAgentMs / 1000)} s` });
-        }
-      });
-    }, Math.min(1000, options.missingAgentMs / 4));
+    const timer = setTimeout(() => {
+      check();
+      end({ reason: 'timeout' });
+    }, task.timeout * 1000);
+    const presence = setInterval(
+      () => {
+        const now = Date.now();
+        running.sessions.forEach((session, i) => {
+          const name = agents[i]!.name;
+          if (session.online) {
+            missingSince.delete(name);
+            return;
+          }
+          const since = missingSince.get(name) ?? now;
+          missingSince.set(name, since);
+          if (now - since >= options.missingAgentMs) {
+            end({
+              reason: 'missing_agent',
+              outcome: { success: false, score: 0 },
+              error: `No other agents found: ${name} has been off the server for ${Math.round(options.missingAgentMs / 1000)} s`,
+            });
+          }
+        });
+      },
+      Math.min(1000, options.missingAgentMs / 4),
+    );
     if (options.signal.aborted) return interrupted();
     options.signal.addEventListener('abort', interrupted, { once: true });
     bot.on('physicsTick', check);
@@ -422,7 +502,13 @@ function play(task: LoadedTask, agents: Agent[], running: RunningBots, validate:
  *
  * @param goals filled with each agent's goal text.
  */
-function assignTasks(task: LoadedTask, agents: Agent[], blueprint: Blueprint | undefined, names: { agents: string[]; humans: string[] }, goals: Record<string, string>): void {
+function assignTasks(
+  task: LoadedTask,
+  agents: Agent[],
+  blueprint: Blueprint | undefined,
+  names: { agents: string[]; humans: string[] },
+  goals: Record<string, string>,
+): void {
   const targets = taskTargets(task);
   const own = perAgentTargets(task);
   agents.forEach((agent, i) => {
@@ -473,12 +559,19 @@ interface Commander {
 
 function commander(bot: Bot): Commander {
   const outbox = new ChatOutbox((line) => bot.chat(line), SETUP_RATE_LIMIT);
-  const feedback = () => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(timer); bot.off('messagestr', onMessage); resolve(); };
-    const onMessage = (_text: string, position: string) => { if (position === 'system' || position === 'game_info') done(); };
-    const timer = setTimeout(done, FEEDBACK_WAIT_MS);
-    bot.on('messagestr', onMessage);
-  });
+  const feedback = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        bot.off('messagestr', onMessage);
+        resolve();
+      };
+      const onMessage = (_text: string, position: string) => {
+        if (position === 'system' || position === 'game_info') done();
+      };
+      const timer = setTimeout(done, FEEDBACK_WAIT_MS);
+      bot.on('messagestr', onMessage);
+    });
   return {
     send: (lines) => lines.forEach((l) => outbox.raw(l)),
     async sendInOrder(lines) {
@@ -554,24 +647,36 @@ interface SetUpOptions {
  *
  * @throws MissingPlayerError when a human player does not join within `humansTimeoutMs`.
  */
-async function setUp(task: LoadedTask, agents: Agent[], humans: HumanSlot[], options: SetUpOptions): Promise<{ blueprint?: Blueprint; origin: Pos }> {
+async function setUp(
+  task: LoadedTask,
+  agents: Agent[],
+  humans: HumanSlot[],
+  options: SetUpOptions,
+): Promise<{ blueprint?: Blueprint; origin: Pos }> {
   const first = agents[0]!;
   const feet = first.bot.entity.position.floored();
   const origin: Pos = { x: feet.x, y: feet.y, z: feet.z };
   const commanders = agents.map((a) => commander(a.bot));
   try {
     if (humans.length) await waitForHumans(first.bot, humans, options);
-    await Promise.all(agents.map(async (agent, i) => {
-      const { bot, name } = agent;
-      const wanted = task.initial_inventory[String(i)] ?? {};
-      commanders[i]!.send([`/clear ${name}`]);
-      await must(`could not clear ${name}'s inventory`, () => bot.inventory.items().length === 0);
-      commanders[i]!.send(Object.entries(wanted).map(([item, count]) => `/give ${name} ${item} ${count}`));
-      await must(`${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`, () => Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n));
-    }));
+    await Promise.all(
+      agents.map(async (agent, i) => {
+        const { bot, name } = agent;
+        const wanted = task.initial_inventory[String(i)] ?? {};
+        commanders[i]!.send([`/clear ${name}`]);
+        await must(`could not clear ${name}'s inventory`, () => bot.inventory.items().length === 0);
+        commanders[i]!.send(Object.entries(wanted).map(([item, count]) => `/give ${name} ${item} ${count}`));
+        await must(`${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`, () =>
+          Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n),
+        );
+      }),
+    );
     // Human players: agent 0 clears their inventories and gives them theirs (MINDcraft does the same).
     for (const human of humans) {
-      await commanders[0]!.sendInOrder([`/clear ${human.username}`, ...Object.entries(human.inventory).map(([item, count]) => `/give ${human.username} ${item} ${count}`)]);
+      await commanders[0]!.sendInOrder([
+        `/clear ${human.username}`,
+        ...Object.entries(human.inventory).map(([item, count]) => `/give ${human.username} ${item} ${count}`),
+      ]);
     }
     let blueprint: Blueprint | undefined;
     let meeting: Pos;
@@ -591,7 +696,9 @@ async function setUp(task: LoadedTask, agents: Agent[], humans: HumanSlot[], opt
       meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
     }
     await bringHumans(first.bot, commanders[0]!, humans, meeting);
-    options.log(`Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`);
+    options.log(
+      `Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`,
+    );
     return { blueprint, origin };
   } finally {
     commanders.forEach((c) => c.close());
@@ -608,28 +715,38 @@ async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOption
   if (missing().length) options.log(`Waiting up to ${Math.round(options.humansTimeoutMs / 1000)} s for ${missing().join(', ')} to join.`);
   const joined = await waitFor(() => missing().length === 0 || options.signal.aborted, options.humansTimeoutMs);
   if (options.signal.aborted) throw new Error('interrupted');
-  if (!joined) throw new MissingPlayerError(`No other agents found: human player(s) ${missing().join(', ')} did not join within ${Math.round(options.humansTimeoutMs / 1000)} s`);
+  if (!joined)
+    throw new MissingPlayerError(
+      `No other agents found: human player(s) ${missing().join(', ')} did not join within ${Math.round(options.humansTimeoutMs / 1000)} s`,
+    );
 }
 
 /** Teleports each human player to `to` (side by side) and waits until agent 0 sees them there. */
 async function bringHumans(bot: Bot, commands: Commander, humans: HumanSlot[], to: Pos): Promise<void> {
-  await Promise.all(humans.map(async (human, i) => {
-    const p = { x: to.x + 2 * i + 0.5, y: to.y, z: to.z + 0.5 };
-    commands.send([`/tp ${human.username} ${p.x} ${p.y} ${p.z}`]);
-    const target = new Vec3(p.x, p.y, p.z);
-    await must(`${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`, () => {
-      const entity = bot.players[human.username]?.entity;
-      return entity !== undefined && entity.position.distanceTo(target) < 1.5;
-    });
-  }));
+  await Promise.all(
+    humans.map(async (human, i) => {
+      const p = { x: to.x + 2 * i + 0.5, y: to.y, z: to.z + 0.5 };
+      commands.send([`/tp ${human.username} ${p.x} ${p.y} ${p.z}`]);
+      const target = new Vec3(p.x, p.y, p.z);
+      await must(`${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`, () => {
+        const entity = bot.players[human.username]?.entity;
+        return entity !== undefined && entity.position.distanceTo(target) < 1.5;
+      });
+    }),
+  );
 }
 
 async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: number) => Pos): Promise<void> {
-  await Promise.all(agents.map(async (agent, i) => {
-    const p = to(i);
-    commanders[i]!.send([`/tp ${agent.name} ${p.x + 0.5} ${p.y} ${p.z + 0.5}`]);
-    await must(`${agent.name} was not teleported to (${p.x}, ${p.y}, ${p.z})`, () => agent.bot.entity.position.distanceTo(new Vec3(p.x + 0.5, p.y, p.z + 0.5)) < 1.5);
-  }));
+  await Promise.all(
+    agents.map(async (agent, i) => {
+      const p = to(i);
+      commanders[i]!.send([`/tp ${agent.name} ${p.x + 0.5} ${p.y} ${p.z + 0.5}`]);
+      await must(
+        `${agent.name} was not teleported to (${p.x}, ${p.y}, ${p.z})`,
+        () => agent.bot.entity.position.distanceTo(new Vec3(p.x + 0.5, p.y, p.z + 0.5)) < 1.5,
+      );
+    }),
+  );
 }
 
 /** Empties the blueprint's volume with `/fill air` and waits until the bot sees it empty. */
@@ -638,9 +755,11 @@ async function clearSite(bot: Bot, commands: Commander, blueprint: Blueprint): P
   commands.send(fillBoxCommands(box, 'air'));
   const lookup = botBlockLookup(bot);
   await must('the construction site was not cleared', () => {
-    for (let x = box.min.x; x <= box.max.x; x++) for (let y = box.min.y; y <= box.max.y; y++) for (let z = box.min.z; z <= box.max.z; z++) {
-      if (lookup(x, y, z) !== 'air') return false;
-    }
+    for (let x = box.min.x; x <= box.max.x; x++)
+      for (let y = box.min.y; y <= box.max.y; y++)
+        for (let z = box.min.z; z <= box.max.z; z++) {
+          if (lookup(x, y, z) !== 'air') return false;
+        }
     return true;
   });
 }
@@ -654,12 +773,22 @@ async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos): Pr
   const nameAt = (p: Pos) => bot.blockAt(new Vec3(p.x, p.y, p.z))?.name;
   const lastCrop = layout.crops.at(-1)!.box.max;
   await commands.sendInOrder(cookingBlockCommands(origin));
-  await must('the cooking world was not built', () => nameAt(layout.smoker) === 'smoker' && nameAt(layout.bed.head) === 'red_bed'
-    && nameAt(lastCrop) === 'beetroots' && nameAt(layout.sugarCane.at(-1)!) === 'sugar_cane' && nameAt(layout.mushrooms.at(-1)!.pos) === 'brown_mushroom');
+  await must(
+    'the cooking world was not built',
+    () =>
+      nameAt(layout.smoker) === 'smoker' &&
+      nameAt(layout.bed.head) === 'red_bed' &&
+      nameAt(lastCrop) === 'beetroots' &&
+      nameAt(layout.sugarCane.at(-1)!) === 'sugar_cane' &&
+      nameAt(layout.mushrooms.at(-1)!.pos) === 'brown_mushroom',
+  );
   commands.send([...cookingFuelCommands(origin), ...cookingAnimalCommands(origin)]);
   const centre = new Vec3(origin.x, origin.y, origin.z);
-  await must('the animals did not appear', () => COOKING_ANIMALS.every((type) => Object.values(bot.entities)
-    .filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH));
+  await must('the animals did not appear', () =>
+    COOKING_ANIMALS.every(
+      (type) => Object.values(bot.entities).filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH,
+    ),
+  );
 }
 
 /**

@@ -9,7 +9,16 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { allCommands } from '../commands/index.ts';
 import { nameResolver } from '../game/names.ts';
-import { ChatOutbox, CompositeTransport, Conversations, InProcessHub, isEnvelope, reachesBot, WhisperTransport, type Transport } from '../conversation/index.ts';
+import {
+  ChatOutbox,
+  CompositeTransport,
+  Conversations,
+  InProcessHub,
+  isEnvelope,
+  reachesBot,
+  WhisperTransport,
+  type Transport,
+} from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
@@ -130,23 +139,37 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const bus = options.bus ?? new BotEventBus();
   // The run records' taps report into the bus, and to the run's own sink when there is one.
   const events = busSink(bus, options.events);
-  const lines = options.log ?? (options.bus ? undefined : (line: string) => { process.stderr.write(`${line}\n`); });
-  const unforward = lines && bus.subscribe((event) => { if (event.type === 'log') lines(event.text); });
+  const lines =
+    options.log ??
+    (options.bus
+      ? undefined
+      : (line: string) => {
+          process.stderr.write(`${line}\n`);
+        });
+  const unforward =
+    lines &&
+    bus.subscribe((event) => {
+      if (event.type === 'log') lines(event.text);
+    });
   const log = bus.logger('');
   if (options.fallback === false) {
-    requireUsableModels(options.profiles.flatMap((p) => {
-      const specs = profileModelSpecs(p, options.model);
-      const owner = options.model ? '--model' : `profile "${p.name}"`;
-      return [
-        { owner, spec: specs.chat },
-        ...(specs.code !== undefined ? [{ owner: `${owner} (code_model)`, spec: specs.code }] : []),
-        ...(specs.vision !== undefined ? [{ owner: `${owner} (vision_model)`, spec: specs.vision }] : []),
-      ];
-    }), options.env);
+    requireUsableModels(
+      options.profiles.flatMap((p) => {
+        const specs = profileModelSpecs(p, options.model);
+        const owner = options.model ? '--model' : `profile "${p.name}"`;
+        return [
+          { owner, spec: specs.chat },
+          ...(specs.code !== undefined ? [{ owner: `${owner} (code_model)`, spec: specs.code }] : []),
+          ...(specs.vision !== undefined ? [{ owner: `${owner} (vision_model)`, spec: specs.vision }] : []),
+        ];
+      }),
+      options.env,
+    );
   }
-  const server = settings.server === 'embedded'
-    ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
-    : undefined;
+  const server =
+    settings.server === 'embedded'
+      ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
+      : undefined;
   const address: ServerAddress = {
     host: server?.host ?? settings.host,
     port: server?.port ?? settings.port,
@@ -169,9 +192,13 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const fallbacks: string[] = [];
   const fellBack: string[] = [];
   // Profiles from loadSettings are merged already; others (tests, tasks) get _default and the base now.
-  const profiles = await Promise.all(options.profiles.map((p) => mergedProfileSchema.safeParse(p).success
-    ? mergeProfiles([p], `profile of ${p.name}`)
-    : completeProfile(p, { base: settings.base_profile })));
+  const profiles = await Promise.all(
+    options.profiles.map((p) =>
+      mergedProfileSchema.safeParse(p).success
+        ? mergeProfiles([p], `profile of ${p.name}`)
+        : completeProfile(p, { base: settings.base_profile }),
+    ),
+  );
   const blockedForAll = [...settings.blocked_actions, ...(settings.allow_insecure_coding ? [] : ['!newAction'])];
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   const examples = new ExampleLibrary({ botsDir, env: options.env, log, shipped: await shippedExamples() });
@@ -185,10 +212,16 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     unforward?.();
   };
   let gaveUp: (error: ConnectError) => void = () => {};
-  const lost = new Promise<ConnectError>((resolve) => { gaveUp = resolve; });
+  const lost = new Promise<ConnectError>((resolve) => {
+    gaveUp = resolve;
+  });
   const checkLost = () => {
     if (sessions.length && sessions.every((s) => s.state === 'down')) {
-      gaveUp(new ConnectError(`Every bot lost ${address.host}:${address.port} and none could rejoin after ${settings.reconnect_attempts} attempts. Is the server running? Start it, or check "host"/"port" in settings.json.`));
+      gaveUp(
+        new ConnectError(
+          `Every bot lost ${address.host}:${address.port} and none could rejoin after ${settings.reconnect_attempts} attempts. Is the server running? Start it, or check "host"/"port" in settings.json.`,
+        ),
+      );
     }
   };
   let key: string | undefined;
@@ -223,17 +256,29 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     const botLog = bus.logger(profile.name);
     const bot = session.bot;
     // While the bot is offline its lines are dropped, as a disconnected player's would be.
-    const outbox = new ChatOutbox((line) => { if (session.online) bot.chat(line); }, {
-      burst: settings.chat_burst, intervalMs: settings.chat_interval_ms, maxQueued: settings.chat_queue_limit,
-    });
+    const outbox = new ChatOutbox(
+      (line) => {
+        if (session.online) bot.chat(line);
+      },
+      {
+        burst: settings.chat_burst,
+        intervalMs: settings.chat_interval_ms,
+        maxQueued: settings.chat_queue_limit,
+      },
+    );
     // Bots of this process talk in-process; any other bot is found and reached by whispers.
-    const whisper = key && mode !== 'in-process' ? new WhisperTransport(bot, outbox, {
-      key,
-      skip: mode === 'auto' ? (name) => localNames.has(name) : undefined,
-      log: botLog,
-    }) : undefined;
-    const carrier: Transport = !whisper ? hub.endpoint(profile.name)
-      : mode === 'whisper' ? whisper
+    const whisper =
+      key && mode !== 'in-process'
+        ? new WhisperTransport(bot, outbox, {
+            key,
+            skip: mode === 'auto' ? (name) => localNames.has(name) : undefined,
+            log: botLog,
+          })
+        : undefined;
+    const carrier: Transport = !whisper
+      ? hub.endpoint(profile.name)
+      : mode === 'whisper'
+        ? whisper
         : new CompositeTransport(hub.endpoint(profile.name), whisper);
     const transport = recordingTransport(carrier, profile.name, events);
     const echo = settings.chat_bot_messages ? (to: string, text: string) => outbox.chat(`(to ${to}) ${text}`) : undefined;
@@ -291,9 +336,20 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     });
     agents.push(agent);
     const forget = keepAcrossReconnects(session, agent, whisper);
-    agent.actions.subscribe((event) => publish(event.type === 'start'
-      ? { type: 'action', phase: 'start', label: event.label }
-      : { type: 'action', phase: 'end', label: event.label, ok: event.result.ok, output: event.result.output, ms: event.result.durationMs }));
+    agent.actions.subscribe((event) =>
+      publish(
+        event.type === 'start'
+          ? { type: 'action', phase: 'start', label: event.label }
+          : {
+              type: 'action',
+              phase: 'end',
+              label: event.label,
+              ok: event.result.ok,
+              output: event.result.output,
+              ms: event.result.durationMs,
+            },
+      ),
+    );
     routeChat(agent, agents, settings, events);
     retirements.set(agent, async () => {
       await agent.detach('the agent is replaced');
@@ -306,7 +362,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   try {
     ({ key } = await resolveBotKey(settings.bot_key, botsDir));
     if (!key && settings.bot_transport === 'whisper') {
-      throw new ConfigError('"bot_transport": "whisper" needs a "bot_key": set "bot_key": "auto" (processes on this machine) or the same secret text in every process.');
+      throw new ConfigError(
+        '"bot_transport": "whisper" needs a "bot_key": set "bot_key": "auto" (processes on this machine) or the same secret text in every process.',
+      );
     }
     if (!key && settings.bot_transport === 'auto') log(NO_BOT_KEY_NOTICE);
     mode = key ? settings.bot_transport : 'in-process';
@@ -323,7 +381,8 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   if (settings.init_message) for (const a of agents) a.receive({ from: 'system', text: settings.init_message, channel: 'system' });
   const stopBot = async (name: string): Promise<void> => {
     const i = agents.findIndex((a) => a.name === name);
-    if (i < 0) throw new ConfigError(`There is no running bot named "${name}" (running: ${agents.map((a) => a.name).join(', ') || 'none'}).`);
+    if (i < 0)
+      throw new ConfigError(`There is no running bot named "${name}" (running: ${agents.map((a) => a.name).join(', ') || 'none'}).`);
     const [agent] = agents.splice(i, 1);
     const j = sessions.findIndex((s) => s.username === name);
     const [session] = j < 0 ? [] : sessions.splice(j, 1);
@@ -332,10 +391,20 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     bus.publish({ type: 'connection', bot: name, state: 'closed', detail: 'stopped' });
   };
   return {
-    server, address, agents, sessions, lost, close, bus,
+    server,
+    address,
+    agents,
+    sessions,
+    lost,
+    close,
+    bus,
     profiles: () => [...known.values()],
     async renewAgents(between) {
-      const bots = agents.map((agent) => ({ agent, session: sessions.find((s) => s.username === agent.name)!, profile: known.get(agent.name)! }));
+      const bots = agents.map((agent) => ({
+        agent,
+        session: sessions.find((s) => s.username === agent.name)!,
+        profile: known.get(agent.name)!,
+      }));
       // Every old agent first: their transports leave the hub before the new ones join it.
       for (const { agent } of bots) await retirements.get(agent)?.();
       agents.length = 0;
@@ -372,7 +441,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
 function keepAcrossReconnects(session: BotSession, agent: Agent, whisper: WhisperTransport | undefined): () => void {
   const disconnected = (why: string) => {
     agent.selfPrompter.pause();
-    void agent.actions.stop(`${agent.name} ${why}`).then(() => { if (!session.online) agent.selfPrompter.pause(); });
+    void agent.actions.stop(`${agent.name} ${why}`).then(() => {
+      if (!session.online) agent.selfPrompter.pause();
+    });
   };
   const reconnected = () => {
     if (agent.actions.current) void agent.actions.stop('the bot rejoined the server');
@@ -397,7 +468,8 @@ function disabledCommands(settings: Settings, profile: Profile): Record<string, 
   const bang = (name: string) => `!${name.replace(/^!/, '')}`;
   for (const name of profile.blocked_actions) how[bang(name)] = `remove it from "blocked_actions" in the profile of ${profile.name}`;
   for (const name of settings.blocked_actions) how[bang(name)] = 'remove it from "blocked_actions" in settings.json';
-  if (!settings.allow_insecure_coding) how['!newAction'] = 'set "allow_insecure_coding": true in settings.json (the model\'s code then runs in a sandbox)';
+  if (!settings.allow_insecure_coding)
+    how['!newAction'] = 'set "allow_insecure_coding": true in settings.json (the model\'s code then runs in a sandbox)';
   for (const name of Object.keys(how)) if (!allCommands.get(name)) delete how[name];
   return how;
 }

@@ -142,7 +142,11 @@ export class WarmWorld implements TaskWorld {
    */
   async open(request: Parameters<TaskWorld['open']>[0]): Promise<RunningBots> {
     const began = performance.now();
-    const key = JSON.stringify({ names: request.profiles.map((p) => p.name), models: request.profiles.map((p) => request.model ?? p.model), botsDir: request.botsDir });
+    const key = JSON.stringify({
+      names: request.profiles.map((p) => p.name),
+      models: request.profiles.map((p) => request.model ?? p.model),
+      botsDir: request.botsDir,
+    });
     const kept = this.#kept;
     if (kept && (kept.key !== key || kept.env !== request.env || !kept.reset)) {
       await this.close();
@@ -163,8 +167,13 @@ export class WarmWorld implements TaskWorld {
     }
     const sink: Kept['sink'] = { current: request.events, log: request.log };
     const running = await startAgents({
-      settings: this.#settings, profiles: request.profiles, model: request.model, env: request.env, botsDir: request.botsDir,
-      port: this.#settings.server === 'embedded' ? 0 : undefined, fallback: false,
+      settings: this.#settings,
+      profiles: request.profiles,
+      model: request.model,
+      env: request.env,
+      botsDir: request.botsDir,
+      port: this.#settings.server === 'embedded' ? 0 : undefined,
+      fallback: false,
       events: { emit: (event: RunEvent) => sink.current?.emit(event) },
       log: (line) => sink.log(line),
     });
@@ -214,7 +223,9 @@ export class WarmWorld implements TaskWorld {
 const positionKey = (p: Vec3): string => `${p.x},${p.y},${p.z}`;
 
 /** A prismarine-chunk column, as far as the check reads it. */
-interface DumpableColumn { dump(): Buffer }
+interface DumpableColumn {
+  dump(): Buffer;
+}
 
 /**
  * What the reset uses of a prismarine-world `World` beyond `SquidWorld`: its generator (flying-
@@ -233,10 +244,17 @@ function remember(key: string, running: RunningBots, sink: Kept['sink'], env: No
   for (const agent of running.agents) {
     const player = serv.getPlayer(agent.name)!;
     players.set(agent.name, {
-      position: player.position.clone(), yaw: player.yaw, pitch: player.pitch,
-      clientYaw: agent.bot.entity.yaw, clientPitch: agent.bot.entity.pitch, quickBarSlot: agent.bot.quickBarSlot,
-      spawnPoint: player.spawnPoint?.clone(), gameMode: player.gameMode,
-      health: player.health, food: player.food, saturation: player.foodSaturation,
+      position: player.position.clone(),
+      yaw: player.yaw,
+      pitch: player.pitch,
+      clientYaw: agent.bot.entity.yaw,
+      clientPitch: agent.bot.entity.pitch,
+      quickBarSlot: agent.bot.quickBarSlot,
+      spawnPoint: player.spawnPoint?.clone(),
+      gameMode: player.gameMode,
+      health: player.health,
+      food: player.food,
+      saturation: player.foodSaturation,
     });
   }
   const journal: Kept['journal'] = new Map();
@@ -249,9 +267,24 @@ function remember(key: string, running: RunningBots, sink: Kept['sink'], env: No
   const world = serv.overworld as unknown as NodeJS.EventEmitter;
   world.on('blockUpdate', onUpdate);
   return {
-    key, running, serv, env, time: Number(serv.time), mechanics: { ...mechanicsOptions(serv) }, players, journal, restored: [], columns: [], sink, reset: false,
-    pauseJournal: (on) => { paused = on; },
-    stopJournal: () => { world.off('blockUpdate', onUpdate); },
+    key,
+    running,
+    serv,
+    env,
+    time: Number(serv.time),
+    mechanics: { ...mechanicsOptions(serv) },
+    players,
+    journal,
+    restored: [],
+    columns: [],
+    sink,
+    reset: false,
+    pauseJournal: (on) => {
+      paused = on;
+    },
+    stopJournal: () => {
+      world.off('blockUpdate', onUpdate);
+    },
   };
 }
 
@@ -277,11 +310,13 @@ async function resetWorld(kept: Kept): Promise<void> {
   kept.pauseJournal(true);
   try {
     kept.restored = [...kept.journal.values()];
-    const columns = new Map(kept.restored.map(({ position }) => {
-      const x = Math.floor(position.x / 16);
-      const z = Math.floor(position.z / 16);
-      return [`${x},${z}`, { x, z }];
-    }));
+    const columns = new Map(
+      kept.restored.map(({ position }) => {
+        const x = Math.floor(position.x / 16);
+        const z = Math.floor(position.z / 16);
+        return [`${x},${z}`, { x, z }];
+      }),
+    );
     kept.columns = [...columns.values()];
     for (const { x, z } of kept.columns) {
       const column = world.chunkGenerator(x, z);
@@ -315,7 +350,8 @@ async function resetWorld(kept: Kept): Promise<void> {
   if (running.sessions.some((session) => session.bot.isRaining)) await serv.handleCommand('weather clear');
   serv.setTime(kept.time);
   const mechanics = mechanicsOptions(serv);
-  if (Object.entries(kept.mechanics).some(([k, v]) => mechanics[k as keyof MechanicsOptions] !== v)) configureMechanics(serv, kept.mechanics);
+  if (Object.entries(kept.mechanics).some(([k, v]) => mechanics[k as keyof MechanicsOptions] !== v))
+    configureMechanics(serv, kept.mechanics);
   // The clients turn the way they faced when they first spawned.
   for (const session of running.sessions) {
     const fresh = kept.players.get(session.username);
@@ -342,7 +378,9 @@ function resetPlayer(serv: SquidServer, player: SquidPlayer, fresh: FreshPlayer)
     closeContainer(session);
     session.carried = null;
   }
-  player.inventory.slots.forEach((item, slot) => { if (item) player.inventory.updateSlot(slot, null); });
+  player.inventory.slots.forEach((item, slot) => {
+    if (item) player.inventory.updateSlot(slot, null);
+  });
   if (player.gameMode !== fresh.gameMode) throw new Error(`${player.username}'s game mode changed`);
   player.spawnPoint = fresh.spawnPoint?.clone();
   clearEffects(serv, player);

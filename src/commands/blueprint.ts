@@ -5,7 +5,13 @@ import { defineCommand, type AgentControl, type CommandContext } from './context
 import type { CommandDef } from './registry.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import {
-  checkLevel, findLevel, formatBlueprint, formatBlueprintCheck, formatLevel, formatLevelCheck, type BlockLookup,
+  checkLevel,
+  findLevel,
+  formatBlueprint,
+  formatBlueprintCheck,
+  formatLevel,
+  formatLevelCheck,
+  type BlockLookup,
 } from '../tasks/blueprint.ts';
 
 const NO_BLUEPRINT = 'You have no blueprint: this is not a construction task.';
@@ -83,5 +89,8 @@ const getBlueprintLevelCommand = defineCommand({
  * that this is not a construction task; an unknown level number lists the blueprint's levels.
  */
 export const blueprintCommands: CommandDef<CommandContext>[] = [
-  checkBlueprintLevelCommand, checkBlueprintCommand, getBlueprintCommand, getBlueprintLevelCommand,
+  checkBlueprintLevelCommand,
+  checkBlueprintCommand,
+  getBlueprintCommand,
+  getBlueprintLevelCommand,
 ];

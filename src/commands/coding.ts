@@ -55,12 +55,20 @@ const str = (v: unknown, what: string): string => {
  * @param say sends a chat line (through the agent's rate-limited outbox).
  * @returns the functions (for {@link writeAndRunCode}) and their docs (for `$CODE_DOCS`).
  */
-function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void, agent?: Pick<AgentControl, 'task'>): { skills: SkillTable; docs: string } {
+function codingSkills(
+  bot: Bot,
+  signal: AbortSignal,
+  say: (text: string) => void,
+  agent?: Pick<AgentControl, 'task'>,
+): { skills: SkillTable; docs: string } {
   const table: Record<string, CodingSkill> = {
     // Reading the world.
     position: {
       doc: 'position(): {x, y, z} of your feet',
-      fn: async () => { const p = bot.entity.position; return { x: p.x, y: p.y, z: p.z }; },
+      fn: async () => {
+        const p = bot.entity.position;
+        return { x: p.x, y: p.y, z: p.z };
+      },
     },
     inventory: {
       doc: 'inventory(): {itemName: count}',
@@ -114,7 +122,10 @@ function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void
     },
     placeBlock: {
       doc: 'placeBlock(type): place a block from your inventory next to you; returns {x, y, z}',
-      fn: async (type) => { const b = await placeNearby(bot, str(type, 'type'), signal); return { x: b.position.x, y: b.position.y, z: b.position.z }; },
+      fn: async (type) => {
+        const b = await placeNearby(bot, str(type, 'type'), signal);
+        return { x: b.position.x, y: b.position.y, z: b.position.z };
+      },
     },
     sow: {
       doc: 'sow(item, n): plant n seed items (wheat_seeds, carrot, potato, beetroot_seeds) on the nearest empty farmland',
@@ -147,7 +158,13 @@ function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void
     },
     craftingPlan: {
       doc: 'craftingPlan(item, n = 1): the text plan of !getCraftingPlan: missing items, then crafts, smelts and gathering in order',
-      fn: async (item, n = 1) => formatPlan(planCrafting(bot.registry, inventoryCounts(bot), str(item, 'item'), int(n, 'n'), { sources: sourcesAround(bot, bot.registry), expand: 'raw' })),
+      fn: async (item, n = 1) =>
+        formatPlan(
+          planCrafting(bot.registry, inventoryCounts(bot), str(item, 'item'), int(n, 'n'), {
+            sources: sourcesAround(bot, bot.registry),
+            expand: 'raw',
+          }),
+        ),
     },
     givePlayer: {
       doc: 'givePlayer(name, item, n): hand items to a player',
@@ -197,12 +214,19 @@ function codingSkills(bot: Bot, signal: AbortSignal, say: (text: string) => void
     },
     say: {
       doc: 'say(text): chat a line',
-      fn: async (text) => { say(String(text)); },
+      fn: async (text) => {
+        say(String(text));
+      },
     },
   };
   const skills: SkillTable = {};
   for (const [name, skill] of Object.entries(table)) skills[name] = skill.fn;
-  return { skills, docs: Object.values(table).map((s) => s.doc).join('\n') };
+  return {
+    skills,
+    docs: Object.values(table)
+      .map((s) => s.doc)
+      .join('\n'),
+  };
 }
 
 const newActionCommand = defineCommand({

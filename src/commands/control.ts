@@ -9,7 +9,7 @@ import type { CommandDef } from './registry.ts';
 const helpCommand = defineCommand({
   name: '!help',
   kind: 'query',
-  description: 'The commands, or one command\'s parameters.',
+  description: "The commands, or one command's parameters.",
   params: {
     command: { type: 'string', description: 'a command name', example: 'craftRecipe', optional: true },
   },
@@ -71,6 +71,4 @@ const clearChatCommand = defineCommand({
 });
 
 /** The query `!help`, and the actions `!stop`, `!stfu`, `!restart` and `!clearChat`. */
-export const controlCommands: CommandDef<CommandContext>[] = [
-  helpCommand, stopCommand, stfuCommand, restartCommand, clearChatCommand,
-];
+export const controlCommands: CommandDef<CommandContext>[] = [helpCommand, stopCommand, stfuCommand, restartCommand, clearChatCommand];

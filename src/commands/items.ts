@@ -17,7 +17,9 @@ const inventoryCommand = defineCommand({
   description: 'What you carry and wear.',
   params: {},
   async perform({ bot }) {
-    const items = formatCounts(Object.fromEntries(bot.inventory.items().reduce((m, i) => m.set(i.name, (m.get(i.name) ?? 0) + i.count), new Map<string, number>())));
+    const items = formatCounts(
+      Object.fromEntries(bot.inventory.items().reduce((m, i) => m.set(i.name, (m.get(i.name) ?? 0) + i.count), new Map<string, number>())),
+    );
     const worn = [5, 6, 7, 8].map((s) => bot.inventory.slots[s]?.name).filter(Boolean);
     return `Inventory: ${items || 'empty'}\nWearing: ${worn.join(', ') || 'nothing'}`;
   },
@@ -53,7 +55,9 @@ const getCraftingPlanCommand = defineCommand({
     // A task with restrict_to_inventory: plan from what is held (no gathering), the target's
     // missing ingredients to ask the others for.
     if (agent.task?.restrictToInventory) {
-      const plan = formatPlan(planCrafting(data, inventory, targetItem, quantity, { sources: { ...sources, gather: undefined }, expand: 'targets' }));
+      const plan = formatPlan(
+        planCrafting(data, inventory, targetItem, quantity, { sources: { ...sources, gather: undefined }, expand: 'targets' }),
+      );
       return `${plan}\nYou are restricted to your inventory: get missing items from the other agents, do not gather them.`;
     }
     // Otherwise down to the raw materials, as the reference's plan goes.
@@ -64,7 +68,7 @@ const getCraftingPlanCommand = defineCommand({
 const craftRecipeCommand = defineCommand({
   name: '!craftRecipe',
   kind: 'action',
-  description: 'Craft an item\'s recipe num times (uses or places a crafting table).',
+  description: "Craft an item's recipe num times (uses or places a crafting table).",
   params: {
     recipe_name: { type: 'ItemName', description: 'item', example: 'stick' },
     num: { type: 'int', description: 'times to craft (not items: 1 craft of oak_planks makes 4)', domain: [1, Infinity], example: 1 },
@@ -148,7 +152,16 @@ const useItemOnEntityCommand = defineCommand({
     entity_type: { type: 'string', description: 'mob type', example: 'cow' },
   },
   async perform({ bot, signal }, { item_name, entity_type }) {
-    return useItemOnEntity(bot, item_name.trim().toLowerCase().replace(/^minecraft:/, '').replace(/\s+/g, '_'), entity_type, signal);
+    return useItemOnEntity(
+      bot,
+      item_name
+        .trim()
+        .toLowerCase()
+        .replace(/^minecraft:/, '')
+        .replace(/\s+/g, '_'),
+      entity_type,
+      signal,
+    );
   },
 });
 
@@ -159,6 +172,14 @@ const useItemOnEntityCommand = defineCommand({
  * `!equip`, `!discard` and `!useItemOnEntity`.
  */
 export const itemsCommands: CommandDef<CommandContext>[] = [
-  inventoryCommand, craftableCommand, getCraftingPlanCommand,
-  craftRecipeCommand, craftItemsCommand, givePlayerCommand, consumeCommand, equipCommand, discardCommand, useItemOnEntityCommand,
+  inventoryCommand,
+  craftableCommand,
+  getCraftingPlanCommand,
+  craftRecipeCommand,
+  craftItemsCommand,
+  givePlayerCommand,
+  consumeCommand,
+  equipCommand,
+  discardCommand,
+  useItemOnEntityCommand,
 ];

@@ -10,7 +10,11 @@ const modesCommand = defineCommand({
   async perform({ agent }) {
     const list = agent.modes?.list();
     if (!list) return 'This agent has no behaviour modes.';
-    return list.map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'}${m.paused ? ' (paused)' : ''}${m.acting ? ' (acting now)' : ''} - ${m.description}`).join('\n') || 'No modes.';
+    return (
+      list
+        .map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'}${m.paused ? ' (paused)' : ''}${m.acting ? ' (acting now)' : ''} - ${m.description}`)
+        .join('\n') || 'No modes.'
+    );
   },
 });
 
@@ -27,7 +31,13 @@ const setModeCommand = defineCommand({
     if (!agent.modes) return 'This agent has no behaviour modes.';
     const name = mode_name.trim();
     const mode = agent.modes.list().find((m) => m.name.toLowerCase() === name.toLowerCase());
-    if (!mode) throw new Error(`No mode "${name}". Modes: ${agent.modes.list().map((m) => m.name).join(', ')}.`);
+    if (!mode)
+      throw new Error(
+        `No mode "${name}". Modes: ${agent.modes
+          .list()
+          .map((m) => m.name)
+          .join(', ')}.`,
+      );
     if (mode.on === on) return `Mode ${mode.name} is already ${on ? 'on' : 'off'}.`;
     agent.modes.set(mode.name, on);
     return `Mode ${mode.name} is now ${on ? 'on' : 'off'}.`;

@@ -9,7 +9,14 @@ import type { PlaceStore } from '../game/places.ts';
 import { captureView, type ViewImage } from '../skills/camera.ts';
 import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
 import {
-  followPlayer, goToRememberedPlace, lookAtPlayer, lookAtPosition, moveAway, rememberHere, searchForEntity, stay,
+  followPlayer,
+  goToRememberedPlace,
+  lookAtPlayer,
+  lookAtPosition,
+  moveAway,
+  rememberHere,
+  searchForEntity,
+  stay,
 } from '../skills/navigation.ts';
 
 /** `!stay(n)`'s time bound beyond its n seconds, so that it ends by itself rather than by the bound (ms). */
@@ -33,19 +40,23 @@ async function withView(bot: Bot, agent: AgentControl, signal: AbortSignal, look
   }
   let analysis: string;
   try {
-    analysis = (await vision.model.complete({
-      system: vision.prompt,
-      turns: [...vision.context, { role: 'user', content: `${looked} Describe what you see.` }],
-      image: { mediaType: 'image/png', data: image.png.toString('base64') },
-      purpose: 'vision',
-      signal,
-    })).trim();
+    analysis = (
+      await vision.model.complete({
+        system: vision.prompt,
+        turns: [...vision.context, { role: 'user', content: `${looked} Describe what you see.` }],
+        image: { mediaType: 'image/png', data: image.png.toString('base64') },
+        purpose: 'vision',
+        signal,
+      })
+    ).trim();
   } catch (err) {
     if (signal.aborted) throw err;
     return `${looked}\nThe vision model failed: ${(err as Error).message}`;
   }
   const centre = bot.blockAtCursor(128);
-  const block = centre ? `Block at the centre of the view: ${centre.name} at (${centre.position.x}, ${centre.position.y}, ${centre.position.z}).` : 'No block at the centre of the view.';
+  const block = centre
+    ? `Block at the centre of the view: ${centre.name} at (${centre.position.x}, ${centre.position.y}, ${centre.position.z}).`
+    : 'No block at the centre of the view.';
   return `${looked}\nImage analysis: "${analysis}"\n${block}`;
 }
 
@@ -210,7 +221,10 @@ const savedPlacesCommand = defineCommand({
   async perform({ agent }) {
     const places = placesOf(agent).list();
     if (places.length === 0) return 'No saved places. Use !rememberHere("name").';
-    return 'Saved places:\n' + places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n');
+    return (
+      'Saved places:\n' +
+      places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n')
+    );
   },
 });
 
@@ -221,7 +235,16 @@ const savedPlacesCommand = defineCommand({
  * "This agent cannot remember places." for an agent without {@link AgentControl.places}.
  */
 export const movementCommands: CommandDef<CommandContext>[] = [
-  goToPlayerCommand, goToCoordinatesCommand, searchForBlockCommand, searchForEntityCommand, followPlayerCommand,
-  moveAwayCommand, stayCommand, lookAtPlayerCommand, lookAtPositionCommand,
-  rememberHereCommand, goToRememberedPlaceCommand, savedPlacesCommand,
+  goToPlayerCommand,
+  goToCoordinatesCommand,
+  searchForBlockCommand,
+  searchForEntityCommand,
+  followPlayerCommand,
+  moveAwayCommand,
+  stayCommand,
+  lookAtPlayerCommand,
+  lookAtPositionCommand,
+  rememberHereCommand,
+  goToRememberedPlaceCommand,
+  savedPlacesCommand,
 ];

@@ -77,7 +77,7 @@ const QUOTES: Record<string, string> = {
   "'": "'\u2019",
   '`': '`',
   '\u201c': '\u201d\u201c"',
-  '\u2018': '\u2019\u2018\'',
+  '\u2018': "\u2019\u2018'",
 };
 /** Longest "got ..." excerpt shown in an error. */
 const SHOW_MAX = 60;
@@ -192,7 +192,9 @@ function parseInvocation<Ctx>(
     const [pname, spec] = specs[i]!;
     const converted = convert(raw[i]!, spec, names);
     if (!converted.ok) {
-      return fail(`${def.name}: ${paramLabel(specs, i)} expects ${describeExpected(spec)}, got ${show(raw[i]!.text)}${converted.why}. Example: ${exampleCall(def)}`);
+      return fail(
+        `${def.name}: ${paramLabel(specs, i)} expects ${describeExpected(spec)}, got ${show(raw[i]!.text)}${converted.why}. Example: ${exampleCall(def)}`,
+      );
     }
     args[pname] = converted.value;
   }
@@ -215,7 +217,10 @@ function countMessage(def: CommandDef<unknown>, specs: [string, ParamSpec][], ra
     const i = raw.length;
     return `${def.name}: ${expected}; missing ${paramLabel(specs, i)} (${describeExpected(specs[i]![1])}). ${usage}`;
   }
-  const extra = raw.slice(specs.length).map((a) => show(a.text)).join(', ');
+  const extra = raw
+    .slice(specs.length)
+    .map((a) => show(a.text))
+    .join(', ');
   return `${def.name}: ${expected}; parameter ${specs.length + 1} and after are extra (${extra}). ${usage}`;
 }
 

@@ -15,13 +15,57 @@ export const TABLE_END = '<!-- commands:end -->';
  * same meanings and defaults here. Every other command is this project's addition.
  */
 export const REFERENCE_COMMANDS: ReadonlySet<string> = new Set([
-  '!stats', '!inventory', '!nearbyBlocks', '!craftable', '!entities', '!modes', '!savedPlaces', '!getCraftingPlan',
-  '!searchWiki', '!help', '!checkBlueprintLevel', '!checkBlueprint', '!getBlueprint', '!getBlueprintLevel',
-  '!newAction', '!stop', '!stfu', '!restart', '!clearChat', '!goToPlayer', '!followPlayer', '!goToCoordinates',
-  '!searchForBlock', '!searchForEntity', '!moveAway', '!rememberHere', '!goToRememberedPlace', '!givePlayer',
-  '!consume', '!equip', '!putInChest', '!takeFromChest', '!viewChest', '!discard', '!collectBlocks', '!craftRecipe',
-  '!smeltItem', '!clearFurnace', '!placeHere', '!attack', '!attackPlayer', '!goToBed', '!activate', '!stay',
-  '!setMode', '!goal', '!endGoal', '!startConversation', '!endConversation', '!lookAtPlayer', '!lookAtPosition',
+  '!stats',
+  '!inventory',
+  '!nearbyBlocks',
+  '!craftable',
+  '!entities',
+  '!modes',
+  '!savedPlaces',
+  '!getCraftingPlan',
+  '!searchWiki',
+  '!help',
+  '!checkBlueprintLevel',
+  '!checkBlueprint',
+  '!getBlueprint',
+  '!getBlueprintLevel',
+  '!newAction',
+  '!stop',
+  '!stfu',
+  '!restart',
+  '!clearChat',
+  '!goToPlayer',
+  '!followPlayer',
+  '!goToCoordinates',
+  '!searchForBlock',
+  '!searchForEntity',
+  '!moveAway',
+  '!rememberHere',
+  '!goToRememberedPlace',
+  '!givePlayer',
+  '!consume',
+  '!equip',
+  '!putInChest',
+  '!takeFromChest',
+  '!viewChest',
+  '!discard',
+  '!collectBlocks',
+  '!craftRecipe',
+  '!smeltItem',
+  '!clearFurnace',
+  '!placeHere',
+  '!attack',
+  '!attackPlayer',
+  '!goToBed',
+  '!activate',
+  '!stay',
+  '!setMode',
+  '!goal',
+  '!endGoal',
+  '!startConversation',
+  '!endConversation',
+  '!lookAtPlayer',
+  '!lookAtPosition',
   '!digDown',
 ]);
 
@@ -50,11 +94,7 @@ export function commandsTable<Ctx>(registry: CommandRegistry<Ctx>): string {
     const origin = REFERENCE_COMMANDS.has(def.name) ? 'yes' : def.variantOf ? `added (blocked with \`${def.variantOf}\`)` : 'added';
     return `| \`${signature(def as CommandDef<unknown>)}\` | ${def.kind} | ${cell(params.join('<br>') || '—')} | ${cell(def.description + bound)} | ${origin} |`;
   };
-  return [
-    '| command | kind | parameters | what it does | in MINDcraft |',
-    '|---|---|---|---|---|',
-    ...ordered.map(row),
-  ].join('\n');
+  return ['| command | kind | parameters | what it does | in MINDcraft |', '|---|---|---|---|---|', ...ordered.map(row)].join('\n');
 }
 
 /**
@@ -65,6 +105,7 @@ export function commandsTable<Ctx>(registry: CommandRegistry<Ctx>): string {
 export function replaceTable(readme: string, table: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
-  if (start === -1 || end === -1 || end < start) throw new Error(`README.md needs the lines ${TABLE_START} and ${TABLE_END}, in that order`);
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`README.md needs the lines ${TABLE_START} and ${TABLE_END}, in that order`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
 }

@@ -39,7 +39,9 @@ type ArgOf<T extends ParamType> = T extends 'int' | 'float' ? number : T extends
  */
 export type ArgsOf<P extends Record<string, ParamSpec>> = {
   [K in keyof P]: P[K] extends { optional: true }
-    ? P[K] extends { default: string | number | boolean } ? ArgOf<P[K]['type']> : ArgOf<P[K]['type']> | undefined
+    ? P[K] extends { default: string | number | boolean }
+      ? ArgOf<P[K]['type']>
+      : ArgOf<P[K]['type']> | undefined
     : ArgOf<P[K]['type']>;
 };
 
@@ -82,16 +84,12 @@ export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<st
  * ```
  * If you cannot annotate `ctx`, use {@link defineCommandFor}.
  */
-export function defineCommand<Ctx, const P extends Record<string, ParamSpec>>(
-  def: CommandDef<Ctx, P>,
-): CommandDef<Ctx, P> {
+export function defineCommand<Ctx, const P extends Record<string, ParamSpec>>(def: CommandDef<Ctx, P>): CommandDef<Ctx, P> {
   return def;
 }
 
 /** Curried {@link defineCommand} with `Ctx` fixed up front: `const define = defineCommandFor<Agent>();`. */
-export function defineCommandFor<Ctx>(): <const P extends Record<string, ParamSpec>>(
-  def: CommandDef<Ctx, P>,
-) => CommandDef<Ctx, P> {
+export function defineCommandFor<Ctx>(): <const P extends Record<string, ParamSpec>>(def: CommandDef<Ctx, P>) => CommandDef<Ctx, P> {
   return (def) => def;
 }
 
@@ -191,8 +189,10 @@ export class CommandRegistry<Ctx> {
       const params = Object.entries(def.params as Record<string, ParamSpec>);
       const firstOptional = params.findIndex(([, p]) => p.optional);
       for (const [i, [n, p]] of params.entries()) {
-        if (p.default !== undefined && !p.optional) throw new Error(`CommandRegistry: ${def.name}'s "${n}" has a default but is not optional`);
-        if (firstOptional !== -1 && i > firstOptional && !p.optional) throw new Error(`CommandRegistry: ${def.name}'s required "${n}" follows an optional parameter`);
+        if (p.default !== undefined && !p.optional)
+          throw new Error(`CommandRegistry: ${def.name}'s "${n}" has a default but is not optional`);
+        if (firstOptional !== -1 && i > firstOptional && !p.optional)
+          throw new Error(`CommandRegistry: ${def.name}'s required "${n}" follows an optional parameter`);
       }
       this.#byName.set(def.name, def);
     }
@@ -268,7 +268,8 @@ export class CommandRegistry<Ctx> {
     ];
     if (queries.length) parts.push('Queries:\n' + queries.map((d) => d.name).join(' '));
     if (actions.length) parts.push('Actions:\n' + actions.map((d) => d.name).join(' '));
-    if (this.#defs.some((d) => d.name === '!help')) parts.push(`!help("${sample ? sample.name.slice(1) : 'name'}") shows a command's parameters.`);
+    if (this.#defs.some((d) => d.name === '!help'))
+      parts.push(`!help("${sample ? sample.name.slice(1) : 'name'}") shows a command's parameters.`);
     return parts.join('\n');
   }
 

@@ -68,5 +68,9 @@ const clearFurnaceCommand = defineCommand({
  * `!smeltItem` and `!clearFurnace`.
  */
 export const storageCommands: CommandDef<CommandContext>[] = [
-  putInChestCommand, takeFromChestCommand, viewChestCommand, smeltItemCommand, clearFurnaceCommand,
+  putInChestCommand,
+  takeFromChestCommand,
+  viewChestCommand,
+  smeltItemCommand,
+  clearFurnaceCommand,
 ];

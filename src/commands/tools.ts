@@ -58,10 +58,12 @@ export function commandTools(commands: Iterable<ToolSource>): ToolSpec[] {
       name,
       description: def.description,
       parameters: {
-        type: 'object', properties, required: Object.keys(properties).filter((p) => !def.params[p]!.optional), additionalProperties: false,
+        type: 'object',
+        properties,
+        required: Object.keys(properties).filter((p) => !def.params[p]!.optional),
+        additionalProperties: false,
       },
     });
   }
   return tools;
 }
-

@@ -199,6 +199,16 @@ const goToBedCommand = defineCommand({
  * `!activate` and `!goToBed`.
  */
 export const worldCommands: CommandDef<CommandContext>[] = [
-  statsCommand, nearbyBlocksCommand, entitiesCommand, readSignCommand,
-  collectBlocksCommand, placeHereCommand, placeBlockAtCommand, sowCommand, digAtCommand, digDownCommand, activateCommand, goToBedCommand,
+  statsCommand,
+  nearbyBlocksCommand,
+  entitiesCommand,
+  readSignCommand,
+  collectBlocksCommand,
+  placeHereCommand,
+  placeBlockAtCommand,
+  sowCommand,
+  digAtCommand,
+  digDownCommand,
+  activateCommand,
+  goToBedCommand,
 ];

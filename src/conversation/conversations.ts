@@ -33,7 +33,12 @@ export interface ConversationTimings {
 }
 
 /** The reference's timings. */
-export const DEFAULT_TIMINGS: ConversationTimings = { replyDelayMs: 200, busyPartnerDelayMs: 5_000, reminderMs: 30_000, leaveEndMs: 10_000 };
+export const DEFAULT_TIMINGS: ConversationTimings = {
+  replyDelayMs: 200,
+  busyPartnerDelayMs: 5_000,
+  reminderMs: 30_000,
+  leaveEndMs: 10_000,
+};
 
 /** Where a conversation stands with one partner. */
 export type ConversationState = 'idle' | 'active' | 'awaiting' | 'ended';
@@ -155,7 +160,10 @@ export class Conversations {
    */
   start(partner: string, text: string): string {
     if (partner === this.#self) throw new Error('You cannot start a conversation with yourself.');
-    if (!this.isBot(partner)) throw new Error(`${partner} is not a bot you can converse with. Bots: ${this.others().join(', ') || 'none'}. Talk to players in chat instead.`);
+    if (!this.isBot(partner))
+      throw new Error(
+        `${partner} is not a bot you can converse with. Bots: ${this.others().join(', ') || 'none'}. Talk to players in chat instead.`,
+      );
     const current = this.active;
     if (current && current !== partner) this.end(current);
     const r = this.#record(partner);
@@ -190,7 +198,11 @@ export class Conversations {
     if (!r || (r.state !== 'active' && r.state !== 'awaiting')) return `You are not in a conversation with ${partner}.`;
     this.#close(r);
     if (this.isBot(partner)) {
-      try { this.#send({ from: this.#self, to: partner, text: '', end: true }); } catch { /* gone already */ }
+      try {
+        this.#send({ from: this.#self, to: partner, text: '', end: true });
+      } catch {
+        /* gone already */
+      }
     }
     return `Ended the conversation with ${partner}.`;
   }
@@ -219,7 +231,9 @@ export class Conversations {
     if (current && current !== from) {
       try {
         this.#send({ from: this.#self, to: from, text: `I'm talking with ${current} right now; try again later.`, end: true });
-      } catch { /* unreachable: nothing to answer */ }
+      } catch {
+        /* unreachable: nothing to answer */
+      }
       r.state = 'ended';
       this.#host.note(`${from} wanted to talk; you were busy with ${current}: ${message.text}`);
       return;
@@ -317,16 +331,22 @@ export class Conversations {
       return;
     }
     // Until I am idle (wake), look again now and then in case nobody tells us.
-    r.holdTimer = setTimeout(() => { r.holdTimer = undefined; this.#schedule(partner, r); }, this.#timings.busyPartnerDelayMs);
-    if (partnerBusy || r.asked === r.version) return; // both acting, or already told "later": wait
-    const version = r.asked = r.version;
-    const lines = r.queue.map((q) => q.text);
-    this.#host.shouldRespond(partner, lines).then((yes) => {
-      if (!yes || r.version !== version || r.state !== 'active' || r.replyTimer) return;
-      if (r.holdTimer) clearTimeout(r.holdTimer);
+    r.holdTimer = setTimeout(() => {
       r.holdTimer = undefined;
-      this.#later(partner, r, this.#timings.replyDelayMs);
-    }, (err: unknown) => this.#log(`[${this.#self}] respond-or-ignore failed: ${(err as Error).message}`));
+      this.#schedule(partner, r);
+    }, this.#timings.busyPartnerDelayMs);
+    if (partnerBusy || r.asked === r.version) return; // both acting, or already told "later": wait
+    const version = (r.asked = r.version);
+    const lines = r.queue.map((q) => q.text);
+    this.#host.shouldRespond(partner, lines).then(
+      (yes) => {
+        if (!yes || r.version !== version || r.state !== 'active' || r.replyTimer) return;
+        if (r.holdTimer) clearTimeout(r.holdTimer);
+        r.holdTimer = undefined;
+        this.#later(partner, r, this.#timings.replyDelayMs);
+      },
+      (err: unknown) => this.#log(`[${this.#self}] respond-or-ignore failed: ${(err as Error).message}`),
+    );
   }
 
   #later(partner: string, r: PartnerRecord, delay: number): void {

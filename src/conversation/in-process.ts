@@ -62,7 +62,8 @@ class InProcessEndpoint implements Transport {
 
   send(message: BotMessage): void {
     const target = this.#closed ? undefined : this.#hub.get(message.to);
-    if (!target || message.to === this.name) throw new Error(`${message.to} is not one of our bots (bots: ${this.peers().join(', ') || 'none'}).`);
+    if (!target || message.to === this.name)
+      throw new Error(`${message.to} is not one of our bots (bots: ${this.peers().join(', ') || 'none'}).`);
     // The hub, not the message, says who sent it.
     const copy: BotMessage = { ...message, from: this.name };
     // Deliver on a later turn of the event loop, like a network would, so the two sides never re-enter each other.
@@ -123,7 +124,9 @@ export class CompositeTransport implements Transport {
   listen(handler: (message: BotMessage) => void): void {
     this.#local.listen(handler);
     // A local bot never whispers: a whisper claiming a local name is not trusted.
-    this.#remote.listen((m) => { if (!this.#local.isPeer(m.from)) handler(m); });
+    this.#remote.listen((m) => {
+      if (!this.#local.isPeer(m.from)) handler(m);
+    });
   }
 
   onPeersChanged(handler: () => void): void {

@@ -9,8 +9,36 @@
  * - {@link reachesBot}: which players' chat reaches which bot.
  */
 export type { BotMessage, Transport } from './types.ts';
-export { Conversations, DEFAULT_TIMINGS, type ConversationHost, type ConversationState, type ConversationTimings, type ConversationsOptions } from './conversations.ts';
+export {
+  Conversations,
+  DEFAULT_TIMINGS,
+  type ConversationHost,
+  type ConversationState,
+  type ConversationTimings,
+  type ConversationsOptions,
+} from './conversations.ts';
 export { InProcessHub, CompositeTransport } from './in-process.ts';
-export { WhisperTransport, isEnvelope, parseEnvelope, encodePayload, decodePayload, proofMac, ENVELOPE_PREFIX, MAX_PARTS, type WhisperBot, type WhisperTransportOptions } from './whisper.ts';
-export { ChatOutbox, CHAT_LIMIT, DEFAULT_MAX_QUEUED, DEFAULT_RATE_LIMIT, splitText, chatSafe, type OutboxOptions, type RateLimit, type SendOptions } from './outbox.ts';
+export {
+  WhisperTransport,
+  isEnvelope,
+  parseEnvelope,
+  encodePayload,
+  decodePayload,
+  proofMac,
+  ENVELOPE_PREFIX,
+  MAX_PARTS,
+  type WhisperBot,
+  type WhisperTransportOptions,
+} from './whisper.ts';
+export {
+  ChatOutbox,
+  CHAT_LIMIT,
+  DEFAULT_MAX_QUEUED,
+  DEFAULT_RATE_LIMIT,
+  splitText,
+  chatSafe,
+  type OutboxOptions,
+  type RateLimit,
+  type SendOptions,
+} from './outbox.ts';
 export { namesBot, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';

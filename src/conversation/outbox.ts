@@ -135,7 +135,10 @@ export class ChatOutbox {
   whisper(to: string, text: string, options: SendOptions = {}): void {
     const header = `/tell ${to} `;
     const flat = chatSafe(text.replace(/\s*\n\s*/g, ' | ')).trim();
-    this.#push(splitText(flat, CHAT_LIMIT - header.length).map((piece) => header + piece), options.urgent ? 'urgent' : 'normal');
+    this.#push(
+      splitText(flat, CHAT_LIMIT - header.length).map((piece) => header + piece),
+      options.urgent ? 'urgent' : 'normal',
+    );
   }
 
   /** Queues one raw packet, which must already fit {@link CHAT_LIMIT}; it is never dropped. */
@@ -175,7 +178,10 @@ export class ChatOutbox {
     if (!this.#queue.some((q) => q.kind === 'notice')) over++; // room for the notice itself
     let firstDropped = -1;
     for (let i = 0; i < this.#queue.length && over > 0;) {
-      if (this.#queue[i]!.kind !== 'normal') { i++; continue; }
+      if (this.#queue[i]!.kind !== 'normal') {
+        i++;
+        continue;
+      }
       if (firstDropped < 0) firstDropped = i;
       this.#queue.splice(i, 1);
       this.#dropped++;
@@ -192,7 +198,11 @@ export class ChatOutbox {
 
   #refill(): void {
     const now = Date.now();
-    if (this.#limit.intervalMs === 0) { this.#tokens = this.#limit.burst; this.#refilledAt = now; return; }
+    if (this.#limit.intervalMs === 0) {
+      this.#tokens = this.#limit.burst;
+      this.#refilledAt = now;
+      return;
+    }
     const gained = Math.floor((now - this.#refilledAt) / this.#limit.intervalMs);
     if (gained > 0) {
       this.#tokens = Math.min(this.#limit.burst, this.#tokens + gained);
@@ -215,7 +225,10 @@ export class ChatOutbox {
     }
     if (this.#queue.length === 0) return;
     const wait = Math.max(1, this.#refilledAt + this.#limit.intervalMs - Date.now());
-    this.#timer = setTimeout(() => { this.#timer = undefined; this.#drain(); }, wait);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#drain();
+    }, wait);
     this.#timer.unref?.();
   }
 }

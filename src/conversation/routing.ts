@@ -7,9 +7,18 @@ export function namesBot(text: string, name: string): boolean {
 
 /** Start of server feedback that some servers send as chat; never meant for a bot. */
 const FEEDBACK = [
-  /^Set own game mode to /i, /^Set the time to /i, /^Set the difficulty to /i, /^Teleported /i,
-  /^Set the weather to /i, /^Gamerule /i, /^Gave \d+ /i, /^Cleared the inventory /i, /^Removed \d+ item/i,
-  /^Unknown (or incomplete )?command/i, /^You whisper to /i, /^\[\w+: .*\]$/,
+  /^Set own game mode to /i,
+  /^Set the time to /i,
+  /^Set the difficulty to /i,
+  /^Teleported /i,
+  /^Set the weather to /i,
+  /^Gamerule /i,
+  /^Gave \d+ /i,
+  /^Cleared the inventory /i,
+  /^Removed \d+ item/i,
+  /^Unknown (or incomplete )?command/i,
+  /^You whisper to /i,
+  /^\[\w+: .*\]$/,
 ];
 
 /** True for lines the server produced (command feedback, senders like "Server"), which bots ignore. */

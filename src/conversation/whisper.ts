@@ -192,7 +192,8 @@ export class WhisperTransport implements Transport {
   }
 
   send(message: BotMessage): void {
-    if (this.#closed || !this.isPeer(message.to)) throw new Error(`${message.to} is not one of our bots (bots: ${this.peers().join(', ') || 'none'}).`);
+    if (this.#closed || !this.isPeer(message.to))
+      throw new Error(`${message.to} is not one of our bots (bots: ${this.peers().join(', ') || 'none'}).`);
     const flags = `${message.start ? 's' : ''}${message.end ? 'e' : ''}${message.busy ? 'b' : ''}` || '-';
     const id = this.#nextId++ % 1_000_000;
     const room = CHAT_LIMIT - `/tell ${message.to} `.length - HEADER_ROOM;
@@ -293,7 +294,10 @@ export class WhisperTransport implements Transport {
     const mine = this.#challenges.get(from) ?? [];
     const used = mine.find((nonce) => proofMac(this.#key, from, this.#bot.username, nonce) === mac);
     if (!used) return this.#refuse(from, 'proof does not match any challenge we sent');
-    this.#challenges.set(from, mine.filter((n) => n !== used));
+    this.#challenges.set(
+      from,
+      mine.filter((n) => n !== used),
+    );
     const isNew = !this.#verified.has(from);
     this.#verified.add(from);
     if (theirChallenge !== '-') this.#whisper(from, `proof|-|0|1/1|- ${proofMac(this.#key, this.#bot.username, from, theirChallenge)}`);
@@ -310,7 +314,13 @@ export class WhisperTransport implements Transport {
       partial = { id: env.id, flags: env.flags, total: env.total, parts: [], at: now };
       this.#partials.set(from, partial);
     }
-    if (!partial || partial.id !== env.id || partial.total !== env.total || partial.parts.length !== env.part - 1 || now - partial.at > PARTIAL_TTL_MS) {
+    if (
+      !partial ||
+      partial.id !== env.id ||
+      partial.total !== env.total ||
+      partial.parts.length !== env.part - 1 ||
+      now - partial.at > PARTIAL_TTL_MS
+    ) {
       this.#partials.delete(from);
       return this.#refuse(from, `part ${env.part}/${env.total} of message ${env.id} out of order`);
     }

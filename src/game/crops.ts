@@ -24,7 +24,10 @@ export interface Crop {
   maxAge: number;
 }
 
-interface LootDrop { item: string; blockAge?: number }
+interface LootDrop {
+  item: string;
+  blockAge?: number;
+}
 
 const cache = new WeakMap<GameData, Crop[]>();
 
@@ -42,8 +45,9 @@ export function crops(data: GameData): readonly Crop[] {
     if (!age || !block.states!.every((s) => CROP_STATES.has(s.name))) continue;
     if (!(block.material ?? '').split(';').includes('plant')) continue;
     // What it drops at any age; without loot data, minecraft-data's `drops` (the same for crops).
-    const always = loot[block.name]?.drops.filter((d) => d.blockAge === undefined).map((d) => d.item)
-      ?? block.drops.map((id) => data.items[id as number]?.name).filter((n): n is string => !!n);
+    const always =
+      loot[block.name]?.drops.filter((d) => d.blockAge === undefined).map((d) => d.item) ??
+      block.drops.map((id) => data.items[id as number]?.name).filter((n): n is string => !!n);
     const seed = always.find((item) => item !== block.name && !!data.itemsByName[item] && block.name.startsWith(item.split('_')[0]!));
     if (!seed) continue;
     list.push({ block: block.name, seed, maxAge: (age.num_values ?? 1) - 1 });

@@ -10,9 +10,7 @@ import minecraftData from 'minecraft-data';
 import { distance } from 'fastest-levenshtein';
 
 /** Outcome of resolving one name. */
-export type NameResolution =
-  | { ok: true; name: string }
-  | { ok: false; suggestions: string[] };
+export type NameResolution = { ok: true; name: string } | { ok: false; suggestions: string[] };
 
 /** Resolves item and block names for one Minecraft version. */
 export interface NameResolver {
@@ -63,7 +61,10 @@ export function normaliseName(raw: string): string {
   s = s.replace(/^["'`\u2018\u2019\u201c\u201d]+|["'`\u2018\u2019\u201c\u201d]+$/g, '');
   s = s.toLowerCase().trim();
   if (s.startsWith('minecraft:')) s = s.slice('minecraft:'.length);
-  s = s.replace(/[\s-]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');
+  s = s
+    .replace(/[\s-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '');
   return s;
 }
 
@@ -108,10 +109,7 @@ class NameSet {
       const contains = stems.some((s) => s.length >= 3 && candidate.includes(s));
       return { candidate, contains, d: distance(query, candidate) };
     });
-    scored.sort(
-      (a, b) =>
-        Number(b.contains) - Number(a.contains) || a.d - b.d || a.candidate.localeCompare(b.candidate),
-    );
+    scored.sort((a, b) => Number(b.contains) - Number(a.contains) || a.d - b.d || a.candidate.localeCompare(b.candidate));
     return scored.slice(0, SUGGESTIONS).map((s) => s.candidate);
   }
 }

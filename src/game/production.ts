@@ -156,20 +156,36 @@ type Option =
  * @param options how far missing items are broken down (default: while some inputs are held).
  * @throws Error when a target is not an item of this version.
  */
-export function planProduction(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources = {}, options: PlanOptions = {}): ProductionPlan {
+export function planProduction(
+  data: GameData,
+  inventory: Counts,
+  targets: Counts,
+  sources: ProductionSources = {},
+  options: PlanOptions = {},
+): ProductionPlan {
   for (const name of Object.keys(targets)) {
     if (!data.itemsByName[name]) throw new Error(`"${name}" is not an item in Minecraft ${data.version.minecraftVersion}`);
   }
   const expand = options.expand ?? 'held';
   const first = plan(data, inventory, targets, sources, expand, false);
-  const tableNeeded = first.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby
-    && !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') && !('crafting_table' in targets);
+  const tableNeeded =
+    first.steps.some((s) => s.kind === 'craft' && s.needsTable) &&
+    !sources.tableNearby &&
+    !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') &&
+    !('crafting_table' in targets);
   if (!tableNeeded) return first;
   // The table is placed (not used up) by the first craft that needs it: plan it first.
   return plan(data, inventory, targets, sources, expand, true);
 }
 
-function plan(data: GameData, inventory: Counts, targets: Counts, sources: ProductionSources, expand: NonNullable<PlanOptions['expand']>, table: boolean): ProductionPlan {
+function plan(
+  data: GameData,
+  inventory: Counts,
+  targets: Counts,
+  sources: ProductionSources,
+  expand: NonNullable<PlanOptions['expand']>,
+  table: boolean,
+): ProductionPlan {
   const held = new Map(Object.entries(inventory).filter(([, n]) => n > 0));
   const made = new Map<string, number>();
   const steps: ProductionStep[] = [];
@@ -208,7 +224,8 @@ function plan(data: GameData, inventory: Counts, targets: Counts, sources: Produ
     obtainableMemo.set(name, ok);
     return ok;
   };
-  const optionInputs = (o: Option): string[] => o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
+  const optionInputs = (o: Option): string[] =>
+    o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
   const heldCoverage = (o: Option, times: number): number => {
     if (o.kind === 'gather') return Infinity;
     const inputs = o.kind === 'craft' ? o.inputs : { [o.input]: 1 };
@@ -238,7 +255,7 @@ function plan(data: GameData, inventory: Counts, targets: Counts, sources: Produ
       return;
     }
     const next = [...path, name];
-    const timesOf = (o: Option) => o.kind === 'craft' ? Math.ceil(count / o.makes) : count;
+    const timesOf = (o: Option) => (o.kind === 'craft' ? Math.ceil(count / o.makes) : count);
     const complete = all.filter((o) => optionInputs(o).every((i) => obtainable(i, next)));
     const pool = complete.length ? complete : all;
     let best = pool[0]!;
@@ -305,7 +322,10 @@ function sameKeys(a: Counts, b: Counts): boolean {
 
 /** `3 oak_planks, 1 stick` — empty string for no items. */
 export function formatCounts(counts: Counts): string {
-  return Object.entries(counts).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`).join(', ');
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(', ');
 }
 
 /** Sums inventories (item → count). */

@@ -73,11 +73,11 @@ export function smeltingTableFor(registry: { itemsByName: Record<string, { id: n
     const remainder = f.remainder === undefined ? undefined : id(f.remainder);
     for (const name of f.items) {
       const itemId = id(name);
-      if (itemId !== undefined) fuels.set(itemId, remainder === undefined ? { burnTicks: f.burnTicks } : { burnTicks: f.burnTicks, remainder });
+      if (itemId !== undefined)
+        fuels.set(itemId, remainder === undefined ? { burnTicks: f.burnTicks } : { burnTicks: f.burnTicks, remainder });
     }
   }
   table = { recipes, fuels };
   tables.set(registry, table);
   return table;
 }
-

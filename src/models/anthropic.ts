@@ -74,7 +74,10 @@ export class AnthropicChatModel implements ChatModel {
     if (req.image) {
       // After the final user turn's text (Messages API image block, base64 source).
       const last = body.messages.findLast((m) => m.role === 'user');
-      const block: Anthropic.ImageBlockParam = { type: 'image', source: { type: 'base64', media_type: req.image.mediaType, data: req.image.data } };
+      const block: Anthropic.ImageBlockParam = {
+        type: 'image',
+        source: { type: 'base64', media_type: req.image.mediaType, data: req.image.data },
+      };
       if (last && Array.isArray(last.content)) last.content.push(block);
       else body.messages.push({ role: 'user', content: [block] });
     }
@@ -98,7 +101,10 @@ export class AnthropicChatModel implements ChatModel {
     }
     if (!message || !Array.isArray(message.content)) {
       throw new ModelError({
-        provider: ctx.provider, modelId: this.id, kind: 'bad_response', retryable: false,
+        provider: ctx.provider,
+        modelId: this.id,
+        kind: 'bad_response',
+        retryable: false,
         message: `response has no content array — is ${ctx.baseURL} really an Anthropic Messages API?`,
       });
     }
@@ -118,15 +124,21 @@ export class AnthropicChatModel implements ChatModel {
     const toolCalls: ToolCall[] = message.content
       .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')
       .map((block) => {
-        const input = block.input && typeof block.input === 'object' && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : undefined;
+        const input =
+          block.input && typeof block.input === 'object' && !Array.isArray(block.input)
+            ? (block.input as Record<string, unknown>)
+            : undefined;
         const rawArguments = JSON.stringify(block.input ?? {});
         return { id: block.id, name: block.name, arguments: input ?? parseToolArguments(rawArguments), rawArguments };
       });
     const usage = anthropicUsage(message.usage);
     if (usage) req.onUsage?.(usage);
     return {
-      text, toolCalls, ...(usage ? { usage } : {}),
-      ...(reasoning ? { reasoning } : {}), ...(text !== rawText ? { rawText } : {}),
+      text,
+      toolCalls,
+      ...(usage ? { usage } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(text !== rawText ? { rawText } : {}),
     };
   }
 }
@@ -146,7 +158,10 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 export function anthropicMessages(turns: readonly ChatTurn[], live?: string): Anthropic.MessageParam[] {
   const hasLive = Boolean(live?.trim());
   const groups = appendLive(groupTurns(turns, { startWithUser: true, endWithUser: !hasLive }), live);
-  const messages = groups.map((g) => ({ role: g.role, content: g.parts.map((text): Anthropic.TextBlockParam => ({ type: 'text', text })) }));
+  const messages = groups.map((g) => ({
+    role: g.role,
+    content: g.parts.map((text): Anthropic.TextBlockParam => ({ type: 'text', text })),
+  }));
   // The conversation's last block: the one before `live`.
   const last = messages.at(-1)!;
   const end = hasLive ? (last.content.length > 1 ? last.content.at(-2) : messages.at(-2)?.content.at(-1)) : last.content.at(-1);

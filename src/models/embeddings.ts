@@ -67,12 +67,22 @@ export function parseEmbeddingSpec(spec: EmbeddingSpec): ResolvedEmbeddingSpec |
   const id = `${provider}/${model || '(default)'}`;
   const withEmbeddings = embeddingProviders().join(', ');
   if (!isProviderPrefix(provider)) {
-    throw configError(id, provider, `unknown embedding provider "${provider}" — use one of ${withEmbeddings}, "<provider>/<model>", or "none"`);
+    throw configError(
+      id,
+      provider,
+      `unknown embedding provider "${provider}" — use one of ${withEmbeddings}, "<provider>/<model>", or "none"`,
+    );
   }
   const info = (PRESETS[provider] as ProviderPreset).embeddings;
-  if (!info) throw configError(id, provider, `${provider} has no embeddings endpoint — use one of ${withEmbeddings}, or "none" (examples are then ranked by full-text search)`);
+  if (!info)
+    throw configError(
+      id,
+      provider,
+      `${provider} has no embeddings endpoint — use one of ${withEmbeddings}, or "none" (examples are then ranked by full-text search)`,
+    );
   model ||= info.defaultModel ?? '';
-  if (!model) throw configError(id, provider, `name the embedding model: { "api": "${provider}", "model": "<model>" } or "${provider}/<model>"`);
+  if (!model)
+    throw configError(id, provider, `name the embedding model: { "api": "${provider}", "model": "<model>" } or "${provider}/<model>"`);
   const resolved = parseModelSpec({
     model: `${provider}/${model}`,
     ...(obj.url ? { url: obj.url } : {}),
@@ -112,27 +122,41 @@ export function createEmbedder(spec: EmbeddingSpec, options: CreateEmbedderOptio
   const env = options.env ?? process.env;
   const apiKey = resolveApiKey(resolved, env) ?? NO_KEY_PLACEHOLDER;
   const baseURL = resolveBaseURL(resolved, env);
-  if (baseURL === undefined) throw configError(resolved.id, resolved.provider, 'no Azure endpoint — give the embedding a "url" or set AZURE_OPENAI_ENDPOINT');
+  if (baseURL === undefined)
+    throw configError(resolved.id, resolved.provider, 'no Azure endpoint — give the embedding a "url" or set AZURE_OPENAI_ENDPOINT');
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 2;
   const common = { timeout: timeoutMs, maxRetries, fetch: normalizingFetch() };
-  const client = resolved.client === 'azure'
-    ? new AzureOpenAI({ ...common, apiKey, endpoint: baseURL, deployment: resolved.model, apiVersion: resolved.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION) })
-    : new OpenAI({ ...common, apiKey, baseURL, organization: null, project: null });
+  const client =
+    resolved.client === 'azure'
+      ? new AzureOpenAI({
+          ...common,
+          apiKey,
+          endpoint: baseURL,
+          deployment: resolved.model,
+          apiVersion: resolved.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION),
+        })
+      : new OpenAI({ ...common, apiKey, baseURL, organization: null, project: null });
   const ctx = errorContext({ ...resolved, baseURL }, { timeoutMs, maxRetries }, options.signal);
-  const bad = (message: string) => new ModelError({ provider: resolved.provider, modelId: resolved.id, kind: 'bad_response', retryable: false, message });
+  const bad = (message: string) =>
+    new ModelError({ provider: resolved.provider, modelId: resolved.id, kind: 'bad_response', retryable: false, message });
   const one = async (input: string[]): Promise<number[][]> => {
     throwIfAborted(options.signal, resolved.id);
     let answer: OpenAI.CreateEmbeddingResponse;
     try {
-      answer = await client.embeddings.create({ ...resolved.params, model: resolved.model, input, encoding_format: 'float' }, { signal: options.signal });
+      answer = await client.embeddings.create(
+        { ...resolved.params, model: resolved.model, input, encoding_format: 'float' },
+        { signal: options.signal },
+      );
     } catch (err) {
       throw toModelError(err, ctx);
     }
     const data = Array.isArray(answer?.data) ? [...answer.data].sort((a, b) => a.index - b.index) : [];
-    if (data.length !== input.length) throw bad(`${data.length} vectors for ${input.length} texts — does ${baseURL} serve embeddings for "${resolved.model}"?`);
+    if (data.length !== input.length)
+      throw bad(`${data.length} vectors for ${input.length} texts — does ${baseURL} serve embeddings for "${resolved.model}"?`);
     return data.map((d) => {
-      if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number')) throw bad('an embedding is not a list of numbers');
+      if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number'))
+        throw bad('an embedding is not a list of numbers');
       return d.embedding;
     });
   };
@@ -140,7 +164,7 @@ export function createEmbedder(spec: EmbeddingSpec, options: CreateEmbedderOptio
     id: resolved.id,
     async embed(texts: string[]): Promise<number[][]> {
       const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += resolved.batch) out.push(...await one(texts.slice(i, i + resolved.batch)));
+      for (let i = 0; i < texts.length; i += resolved.batch) out.push(...(await one(texts.slice(i, i + resolved.batch))));
       if (out.some((v) => v.length !== out[0]!.length)) throw bad('vectors of different lengths');
       return out;
     },

@@ -9,9 +9,22 @@ import { ModelError, type ChatModel } from './types.ts';
 
 export * from './types.ts';
 export {
-  ModelSpecSchema, PROVIDERS, PROVIDER_PREFIXES, apiKeyStatus, isProviderPrefix, parseModelSpec, readApiKey, resolveBaseURL,
-  AZURE_ENDPOINT_ENV, DEFAULT_AZURE_API_VERSION,
-  type ApiKeyStatus, type ModelSpec, type ProviderFamily, type ProviderInfo, type ProviderPrefix, type ResolvedModelSpec,
+  ModelSpecSchema,
+  PROVIDERS,
+  PROVIDER_PREFIXES,
+  apiKeyStatus,
+  isProviderPrefix,
+  parseModelSpec,
+  readApiKey,
+  resolveBaseURL,
+  AZURE_ENDPOINT_ENV,
+  DEFAULT_AZURE_API_VERSION,
+  type ApiKeyStatus,
+  type ModelSpec,
+  type ProviderFamily,
+  type ProviderInfo,
+  type ProviderPrefix,
+  type ResolvedModelSpec,
 } from './spec.ts';
 export { PRESETS, presetOf, type ProviderPreset } from './presets.ts';
 export { splitReasoning, type SplitReply } from './reasoning.ts';
@@ -55,13 +68,19 @@ export function createModel(spec: ModelSpec, options: CreateModelOptions = {}): 
   const baseURL = resolveBaseURL(parsed, env);
   if (baseURL === undefined) {
     throw new ModelError({
-      provider: parsed.provider, modelId: parsed.id, kind: 'config', retryable: false,
+      provider: parsed.provider,
+      modelId: parsed.id,
+      kind: 'config',
+      retryable: false,
       message: `no Azure endpoint — give the model spec a "url" (https://<resource>.openai.azure.com) or set ${AZURE_ENDPOINT_ENV}`,
     });
   }
   const resolved = {
-    ...parsed, baseURL,
-    ...(parsed.client === 'azure' ? { apiVersion: parsed.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION) } : {}),
+    ...parsed,
+    baseURL,
+    ...(parsed.client === 'azure'
+      ? { apiVersion: parsed.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION) }
+      : {}),
   };
   const adapter: AdapterOptions = {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -69,11 +88,13 @@ export function createModel(spec: ModelSpec, options: CreateModelOptions = {}): 
   };
   if (!(adapter.timeoutMs > 0) || !Number.isInteger(adapter.maxRetries) || adapter.maxRetries < 0) {
     throw new ModelError({
-      provider: resolved.provider, modelId: resolved.id, kind: 'config', retryable: false,
+      provider: resolved.provider,
+      modelId: resolved.id,
+      kind: 'config',
+      retryable: false,
       message: `invalid options (timeoutMs=${adapter.timeoutMs}, maxRetries=${adapter.maxRetries}) — timeoutMs must be > 0 and maxRetries an integer ≥ 0`,
     });
   }
   if (resolved.family === 'anthropic') return new AnthropicChatModel(resolved, apiKey!, adapter);
   return new OpenAIChatModel(resolved, apiKey, adapter);
 }
-

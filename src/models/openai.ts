@@ -9,7 +9,16 @@ import { appendLive, errorContext, groupTurns, passThroughParams, throwIfAborted
 import { parseToolArguments, renderReply } from './tools.ts';
 import { splitReasoning } from './reasoning.ts';
 import { normalizingFetch } from './vendor-errors.ts';
-import { ModelError, type ChatImage, type ChatModel, type ChatRequest, type ChatResult, type ChatTurn, type TokenUsage, type ToolCall } from './types.ts';
+import {
+  ModelError,
+  type ChatImage,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+  type ChatTurn,
+  type TokenUsage,
+  type ToolCall,
+} from './types.ts';
 
 /** Key sent to local OpenAI-compatible servers that need none (the SDK insists on one). */
 export const NO_KEY_PLACEHOLDER = 'no-key';
@@ -48,9 +57,16 @@ export class OpenAIChatModel implements ChatModel {
     this.#spec = spec;
     this.#options = options;
     const common = { timeout: options.timeoutMs, maxRetries: options.maxRetries, fetch: normalizingFetch() };
-    this.#client = spec.client === 'azure'
-      ? new AzureOpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, endpoint: spec.baseURL, apiVersion: spec.apiVersion, deployment: spec.model })
-      : new OpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, baseURL: spec.baseURL, organization: null, project: null });
+    this.#client =
+      spec.client === 'azure'
+        ? new AzureOpenAI({
+            ...common,
+            apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
+            endpoint: spec.baseURL,
+            apiVersion: spec.apiVersion,
+            deployment: spec.model,
+          })
+        : new OpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, baseURL: spec.baseURL, organization: null, project: null });
   }
 
   async complete(req: ChatRequest): Promise<string> {
@@ -97,7 +113,10 @@ export class OpenAIChatModel implements ChatModel {
       const err = (completion as unknown as { error?: { message?: unknown } } | undefined)?.error;
       const detail = typeof err?.message === 'string' ? ` (${err.message})` : '';
       throw new ModelError({
-        provider: ctx.provider, modelId: this.id, kind: 'bad_response', retryable: false,
+        provider: ctx.provider,
+        modelId: this.id,
+        kind: 'bad_response',
+        retryable: false,
         message: `response has no choices${detail} — check the model name and that ${ctx.baseURL} speaks the OpenAI chat API`,
       });
     }
@@ -112,13 +131,17 @@ export class OpenAIChatModel implements ChatModel {
     const rawText = choice.message.content ?? '';
     const split = splitReasoning(rawText);
     // DeepSeek's reasoner (`reasoning_content`) and OpenRouter/Groq (`reasoning`) send it apart.
-    const extra = (choice.message as { reasoning_content?: unknown; reasoning?: unknown });
-    const field = typeof extra.reasoning_content === 'string' ? extra.reasoning_content : typeof extra.reasoning === 'string' ? extra.reasoning : '';
+    const extra = choice.message as { reasoning_content?: unknown; reasoning?: unknown };
+    const field =
+      typeof extra.reasoning_content === 'string' ? extra.reasoning_content : typeof extra.reasoning === 'string' ? extra.reasoning : '';
     const reasoning = [field.trim(), split.reasoning].filter(Boolean).join('\n\n');
     if (reasoning) req.onReasoning?.(reasoning);
     return {
-      text: split.text, toolCalls, ...(usage ? { usage } : {}),
-      ...(reasoning ? { reasoning } : {}), ...(split.text !== rawText ? { rawText } : {}),
+      text: split.text,
+      toolCalls,
+      ...(usage ? { usage } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(split.text !== rawText ? { rawText } : {}),
     };
   }
 }
@@ -155,7 +178,7 @@ export function openAIUsage(usage: Partial<OpenAI.CompletionUsage> | null | unde
  */
 function withImage(messages: OpenAI.ChatCompletionMessageParam[], image: ChatImage): void {
   let last = messages.findLast((m) => m.role === 'user');
-  if (!last) messages.push(last = { role: 'user', content: '' });
+  if (!last) messages.push((last = { role: 'user', content: '' }));
   const text = typeof last.content === 'string' ? last.content : '';
   last.content = [
     ...(text ? [{ type: 'text' as const, text }] : []),

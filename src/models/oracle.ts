@@ -77,7 +77,9 @@ export class OracleModel implements ChatModel {
       targets: v.taskTargets,
       blueprint: v.blueprint,
       goal: v.goal,
-      position: v.bot.entity ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) } : undefined,
+      position: v.bot.entity
+        ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) }
+        : undefined,
       canUse: (c) => v.canUse(c),
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),

@@ -94,85 +94,187 @@ const ORG_MODEL = /^[^/\s]+\/[^\s]+$/;
 /** Every provider prefix the factory understands, with its defaults. Order: the order prefixes are listed in messages. */
 export const PRESETS = {
   anthropic: {
-    family: 'anthropic', api: 'Anthropic Messages API', defaultUrl: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true,
-    bareNames: { pattern: /^claude-/i, names: 'claude-*' }, maxTokensField: 'max_tokens',
+    family: 'anthropic',
+    api: 'Anthropic Messages API',
+    defaultUrl: 'https://api.anthropic.com',
+    keyEnv: 'ANTHROPIC_API_KEY',
+    keyRequired: true,
+    bareNames: { pattern: /^claude-/i, names: 'claude-*' },
+    maxTokensField: 'max_tokens',
   },
   openai: {
-    family: 'openai', api: 'OpenAI', defaultUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', keyRequired: true,
+    family: 'openai',
+    api: 'OpenAI',
+    defaultUrl: 'https://api.openai.com/v1',
+    keyEnv: 'OPENAI_API_KEY',
+    keyRequired: true,
     bareNames: { pattern: /^(gpt-|chatgpt-|o[1-4](-|$))/i, names: 'gpt-*, chatgpt-*, o1, o3, o4 (o4-mini, …)' },
-    maxTokensField: 'max_completion_tokens', embeddings: { defaultModel: 'text-embedding-3-small', batch: 2048 },
+    maxTokensField: 'max_completion_tokens',
+    embeddings: { defaultModel: 'text-embedding-3-small', batch: 2048 },
   },
   azure: {
-    family: 'openai', client: 'azure', api: 'Azure OpenAI', defaultUrl: '', keyEnv: 'AZURE_OPENAI_API_KEY', altKeyEnvs: ['OPENAI_API_KEY'], keyRequired: true,
-    maxTokensField: 'max_completion_tokens', embeddings: { batch: 2048 },
+    family: 'openai',
+    client: 'azure',
+    api: 'Azure OpenAI',
+    defaultUrl: '',
+    keyEnv: 'AZURE_OPENAI_API_KEY',
+    altKeyEnvs: ['OPENAI_API_KEY'],
+    keyRequired: true,
+    maxTokensField: 'max_completion_tokens',
+    embeddings: { batch: 2048 },
   },
   google: {
-    family: 'openai', api: "Gemini's OpenAI-compatible endpoint", defaultUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
-    keyEnv: 'GEMINI_API_KEY', altKeyEnvs: ['GOOGLE_API_KEY'], keyRequired: true, aliases: ['gemini'],
+    family: 'openai',
+    api: "Gemini's OpenAI-compatible endpoint",
+    defaultUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    keyEnv: 'GEMINI_API_KEY',
+    altKeyEnvs: ['GOOGLE_API_KEY'],
+    keyRequired: true,
+    aliases: ['gemini'],
     bareNames: { pattern: /^(gemini-|gemma-)/i, names: 'gemini-*, gemma-*' },
-    maxTokensField: 'max_tokens', embeddings: { defaultModel: 'gemini-embedding-001', batch: 100 },
+    maxTokensField: 'max_tokens',
+    embeddings: { defaultModel: 'gemini-embedding-001', batch: 100 },
   },
   xai: {
-    family: 'openai', api: 'xAI', defaultUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY', keyRequired: true, aliases: ['grok'],
-    bareNames: { pattern: /^grok-/i, names: 'grok-*' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'xAI',
+    defaultUrl: 'https://api.x.ai/v1',
+    keyEnv: 'XAI_API_KEY',
+    keyRequired: true,
+    aliases: ['grok'],
+    bareNames: { pattern: /^grok-/i, names: 'grok-*' },
+    maxTokensField: 'max_tokens',
   },
   deepseek: {
-    family: 'openai', api: 'DeepSeek', defaultUrl: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', keyRequired: true,
-    bareNames: { pattern: /^deepseek-/i, names: 'deepseek-*' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'DeepSeek',
+    defaultUrl: 'https://api.deepseek.com/v1',
+    keyEnv: 'DEEPSEEK_API_KEY',
+    keyRequired: true,
+    bareNames: { pattern: /^deepseek-/i, names: 'deepseek-*' },
+    maxTokensField: 'max_tokens',
   },
   mistral: {
-    family: 'openai', api: 'Mistral', defaultUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY', keyRequired: true, aliases: ['mistralai'],
-    bareNames: { pattern: /^(mistral-|ministral-|magistral-|codestral-|pixtral-|open-mistral-|open-mixtral-)/i, names: 'mistral-*, ministral-*, magistral-*, codestral-*, pixtral-*' },
-    maxTokensField: 'max_tokens', embeddings: { defaultModel: 'mistral-embed', batch: 128 },
+    family: 'openai',
+    api: 'Mistral',
+    defaultUrl: 'https://api.mistral.ai/v1',
+    keyEnv: 'MISTRAL_API_KEY',
+    keyRequired: true,
+    aliases: ['mistralai'],
+    bareNames: {
+      pattern: /^(mistral-|ministral-|magistral-|codestral-|pixtral-|open-mistral-|open-mixtral-)/i,
+      names: 'mistral-*, ministral-*, magistral-*, codestral-*, pixtral-*',
+    },
+    maxTokensField: 'max_tokens',
+    embeddings: { defaultModel: 'mistral-embed', batch: 128 },
   },
   qwen: {
-    family: 'openai', api: 'Alibaba DashScope (compatible mode)', defaultUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1',
-    keyEnv: 'QWEN_API_KEY', altKeyEnvs: ['DASHSCOPE_API_KEY'], keyRequired: true,
+    family: 'openai',
+    api: 'Alibaba DashScope (compatible mode)',
+    defaultUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1',
+    keyEnv: 'QWEN_API_KEY',
+    altKeyEnvs: ['DASHSCOPE_API_KEY'],
+    keyRequired: true,
     bareNames: { pattern: /^(qwen|qwq-)/i, names: 'qwen*, qwq-*' },
-    maxTokensField: 'max_tokens', embeddings: { defaultModel: 'text-embedding-v3', batch: 10 },
+    maxTokensField: 'max_tokens',
+    embeddings: { defaultModel: 'text-embedding-v3', batch: 10 },
   },
   groq: {
-    family: 'openai', api: 'GroqCloud', defaultUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQCLOUD_API_KEY', altKeyEnvs: ['GROQ_API_KEY'],
-    keyRequired: true, aliases: ['groqcloud'], maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'GroqCloud',
+    defaultUrl: 'https://api.groq.com/openai/v1',
+    keyEnv: 'GROQCLOUD_API_KEY',
+    altKeyEnvs: ['GROQ_API_KEY'],
+    keyRequired: true,
+    aliases: ['groqcloud'],
+    maxTokensField: 'max_tokens',
   },
   openrouter: {
-    family: 'openai', api: 'OpenRouter', defaultUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', keyRequired: true,
-    modelName: { pattern: ORG_MODEL, rule: '<vendor>/<model>', example: 'meta-llama/llama-3.1-8b-instruct' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'OpenRouter',
+    defaultUrl: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    keyRequired: true,
+    modelName: { pattern: ORG_MODEL, rule: '<vendor>/<model>', example: 'meta-llama/llama-3.1-8b-instruct' },
+    maxTokensField: 'max_tokens',
   },
   huggingface: {
-    family: 'openai', api: 'Hugging Face inference router', defaultUrl: 'https://router.huggingface.co/v1', keyEnv: 'HUGGINGFACE_API_KEY', altKeyEnvs: ['HF_TOKEN'],
-    keyRequired: true, modelName: { pattern: ORG_MODEL, rule: '<org>/<model>', example: 'meta-llama/Llama-3.1-8B-Instruct' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'Hugging Face inference router',
+    defaultUrl: 'https://router.huggingface.co/v1',
+    keyEnv: 'HUGGINGFACE_API_KEY',
+    altKeyEnvs: ['HF_TOKEN'],
+    keyRequired: true,
+    modelName: { pattern: ORG_MODEL, rule: '<org>/<model>', example: 'meta-llama/Llama-3.1-8B-Instruct' },
+    maxTokensField: 'max_tokens',
   },
   novita: {
-    family: 'openai', api: 'Novita AI', defaultUrl: 'https://api.novita.ai/v3/openai', keyEnv: 'NOVITA_API_KEY', keyRequired: true,
+    family: 'openai',
+    api: 'Novita AI',
+    defaultUrl: 'https://api.novita.ai/v3/openai',
+    keyEnv: 'NOVITA_API_KEY',
+    keyRequired: true,
     modelName: { pattern: ORG_MODEL, rule: '<org>/<model>', example: 'meta-llama/llama-3.1-8b-instruct' },
-    maxTokensField: 'max_tokens', embeddings: { defaultModel: 'baai/bge-m3' },
+    maxTokensField: 'max_tokens',
+    embeddings: { defaultModel: 'baai/bge-m3' },
   },
   replicate: {
-    family: 'openai', api: "Replicate's OpenAI-compatible proxy", defaultUrl: 'https://openai-proxy.replicate.com/v1', keyEnv: 'REPLICATE_API_KEY',
-    altKeyEnvs: ['REPLICATE_API_TOKEN'], keyRequired: true,
-    modelName: { pattern: ORG_MODEL, rule: '<owner>/<model>', example: 'meta/meta-llama-3-70b-instruct' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: "Replicate's OpenAI-compatible proxy",
+    defaultUrl: 'https://openai-proxy.replicate.com/v1',
+    keyEnv: 'REPLICATE_API_KEY',
+    altKeyEnvs: ['REPLICATE_API_TOKEN'],
+    keyRequired: true,
+    modelName: { pattern: ORG_MODEL, rule: '<owner>/<model>', example: 'meta/meta-llama-3-70b-instruct' },
+    maxTokensField: 'max_tokens',
   },
   glhf: {
-    family: 'openai', api: 'glhf.chat', defaultUrl: 'https://glhf.chat/api/openai/v1', keyEnv: 'GHLF_API_KEY', altKeyEnvs: ['GLHF_API_KEY'], keyRequired: true,
-    modelPrefix: 'hf:', modelName: { pattern: /^hf:[^/\s]+\/[^\s]+$/, rule: 'hf:<org>/<model>', example: 'hf:meta-llama/Llama-3.3-70B-Instruct' },
+    family: 'openai',
+    api: 'glhf.chat',
+    defaultUrl: 'https://glhf.chat/api/openai/v1',
+    keyEnv: 'GHLF_API_KEY',
+    altKeyEnvs: ['GLHF_API_KEY'],
+    keyRequired: true,
+    modelPrefix: 'hf:',
+    modelName: { pattern: /^hf:[^/\s]+\/[^\s]+$/, rule: 'hf:<org>/<model>', example: 'hf:meta-llama/Llama-3.3-70B-Instruct' },
     maxTokensField: 'max_tokens',
   },
   hyperbolic: {
-    family: 'openai', api: 'Hyperbolic', defaultUrl: 'https://api.hyperbolic.xyz/v1', keyEnv: 'HYPERBOLIC_API_KEY', keyRequired: true,
-    modelName: { pattern: ORG_MODEL, rule: '<org>/<model>', example: 'deepseek-ai/DeepSeek-V3' }, maxTokensField: 'max_tokens',
+    family: 'openai',
+    api: 'Hyperbolic',
+    defaultUrl: 'https://api.hyperbolic.xyz/v1',
+    keyEnv: 'HYPERBOLIC_API_KEY',
+    keyRequired: true,
+    modelName: { pattern: ORG_MODEL, rule: '<org>/<model>', example: 'deepseek-ai/DeepSeek-V3' },
+    maxTokensField: 'max_tokens',
   },
   ollama: {
-    family: 'openai', api: 'Ollama (local)', defaultUrl: 'http://127.0.0.1:11434/v1', keyEnv: undefined, keyRequired: false, aliases: ['local'],
-    maxTokensField: 'max_tokens', embeddings: { defaultModel: 'nomic-embed-text' },
+    family: 'openai',
+    api: 'Ollama (local)',
+    defaultUrl: 'http://127.0.0.1:11434/v1',
+    keyEnv: undefined,
+    keyRequired: false,
+    aliases: ['local'],
+    maxTokensField: 'max_tokens',
+    embeddings: { defaultModel: 'nomic-embed-text' },
   },
   vllm: {
-    family: 'openai', api: 'vLLM (local)', defaultUrl: 'http://127.0.0.1:8000/v1', keyEnv: 'VLLM_API_KEY', keyRequired: false,
-    maxTokensField: 'max_tokens', embeddings: {},
+    family: 'openai',
+    api: 'vLLM (local)',
+    defaultUrl: 'http://127.0.0.1:8000/v1',
+    keyEnv: 'VLLM_API_KEY',
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+    embeddings: {},
   },
   lmstudio: {
-    family: 'openai', api: 'LM Studio (local)', defaultUrl: 'http://127.0.0.1:1234/v1', keyEnv: undefined, keyRequired: false,
-    maxTokensField: 'max_tokens', embeddings: {},
+    family: 'openai',
+    api: 'LM Studio (local)',
+    defaultUrl: 'http://127.0.0.1:1234/v1',
+    keyEnv: undefined,
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+    embeddings: {},
   },
 } as const satisfies Record<string, ProviderPreset>;
 
@@ -193,9 +295,11 @@ export function presetOf(prefix: ProviderPrefix): ProviderPreset {
 }
 
 /** Every alias of {@link PRESETS}, mapped to its prefix (`gemini` → `google`, ...). */
-export const PRESET_ALIASES: Readonly<Record<string, ProviderPrefix>> = Object.freeze(Object.fromEntries(
-  PRESET_PREFIXES.flatMap((prefix) => ((PRESETS[prefix] as ProviderPreset).aliases ?? []).map((alias) => [alias, prefix] as const)),
-));
+export const PRESET_ALIASES: Readonly<Record<string, ProviderPrefix>> = Object.freeze(
+  Object.fromEntries(
+    PRESET_PREFIXES.flatMap((prefix) => ((PRESETS[prefix] as ProviderPreset).aliases ?? []).map((alias) => [alias, prefix] as const)),
+  ),
+);
 
 /**
  * The prefix a provider name or alias stands for, case-insensitive: `"Gemini"` → `google`; the
@@ -212,10 +316,12 @@ export interface BareModelRule extends BareNameRule {
 }
 
 /** The presets' bare-name rules, first match wins (see each preset's {@link ProviderPreset.bareNames}). */
-export const BARE_MODEL_RULES: readonly BareModelRule[] = Object.freeze(PRESET_PREFIXES.flatMap((provider) => {
-  const rule = (PRESETS[provider] as ProviderPreset).bareNames;
-  return rule ? [{ ...rule, provider }] : [];
-}));
+export const BARE_MODEL_RULES: readonly BareModelRule[] = Object.freeze(
+  PRESET_PREFIXES.flatMap((provider) => {
+    const rule = (PRESETS[provider] as ProviderPreset).bareNames;
+    return rule ? [{ ...rule, provider }] : [];
+  }),
+);
 
 /** The provider a bare model name resolves to by {@link BARE_MODEL_RULES}, if any. */
 export function providerForBareName(name: string): ProviderPrefix | undefined {

@@ -54,5 +54,11 @@ export function splitReasoning(reply: string): SplitReply {
     text = text.slice(0, unclosed.index);
   }
   text = text.replace(/<\/(think|thinking)>/gi, '');
-  return { text: text.trim(), reasoning: parts.map((p) => p.trim()).filter(Boolean).join('\n\n') };
+  return {
+    text: text.trim(),
+    reasoning: parts
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .join('\n\n'),
+  };
 }

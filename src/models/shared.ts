@@ -122,7 +122,8 @@ function causeText(e: unknown): string {
  */
 function sdkErrorName(err: unknown): string {
   if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return 'APIUserAbortError';
-  if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) return 'APIConnectionTimeoutError';
+  if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError)
+    return 'APIConnectionTimeoutError';
   if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) return 'APIConnectionError';
   return err instanceof Error ? err.name : '';
 }
@@ -140,7 +141,15 @@ export function errorContext(
   options: { timeoutMs: number; maxRetries: number },
   signal: AbortSignal | undefined,
 ): ErrorContext {
-  return { provider: spec.provider, modelId: spec.id, baseURL: spec.baseURL, keyEnv: spec.keyEnv, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries, signal };
+  return {
+    provider: spec.provider,
+    modelId: spec.id,
+    baseURL: spec.baseURL,
+    keyEnv: spec.keyEnv,
+    timeoutMs: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    signal,
+  };
 }
 
 export function toModelError(err: unknown, ctx: ErrorContext): ModelError | ModelAbortError {
@@ -156,10 +165,18 @@ export function toModelError(err: unknown, ctx: ErrorContext): ModelError | Mode
 
   if (name === 'APIUserAbortError') return new ModelAbortError(ctx.modelId, err);
   if (name === 'APIConnectionTimeoutError') {
-    return make('timeout', true, `no answer from ${ctx.baseURL} within ${ctx.timeoutMs} ms per attempt, ${tried} — check the server or raise timeoutMs`);
+    return make(
+      'timeout',
+      true,
+      `no answer from ${ctx.baseURL} within ${ctx.timeoutMs} ms per attempt, ${tried} — check the server or raise timeoutMs`,
+    );
   }
   if (name === 'APIConnectionError' || (status === undefined && /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND/i.test(causeText(err)))) {
-    return make('connection', true, `cannot reach ${ctx.baseURL} (${causeText(e.cause ?? err) || 'connection error'}), ${tried} — is the server running and the url right?`);
+    return make(
+      'connection',
+      true,
+      `cannot reach ${ctx.baseURL} (${causeText(e.cause ?? err) || 'connection error'}), ${tried} — is the server running and the url right?`,
+    );
   }
   if (status === undefined) {
     return make('unknown', false, `unexpected error: ${causeText(err) || String(err)}`);
@@ -169,7 +186,8 @@ export function toModelError(err: unknown, ctx: ErrorContext): ModelError | Mode
   if (status === 401) return make('auth', false, `401 invalid API key (${detail}) — ${keyHint}`);
   if (status === 403) return make('auth', false, `403 permission denied (${detail}) — check that the key may use this model`);
   if (status === 404) return make('not_found', false, `404 not found (${detail}) — check the model name and url (${ctx.baseURL})`);
-  if (status === 429) return make('rate_limit', true, `429 rate limited ${tried} (${detail}) — wait, lower request rate, or raise the account's limits`);
+  if (status === 429)
+    return make('rate_limit', true, `429 rate limited ${tried} (${detail}) — wait, lower request rate, or raise the account's limits`);
   if (status === 408 || status === 409 || status >= 500) {
     return make('server', true, `${status} provider error ${tried} (${detail}) — the provider is failing; try again later`);
   }

@@ -12,11 +12,27 @@ import { z } from 'zod';
 import { distance } from 'fastest-levenshtein';
 import { ModelError } from './types.ts';
 import {
-  BARE_MODEL_RULES, canonicalPrefix, isProviderPrefix, PRESET_ALIASES, PRESET_PREFIXES, PRESETS, presetModelName, providerForBareName,
-  type ProviderFamily, type ProviderPreset, type ProviderPrefix,
+  BARE_MODEL_RULES,
+  canonicalPrefix,
+  isProviderPrefix,
+  PRESET_ALIASES,
+  PRESET_PREFIXES,
+  PRESETS,
+  presetModelName,
+  providerForBareName,
+  type ProviderFamily,
+  type ProviderPreset,
+  type ProviderPrefix,
 } from './presets.ts';
 
-export { BARE_MODEL_RULES, isProviderPrefix, providerForBareName, type BareModelRule, type ProviderFamily, type ProviderPrefix } from './presets.ts';
+export {
+  BARE_MODEL_RULES,
+  isProviderPrefix,
+  providerForBareName,
+  type BareModelRule,
+  type ProviderFamily,
+  type ProviderPrefix,
+} from './presets.ts';
 
 /** Static facts about one provider prefix (see `presets.ts` for the whole preset). */
 export type ProviderInfo = ProviderPreset;
@@ -38,12 +54,36 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderPrefix>> = PRESET
  * accepted with its prefix).
  */
 export const WELL_KNOWN_MODELS: readonly string[] = [
-  'anthropic/claude-opus-4-1', 'anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4', 'anthropic/claude-haiku-4-5', 'anthropic/claude-3-5-haiku-latest',
-  'openai/gpt-5', 'openai/gpt-5-mini', 'openai/gpt-5-nano', 'openai/gpt-4.1', 'openai/gpt-4.1-mini', 'openai/gpt-4.1-nano', 'openai/gpt-4o', 'openai/gpt-4o-mini', 'openai/o3', 'openai/o4-mini',
-  'google/gemini-2.5-pro', 'google/gemini-2.5-flash', 'google/gemini-2.0-flash',
-  'xai/grok-4', 'xai/grok-3', 'xai/grok-3-mini', 'deepseek/deepseek-chat', 'deepseek/deepseek-reasoner',
-  'mistral/mistral-large-latest', 'mistral/mistral-small-latest', 'qwen/qwen-max', 'qwen/qwen-plus',
-  'ollama/llama3.1', 'ollama/qwen2.5', 'openrouter/meta-llama/llama-3.1-8b-instruct',
+  'anthropic/claude-opus-4-1',
+  'anthropic/claude-sonnet-4-5',
+  'anthropic/claude-sonnet-4',
+  'anthropic/claude-haiku-4-5',
+  'anthropic/claude-3-5-haiku-latest',
+  'openai/gpt-5',
+  'openai/gpt-5-mini',
+  'openai/gpt-5-nano',
+  'openai/gpt-4.1',
+  'openai/gpt-4.1-mini',
+  'openai/gpt-4.1-nano',
+  'openai/gpt-4o',
+  'openai/gpt-4o-mini',
+  'openai/o3',
+  'openai/o4-mini',
+  'google/gemini-2.5-pro',
+  'google/gemini-2.5-flash',
+  'google/gemini-2.0-flash',
+  'xai/grok-4',
+  'xai/grok-3',
+  'xai/grok-3-mini',
+  'deepseek/deepseek-chat',
+  'deepseek/deepseek-reasoner',
+  'mistral/mistral-large-latest',
+  'mistral/mistral-small-latest',
+  'qwen/qwen-max',
+  'qwen/qwen-plus',
+  'ollama/llama3.1',
+  'ollama/qwen2.5',
+  'openrouter/meta-llama/llama-3.1-8b-instruct',
 ];
 
 /**
@@ -55,8 +95,7 @@ export function suggestModelIds(text: string, n = 3): string[] {
   const name = text.trim().toLowerCase();
   const modelPart = (id: string) => id.slice(id.indexOf('/') + 1);
   const bare = name.includes('/') ? modelPart(name) : name;
-  const known = WELL_KNOWN_MODELS
-    .map((id) => ({ id, d: Math.min(distance(name, id), distance(bare, modelPart(id))) }))
+  const known = WELL_KNOWN_MODELS.map((id) => ({ id, d: Math.min(distance(name, id), distance(bare, modelPart(id))) }))
     .sort((a, b) => a.d - b.d)
     .slice(0, n)
     .map((s) => s.id);
@@ -154,13 +193,21 @@ export function parseModelSpec(spec: ModelSpec): ResolvedModelSpec {
   const raw = specText(spec);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`).join('; ');
-    throw configError(raw, '', `invalid model spec (${issues}) — use "<provider>/<model>" or { model, api?, url?, params?, api_version?, apiKeyEnv? }`, parsed.error);
+    throw configError(
+      raw,
+      '',
+      `invalid model spec (${issues}) — use "<provider>/<model>" or { model, api?, url?, params?, api_version?, apiKeyEnv? }`,
+      parsed.error,
+    );
   }
   const value = parsed.data;
   const obj = typeof value === 'string' ? { model: value } : value;
   const text = obj.model;
   const valid = PROVIDER_PREFIXES.join(', ');
-  const closest = () => `closest valid spellings: ${suggestModelIds(text).map((id) => `"${id}"`).join(', ')}`;
+  const closest = () =>
+    `closest valid spellings: ${suggestModelIds(text)
+      .map((id) => `"${id}"`)
+      .join(', ')}`;
   const slash = text.indexOf('/');
   const api = 'api' in obj && obj.api ? canonicalPrefix(obj.api) : undefined;
   const givenPrefix = slash < 0 ? undefined : canonicalPrefix(text.slice(0, slash));
@@ -176,7 +223,11 @@ export function parseModelSpec(spec: ModelSpec): ResolvedModelSpec {
   } else {
     const bare = providerForBareName(text);
     if (!bare) {
-      throw configError(text, '', `unknown model "${text}": a name without a provider prefix resolves only for ${BARE_MODEL_RULES.map((r) => r.names).join('; ')} — write "<provider>/<model>" with provider one of: ${valid}; ${closest()}`);
+      throw configError(
+        text,
+        '',
+        `unknown model "${text}": a name without a provider prefix resolves only for ${BARE_MODEL_RULES.map((r) => r.names).join('; ')} — write "<provider>/<model>" with provider one of: ${valid}; ${closest()}`,
+      );
     }
     prefix = bare;
     model = text.trim();
@@ -199,7 +250,7 @@ export function parseModelSpec(spec: ModelSpec): ResolvedModelSpec {
     ...(preset.client ? { client: preset.client } : {}),
     model: named.model,
     baseURL: ('url' in obj && obj.url ? obj.url : preset.defaultUrl).replace(/\/+$/, ''),
-    params: ('params' in obj && obj.params ? { ...obj.params } : {}),
+    params: 'params' in obj && obj.params ? { ...obj.params } : {},
     keyEnv: customKeyEnv ?? preset.keyEnv,
     altKeyEnvs: customKeyEnv ? [] : (preset.altKeyEnvs ?? []),
     keyRequired: customKeyEnv !== undefined || preset.keyRequired,
@@ -257,7 +308,13 @@ export function apiKeyStatus(spec: ModelSpec, env: NodeJS.ProcessEnv = process.e
     return { usable: false, id, provider, keyEnv, reason: `${id}: no API key — ${keyWhere(keyEnv)}` };
   }
   if (resolveBaseURL(resolved, env) === undefined) {
-    return { usable: false, id, provider, keyEnv, reason: `${id}: no Azure endpoint — give the model spec a "url" (https://<resource>.openai.azure.com) or set ${AZURE_ENDPOINT_ENV}` };
+    return {
+      usable: false,
+      id,
+      provider,
+      keyEnv,
+      reason: `${id}: no Azure endpoint — give the model spec a "url" (https://<resource>.openai.azure.com) or set ${AZURE_ENDPOINT_ENV}`,
+    };
   }
   return { usable: true, id, provider, keyEnv, keyRequired };
 }

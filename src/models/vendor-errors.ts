@@ -61,7 +61,11 @@ export function normalizingFetch(inner: typeof fetch = fetch): typeof fetch {
     if (response.status < 400) return response;
     const raw = await response.text().catch(() => '');
     let parsed: unknown = raw;
-    try { parsed = raw ? JSON.parse(raw) : ''; } catch { /* keep the text */ }
+    try {
+      parsed = raw ? JSON.parse(raw) : '';
+    } catch {
+      /* keep the text */
+    }
     const error = vendorError(parsed);
     const headers = new Headers(response.headers);
     headers.delete('content-length');

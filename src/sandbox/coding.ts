@@ -71,7 +71,7 @@ export function extractCode(reply: string): string | undefined {
 
 function preview(value: unknown): string {
   if (value === undefined) return 'no return value';
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 

@@ -1,9 +1,20 @@
 /** `!newAction`: model-written JavaScript in an SES Compartment inside a worker thread. */
 export {
-  checkCode, runSandboxed, WORKER_START_LIMIT_MS,
-  type SandboxError, type SandboxErrorKind, type SandboxOptions, type SandboxResult, type SkillFunction, type SkillTable,
+  checkCode,
+  runSandboxed,
+  WORKER_START_LIMIT_MS,
+  type SandboxError,
+  type SandboxErrorKind,
+  type SandboxOptions,
+  type SandboxResult,
+  type SkillFunction,
+  type SkillTable,
 } from './runner.ts';
 export {
-  DEFAULT_CODING_PROMPT, extractCode, writeAndRunCode,
-  type CodingAttempt, type CodingResult, type WriteAndRunOptions,
+  DEFAULT_CODING_PROMPT,
+  extractCode,
+  writeAndRunCode,
+  type CodingAttempt,
+  type CodingResult,
+  type WriteAndRunOptions,
 } from './coding.ts';

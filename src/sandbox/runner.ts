@@ -91,13 +91,26 @@ export function checkCode(code: string, skillNames: readonly string[]): SandboxE
   lines.forEach((text, i) => {
     const line = i + 1;
     const bare = text.replace(/\/\/.*$/, '');
-    if (/\bimport\s*\(/.test(bare) || /^\s*import\s/.test(bare)) problems.push({ kind: 'lint', line, message: `import is not available (line ${line}); use only the listed skills` });
-    if (/\brequire\s*\(/.test(bare)) problems.push({ kind: 'lint', line, message: `require is not available (line ${line}); use only the listed skills` });
+    if (/\bimport\s*\(/.test(bare) || /^\s*import\s/.test(bare))
+      problems.push({ kind: 'lint', line, message: `import is not available (line ${line}); use only the listed skills` });
+    if (/\brequire\s*\(/.test(bare))
+      problems.push({ kind: 'lint', line, message: `require is not available (line ${line}); use only the listed skills` });
     if (/(^|[^.\w$])eval\s*\(/.test(bare)) problems.push({ kind: 'lint', line, message: `eval is not allowed (line ${line})` });
-    if (/<!--|-->/.test(bare)) problems.push({ kind: 'lint', line, message: `HTML comment markers <!-- and --> are not allowed (line ${line}); write "x-- > y" with spaces` });
-    if (/(^|[^.\w$])bot\s*\./.test(bare)) problems.push({ kind: 'lint', line, message: `there is no bot object (line ${line}); call the skills directly, e.g. await ${skillNames[0] ?? 'skill'}(...)` });
+    if (/<!--|-->/.test(bare))
+      problems.push({
+        kind: 'lint',
+        line,
+        message: `HTML comment markers <!-- and --> are not allowed (line ${line}); write "x-- > y" with spaces`,
+      });
+    if (/(^|[^.\w$])bot\s*\./.test(bare))
+      problems.push({
+        kind: 'lint',
+        line,
+        message: `there is no bot object (line ${line}); call the skills directly, e.g. await ${skillNames[0] ?? 'skill'}(...)`,
+      });
     for (const m of bare.matchAll(/\bskills\s*\.\s*([A-Za-z_$][\w$]*)/g)) {
-      if (!known.has(m[1])) problems.push({ kind: 'lint', line, message: `unknown skill skills.${m[1]} (line ${line}); available: ${skillNames.join(', ')}` });
+      if (!known.has(m[1]))
+        problems.push({ kind: 'lint', line, message: `unknown skill skills.${m[1]} (line ${line}); available: ${skillNames.join(', ')}` });
     }
   });
   if (problems.length === 0) return undefined;
@@ -161,7 +174,12 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
     const startCodeTimer = (): void => {
       clearTimeout(startTimer);
       timer = setTimeout(() => {
-        finish(fail({ kind: 'timeout', message: `stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s; the code must finish sooner (avoid endless loops)` }));
+        finish(
+          fail({
+            kind: 'timeout',
+            message: `stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s; the code must finish sooner (avoid endless loops)`,
+          }),
+        );
       }, timeoutMs);
     };
     const onAbort = (): void => finish(fail({ kind: 'aborted', message: 'stopped by the agent' }));
@@ -172,7 +190,12 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
       try {
         worker.postMessage(msg);
       } catch (err) {
-        worker.postMessage({ type: 'reply', id: msg.id, ok: false, error: `result could not be passed to the code: ${(err as Error).message}` } satisfies ToWorker);
+        worker.postMessage({
+          type: 'reply',
+          id: msg.id,
+          ok: false,
+          error: `result could not be passed to the code: ${(err as Error).message}`,
+        } satisfies ToWorker);
       }
     };
 

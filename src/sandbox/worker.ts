@@ -53,8 +53,26 @@ lockdown({ errorTaming: 'unsafe', reporting: 'none', stackFiltering: 'verbose', 
 
 // Defence in depth: even if code escaped the Compartment into this realm, it finds no process,
 // network or module loader here. (Node's internals hold their own references.)
-for (const name of ['process', 'fetch', 'Buffer', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'require', 'module', 'global', 'navigator', 'WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
-  try { delete (globalThis as Record<string, unknown>)[name]; } catch { /* non-configurable: leave it */ }
+for (const name of [
+  'process',
+  'fetch',
+  'Buffer',
+  'WebSocket',
+  'EventSource',
+  'XMLHttpRequest',
+  'require',
+  'module',
+  'global',
+  'navigator',
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+]) {
+  try {
+    delete (globalThis as Record<string, unknown>)[name];
+  } catch {
+    /* non-configurable: leave it */
+  }
 }
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -79,7 +97,9 @@ function stub(name: string): (...args: unknown[]) => Promise<unknown> {
         post({ type: 'call', id, name, args });
       } catch (err) {
         pending.delete(id);
-        throw new TypeError(`${name}: arguments must be plain data (numbers, strings, booleans, arrays, objects): ${(err as Error).message}`);
+        throw new TypeError(
+          `${name}: arguments must be plain data (numbers, strings, booleans, arrays, objects): ${(err as Error).message}`,
+        );
       }
       return result;
     },
@@ -91,7 +111,11 @@ for (const name of input.skillNames) skills[name] = stub(name);
 
 const text = (v: unknown): string => {
   if (typeof v === 'string') return v;
-  try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
 };
 
 const globals: Record<string, unknown> = {
@@ -133,7 +157,11 @@ function describe(err: unknown): WorkerError {
 }
 
 function cloneable(value: unknown): unknown {
-  try { return structuredClone(value); } catch { return text(value); }
+  try {
+    return structuredClone(value);
+  } catch {
+    return text(value);
+  }
 }
 
 async function main(): Promise<void> {

@@ -26,7 +26,14 @@ function withoutConsolePrompt<T>(load: () => T): T {
   const readline = require('node:readline') as typeof import('node:readline');
   const patched = readline as { createInterface: unknown; cursorTo: unknown };
   const { createInterface, cursorTo } = patched;
-  const silent = { setPrompt() {}, prompt() {}, on() { return silent; }, close() {} };
+  const silent = {
+    setPrompt() {},
+    prompt() {},
+    on() {
+      return silent;
+    },
+    close() {},
+  };
   patched.createInterface = () => silent;
   patched.cursorTo = () => true;
   try {
@@ -129,9 +136,17 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   // Read by our plugins that persist state of their own (./services/block-entities.ts).
   serv.worldFolder = options.worldFolder;
   routeServerLog(serv, options);
-  const failed = new Promise<never>((_, reject) => serv.once('error', (err: unknown) => reject((err as NodeJS.ErrnoException).code === 'EADDRINUSE'
-    ? new Error(`The Minecraft port ${options.port} on ${host} is taken (another server, or another mindcraft-ts): set "port" in settings.json to a free port.`)
-    : err)));
+  const failed = new Promise<never>((_, reject) =>
+    serv.once('error', (err: unknown) =>
+      reject(
+        (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? new Error(
+              `The Minecraft port ${options.port} on ${host} is taken (another server, or another mindcraft-ts): set "port" in settings.json to a free port.`,
+            )
+          : err,
+      ),
+    ),
+  );
   try {
     await Promise.race([serv.waitForReady(10_000), failed]);
   } catch (err) {
@@ -159,9 +174,16 @@ const DISCONNECT_TIMEOUT_MS = 1_000;
  * first line is logged) with `options.logger`, the console (`logging: true`) or nothing.
  */
 function routeServerLog(serv: SquidServer, options: EmbeddedServerOptions): void {
-  const sink: ServerLogger | undefined = options.logger
-    ?? (options.logging ? (level, message) => (level === 'error' ? console.error : console.log)(`[${level.toUpperCase()}] ${message}`) : undefined);
-  const emit = (level: ServerLogLevel) => (message: unknown): void => { sink?.(level, String(message)); };
+  const sink: ServerLogger | undefined =
+    options.logger ??
+    (options.logging
+      ? (level, message) => (level === 'error' ? console.error : console.log)(`[${level.toUpperCase()}] ${message}`)
+      : undefined);
+  const emit =
+    (level: ServerLogLevel) =>
+    (message: unknown): void => {
+      sink?.(level, String(message));
+    };
   serv.log = emit('log');
   serv.info = emit('info');
   serv.warn = emit('warn');
@@ -176,12 +198,23 @@ function routeServerLog(serv: SquidServer, options: EmbeddedServerOptions): void
 async function closeServer(serv: SquidServer): Promise<void> {
   serv.stopTickInterval?.();
   const players = [...serv.players];
-  await Promise.all(players.map((player) => new Promise<void>((resolve) => {
-    if (player.disconnected) { resolve(); return; }
-    const timer = setTimeout(resolve, DISCONNECT_TIMEOUT_MS);
-    player.once('disconnected', () => { clearTimeout(timer); resolve(); });
-    player._client.end('Server closed');
-  })));
+  await Promise.all(
+    players.map(
+      (player) =>
+        new Promise<void>((resolve) => {
+          if (player.disconnected) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(resolve, DISCONNECT_TIMEOUT_MS);
+          player.once('disconnected', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          player._client.end('Server closed');
+        }),
+    ),
+  );
   await saveWorlds(serv);
   await serv.destroy().catch(() => {});
 }
@@ -206,7 +239,9 @@ async function saveWorlds(serv: SquidServer): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       world.saveNow().catch(() => {}),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now())); }),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      }),
     ]);
     clearTimeout(timer);
   }

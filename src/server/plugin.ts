@@ -39,9 +39,11 @@ export function validatePlugins(plugins: readonly ServerPlugin[]): void {
     if (installed.has(plugin.name)) throw new Error(`server plugin "${plugin.name}" is listed twice`);
     for (const required of plugin.requires) {
       if (installed.has(required)) continue;
-      throw new Error(all.has(required)
-        ? `server plugin "${plugin.name}" requires "${required}", which is listed after it: move "${required}" up`
-        : `server plugin "${plugin.name}" requires "${required}", which is not in the plugin list`);
+      throw new Error(
+        all.has(required)
+          ? `server plugin "${plugin.name}" requires "${required}", which is listed after it: move "${required}" up`
+          : `server plugin "${plugin.name}" requires "${required}", which is not in the plugin list`,
+      );
     }
     installed.add(plugin.name);
   }

@@ -232,7 +232,10 @@ export interface ItemPlaceData {
 }
 
 /** A placement's block: minecraft-data block id and state offset from its `minStateId`; empty = nothing placed. */
-export interface PlacedBlock { id?: number; data?: number }
+export interface PlacedBlock {
+  id?: number;
+  data?: number;
+}
 
 /** What `serv.onBlockInteraction` handlers receive: the used block (with its position) and the player. */
 export interface BlockInteraction {
@@ -333,7 +336,12 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   spawnObject(type: number, world: SquidWorld, position: Vec3, options: Record<string, unknown>): SquidEntity;
   _writeArray(name: string, params: object, players: SquidPlayer[]): void;
   /** Plays a sound to the players near `position` (flying-squid's, fixed by the sounds-particles feature). */
-  playSound?(sound: string, world: SquidWorld, position: Vec3 | null, options?: { volume?: number; pitch?: number; soundCategory?: number | string; radius?: number }): void;
+  playSound?(
+    sound: string,
+    world: SquidWorld,
+    position: Vec3 | null,
+    options?: { volume?: number; pitch?: number; soundCategory?: number | string; radius?: number },
+  ): void;
   _worldLoadPlayerChunk(chunkX: number, chunkZ: number, player: SquidPlayer): boolean;
   _sendPlayerList?(player: SquidPlayer): void;
   _sendPlayerEventLeave?(player: SquidPlayer): void;

@@ -50,7 +50,11 @@ export interface LoadSettingsOptions {
  * @throws ConfigError for an unreadable file, a wrong key or type, an unknown base profile,
  *   duplicate bot names, or a keys.json that is not an object of strings.
  */
-export async function loadSettings(dir = process.cwd(), overrides: Partial<Settings> = {}, options: LoadSettingsOptions = {}): Promise<LoadedSettings> {
+export async function loadSettings(
+  dir = process.cwd(),
+  overrides: Partial<Settings> = {},
+  options: LoadSettingsOptions = {},
+): Promise<LoadedSettings> {
   let found;
   try {
     found = await explorer.search(dir);
@@ -63,10 +67,13 @@ export async function loadSettings(dir = process.cwd(), overrides: Partial<Setti
   const keysFile = path.join(base, 'keys.json');
   const keyValues = await loadKeysFile(keysFile);
   const keys = keyValues ? applyKeys(keyValues, options.env ?? process.env) : [];
-  const profiles = await Promise.all(settings.profiles.map((p) => loadMergedProfile(path.resolve(base, p), { base: settings.base_profile, baseDir: base })));
+  const profiles = await Promise.all(
+    settings.profiles.map((p) => loadMergedProfile(path.resolve(base, p), { base: settings.base_profile, baseDir: base })),
+  );
   const seen = new Set<string>();
   for (const p of profiles) {
-    if (seen.has(p.name)) throw new ConfigError(`${file ?? 'settings'}: key "profiles": two profiles use the name "${p.name}"; bot names must be unique`);
+    if (seen.has(p.name))
+      throw new ConfigError(`${file ?? 'settings'}: key "profiles": two profiles use the name "${p.name}"; bot names must be unique`);
     seen.add(p.name);
   }
   return { settings, file, profiles, keys, ...(keyValues ? { keysFile } : {}) };

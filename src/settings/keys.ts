@@ -34,7 +34,8 @@ export async function loadKeysFile(file: string): Promise<Record<string, string>
   }
   const keys: Record<string, string> = {};
   for (const [name, value] of Object.entries(data)) {
-    if (typeof value !== 'string') throw new ConfigError(`${file}: key "${name}": expected a string, found ${value === null ? 'null' : typeof value}`);
+    if (typeof value !== 'string')
+      throw new ConfigError(`${file}: key "${name}": expected a string, found ${value === null ? 'null' : typeof value}`);
     if (value.trim()) keys[name] = value.trim();
   }
   return keys;

@@ -197,7 +197,9 @@ export async function withTaskDomain(profiles: readonly Profile[], type: string,
     if (err instanceof ConfigError && err.message.endsWith('not found')) return [...profiles];
     throw err;
   }
-  return profiles.map((p) => validate(profileSchema, deepMerge(layer, { name: p.name }, stripDefaults(p)), `${file} under the profile of ${p.name}`));
+  return profiles.map((p) =>
+    validate(profileSchema, deepMerge(layer, { name: p.name }, stripDefaults(p)), `${file} under the profile of ${p.name}`),
+  );
 }
 
 /** The keys of a parsed profile that differ from the schema's defaults (so they do not hide a layer's). */

@@ -336,11 +336,11 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, file: st
       const wanted = issue.issues.map((i) => i.message.replace(/^Invalid string: /, '')).join(', ');
       return `key "${parent}": "${String(issue.path.at(-1))}" is not ${wanted}`;
     }
-    const expected = issue.code === 'invalid_type'
-      ? issue.expected
-      : issue.message.replace(/^(Invalid input|Too small|Too big|Invalid option): /, '').replace(/^expected /, '');
+    const expected =
+      issue.code === 'invalid_type'
+        ? issue.expected
+        : issue.message.replace(/^(Invalid input|Too small|Too big|Invalid option): /, '').replace(/^expected /, '');
     return `key "${key}": expected ${expected}, found ${describeValue(valueAt(data, issue.path))}`;
   });
   throw new ConfigError(`${file}: ${lines.join('; ')}`);
 }
-

@@ -85,7 +85,8 @@ async function digBlock(bot: Bot, block: Block, signal: AbortSignal): Promise<vo
  */
 export async function pickUpDropsNear(bot: Bot, around: Vec3, radius: number, signal: AbortSignal, timeoutMs = 6_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const drops = (): Entity[] => Object.values(bot.entities).filter((e) => e.name === 'item' && e.isValid && e.position.distanceTo(around) <= radius);
+  const drops = (): Entity[] =>
+    Object.values(bot.entities).filter((e) => e.name === 'item' && e.isValid && e.position.distanceTo(around) <= radius);
   // Drops spawn a tick or two after the block breaks or the mob dies.
   await waitFor(() => drops().length > 0, 1_500, signal);
   for (let left = drops(); left.length > 0 && Date.now() < deadline; left = drops()) {
@@ -121,17 +122,38 @@ export async function digDown(bot: Bot, distance: number, signal: AbortSignal): 
     const feet = bot.entity.position.floored();
     const target = feet.offset(0, -1, 0);
     const block = at(target);
-    if (!block) { reason = 'the world below is not loaded'; break; }
-    if (LIQUIDS.has(block.name)) { reason = `${block.name} is below`; break; }
-    const near = [target.offset(0, -1, 0), target.offset(1, 0, 0), target.offset(-1, 0, 0), target.offset(0, 0, 1), target.offset(0, 0, -1)];
+    if (!block) {
+      reason = 'the world below is not loaded';
+      break;
+    }
+    if (LIQUIDS.has(block.name)) {
+      reason = `${block.name} is below`;
+      break;
+    }
+    const near = [
+      target.offset(0, -1, 0),
+      target.offset(1, 0, 0),
+      target.offset(-1, 0, 0),
+      target.offset(0, 0, 1),
+      target.offset(0, 0, -1),
+    ];
     const liquid = near.map(at).find((b) => b && LIQUIDS.has(b.name));
-    if (liquid) { reason = `${liquid.name} is ${liquid.position.y < target.y ? 'below' : 'next to'} the next block`; break; }
+    if (liquid) {
+      reason = `${liquid.name} is ${liquid.position.y < target.y ? 'below' : 'next to'} the next block`;
+      break;
+    }
     if (!isAir(block)) {
-      if (unbreakable(block)) { reason = `${block.name} below cannot be dug`; break; }
+      if (unbreakable(block)) {
+        reason = `${block.name} below cannot be dug`;
+        break;
+      }
       let ground = target.y - 1;
       while (ground > target.y - 1 - (MAX_SAFE_DROP + 1) && !isSolid(at(new Vec3(target.x, ground, target.z)))) ground--;
       const fall = feet.y - (ground + 1);
-      if (fall > MAX_SAFE_DROP) { reason = `digging ${block.name} would drop you more than ${MAX_SAFE_DROP} blocks`; break; }
+      if (fall > MAX_SAFE_DROP) {
+        reason = `digging ${block.name} would drop you more than ${MAX_SAFE_DROP} blocks`;
+        break;
+      }
       await equipForBlock(bot, block, signal);
       await digBlock(bot, block, signal);
     }
@@ -197,7 +219,10 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
   if (!face) throw new Error(`Nothing solid touches ${formatPos(pos, 0)} to place against; place a supporting block first.`);
   const reference = bot.blockAt(pos.plus(face))!;
   const eyes = () => bot.entity.position.offset(0, bot.entity.height, 0);
-  const inside = () => { const f = bot.entity.position.floored(); return f.equals(pos) || f.offset(0, 1, 0).equals(pos); };
+  const inside = () => {
+    const f = bot.entity.position.floored();
+    return f.equals(pos) || f.offset(0, 1, 0).equals(pos);
+  };
   if (eyes().distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH || inside()) {
     await goTo(bot, new GoalNearOutside(pos, 3), signal);
   }
@@ -209,7 +234,8 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
     if (!(await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal))) throw err;
   });
   const placed = bot.blockAt(pos);
-  if (placed?.name !== blockName) throw new Error(`Placing ${blockName} at ${formatPos(pos, 0)} failed (there is ${placed?.name ?? 'nothing'}).`);
+  if (placed?.name !== blockName)
+    throw new Error(`Placing ${blockName} at ${formatPos(pos, 0)} failed (there is ${placed?.name ?? 'nothing'}).`);
   return `Placed ${blockName} at ${formatPos(pos, 0)}.`;
 }
 

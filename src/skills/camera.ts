@@ -84,7 +84,9 @@ function loadRenderer(): Renderer {
     createGL = require('gl');
   } catch (err) {
     const why = (err as Error).message.split('\n')[0];
-    throw new RendererUnavailableError(`Rendering the bot's view needs the gl package built for this Node.js (${why}). Run \`npm run setup:vision\` (needs python3, g++ and Debian's libxi-dev libglu1-mesa-dev libglew-dev pkg-config).`);
+    throw new RendererUnavailableError(
+      `Rendering the bot's view needs the gl package built for this Node.js (${why}). Run \`npm run setup:vision\` (needs python3, g++ and Debian's libxi-dev libglu1-mesa-dev libglew-dev pkg-config).`,
+    );
   }
   let viewerRoot: string;
   let PNG: any;
@@ -92,7 +94,9 @@ function loadRenderer(): Renderer {
     viewerRoot = path.dirname(require.resolve('prismarine-viewer/package.json'));
     PNG = require('pngjs').PNG;
   } catch (err) {
-    throw new RendererUnavailableError(`Rendering the bot's view needs the optional dependencies prismarine-viewer and pngjs: run \`npm install\` without --omit=optional (${(err as Error).message.split('\n')[0]}).`);
+    throw new RendererUnavailableError(
+      `Rendering the bot's view needs the optional dependencies prismarine-viewer and pngjs: run \`npm install\` without --omit=optional (${(err as Error).message.split('\n')[0]}).`,
+    );
   }
   const THREE = require('three');
   const lib = path.join(viewerRoot, 'viewer', 'lib');
@@ -118,7 +122,16 @@ function loadRenderer(): Renderer {
   preload(path.join(lib, 'utils.js'), utils);
   // entities.js draws name tags on a node-canvas; a blank stand-in keeps the rest of the entity models.
   const canvasStandIn = path.join(lib, '__canvas_stand_in__.js');
-  const blank2d = new Proxy({}, { get: (target: any, key) => (key in target ? target[key] : () => ({ width: 0 })), set: (target: any, key, value) => { target[key] = value; return true; } });
+  const blank2d = new Proxy(
+    {},
+    {
+      get: (target: any, key) => (key in target ? target[key] : () => ({ width: 0 })),
+      set: (target: any, key, value) => {
+        target[key] = value;
+        return true;
+      },
+    },
+  );
   preload(canvasStandIn, { createCanvas: (width: number, height: number) => ({ width, height, getContext: () => blank2d }) });
   const Module = require('node:module') as any;
   const resolve = Module._resolveFilename;
@@ -155,19 +168,38 @@ function preload(file: string, exports: unknown): void {
 async function ensureDisplay(): Promise<void> {
   if (process.env.DISPLAY) return;
   const binary = ['/usr/bin/Xvfb', '/usr/local/bin/Xvfb'].find((p) => existsSync(p));
-  if (!binary) throw new RendererUnavailableError('Rendering the bot\'s view needs an X display for headless-gl: set DISPLAY, or install Xvfb (Debian: apt-get install xvfb).');
-  const child = spawn(binary, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  if (!binary)
+    throw new RendererUnavailableError(
+      "Rendering the bot's view needs an X display for headless-gl: set DISPLAY, or install Xvfb (Debian: apt-get install xvfb).",
+    );
+  const child = spawn(binary, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2_000); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2_000);
+  });
   const display = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new RendererUnavailableError(`Xvfb did not start within ${XVFB_START_MS / 1000} s: ${stderr.trim()}`)); }, XVFB_START_MS);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new RendererUnavailableError(`Xvfb did not start within ${XVFB_START_MS / 1000} s: ${stderr.trim()}`));
+    }, XVFB_START_MS);
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('\n')) { clearTimeout(timer); resolve(`:${out.trim()}`); }
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(`:${out.trim()}`);
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new RendererUnavailableError(`Xvfb exited (code ${code}): ${stderr.trim()}`)); });
-    child.once('error', (err) => { clearTimeout(timer); reject(new RendererUnavailableError(`Xvfb could not start: ${err.message}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new RendererUnavailableError(`Xvfb exited (code ${code}): ${stderr.trim()}`));
+    });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new RendererUnavailableError(`Xvfb could not start: ${err.message}`));
+    });
   });
   child.removeAllListeners('exit');
   child.unref();
@@ -195,8 +227,18 @@ class BotCamera {
     this.width = options.width ?? VIEW_WIDTH;
     this.height = options.height ?? VIEW_HEIGHT;
     const gl = r.createGL(this.width, this.height, { preserveDrawingBuffer: true });
-    if (!gl) throw new RendererUnavailableError(`headless-gl could not create a WebGL context on display ${process.env.DISPLAY ?? '(none)'}${xvfb ? ' (our Xvfb)' : ''}.`);
-    const canvas = { width: this.width, height: this.height, style: {}, addEventListener() {}, removeEventListener() {}, getContext: () => gl };
+    if (!gl)
+      throw new RendererUnavailableError(
+        `headless-gl could not create a WebGL context on display ${process.env.DISPLAY ?? '(none)'}${xvfb ? ' (our Xvfb)' : ''}.`,
+      );
+    const canvas = {
+      width: this.width,
+      height: this.height,
+      style: {},
+      addEventListener() {},
+      removeEventListener() {},
+      getContext: () => gl,
+    };
     Object.defineProperty(gl, 'canvas', { value: canvas, configurable: true });
     this.#gl = gl;
     this.#renderer = new r.THREE.WebGLRenderer({ canvas, context: gl });
@@ -213,7 +255,14 @@ class BotCamera {
     world.addColumn = (x: number, z: number, chunk: unknown) => {
       addColumn(x, z, chunk); // marks y 0..255 (shifted) for meshing
       for (let y = 256; y < height; y += 16) {
-        for (const [dx, dz] of [[0, 0], [-16, 0], [16, 0], [0, -16], [0, 16]] as const) world.setSectionDirty(new Vec3(x + dx, y, z + dz));
+        for (const [dx, dz] of [
+          [0, 0],
+          [-16, 0],
+          [16, 0],
+          [0, -16],
+          [0, 16],
+        ] as const)
+          world.setSectionDirty(new Vec3(x + dx, y, z + dz));
       }
     };
     if (!viewer.setVersion(bot.version)) throw new RendererUnavailableError(`prismarine-viewer cannot render Minecraft ${bot.version}.`);
@@ -240,12 +289,23 @@ class BotCamera {
     const emit = (event: string, data: object) => this.#worldView.emit(event, data);
     const up = (p: Vec3) => p.offset(0, this.#shift, 0);
     const entity = (e: any) => ({ id: e.id, name: e.name, pos: up(e.position), width: e.width, height: e.height, username: e.username });
-    const on = (event: string, listener: (...args: any[]) => void) => { bot.on(event as any, listener); this.#listeners.push([event, listener]); };
-    on('entitySpawn', (e: any) => { if (e !== bot.entity) emit('entity', entity(e)); });
-    on('entityMoved', (e: any) => { if (e !== bot.entity) emit('entity', { id: e.id, pos: up(e.position), pitch: e.pitch, yaw: e.yaw }); });
+    const on = (event: string, listener: (...args: any[]) => void) => {
+      bot.on(event as any, listener);
+      this.#listeners.push([event, listener]);
+    };
+    on('entitySpawn', (e: any) => {
+      if (e !== bot.entity) emit('entity', entity(e));
+    });
+    on('entityMoved', (e: any) => {
+      if (e !== bot.entity) emit('entity', { id: e.id, pos: up(e.position), pitch: e.pitch, yaw: e.yaw });
+    });
     on('entityGone', (e: any) => emit('entity', { id: e.id, delete: true }));
-    on('chunkColumnLoad', (pos: Vec3) => { void this.#worldView.loadChunk(pos); });
-    on('blockUpdate', (old: any, now: any) => emit('blockUpdate', { pos: up(old.position), stateId: now.stateId ?? ((now.type << 4) | now.metadata) }));
+    on('chunkColumnLoad', (pos: Vec3) => {
+      void this.#worldView.loadChunk(pos);
+    });
+    on('blockUpdate', (old: any, now: any) =>
+      emit('blockUpdate', { pos: up(old.position), stateId: now.stateId ?? (now.type << 4) | now.metadata }),
+    );
     for (const e of Object.values(bot.entities)) if (e !== bot.entity) emit('entity', entity(e));
   }
 
@@ -287,8 +347,16 @@ class BotCamera {
       throwIfAborted(signal);
       if (Date.now() > deadline) break; // render what is there rather than nothing
       await new Promise<void>((resolve, reject) => {
-        const done = () => { clearTimeout(timer); world.renderUpdateEmitter.off('update', done); signal?.removeEventListener('abort', abort); resolve(); };
-        const abort = () => { done(); reject(abortError(signal!)); };
+        const done = () => {
+          clearTimeout(timer);
+          world.renderUpdateEmitter.off('update', done);
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          done();
+          reject(abortError(signal!));
+        };
         const timer = setTimeout(done, 100);
         world.renderUpdateEmitter.once('update', done);
         signal?.addEventListener('abort', abort, { once: true });
@@ -301,7 +369,11 @@ class BotCamera {
     for (const [event, listener] of this.#listeners) this.#bot.removeListener(event as any, listener);
     for (const worker of this.#viewer.world.workers) void worker.terminate();
     // three's dispose() also stops its animation loop, which needs a browser's requestAnimationFrame.
-    try { this.#renderer.dispose(); } catch { /* nothing else to free in Node */ }
+    try {
+      this.#renderer.dispose();
+    } catch {
+      /* nothing else to free in Node */
+    }
     this.#gl.getExtension('STACKGL_destroy_context')?.destroy();
   }
 }
@@ -339,7 +411,10 @@ export async function captureView(bot: Bot, options: CameraOptions = {}, signal?
 export function closeCamera(bot: Bot): void {
   const camera = cameras.get(bot);
   cameras.delete(bot);
-  void camera?.then((c) => c.close(), () => {});
+  void camera?.then(
+    (c) => c.close(),
+    () => {},
+  );
 }
 
 /**

@@ -43,8 +43,9 @@ const DROP_RADIUS = 2;
 /** Item entities lying within {@link DROP_RADIUS} of any of the dug `positions`. */
 function dropsNear(bot: Bot, positions: Vec3[]): Entity[] {
   const centres = positions.map((p) => p.offset(0.5, 0.5, 0.5));
-  return Object.values(bot.entities)
-    .filter((e) => e.name === 'item' && e.isValid && centres.some((c) => e.position.distanceTo(c) < DROP_RADIUS));
+  return Object.values(bot.entities).filter(
+    (e) => e.name === 'item' && e.isValid && centres.some((c) => e.position.distanceTo(c) < DROP_RADIUS),
+  );
 }
 
 /**
@@ -60,7 +61,9 @@ async function pickUpDrops(bot: Bot, positions: Vec3[], signal: AbortSignal): Pr
   if (left.length > 0) {
     const walk = bot.collectBlock.collect(left, { ignoreNoPath: true }).catch(() => {});
     const bound = sleep(DROPS_MAX_MS, signal);
-    await abortable(Promise.race([walk, bound]), signal, () => { void bot.collectBlock.cancelTask(); });
+    await abortable(Promise.race([walk, bound]), signal, () => {
+      void bot.collectBlock.cancelTask();
+    });
     if (Date.now() >= deadline) await bot.collectBlock.cancelTask();
   }
   await waitFor(() => dropsNear(bot, positions).length === 0, Math.max(0, deadline - Date.now()), signal);
@@ -77,7 +80,10 @@ async function inventorySettled(bot: Bot, signal: AbortSignal): Promise<void> {
   while (Date.now() < deadline && Date.now() - quietSince < SETTLE_QUIET_MS) {
     await sleep(50, signal);
     const now = JSON.stringify(inventoryCounts(bot));
-    if (now !== last) { last = now; quietSince = Date.now(); }
+    if (now !== last) {
+      last = now;
+      quietSince = Date.now();
+    }
   }
 }
 
@@ -131,7 +137,9 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   const matching = crop ? (b: Block) => b.type === type.id && Number(b.getProperties().age) === crop.maxAge : type.id;
   if (!bot.findBlock({ matching, maxDistance: COLLECT_RANGE })) {
     const growing = crop ? bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: 64 }).length : 0;
-    return growing ? `No full-grown ${blockName} within ${COLLECT_RANGE} blocks (${growing} still growing).` : `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+    return growing
+      ? `No full-grown ${blockName} within ${COLLECT_RANGE} blocks (${growing} still growing).`
+      : `No ${blockName} within ${COLLECT_RANGE} blocks.`;
   }
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
@@ -146,7 +154,8 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   // A block whose path failed (collectblock passes over it) is replaced by the next candidate, for
   // at most COLLECT_ROUNDS rounds.
   for (let round = 0; round < COLLECT_ROUNDS && dug() < count; round++) {
-    const found = bot.findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
+    const found = bot
+      .findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
       .filter((p) => !tried.some((t) => t.equals(p)));
     if (found.length === 0) break;
     // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
@@ -157,20 +166,31 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
     const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
     longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
     const solid = blocks.filter((b) => b.shapes.length > 0);
-    if (solid.length) await abortable(bot.collectBlock.collect(solid, { ignoreNoPath: true }), signal, () => { void bot.collectBlock.cancelTask(); });
-    await digShapeless(bot, blocks.filter((b) => b.shapes.length === 0), signal);
+    if (solid.length)
+      await abortable(bot.collectBlock.collect(solid, { ignoreNoPath: true }), signal, () => {
+        void bot.collectBlock.cancelTask();
+      });
+    await digShapeless(
+      bot,
+      blocks.filter((b) => b.shapes.length === 0),
+      signal,
+    );
   }
   await pickUpDrops(bot, tried, signal);
   await inventorySettled(bot, signal);
   // Fewer items than blocks dug: a block the server broke late (it read the dig's start late and
   // broke the block once the whole dig time had passed: vanilla's delayed destroy) drops up to a
   // dig time late. Wait for such drops once.
-  if (total(gainedSince(bot, before)) < dug() && await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS + longestDig, signal)) {
+  if (
+    total(gainedSince(bot, before)) < dug() &&
+    (await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS + longestDig, signal))
+  ) {
     await pickUpDrops(bot, tried, signal);
     await inventorySettled(bot, signal);
   }
   const gained = gainedSince(bot, before);
   if (Object.keys(gained).length) return `Collected ${formatCounts(gained)}.`;
-  return dug() > 0 ? `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`
+  return dug() > 0
+    ? `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`
     : `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`;
 }

@@ -13,8 +13,20 @@ import { diffCounts } from './items.ts';
 export const ATTACK_RANGE = 24;
 
 /** Melee weapons, best first (by damage per hit in vanilla 1.21). */
-const WEAPONS = ['netherite_sword', 'netherite_axe', 'diamond_sword', 'diamond_axe', 'iron_sword', 'iron_axe',
-  'stone_sword', 'stone_axe', 'golden_sword', 'wooden_sword', 'golden_axe', 'wooden_axe'];
+const WEAPONS = [
+  'netherite_sword',
+  'netherite_axe',
+  'diamond_sword',
+  'diamond_axe',
+  'iron_sword',
+  'iron_axe',
+  'stone_sword',
+  'stone_axe',
+  'golden_sword',
+  'wooden_sword',
+  'golden_axe',
+  'wooden_axe',
+];
 
 /** Puts the best melee weapon the bot carries in its hand; returns its name, if any. */
 export async function equipBestWeapon(bot: Bot, signal: AbortSignal): Promise<string | undefined> {
@@ -41,8 +53,18 @@ async function fight(bot: Bot, target: Entity, signal: AbortSignal): Promise<boo
   // mineflayer-pvp's own event is not in mineflayer's typed event map.
   const events = bot as unknown as NodeJS.EventEmitter;
   const ended = new Promise<void>((resolve) => {
-    const onDead = (e: Entity) => { if (e === target) { died = true; done(); } };
-    const onGone = (e: Entity) => { if (e === target) { died = died || (e.health ?? 1) <= 0 || target.position.distanceTo(bot.entity.position) < 16; done(); } };
+    const onDead = (e: Entity) => {
+      if (e === target) {
+        died = true;
+        done();
+      }
+    };
+    const onGone = (e: Entity) => {
+      if (e === target) {
+        died = died || (e.health ?? 1) <= 0 || target.position.distanceTo(bot.entity.position) < 16;
+        done();
+      }
+    };
     const onStopped = () => done();
     const done = () => {
       bot.off('entityDead', onDead);
@@ -80,7 +102,9 @@ export async function attackNearest(bot: Bot, type: string, signal: AbortSignal)
   const killed = await fight(bot, target, signal);
   if (!killed) return `The ${name} got away.`;
   await pickUpDropsNear(bot, target.position, 6, signal);
-  const loot = diffCounts(before, inventoryCounts(bot)).replace(/ ?Lost .*$/, '').replace(/^Gained /, '');
+  const loot = diffCounts(before, inventoryCounts(bot))
+    .replace(/ ?Lost .*$/, '')
+    .replace(/^Gained /, '');
   return `Killed the ${name}${weapon ? ` with ${weapon}` : ''}. Loot: ${loot || 'nothing picked up.'}`;
 }
 

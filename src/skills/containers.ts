@@ -56,17 +56,27 @@ export const WINDOW_USE_MS = 30_000;
  *   opens after that is closed at once), or when `use` has not ended within `useMs`.
  *   AbortError when `signal` aborts.
  */
-export async function withWindow<W extends Window, T>(bot: Bot, open: Promise<W>, signal: AbortSignal,
-  use: (w: W, signal: AbortSignal) => Promise<T>, useMs = WINDOW_USE_MS): Promise<T> {
+export async function withWindow<W extends Window, T>(
+  bot: Bot,
+  open: Promise<W>,
+  signal: AbortSignal,
+  use: (w: W, signal: AbortSignal) => Promise<T>,
+  useMs = WINDOW_USE_MS,
+): Promise<T> {
   let window: W;
   try {
     window = await abortable(open, AbortSignal.any([signal, AbortSignal.timeout(OPEN_TIMEOUT_MS)]), () => {
-      void open.then((late) => bot.closeWindow(late), () => {});
+      void open.then(
+        (late) => bot.closeWindow(late),
+        () => {},
+      );
     });
   } catch (err) {
     throwIfAborted(signal);
     if (!isAbortError(err)) throw err;
-    throw new Error(`The window did not open within ${OPEN_TIMEOUT_MS / 1000} s: the server did not answer the use of the block. Try again from closer.`);
+    throw new Error(
+      `The window did not open within ${OPEN_TIMEOUT_MS / 1000} s: the server did not answer the use of the block. Try again from closer.`,
+    );
   }
   const bound = AbortSignal.any([signal, AbortSignal.timeout(useMs)]);
   try {
@@ -74,7 +84,8 @@ export async function withWindow<W extends Window, T>(bot: Bot, open: Promise<W>
     return await abortable(use(window, bound), bound);
   } catch (err) {
     throwIfAborted(signal);
-    if (bound.aborted && isAbortError(err)) throw new Error(`The window stopped answering: the work in it was not done within ${Math.round(useMs / 1000)} s. Try again.`);
+    if (bound.aborted && isAbortError(err))
+      throw new Error(`The window stopped answering: the work in it was not done within ${Math.round(useMs / 1000)} s. Try again.`);
     throw err;
   } finally {
     if (bot.currentWindow === window) bot.closeWindow(window);
@@ -108,10 +119,21 @@ async function openNearestChest(bot: Bot, signal: AbortSignal): Promise<Block> {
  *
  * @returns how many moved.
  */
-async function moveItems(window: Chest, itemName: string, itemId: number, count: number, direction: 'deposit' | 'withdraw', signal: AbortSignal): Promise<number> {
+async function moveItems(
+  window: Chest,
+  itemName: string,
+  itemId: number,
+  count: number,
+  direction: 'deposit' | 'withdraw',
+  signal: AbortSignal,
+): Promise<number> {
   const from = direction === 'deposit' ? playerCounts : containerCounts;
   const start = from(window)[itemName] ?? 0;
-  const stackSize = window.items().concat(window.containerItems()).find((i) => i.name === itemName)?.stackSize ?? 64;
+  const stackSize =
+    window
+      .items()
+      .concat(window.containerItems())
+      .find((i) => i.name === itemName)?.stackSize ?? 64;
   let moved = 0;
   while (moved < count) {
     throwIfAborted(signal);

@@ -4,7 +4,15 @@
  * Pure functions: no bot, no server.
  */
 import type { GameData } from '../game/data.ts';
-import { type Counts, formatCounts, type PlanOptions, planProduction, type ProductionPlan, type ProductionSources, type ProductionStep } from '../game/production.ts';
+import {
+  type Counts,
+  formatCounts,
+  type PlanOptions,
+  planProduction,
+  type ProductionPlan,
+  type ProductionSources,
+  type ProductionStep,
+} from '../game/production.ts';
 
 /** A {@link ProductionPlan} for `quantity` × `target`. */
 export interface CraftingPlan extends ProductionPlan {
@@ -42,19 +50,29 @@ export interface CraftingPlanOptions {
  * planCrafting(data, { oak_log: 1, crafting_table: 1 }, 'wooden_pickaxe', 1, { expand: 'raw' }).missing
  * // { oak_log: 1 }
  */
-export function planCrafting(data: GameData, inventory: Counts, target: string, quantity: number, options: CraftingPlanOptions = {}): CraftingPlan {
+export function planCrafting(
+  data: GameData,
+  inventory: Counts,
+  target: string,
+  quantity: number,
+  options: CraftingPlanOptions = {},
+): CraftingPlan {
   const sources = options.sources ?? {};
   const plan = planProduction(data, inventory, { [target]: quantity }, sources, { expand: options.expand ?? 'raw' });
-  const needsTable = plan.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby && !((inventory.crafting_table ?? 0) > 0);
+  const needsTable =
+    plan.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby && !((inventory.crafting_table ?? 0) > 0);
   return { ...plan, target, quantity, needsTable };
 }
 
 /** One step as a plan line: `Craft 1 oak_log -> 4 oak_planks`, `Smelt 1 raw_gold -> 1 gold_ingot`, `Get 3 wheat from the farm: !collectBlocks("wheat", 3)`. */
 function formatStep(step: ProductionStep): string {
   switch (step.kind) {
-    case 'craft': return `Craft ${formatCounts(step.ingredients)} -> ${step.count} ${step.item}${step.needsTable ? ' (needs a crafting table)' : ''}`;
-    case 'smelt': return `Smelt ${step.count} ${step.input} -> ${step.count} ${step.item} (in a furnace)`;
-    case 'gather': return `Get ${step.count} ${step.item} from ${step.source.where}: ${step.source.command(step.count)}`;
+    case 'craft':
+      return `Craft ${formatCounts(step.ingredients)} -> ${step.count} ${step.item}${step.needsTable ? ' (needs a crafting table)' : ''}`;
+    case 'smelt':
+      return `Smelt ${step.count} ${step.input} -> ${step.count} ${step.item} (in a furnace)`;
+    case 'gather':
+      return `Get ${step.count} ${step.item} from ${step.source.where}: ${step.source.command(step.count)}`;
   }
 }
 
@@ -84,9 +102,11 @@ export function formatPlan(plan: CraftingPlan): string {
     for (const s of plan.steps) lines.push(`- ${formatStep(s)}`);
   }
   if (plan.needsTable) {
-    lines.push(plan.missing.crafting_table
-      ? 'You need a crafting_table: none is nearby; place one or get one.'
-      : 'You need a crafting_table: none is nearby, so the steps craft one; place it.');
+    lines.push(
+      plan.missing.crafting_table
+        ? 'You need a crafting_table: none is nearby; place one or get one.'
+        : 'You need a crafting_table: none is nearby, so the steps craft one; place it.',
+    );
   }
   if (Object.keys(plan.leftovers).length > 0) lines.push(`Leftovers: ${formatCounts(plan.leftovers)}.`);
   return lines.join('\n');

@@ -66,7 +66,10 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   }
   if (!recipe) {
     const wanted = crafts(all[0]!.result.count) * all[0]!.result.count;
-    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, wanted, { expand: 'targets', sources: { tableNearby: table !== null } });
+    const plan = planCrafting(bot.registry, inventoryCounts(bot), itemName, wanted, {
+      expand: 'targets',
+      sources: { tableNearby: table !== null },
+    });
     const missing = formatCounts(plan.missing);
     return missing
       ? `You cannot craft ${itemName} yet: you are missing ${missing}.`
@@ -81,7 +84,9 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   let times = wanted;
   while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
   const before = inventoryCounts(bot)[itemName] ?? 0;
-  await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => { if (bot.currentWindow) bot.closeWindow(bot.currentWindow); });
+  await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => {
+    if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+  });
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
   const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';

@@ -27,7 +27,8 @@ function farmlandNear(bot: Bot): Block[] {
   const id = bot.registry.blocksByName.farmland?.id;
   if (id === undefined) return [];
   const here = bot.entity.position;
-  return bot.findBlocks({ matching: id, maxDistance: SOW_RANGE, count: CANDIDATES })
+  return bot
+    .findBlocks({ matching: id, maxDistance: SOW_RANGE, count: CANDIDATES })
     .sort((a, b) => a.distanceTo(here) - b.distanceTo(here))
     .map((p) => bot.blockAt(p))
     .filter((b): b is Block => !!b);
@@ -53,7 +54,8 @@ async function sowOn(bot: Bot, farmland: Block, seed: string, crop: string, sign
   const cell = farmland.position.plus(UP);
   await goWithinReach(bot, cell, signal);
   const ground = bot.blockAt(farmland.position);
-  if (ground?.name !== 'farmland' || !free(bot, ground)) throw new Error(`The farmland at ${formatPos(farmland.position, 0)} changed while walking there.`);
+  if (ground?.name !== 'farmland' || !free(bot, ground))
+    throw new Error(`The farmland at ${formatPos(farmland.position, 0)} changed while walking there.`);
   const before = inventoryCounts(bot)[seed] ?? 0;
   await abortable(bot.equip(requireItem(bot, seed), 'hand'), signal);
   await abortable(bot.placeBlock(ground, UP), signal).catch(async (err: unknown) => {
@@ -88,7 +90,10 @@ export async function sow(bot: Bot, seed: string, count: number, signal: AbortSi
   let stopped = '';
   while (sown.length < count) {
     throwIfAborted(signal);
-    if (!(inventoryCounts(bot)[seed] ?? 0)) { stopped = `you have no more ${seed}`; break; }
+    if (!(inventoryCounts(bot)[seed] ?? 0)) {
+      stopped = `you have no more ${seed}`;
+      break;
+    }
     const target = farmlandNear(bot).find((b) => free(bot, b));
     if (!target) {
       if (sown.length === 0) throw needsFarmland(bot, seed);

@@ -51,7 +51,16 @@ export const TOSS_DISTANCE = 2;
 export const RETREAT_DISTANCE = 4.5;
 
 /** The eight horizontal directions, as unit-ish steps. */
-const DIRECTIONS: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
+const DIRECTIONS: [number, number][] = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
 
 /** Whether a player can stand with its feet in the block cell `feet`. */
 function standable(bot: Bot, feet: Vec3): boolean {
@@ -110,9 +119,11 @@ export function isOwnToss(bot: Bot, id: number): boolean {
 function ownTosses(bot: Bot): Set<number> {
   let own = tossedBy.get(bot);
   if (!own) {
-    const set = own = new Set<number>();
+    const set = (own = new Set<number>());
     tossedBy.set(bot, set);
-    bot.on('entityGone', (entity: Entity) => { set.delete(entity.id); });
+    bot.on('entityGone', (entity: Entity) => {
+      set.delete(entity.id);
+    });
   }
   return own;
 }
@@ -154,7 +165,9 @@ export async function tossItems(bot: Bot, item: string, n: number, signal: Abort
     own.add(entity.id);
   };
   bot.on('entitySpawn', onSpawn);
-  const stop = () => { bot.off('entitySpawn', onSpawn); };
+  const stop = () => {
+    bot.off('entitySpawn', onSpawn);
+  };
   try {
     await abortable(bot.toss(bot.registry.itemsByName[item].id, null, n), signal);
   } catch (err) {
@@ -235,14 +248,18 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
   }
   const left = inventoryCounts(bot)[item] ?? 0;
   if (received >= n) return `Gave ${n} ${item} to ${name}; they picked it up. You have ${left} ${item} left.`;
-  const parts = [`Tossed ${n} ${item} to ${name}, but they picked up ${received === 0 ? 'none' : `only ${received}`} within ${PICKUP_TIMEOUT_MS / 1000} s.`];
+  const parts = [
+    `Tossed ${n} ${item} to ${name}, but they picked up ${received === 0 ? 'none' : `only ${received}`} within ${PICKUP_TIMEOUT_MS / 1000} s.`,
+  ];
   if (takenBack) parts.push(`You picked ${takenBack} back up.`);
   for (const [who, k] of takenByOthers) parts.push(`${who} picked up ${k}.`);
   const lying = [...thrown].map((eid) => bot.entities[eid]).filter((e): e is Entity => !!e?.isValid);
   for (const e of lying) {
     const k = e.getDroppedItem?.()?.count ?? 1;
     const from = playerEntity(bot, name)?.position;
-    parts.push(`${k} ${item} lie${k === 1 ? 's' : ''} on the ground at ${formatPos(e.position)}${from ? `, ${e.position.distanceTo(from).toFixed(1)} blocks from ${name}` : ''}.`);
+    parts.push(
+      `${k} ${item} lie${k === 1 ? 's' : ''} on the ground at ${formatPos(e.position)}${from ? `, ${e.position.distanceTo(from).toFixed(1)} blocks from ${name}` : ''}.`,
+    );
   }
   parts.push(`You have ${left} ${item} left.`);
   return parts.join(' ');
@@ -268,8 +285,8 @@ async function stepBack(bot: Bot, receiver: Entity, retreat: Vec3 | undefined, s
 
 /** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */
 export function requireItem(bot: Bot, name: string): Item {
-  const item = bot.inventory.items().find((i) => i.name === name)
-    ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
+  const item =
+    bot.inventory.items().find((i) => i.name === name) ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
   if (!item) throw new Error(`You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
   return item;
 }
@@ -286,5 +303,7 @@ export function diffCounts(before: Counts, after: Counts): string {
   return [
     Object.keys(gained).length ? `Gained ${formatCounts(gained)}.` : '',
     Object.keys(lost).length ? `Lost ${formatCounts(lost)}.` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

@@ -45,7 +45,11 @@ export async function goToPlayer(bot: Bot, name: string, closeness: number, sign
   if (name === bot.username) return 'You are already there: that is you.';
   const entity = playerEntity(bot, name);
   if (!entity) {
-    throw new Error(bot.players[name] ? `${name} is online but too far away to see.` : `No player named ${name} is online. Players: ${Object.keys(bot.players).join(', ')}.`);
+    throw new Error(
+      bot.players[name]
+        ? `${name} is online but too far away to see.`
+        : `No player named ${name} is online. Players: ${Object.keys(bot.players).join(', ')}.`,
+    );
   }
   if (bot.entity.position.distanceTo(entity.position) <= closeness + 0.5) return `Already within ${closeness} blocks of ${name}.`;
   await goTo(bot, new goals.GoalNear(entity.position.x, entity.position.y, entity.position.z, closeness), signal);

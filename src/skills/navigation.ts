@@ -25,7 +25,10 @@ export function nearestEntity(bot: Bot, matches: (e: Entity) => boolean, range: 
     if (e === bot.entity || !e.isValid || !matches(e)) continue;
     if (e.metadata && typeof e.health === 'number' && e.health <= 0) continue;
     const d = e.position.distanceTo(bot.entity.position);
-    if (d <= range && d < bestD) { best = e; bestD = d; }
+    if (d <= range && d < bestD) {
+      best = e;
+      bestD = d;
+    }
   }
   return best;
 }
@@ -36,11 +39,17 @@ export function nearestEntity(bot: Bot, matches: (e: Entity) => boolean, range: 
  * @throws Error with up to 3 similar names when it does not.
  */
 export function requireEntityType(bot: Bot, type: string): string {
-  const name = type.trim().toLowerCase().replace(/^minecraft:/, '').replace(/[\s-]+/g, '_');
+  const name = type
+    .trim()
+    .toLowerCase()
+    .replace(/^minecraft:/, '')
+    .replace(/[\s-]+/g, '_');
   if (bot.registry.entitiesByName[name]) return name;
   const singular = name.replace(/e?s$/, '');
   if (bot.registry.entitiesByName[singular]) return singular;
-  const similar = Object.keys(bot.registry.entitiesByName).filter((n) => n.includes(singular.slice(0, 4))).slice(0, 3);
+  const similar = Object.keys(bot.registry.entitiesByName)
+    .filter((n) => n.includes(singular.slice(0, 4)))
+    .slice(0, 3);
   throw new Error(`${type} is not an entity type.${similar.length ? ` Did you mean ${similar.join(', ')}?` : ''}`);
 }
 
@@ -136,7 +145,8 @@ export async function goToRememberedPlace(bot: Bot, places: PlaceStore, name: st
     const known = places.list().map(([n]) => n);
     throw new Error(`No place called "${name}". Saved places: ${known.join(', ') || 'none'}.`);
   }
-  if (place.dimension !== String(bot.game.dimension)) throw new Error(`"${name}" is in ${place.dimension}; you are in ${bot.game.dimension}.`);
+  if (place.dimension !== String(bot.game.dimension))
+    throw new Error(`"${name}" is in ${place.dimension}; you are in ${bot.game.dimension}.`);
   await goTo(bot, new goals.GoalNear(place.x, place.y, place.z, 1), signal);
   return `Arrived at "${name}" ${formatPos(place, 0)}.`;
 }
@@ -156,7 +166,7 @@ export async function lookAtPlayer(bot: Bot, name: string, direction: string): P
     return `Looking at ${name}.`;
   }
   await bot.look(e.yaw, e.pitch, true);
-  return `Looking the same way as ${name} (yaw ${(e.yaw * 180 / Math.PI).toFixed(0)}°, pitch ${(e.pitch * 180 / Math.PI).toFixed(0)}°).`;
+  return `Looking the same way as ${name} (yaw ${((e.yaw * 180) / Math.PI).toFixed(0)}°, pitch ${((e.pitch * 180) / Math.PI).toFixed(0)}°).`;
 }
 
 /** Turns the bot's head towards the point (x, y, z) (block coordinates; add 0.5 for a block's centre). */

@@ -6,7 +6,7 @@ import { abortable, throwIfAborted } from '../util/abort.ts';
 
 /** Blocks a placed block may replace (vanilla: air-like and replaceable plants). */
 function isReplaceable(block: Block | null): boolean {
-  return !!block && (block.boundingBox === 'empty') && !['water', 'lava'].includes(block.name);
+  return !!block && block.boundingBox === 'empty' && !['water', 'lava'].includes(block.name);
 }
 
 /**
@@ -18,9 +18,14 @@ function occupied(bot: Bot, pos: Vec3): boolean {
     if (e.type !== 'player' && e.type !== 'mob' && e.type !== 'hostile') return false;
     const half = (e.width ?? 0.6) / 2;
     const p = e.position;
-    return p.x + half > pos.x && p.x - half < pos.x + 1
-      && p.z + half > pos.z && p.z - half < pos.z + 1
-      && p.y + (e.height ?? 1.8) > pos.y && p.y < pos.y + 1;
+    return (
+      p.x + half > pos.x &&
+      p.x - half < pos.x + 1 &&
+      p.z + half > pos.z &&
+      p.z - half < pos.z + 1 &&
+      p.y + (e.height ?? 1.8) > pos.y &&
+      p.y < pos.y + 1
+    );
   });
 }
 
@@ -37,30 +42,33 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
   if (!item) throw new Error(`You have no ${blockName} to place.`);
   const feet = bot.entity.position.floored();
   const offsets: Vec3[] = [];
-  for (const r of [1, 2]) for (let dx = -r; dx <= r; dx++) for (let dz = -r; dz <= r; dz++) {
-    if (Math.max(Math.abs(dx), Math.abs(dz)) === r) offsets.push(new Vec3(dx, 0, dz));
-  }
+  for (const r of [1, 2])
+    for (let dx = -r; dx <= r; dx++)
+      for (let dz = -r; dz <= r; dz++) {
+        if (Math.max(Math.abs(dx), Math.abs(dz)) === r) offsets.push(new Vec3(dx, 0, dz));
+      }
   offsets.sort((a, b) => a.x * a.x + a.z * a.z - (b.x * b.x + b.z * b.z));
   // Level with the bot's feet first, then a step down, then a step up (e.g. on top of another block).
-  for (const dy of [0, -1, 1]) for (const off of offsets) {
-    throwIfAborted(signal);
-    const pos = feet.plus(off).offset(0, dy, 0);
-    const below = bot.blockAt(pos.offset(0, -1, 0));
-    if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block' || occupied(bot, pos)) continue;
-    await abortable(bot.equip(item, 'hand'), signal);
-    // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
-    // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.
-    const windowBefore = bot.currentWindow;
-    bot.setControlState('sneak', true);
-    try {
-      await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
-    } finally {
-      bot.setControlState('sneak', false);
-      // A server that ignores the sneak opens the block's window instead: do not leave it open.
-      if (bot.currentWindow && bot.currentWindow !== windowBefore) bot.closeWindow(bot.currentWindow);
+  for (const dy of [0, -1, 1])
+    for (const off of offsets) {
+      throwIfAborted(signal);
+      const pos = feet.plus(off).offset(0, dy, 0);
+      const below = bot.blockAt(pos.offset(0, -1, 0));
+      if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block' || occupied(bot, pos)) continue;
+      await abortable(bot.equip(item, 'hand'), signal);
+      // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
+      // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.
+      const windowBefore = bot.currentWindow;
+      bot.setControlState('sneak', true);
+      try {
+        await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
+      } finally {
+        bot.setControlState('sneak', false);
+        // A server that ignores the sneak opens the block's window instead: do not leave it open.
+        if (bot.currentWindow && bot.currentWindow !== windowBefore) bot.closeWindow(bot.currentWindow);
+      }
+      const placed = bot.blockAt(pos);
+      if (placed?.name === blockName) return placed;
     }
-    const placed = bot.blockAt(pos);
-    if (placed?.name === blockName) return placed;
-  }
   throw new Error(`No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`);
 }

@@ -32,7 +32,9 @@ export async function goToBed(bot: Bot, signal: AbortSignal): Promise<string> {
   await walkToBlock(bot, bed, signal);
   const where = `the ${bed.name} at ${formatPos(bed.position, 0)}`;
   let onWake = (): void => {};
-  const awake = new Promise<'morning'>((resolve) => { onWake = () => resolve('morning'); });
+  const awake = new Promise<'morning'>((resolve) => {
+    onWake = () => resolve('morning');
+  });
   bot.once('wake', onWake);
   try {
     return await sleepUntilWoken(bot, bed, where, awake, signal);
@@ -47,7 +49,10 @@ export async function goToBed(bot: Bot, signal: AbortSignal): Promise<string> {
 
 /** Leaves the bed (vanilla "stop sleeping"); harmless when the bot is not in one. */
 function getUp(bot: Bot): void {
-  if (bot.isSleeping) { void bot.wake().catch(() => {}); return; }
+  if (bot.isSleeping) {
+    void bot.wake().catch(() => {});
+    return;
+  }
   bot._client.write('entity_action', { entityId: bot.entity.id, actionId: 2, jumpBoost: 0 });
 }
 
@@ -59,7 +64,9 @@ async function sleepUntilWoken(bot: Bot, bed: Block, where: string, awake: Promi
     return `You could not sleep in ${where}: ${(err as Error).message}.`;
   }
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), MAX_SLEEP_MS); });
+  const bound = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), MAX_SLEEP_MS);
+  });
   try {
     const how = await abortable(Promise.race([awake, bound]), signal);
     if (how === 'timeout') {

@@ -44,7 +44,8 @@ export function cookingOptions(bot: Bot, itemName: string): CookingOption[] {
  */
 export function bestFuel(bot: Bot, itemName: string): { name: string; id: number; burnTicks: number } | undefined {
   const fuels = smeltingTableFor(bot.registry).fuels;
-  const candidates = bot.inventory.items()
+  const candidates = bot.inventory
+    .items()
     .filter((i) => i.name !== itemName && fuels.has(i.type))
     .map((i) => ({ name: i.name, id: i.type, burnTicks: fuels.get(i.type)!.burnTicks, stackable: i.stackSize > 1 }));
   candidates.sort((a, b) => Number(b.stackable) - Number(a.stackable) || b.burnTicks - a.burnTicks);
@@ -52,7 +53,11 @@ export function bestFuel(bot: Bot, itemName: string): { name: string; id: number
 }
 
 /** Finds a block of the preferred kind within range, else places one the bot holds. */
-async function furnaceFor(bot: Bot, options: CookingOption[], signal: AbortSignal): Promise<{ block: Block; option: CookingOption; placed: boolean }> {
+async function furnaceFor(
+  bot: Bot,
+  options: CookingOption[],
+  signal: AbortSignal,
+): Promise<{ block: Block; option: CookingOption; placed: boolean }> {
   for (const option of options) {
     const block = nearestBlockOf(bot, [option.block], FURNACE_SEARCH_RANGE);
     if (block) return { block, option, placed: false };
@@ -90,71 +95,92 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
   const where = `${placed ? 'placed ' : ''}${option.block} at ${formatPos(block.position, 0)}`;
   const perItemTicks = option.recipe.cookingTime;
   const waitMs = n * perItemTicks * TICK_MS * WAIT_FACTOR + WAIT_SLACK_MS;
-  return withWindow(bot, bot.openFurnace(block), signal, async (furnace, signal) => {
-    const notes: string[] = [];
-    const input = furnace.inputItem();
-    if (input && input.type !== itemId) throw new Error(`The ${where} is busy cooking ${input.count} ${input.name}; use !clearFurnace first.`);
-    const output = furnace.outputItem();
-    if (output && output.type !== option.recipe.result) {
-      notes.push(`Took out ${output.count} ${output.name} that was in it.`);
-      await furnace.takeOutput();
-    }
-
-    // Fuel: enough burn time for every item, counting fuel already in the slot.
-    const neededTicks = n * perItemTicks;
-    const inSlot = furnace.fuelItem();
-    const fuels = smeltingTableFor(bot.registry).fuels;
-    const slotTicks = inSlot ? (fuels.get(inSlot.type)?.burnTicks ?? 0) / option.burnDivisor * inSlot.count : 0;
-    let fuelUsed = '';
-    if (slotTicks < neededTicks) {
-      const fuel = inSlot ? { name: inSlot.name, id: inSlot.type, burnTicks: fuels.get(inSlot.type)?.burnTicks ?? 0 } : bestFuel(bot, itemName);
-      const available = fuel ? (playerCounts(furnace)[fuel.name] ?? 0) - (fuel.name === itemName ? n : 0) : 0;
-      if (!fuel || available <= 0) {
-        if (!inSlot) throw new Error(`You have no fuel to smelt ${itemName}: get coal, charcoal or wood.`);
-        notes.push('The fuel in it may not last.');
-      } else {
-        const want = Math.ceil((neededTicks - slotTicks) / (fuel.burnTicks / option.burnDivisor));
-        const put = Math.min(want, available);
-        await furnace.putFuel(fuel.id, null, put);
-        fuelUsed = ` using ${put} ${fuel.name}`;
-        if (put < want) notes.push(`You only had ${put} ${fuel.name}; it may not be enough.`);
-      }
-    }
-
-    await furnace.putInput(itemId, null, n);
-    // Waits for each result, bounded by the cook time; takes results out as they come.
-    const started = Date.now();
-    const deadline = started + waitMs;
-    let taken = 0;
-    let lastChange = Date.now();
-    let lastInput = n;
-    while (taken < n) {
-      throwIfAborted(signal);
-      const out = furnace.outputItem();
-      if (out && out.type === option.recipe.result) {
-        const c = out.count;
+  return withWindow(
+    bot,
+    bot.openFurnace(block),
+    signal,
+    async (furnace, signal) => {
+      const notes: string[] = [];
+      const input = furnace.inputItem();
+      if (input && input.type !== itemId)
+        throw new Error(`The ${where} is busy cooking ${input.count} ${input.name}; use !clearFurnace first.`);
+      const output = furnace.outputItem();
+      if (output && output.type !== option.recipe.result) {
+        notes.push(`Took out ${output.count} ${output.name} that was in it.`);
         await furnace.takeOutput();
-        taken += c;
-        lastChange = Date.now();
-        continue;
       }
-      const left = furnace.inputItem()?.count ?? 0;
-      if (left !== lastInput) { lastInput = left; lastChange = Date.now(); }
-      if (left === 0 && !out) break;
-      const outOfFuel = !furnace.fuelItem() && Date.now() - lastChange > perItemTicks * TICK_MS + 2_000;
-      if (outOfFuel) { notes.push('It ran out of fuel.'); break; }
-      if (Date.now() > deadline) { notes.push(`Gave up waiting after ${Math.round((Date.now() - started) / 1000)} s.`); break; }
-      await sleep(250, signal);
-    }
-    const leftover = furnace.inputItem();
-    if (leftover && leftover.type === itemId) {
-      notes.push(`Took back ${leftover.count} uncooked ${itemName}.`);
-      await furnace.takeInput();
-    }
-    const now = playerCounts(furnace)[resultName] ?? 0;
-    const verb = option.block === 'smoker' ? 'Cooked' : 'Smelted';
-    return [`${verb} ${taken} ${itemName} into ${resultName} in the ${where}${fuelUsed}; you now have ${now} ${resultName}.`, ...notes].join(' ');
-  }, waitMs + WINDOW_USE_MS);
+
+      // Fuel: enough burn time for every item, counting fuel already in the slot.
+      const neededTicks = n * perItemTicks;
+      const inSlot = furnace.fuelItem();
+      const fuels = smeltingTableFor(bot.registry).fuels;
+      const slotTicks = inSlot ? ((fuels.get(inSlot.type)?.burnTicks ?? 0) / option.burnDivisor) * inSlot.count : 0;
+      let fuelUsed = '';
+      if (slotTicks < neededTicks) {
+        const fuel = inSlot
+          ? { name: inSlot.name, id: inSlot.type, burnTicks: fuels.get(inSlot.type)?.burnTicks ?? 0 }
+          : bestFuel(bot, itemName);
+        const available = fuel ? (playerCounts(furnace)[fuel.name] ?? 0) - (fuel.name === itemName ? n : 0) : 0;
+        if (!fuel || available <= 0) {
+          if (!inSlot) throw new Error(`You have no fuel to smelt ${itemName}: get coal, charcoal or wood.`);
+          notes.push('The fuel in it may not last.');
+        } else {
+          const want = Math.ceil((neededTicks - slotTicks) / (fuel.burnTicks / option.burnDivisor));
+          const put = Math.min(want, available);
+          await furnace.putFuel(fuel.id, null, put);
+          fuelUsed = ` using ${put} ${fuel.name}`;
+          if (put < want) notes.push(`You only had ${put} ${fuel.name}; it may not be enough.`);
+        }
+      }
+
+      await furnace.putInput(itemId, null, n);
+      // Waits for each result, bounded by the cook time; takes results out as they come.
+      const started = Date.now();
+      const deadline = started + waitMs;
+      let taken = 0;
+      let lastChange = Date.now();
+      let lastInput = n;
+      while (taken < n) {
+        throwIfAborted(signal);
+        const out = furnace.outputItem();
+        if (out && out.type === option.recipe.result) {
+          const c = out.count;
+          await furnace.takeOutput();
+          taken += c;
+          lastChange = Date.now();
+          continue;
+        }
+        const left = furnace.inputItem()?.count ?? 0;
+        if (left !== lastInput) {
+          lastInput = left;
+          lastChange = Date.now();
+        }
+        if (left === 0 && !out) break;
+        const outOfFuel = !furnace.fuelItem() && Date.now() - lastChange > perItemTicks * TICK_MS + 2_000;
+        if (outOfFuel) {
+          notes.push('It ran out of fuel.');
+          break;
+        }
+        if (Date.now() > deadline) {
+          notes.push(`Gave up waiting after ${Math.round((Date.now() - started) / 1000)} s.`);
+          break;
+        }
+        await sleep(250, signal);
+      }
+      const leftover = furnace.inputItem();
+      if (leftover && leftover.type === itemId) {
+        notes.push(`Took back ${leftover.count} uncooked ${itemName}.`);
+        await furnace.takeInput();
+      }
+      const now = playerCounts(furnace)[resultName] ?? 0;
+      const verb = option.block === 'smoker' ? 'Cooked' : 'Smelted';
+      return [
+        `${verb} ${taken} ${itemName} into ${resultName} in the ${where}${fuelUsed}; you now have ${now} ${resultName}.`,
+        ...notes,
+      ].join(' ');
+    },
+    waitMs + WINDOW_USE_MS,
+  );
 }
 
 /**
@@ -179,6 +205,8 @@ export async function clearFurnace(bot: Bot, signal: AbortSignal): Promise<strin
     await take(furnace.inputItem(), () => furnace.takeInput());
     await take(furnace.fuelItem(), () => furnace.takeFuel());
     const what = formatCounts(took);
-    return what ? `Took ${what} out of the ${block.name} at ${formatPos(block.position, 0)}.` : `The ${block.name} at ${formatPos(block.position, 0)} is empty.`;
+    return what
+      ? `Took ${what} out of the ${block.name} at ${formatPos(block.position, 0)}.`
+      : `The ${block.name} at ${formatPos(block.position, 0)} is empty.`;
   });
 }

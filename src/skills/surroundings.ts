@@ -11,7 +11,8 @@ import { inventoryCounts } from './items.ts';
 import { FURNACE_SEARCH_RANGE } from './smelting.ts';
 
 /** Blocks a player would dig for materials (not the planks of a house). */
-const NATURAL = /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice)$/;
+const NATURAL =
+  /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice)$/;
 
 /** What the agent sees: names of blocks and mobs around it, and its inventory. */
 export interface Surroundings {
@@ -36,7 +37,13 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
       return { item, command: () => `!attack("${supply.mob}")`, perAction: 1, where: supply.where };
     }
     if (supply?.kind === 'use' && mobs.has(supply.mob)) {
-      return { item, command: () => `!useItemOnEntity("${supply.tool}", "${supply.mob}")`, perAction: 1, consumes: { [supply.tool]: 1 }, where: supply.where };
+      return {
+        item,
+        command: () => `!useItemOnEntity("${supply.tool}", "${supply.mob}")`,
+        perAction: 1,
+        consumes: { [supply.tool]: 1 },
+        where: supply.where,
+      };
     }
     const block = blocksDropping(data, item).find((b) => blocks.has(b) && NATURAL.test(b));
     if (block) return { item, command: (n) => `!collectBlocks("${block}", ${n})`, perAction: 1, where: `the ${block} nearby` };
@@ -60,7 +67,14 @@ export const SIGHT_RANGE = FURNACE_SEARCH_RANGE;
  */
 export function blockTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
   const names = new Set<string>();
-  bot.findBlocks({ matching: (b: { name: string }) => { names.add(b.name); return false; }, maxDistance: range, count: 1 });
+  bot.findBlocks({
+    matching: (b: { name: string }) => {
+      names.add(b.name);
+      return false;
+    },
+    maxDistance: range,
+    count: 1,
+  });
   names.delete('air');
   return [...names];
 }

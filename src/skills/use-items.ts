@@ -14,7 +14,15 @@ export const USE_ON_RANGE = 24;
 /** Bounded wait for the server to finish eating (vanilla: 1.6 s for most food). */
 const EAT_TIMEOUT_MS = 5_000;
 /** Items vanilla lets a player consume at full hunger. */
-const ALWAYS_CONSUMABLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'milk_bucket', 'potion', 'honey_bottle', 'suspicious_stew']);
+const ALWAYS_CONSUMABLE = new Set([
+  'golden_apple',
+  'enchanted_golden_apple',
+  'chorus_fruit',
+  'milk_bucket',
+  'potion',
+  'honey_bottle',
+  'suspicious_stew',
+]);
 
 /** Where `!equip` puts an item: armour to its slot, shields and totems to the off-hand, the rest in hand. */
 export function equipDestination(name: string): EquipmentDestination {
@@ -44,7 +52,10 @@ export async function consume(bot: Bot, name: string, signal: AbortSignal): Prom
   const before = inventoryCounts(bot)[name] ?? 0;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`The server did not finish eating ${name} within ${EAT_TIMEOUT_MS / 1000} s.`)), EAT_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`The server did not finish eating ${name} within ${EAT_TIMEOUT_MS / 1000} s.`)),
+      EAT_TIMEOUT_MS,
+    );
   });
   try {
     await abortable(Promise.race([bot.consume(), timeout]), signal, () => bot.deactivateItem());
@@ -121,7 +132,8 @@ export async function useItemOnEntity(bot: Bot, itemName: string, entityType: st
   else await abortable(bot.unequip('hand'), signal);
   await bot.lookAt(target.position.offset(0, (target.height ?? 1) * 0.6, 0), true);
   const before = inventoryCounts(bot);
-  const itemsNear = () => Object.values(bot.entities).filter((e) => e.name === 'item' && e.isValid && e.position.distanceTo(target.position) <= 4);
+  const itemsNear = () =>
+    Object.values(bot.entities).filter((e) => e.name === 'item' && e.isValid && e.position.distanceTo(target.position) <= 4);
   const lying = new Set(itemsNear().map((e) => e.id));
   bot.useOn(target);
   await sleep(500, signal); // the server's inventory update follows the use
@@ -131,4 +143,3 @@ export async function useItemOnEntity(bot: Bot, itemName: string, entityType: st
   const what = emptyHand ? 'your hand' : itemName;
   return `Used ${what} on the ${type} at ${formatPos(target.position)}. ${changes || 'Your inventory did not change.'}`;
 }
-

@@ -51,7 +51,9 @@ function resolve(data: GameData, query: string): string | undefined {
 export function searchWiki(data: GameData, query: string): string {
   const name = resolve(data, query);
   if (!name) {
-    const words = normaliseName(query).split('_').filter((w) => w.length >= 3);
+    const words = normaliseName(query)
+      .split('_')
+      .filter((w) => w.length >= 3);
     const all = new Set([...data.itemsArray, ...data.blocksArray, ...data.entitiesArray].map((x) => x.name));
     const matches = [...all].filter((n) => words.length > 0 && words.every((w) => n.includes(w)));
     const loose = matches.length ? matches : [...all].filter((n) => words.some((w) => n.includes(w)));
@@ -64,19 +66,25 @@ export function searchWiki(data: GameData, query: string): string {
   const block = data.blocksByName[name];
   const entity = data.entitiesByName[name];
   const display = (item ?? block ?? entity)!.displayName;
-  lines.push(`${display} (${name}): ${[item && 'item', block && 'block', entity && `${entity.category ?? entity.type ?? 'entity'}`].filter(Boolean).join(', ')}.`);
+  lines.push(
+    `${display} (${name}): ${[item && 'item', block && 'block', entity && `${entity.category ?? entity.type ?? 'entity'}`].filter(Boolean).join(', ')}.`,
+  );
 
   if (block) {
     const hard = block.hardness == null || block.hardness < 0 ? 'unbreakable' : `hardness ${block.hardness}`;
     const tools = block.harvestTools ? Object.keys(block.harvestTools).map((id) => data.items[Number(id)]!.name) : [];
-    lines.push(`Block: ${hard}${block.hardness != null && block.hardness >= 0 ? (tools.length ? `, drops only when mined with one of ${list(tools)}` : ', any tool or a hand harvests it') : ''}${block.emitLight ? `, light level ${block.emitLight}` : ''}.`);
+    lines.push(
+      `Block: ${hard}${block.hardness != null && block.hardness >= 0 ? (tools.length ? `, drops only when mined with one of ${list(tools)}` : ', any tool or a hand harvests it') : ''}${block.emitLight ? `, light level ${block.emitLight}` : ''}.`,
+    );
     const loot = (data.blockLoot as Record<string, { drops: LootDrop[] }>)[name];
     if (loot?.drops.length) lines.push(`Drops when mined: ${loot.drops.map(describeDrop).join('; ')}.`);
     else if (block.drops.length === 0) lines.push('Drops nothing when mined.');
   }
   if (item) {
     const food = data.foodsByName[name];
-    lines.push(`Item: stacks to ${item.stackSize}${food ? `; food: restores ${food.foodPoints} hunger, ${food.saturation} saturation` : ''}.`);
+    lines.push(
+      `Item: stacks to ${item.stackSize}${food ? `; food: restores ${food.foodPoints} hunger, ${food.saturation} saturation` : ''}.`,
+    );
     const recipes = data.recipes[item.id] ?? [];
     const shown = new Set<string>();
     for (const r of recipes) {
@@ -94,10 +102,12 @@ export function searchWiki(data: GameData, query: string): string {
     }
     if (usedIn.length) lines.push(`Used to craft: ${list(usedIn)}.`);
     const fromBlocks = Object.values(data.blockLoot as Record<string, { block: string; drops: LootDrop[] }>)
-      .filter((l) => l.block !== name && l.drops.some((d) => d.item === name && !d.silkTouch)).map((l) => l.block);
+      .filter((l) => l.block !== name && l.drops.some((d) => d.item === name && !d.silkTouch))
+      .map((l) => l.block);
     if (fromBlocks.length) lines.push(`Dropped by blocks: ${list(fromBlocks)}.`);
     const fromMobs = Object.values(data.entityLoot as Record<string, { entity: string; drops: LootDrop[] }>)
-      .filter((l) => l.drops.some((d) => d.item === name)).map((l) => l.entity);
+      .filter((l) => l.drops.some((d) => d.item === name))
+      .map((l) => l.entity);
     if (fromMobs.length) lines.push(`Dropped by mobs: ${list(fromMobs)}.`);
   }
   if (entity) {

@@ -35,7 +35,11 @@ const AIR = new Set(['air', 'cave_air', 'void_air', '']);
 
 /** A blueprint or world block name without the `minecraft:` prefix and block states; air-likes become 'air'. */
 export function normalizeBlockName(name: string | null | undefined): string {
-  const n = (name ?? '').trim().toLowerCase().replace(/^minecraft:/, '').replace(/\[.*$/, '');
+  const n = (name ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^minecraft:/, '')
+    .replace(/\[.*$/, '');
   return AIR.has(n) ? 'air' : n;
 }
 
@@ -58,7 +62,10 @@ export function checkLevel(level: BlueprintLevel, lookup: BlockLookup): Blueprin
   for (const cell of levelCells(level)) {
     const raw = lookup(cell.x, cell.y, cell.z);
     const diff: CellDiff = { x: cell.x, y: cell.y, z: cell.z, expected: cell.block, actual: undefined };
-    if (raw === undefined || raw === null) { result.unknown.push(diff); continue; }
+    if (raw === undefined || raw === null) {
+      result.unknown.push(diff);
+      continue;
+    }
     const actual = normalizeBlockName(raw);
     if (actual === cell.block) {
       if (actual !== 'air') result.matching++;
@@ -141,6 +148,8 @@ export function formatLevel(level: BlueprintLevel): string {
 
 /** The whole blueprint as text: the materials, then every level. */
 export function formatBlueprint(blueprint: Blueprint): string {
-  const materials = Object.entries(blueprint.materials ?? {}).map(([n, c]) => `${c} ${n}`).join(', ');
+  const materials = Object.entries(blueprint.materials ?? {})
+    .map(([n, c]) => `${c} ${n}`)
+    .join(', ');
   return [`Materials: ${materials || 'not listed'}`, ...blueprint.levels.map(formatLevel)].join('\n');
 }

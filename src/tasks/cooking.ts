@@ -43,9 +43,32 @@ export const COOKING_SUPPLIES: Readonly<Record<string, CookingSupply>> = {
  * world from its supplies plus, for some, items the task hands out (`COOKING_PANTRY`).
  */
 export const COOKING_DISHES = [
-  'bread', 'baked_potato', 'cooked_beef', 'cooked_porkchop', 'cooked_chicken', 'cooked_mutton', 'cooked_rabbit',
-  'golden_apple', 'golden_carrot', 'cake', 'cookie', 'pumpkin_pie', 'mushroom_stew', 'beetroot_soup', 'rabbit_stew',
+  'bread',
+  'baked_potato',
+  'cooked_beef',
+  'cooked_porkchop',
+  'cooked_chicken',
+  'cooked_mutton',
+  'cooked_rabbit',
+  'golden_apple',
+  'golden_carrot',
+  'cake',
+  'cookie',
+  'pumpkin_pie',
+  'mushroom_stew',
+  'beetroot_soup',
+  'rabbit_stew',
 ] as const;
 
 /** Items cooking tasks hand out because the world does not give them. */
-export const COOKING_PANTRY = ['gold_ingot', 'gold_nugget', 'apple', 'milk_bucket', 'egg', 'bowl', 'cocoa_beans', 'pumpkin', 'coal'] as const;
+export const COOKING_PANTRY = [
+  'gold_ingot',
+  'gold_nugget',
+  'apple',
+  'milk_bucket',
+  'egg',
+  'bowl',
+  'cocoa_beans',
+  'pumpkin',
+  'coal',
+] as const;

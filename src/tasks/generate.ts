@@ -71,15 +71,24 @@ export interface CraftingOptions extends GenerateOptions {
 const GATHERABLE = /^(oak_log|birch_log|spruce_log|cobblestone|dirt|sand|gravel)$/;
 
 /** Ingredients far from ordinary play (trims, smithing templates, ...): not picked as targets. */
-const ODD_TARGET = /template|_trim|banner_pattern|pottery|suspicious|firework_star|written_book|map|spawn_egg|debug|command|structure|jigsaw|bundle|^(white|light_gray|gray|black|brown|red|orange|yellow|lime|green|cyan|light_blue|blue|purple|magenta|pink)_(bed|carpet|candle|concrete_powder|terracotta|stained_glass_pane|shulker_box|harness)$|crafter|wolf_armor|leather_horse_armor|bolt|elytra/;
+const ODD_TARGET =
+  /template|_trim|banner_pattern|pottery|suspicious|firework_star|written_book|map|spawn_egg|debug|command|structure|jigsaw|bundle|^(white|light_gray|gray|black|brown|red|orange|yellow|lime|green|cyan|light_blue|blue|purple|magenta|pink)_(bed|carpet|candle|concrete_powder|terracotta|stained_glass_pane|shulker_box|harness)$|crafter|wolf_armor|leather_horse_armor|bolt|elytra/;
 
 /** The items a crafting task at `depth` hands out for one `target`, and whether a table is needed. */
-export function craftingIngredients(data: GameData, target: string, depth: number, rng: Random): { items: Counts; table: boolean } | undefined {
+export function craftingIngredients(
+  data: GameData,
+  target: string,
+  depth: number,
+  rng: Random,
+): { items: Counts; table: boolean } | undefined {
   const items: Counts = {};
   let table = false;
   const expand = (name: string, count: number, level: number, path: string[]): boolean => {
     const id = data.itemsByName[name]?.id;
-    const recipes = id === undefined ? [] : usableRecipes(data, id).filter((r) => [...recipeIngredients(r).keys()].every((i) => !path.includes(data.items[i]!.name)));
+    const recipes =
+      id === undefined
+        ? []
+        : usableRecipes(data, id).filter((r) => [...recipeIngredients(r).keys()].every((i) => !path.includes(data.items[i]!.name)));
     if (level > depth || recipes.length === 0) {
       if (level === 0) return false;
       items[name] = (items[name] ?? 0) + count;
@@ -117,7 +126,10 @@ function inventories(dealt: Counts[]): Record<string, Counts> {
 
 /** The craftable targets of a version that make sensible tasks. */
 export function craftingTargets(data: GameData): string[] {
-  return Object.keys(data.recipes).map((id) => data.items[Number(id)]?.name).filter((n): n is string => !!n && !ODD_TARGET.test(n)).sort();
+  return Object.keys(data.recipes)
+    .map((id) => data.items[Number(id)]?.name)
+    .filter((n): n is string => !!n && !ODD_TARGET.test(n))
+    .sort();
 }
 
 /**
@@ -191,7 +203,12 @@ export const COOKING_WORLD_SOURCES: ProductionSources = {
   gather: (item) => {
     const s = COOKING_SUPPLIES[item];
     if (!s) return undefined;
-    const command = s.kind === 'block' ? (n: number) => `!collectBlocks("${s.block}", ${n})` : s.kind === 'hunt' ? () => `!attack("${s.mob}")` : () => `!useItemOnEntity("${s.tool}", "${s.mob}")`;
+    const command =
+      s.kind === 'block'
+        ? (n: number) => `!collectBlocks("${s.block}", ${n})`
+        : s.kind === 'hunt'
+          ? () => `!attack("${s.mob}")`
+          : () => `!useItemOnEntity("${s.tool}", "${s.mob}")`;
     return { item, command, perAction: 1, where: s.where, ...(s.kind === 'use' ? { consumes: { [s.tool]: 1 } } : {}) };
   },
   smelt: true,
@@ -217,7 +234,9 @@ export function cookingRecipe(data: GameData, dish: string): { steps: string[]; 
 /** Dishes the cooking world can make (given the pantry). */
 export function cookingDishes(data: GameData): string[] {
   const pantry = Object.fromEntries(COOKING_PANTRY.map((i) => [i, 64]));
-  return COOKING_DISHES.filter((d) => data.itemsByName[d] && Object.keys(planProduction(data, pantry, { [d]: 1 }, COOKING_WORLD_SOURCES).missing).length === 0);
+  return COOKING_DISHES.filter(
+    (d) => data.itemsByName[d] && Object.keys(planProduction(data, pantry, { [d]: 1 }, COOKING_WORLD_SOURCES).missing).length === 0,
+  );
 }
 
 /**
@@ -229,7 +248,7 @@ export function cookingDishes(data: GameData): string[] {
 export function generateCookingTasks(data: GameData, options: CookingOptions): Record<string, Task> {
   const { agents, count } = options;
   if (agents < 1 || agents > 5) throw new RangeError(`--agents must be 1–5, got ${agents}`);
-  if (options.hellsKitchen && agents !== 2) throw new RangeError('Hell\'s Kitchen tasks have 2 agents');
+  if (options.hellsKitchen && agents !== 2) throw new RangeError("Hell's Kitchen tasks have 2 agents");
   const rng = seededRandom(options.seed);
   const menu = options.targets?.length ? [...options.targets] : cookingDishes(data);
   const k = options.hellsKitchen ? 2 : (options.dishes ?? 2);
@@ -243,11 +262,12 @@ export function generateCookingTasks(data: GameData, options: CookingOptions): R
     const recipes = Object.fromEntries(dishes.map((d) => [d, cookingRecipe(data, d).steps]));
     const handOut = addCounts(...dishes.map((d) => cookingRecipe(data, d).handOut));
     const dealt = deal(handOut, agents, rng);
-    const recipeText = (d: string) => `Recipe for ${d}:\n${JSON.stringify(recipes[d]).replace(/"/g, '\'')}`;
+    const recipeText = (d: string) => `Recipe for ${d}:\n${JSON.stringify(recipes[d]).replace(/"/g, "'")}`;
     const n = Object.keys(tasks).length;
     if (options.hellsKitchen) {
       const [a, b] = dishes as [string, string];
-      const hk = (mine: string, theirs: string) => `You need to make ${mine}, but you don't have the recipe for it, your partner has it!\n\nYour partner needs to make ${theirs}. You have their recipe:\n${recipeText(theirs)}\n\nYou must communicate effectively to exchange recipe information and complete both dishes.`;
+      const hk = (mine: string, theirs: string) =>
+        `You need to make ${mine}, but you don't have the recipe for it, your partner has it!\n\nYour partner needs to make ${theirs}. You have their recipe:\n${recipeText(theirs)}\n\nYou must communicate effectively to exchange recipe information and complete both dishes.`;
       tasks[`generated_cooking_${a}_${b}_${options.seed}_${n}_hells_kitchen`] = {
         conversation: `We need to make ${a} and ${b} together. You are supposed to make ${b} and I am supposed to make ${a}, but I only have YOUR recipe and you only have access to MY recipe! Let's exchange information and get cooking!`,
         agent_count: 2,
@@ -288,8 +308,16 @@ export interface ConstructionOptions extends GenerateOptions {
 /** Full, plain building blocks (no gravity, no states that matter) for generated blueprints. */
 export function buildingBlocks(data: GameData): string[] {
   return data.blocksArray
-    .filter((b) => /(_planks|^stone_bricks|^bricks|^cobblestone|^stone|_wool|_concrete|^smooth_stone|^polished_(andesite|diorite|granite)|^quartz_block)$/.test(b.name) && b.boundingBox === 'block' && data.itemsByName[b.name])
-    .map((b) => b.name).sort();
+    .filter(
+      (b) =>
+        /(_planks|^stone_bricks|^bricks|^cobblestone|^stone|_wool|_concrete|^smooth_stone|^polished_(andesite|diorite|granite)|^quartz_block)$/.test(
+          b.name,
+        ) &&
+        b.boundingBox === 'block' &&
+        data.itemsByName[b.name],
+    )
+    .map((b) => b.name)
+    .sort();
 }
 
 /**
@@ -313,13 +341,15 @@ export function generateConstructionTasks(data: GameData, options: ConstructionO
     const door = rng.int(1, w - 2);
     const levels = [];
     for (let l = 0; l < height; l++) {
-      const placement = Array.from({ length: d }, (_, r) => Array.from({ length: w }, (_, c) => {
-        if (l === 0) return floor;
-        const edge = r === 0 || c === 0 || r === d - 1 || c === w - 1;
-        if (!edge) return 'air';
-        if (r === 0 && c === door && l <= 2) return 'air';
-        return wall;
-      }));
+      const placement = Array.from({ length: d }, (_, r) =>
+        Array.from({ length: w }, (_, c) => {
+          if (l === 0) return floor;
+          const edge = r === 0 || c === 0 || r === d - 1 || c === w - 1;
+          if (!edge) return 'air';
+          if (r === 0 && c === door && l <= 2) return 'air';
+          return wall;
+        }),
+      );
       levels.push({ level: l, coordinates: [x, -60 + l, z] as [number, number, number], placement });
     }
     const materials: Counts = {};
@@ -336,7 +366,7 @@ export function generateConstructionTasks(data: GameData, options: ConstructionO
     tasks[`generated_construction_${w}x${d}x${height}_${options.seed}_${n}_num_agents_${agents}`] = {
       type: 'construction',
       goal: 'Make a structure with the blueprint below',
-      conversation: 'Let\'s share materials and make a structure with the blueprint',
+      conversation: "Let's share materials and make a structure with the blueprint",
       agent_count: agents,
       timeout: options.timeout ?? 600,
       blueprint: { materials, levels },

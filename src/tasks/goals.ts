@@ -22,15 +22,18 @@ import { TaskError, goalFor } from './loader.ts';
 import type { Task } from './schema.ts';
 
 /** MINDcraft's sentence for coordinating several agents (crafting and cooking, > 2 agents). */
-const TALK_TO_ALL = 'Make sure to talk to all the agents using startConversation command to coordinate the task instead of talking to just one agent. '
-  + 'You can even end current conversation with any agent using endConversation command and then talk to a new agent using startConversation command.';
+const TALK_TO_ALL =
+  'Make sure to talk to all the agents using startConversation command to coordinate the task instead of talking to just one agent. ' +
+  'You can even end current conversation with any agent using endConversation command and then talk to a new agent using startConversation command.';
 
 /**
  * MINDcraft's `Blueprint.explain()`: where each level starts, e.g.
  * `Level 0: Start at coordinates X: 10, Y: -60, Z: 5; Level 1: Start at coordinates X: 10, Y: -59, Z: 5`.
  */
 export function explainBlueprint(blueprint: Blueprint): string {
-  return blueprint.levels.map((l) => `Level ${l.level}: Start at coordinates X: ${l.coordinates[0]}, Y: ${l.coordinates[1]}, Z: ${l.coordinates[2]}`).join('; ');
+  return blueprint.levels
+    .map((l) => `Level ${l.level}: Start at coordinates X: ${l.coordinates[0]}, Y: ${l.coordinates[1]}, Z: ${l.coordinates[2]}`)
+    .join('; ');
 }
 
 /** Who plays a task: the agents' names in agent-index order, and the human players' names. */
@@ -59,9 +62,10 @@ export function agentGoal(task: Task & { id?: string }, index: number, players: 
   if (task.type === 'cooking') {
     if (task.agent_count > 2) {
       const collector = cookingCollector(players.agents);
-      extra = name === collector
-        ? `\nIn the end, all the food items should be given to you by other bots. ${TALK_TO_ALL}`
-        : `\nIn the end, all the food items should be given to one single bot, ${collector}. ${TALK_TO_ALL}`;
+      extra =
+        name === collector
+          ? `\nIn the end, all the food items should be given to you by other bots. ${TALK_TO_ALL}`
+          : `\nIn the end, all the food items should be given to one single bot, ${collector}. ${TALK_TO_ALL}`;
     } else if (!task.id?.endsWith('hells_kitchen')) {
       extra = '\nIn the end, all the food items should be given to one single bot.';
     }
@@ -69,7 +73,8 @@ export function agentGoal(task: Task & { id?: string }, index: number, players: 
     extra = `\nMake sure to share resources among all agents and to talk to all the agents using startConversation command to coordinate the task instead of talking to just one agent. ${TALK_TO_ALL.slice(TALK_TO_ALL.indexOf('You can'))}`;
   }
   let goal = goalFor(task, index);
-  if (task.type === 'construction' && blueprint) goal += ` \n${explainBlueprint(blueprint)} \nmake sure to place the lower levels of the blueprint first`;
+  if (task.type === 'construction' && blueprint)
+    goal += ` \n${explainBlueprint(blueprint)} \nmake sure to place the lower levels of the blueprint first`;
   goal += extra;
   const others = [...players.agents.filter((_, j) => j !== index), ...players.humans];
   if (task.agent_count + (task.human_count ?? 0) > 1 && others.length > 0) {
@@ -113,7 +118,9 @@ export function humanSlots(task: Task & { id?: string; file?: string }): HumanSl
   const count = task.human_count ?? 0;
   const names = task.usernames ?? [];
   if (count !== names.length) {
-    throw new TaskError(`${task.file ?? 'task'}${task.id ? `, task "${task.id}"` : ''}: human_count is ${count} but usernames lists ${names.length} player(s) (${names.join(', ') || 'none'}); they must match`);
+    throw new TaskError(
+      `${task.file ?? 'task'}${task.id ? `, task "${task.id}"` : ''}: human_count is ${count} but usernames lists ${names.length} player(s) (${names.join(', ') || 'none'}); they must match`,
+    );
   }
   return names.map((username, i) => ({ username, inventory: task.initial_inventory[String(task.agent_count + i)] ?? {} }));
 }

@@ -51,7 +51,9 @@ export async function loadTask(file: string, id: string): Promise<LoadedTask> {
   const task = tasks.get(id);
   if (!task) {
     const ids = [...tasks.keys()];
-    const hint = ids.length ? ` Closest id: "${closestNames(id, ids, 1)[0]}". The file has ${ids.length} tasks.` : ' The file has no tasks.';
+    const hint = ids.length
+      ? ` Closest id: "${closestNames(id, ids, 1)[0]}". The file has ${ids.length} tasks.`
+      : ' The file has no tasks.';
     throw new TaskError(`${file}: no task "${id}".${hint}`);
   }
   return task;
@@ -125,18 +127,27 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
   const itemNames = Object.keys(data.itemsByName);
   const blockNames = Object.keys(data.blocksByName);
   const checkItem = (name: string, where: string) => {
-    if (!data.itemsByName[name]) problems.push(`${where}: "${name}" is not an item in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, itemNames).map((c) => `"${c}"`).join(", ")})`);
+    if (!data.itemsByName[name])
+      problems.push(
+        `${where}: "${name}" is not an item in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, itemNames)
+          .map((c) => `"${c}"`)
+          .join(', ')})`,
+      );
   };
   const humans = task.human_count ?? 0;
   if (humans !== (task.usernames?.length ?? 0)) {
     problems.push(`human_count is ${humans} but usernames lists ${task.usernames?.length ?? 0} player(s); they must match`);
   }
   for (const [agent, inv] of Object.entries(task.initial_inventory)) {
-    if (Number(agent) >= task.agent_count + humans) warnings.push(`initial_inventory: agent "${agent}" is ignored, agent_count is ${task.agent_count}${humans ? ` and human_count ${humans}` : ''}`);
+    if (Number(agent) >= task.agent_count + humans)
+      warnings.push(
+        `initial_inventory: agent "${agent}" is ignored, agent_count is ${task.agent_count}${humans ? ` and human_count ${humans}` : ''}`,
+      );
     for (const item of Object.keys(inv)) checkItem(item, `initial_inventory["${agent}"]`);
   }
   for (const agent of Object.keys(task.blocked_actions)) {
-    if (Number(agent) >= task.agent_count) warnings.push(`blocked_actions: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
+    if (Number(agent) >= task.agent_count)
+      warnings.push(`blocked_actions: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
   }
   if (task.type === 'techtree' || task.type === 'cooking') {
     for (const item of Object.keys(taskTargets(task))) checkItem(item, 'target');
@@ -144,13 +155,21 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
   if (task.type === 'construction' && !task.blueprint) problems.push('a construction task needs a "blueprint"');
   const unknownBlocks = new Set<string>();
   for (const level of task.blueprint?.levels ?? []) {
-    for (const row of level.placement) for (const cell of row) {
-      const name = normalizeBlockName(cell);
-      if (!data.blocksByName[name] && !unknownBlocks.has(name)) {
-        unknownBlocks.add(name);
-        problems.push(`blueprint level ${level.level}: "${cell}" is not a block in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(name, blockNames).map((c) => `"${c}"`).join(", ")})`);
+    for (const row of level.placement)
+      for (const cell of row) {
+        const name = normalizeBlockName(cell);
+        if (!data.blocksByName[name] && !unknownBlocks.has(name)) {
+          unknownBlocks.add(name);
+          problems.push(
+            `blueprint level ${level.level}: "${cell}" is not a block in Minecraft ${data.version.minecraftVersion} (closest: ${closestNames(
+              name,
+              blockNames,
+            )
+              .map((c) => `"${c}"`)
+              .join(', ')})`,
+          );
+        }
       }
-    }
   }
   if (problems.length) throw new TaskError(`${task.file}, task "${task.id}": ${problems.join('; ')}`);
   return warnings;

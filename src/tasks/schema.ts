@@ -12,11 +12,13 @@ const agentIndex = z.string().regex(/^\d+$/, 'an agent index such as "0"');
 
 export const blueprintSchema = z.looseObject({
   materials: z.record(z.string(), count).optional(),
-  levels: z.array(z.looseObject({
-    level: z.number().int(),
-    coordinates: z.tuple([z.number(), z.number(), z.number()]),
-    placement: z.array(z.array(z.string())),
-  })),
+  levels: z.array(
+    z.looseObject({
+      level: z.number().int(),
+      coordinates: z.tuple([z.number(), z.number(), z.number()]),
+      placement: z.array(z.array(z.string())),
+    }),
+  ),
 });
 /** A construction blueprint: `placement[r][c]` of a level is the block at `(x + c, y, z + r)`. */
 export type Blueprint = z.infer<typeof blueprintSchema>;
@@ -39,9 +41,11 @@ export const taskSchema = z.looseObject({
    * Item(s) to hold: one name, a list, an item → count map (cooking), or, for Hell's Kitchen, a
    * list with one item per agent (id ending `hells_kitchen`) or an agent index → item map.
    */
-  target: z.union([z.string(), z.array(z.string()), z.record(z.string(), count), z.record(agentIndex, z.string())], {
-    error: 'an item name, a list of item names, an item → count map or an agent index → item map',
-  }).optional(),
+  target: z
+    .union([z.string(), z.array(z.string()), z.record(z.string(), count), z.record(agentIndex, z.string())], {
+      error: 'an item name, a list of item names, an item → count map or an agent index → item map',
+    })
+    .optional(),
   /** How many of the target (or a count per target item). */
   number_of_target: z.union([count, z.record(z.string(), count)]).optional(),
   /** Time limit in seconds. */

@@ -11,10 +11,17 @@ import type { Blueprint } from './schema.ts';
 import { levelCells } from './blueprint.ts';
 
 /** A block position (integers). */
-export interface Pos { x: number; y: number; z: number }
+export interface Pos {
+  x: number;
+  y: number;
+  z: number;
+}
 
 /** An inclusive box of block positions. */
-export interface Box { min: Pos; max: Pos }
+export interface Box {
+  min: Pos;
+  max: Pos;
+}
 
 /** vanilla `commandModificationBlockLimit` default: most blocks one `/fill` may change. */
 export const FILL_LIMIT = 32_768;
@@ -55,7 +62,9 @@ const fill = (a: Pos, b: Pos, block: string, mode = ''): string => `/fill ${xyz(
 export function cookingLayout(origin: Pos): CookingLayout {
   const o = origin;
   const row = (block: string, z0: number, z1: number) => ({ block, box: { min: at(o, 3, 0, z0), max: at(o, 8, 0, z1) } });
-  const animals = COOKING_ANIMALS.flatMap((type, a) => Array.from({ length: ANIMALS_EACH }, (_, k) => ({ type, pos: at(o, -10 + k, 0, 3 + a) })));
+  const animals = COOKING_ANIMALS.flatMap((type, a) =>
+    Array.from({ length: ANIMALS_EACH }, (_, k) => ({ type, pos: at(o, -10 + k, 0, 3 + a) })),
+  );
   return {
     // Water runs along z + 7 (x + 3 … x + 10): every farmland block is within 4 of it.
     crops: [row('wheat[age=7]', 3, 4), row('carrots[age=7]', 5, 6), row('potatoes[age=7]', 8, 9), row('beetroots[age=3]', 10, 11)],
@@ -66,8 +75,10 @@ export function cookingLayout(origin: Pos): CookingLayout {
     // On grass beside the end of the water row.
     sugarCane: [at(o, 9, 0, 6), at(o, 10, 0, 6), at(o, 9, 0, 8), at(o, 10, 0, 8)],
     mushrooms: [
-      { block: 'red_mushroom', pos: at(o, 3, 0, -4) }, { block: 'red_mushroom', pos: at(o, 4, 0, -4) },
-      { block: 'brown_mushroom', pos: at(o, 5, 0, -4) }, { block: 'brown_mushroom', pos: at(o, 6, 0, -4) },
+      { block: 'red_mushroom', pos: at(o, 3, 0, -4) },
+      { block: 'red_mushroom', pos: at(o, 4, 0, -4) },
+      { block: 'brown_mushroom', pos: at(o, 5, 0, -4) },
+      { block: 'brown_mushroom', pos: at(o, 6, 0, -4) },
     ],
     animals,
   };
@@ -159,7 +170,10 @@ export function shiftBlueprint(blueprint: Blueprint, dy: number): Blueprint {
   if (dy === 0) return blueprint;
   return {
     ...blueprint,
-    levels: blueprint.levels.map((l) => ({ ...l, coordinates: [l.coordinates[0], l.coordinates[1] + dy, l.coordinates[2]] as [number, number, number] })),
+    levels: blueprint.levels.map((l) => ({
+      ...l,
+      coordinates: [l.coordinates[0], l.coordinates[1] + dy, l.coordinates[2]] as [number, number, number],
+    })),
   };
 }
 

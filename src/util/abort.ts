@@ -37,8 +37,14 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
     };
     signal.addEventListener('abort', listener, { once: true });
     promise.then(
-      (v) => { signal.removeEventListener('abort', listener); resolve(v); },
-      (e) => { signal.removeEventListener('abort', listener); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', listener);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', listener);
+        reject(e);
+      },
     );
   });
 }

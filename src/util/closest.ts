@@ -10,7 +10,13 @@ export function closestNames(query: string, candidates: Iterable<string>, n = 3)
   for (const name of candidates) {
     const lower = name.toLowerCase();
     const contains = lower.includes(q) || (q.length >= 3 && q.includes(lower));
-    scored.push({ name, score: contains ? Math.abs(lower.length - q.length) - 1000 : Math.min(distance(q, lower), distance(q, lower.slice(0, q.length)) + 1) });
+    scored.push({
+      name,
+      score: contains ? Math.abs(lower.length - q.length) - 1000 : Math.min(distance(q, lower), distance(q, lower.slice(0, q.length)) + 1),
+    });
   }
-  return scored.sort((a, b) => a.score - b.score).slice(0, n).map((s) => s.name);
+  return scored
+    .sort((a, b) => a.score - b.score)
+    .slice(0, n)
+    .map((s) => s.name);
 }

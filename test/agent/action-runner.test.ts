@@ -19,7 +19,12 @@ test('stop() cancels a running action through its signal', async () => {
   let started = false;
   const pending = runner.run('!wait', async (signal) => {
     started = true;
-    try { await sleep(10_000, signal); } catch (e) { sawAbort = true; throw e; }
+    try {
+      await sleep(10_000, signal);
+    } catch (e) {
+      sawAbort = true;
+      throw e;
+    }
     return 'never';
   });
   await waitUntil(() => started, 'the action to start');
@@ -35,7 +40,10 @@ test('stop() cancels a running action through its signal', async () => {
 test('a new action interrupts the old one', async () => {
   const runner = new ActionRunner({ timeoutMs: 10_000 });
   let started = false;
-  const first = runner.run('!first', (signal) => { started = true; return sleep(10_000, signal).then(() => 'x'); });
+  const first = runner.run('!first', (signal) => {
+    started = true;
+    return sleep(10_000, signal).then(() => 'x');
+  });
   await waitUntil(() => started, 'the first action to start');
   const second = await runner.run('!second', async () => 'ok');
   expect((await first).output).toBe('!first was interrupted by !second.');
@@ -53,7 +61,9 @@ test('an action that ignores its signal still settles within the bound', async (
 
 test('errors are reported, not thrown', async () => {
   const runner = new ActionRunner({ timeoutMs: 1000 });
-  const result = await runner.run('!bad', async () => { throw new Error('no crafting table nearby'); });
+  const result = await runner.run('!bad', async () => {
+    throw new Error('no crafting table nearby');
+  });
   expect(result).toMatchObject({ ok: false, interrupted: false, output: '!bad failed: no crafting table nearby' });
 });
 
@@ -62,11 +72,15 @@ test('the serial queue runs jobs one at a time, in order, past failures', async 
   const log: string[] = [];
   let running = 0;
   let maxRunning = 0;
-  const job = (name: string, ms: number, fail = false) => q.push(async () => {
-    running++; maxRunning = Math.max(maxRunning, running);
-    await sleep(ms); log.push(name); running--;
-    if (fail) throw new Error(name);
-  });
+  const job = (name: string, ms: number, fail = false) =>
+    q.push(async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await sleep(ms);
+      log.push(name);
+      running--;
+      if (fail) throw new Error(name);
+    });
   const all = [job('a', 30), job('b', 5, true).catch(() => {}), job('c', 1)];
   await Promise.all(all);
   expect(log).toEqual(['a', 'b', 'c']);
@@ -76,7 +90,13 @@ test('the serial queue runs jobs one at a time, in order, past failures', async 
 test('drained() waits for queued jobs, including ones queued meanwhile', async () => {
   const q = new SerialQueue();
   const log: string[] = [];
-  void q.push(async () => { await sleep(20); log.push('a'); void q.push(async () => { log.push('b'); }); });
+  void q.push(async () => {
+    await sleep(20);
+    log.push('a');
+    void q.push(async () => {
+      log.push('b');
+    });
+  });
   await q.drained();
   expect(log).toEqual(['a', 'b']);
   expect(q.size).toBe(0);
@@ -111,7 +131,9 @@ test('two actions started together never run at once: the later one wins', async
   const act = (signal: AbortSignal) => {
     running++;
     most = Math.max(most, running);
-    return sleep(200, signal).then(() => 'done').finally(() => running--);
+    return sleep(200, signal)
+      .then(() => 'done')
+      .finally(() => running--);
   };
   void runner.run('!first', act);
   const a = runner.run('!a', act);

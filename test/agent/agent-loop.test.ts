@@ -34,13 +34,16 @@ const received: string[] = [];
 async function whisperRoundTrip(text: string, answer: string): Promise<void> {
   const n = whispered.length;
   steve.whisper('Andy', text);
-  await waitUntil(() => whispered.slice(n).includes(`Andy: ${answer}`), `Andy answers "${text}" with "${answer}"`, { state: () => whispered.slice(n) });
+  await waitUntil(() => whispered.slice(n).includes(`Andy: ${answer}`), `Andy answers "${text}" with "${answer}"`, {
+    state: () => whispered.slice(n),
+  });
   await andy.idle();
 }
 
 const botOf = (call: FakeChatCall | undefined) => /^You are (\w+)/.exec(call?.system ?? '')?.[1];
 /** Conversing requests of Andy (not summaries, not code). */
-const andyCalls = () => fake.requests.map((r) => r.call!).filter((c) => botOf(c) === 'Andy' && c.system.includes('Use only these commands:'));
+const andyCalls = () =>
+  fake.requests.map((r) => r.call!).filter((c) => botOf(c) === 'Andy' && c.system.includes('Use only these commands:'));
 const nudges = () => andyCalls().filter((c) => c.lastUserMessage.includes(NUDGE));
 
 beforeAll(async () => {
@@ -55,8 +58,12 @@ beforeAll(async () => {
   });
   running = await startAgents({
     settings: settingsSchema.parse({
-      chat_bot_messages: false, goal_idle_ms: 300, max_messages: 8, allow_insecure_coding: true,
-      convo_reply_delay_ms: 50, bot_transport: 'in-process',
+      chat_bot_messages: false,
+      goal_idle_ms: 300,
+      max_messages: 8,
+      allow_insecure_coding: true,
+      convo_reply_delay_ms: 50,
+      bot_transport: 'in-process',
     }),
     profiles: [
       profileSchema.parse({ name: 'Andy', model: fake.spec('gpt-test', 'openai') }),
@@ -66,12 +73,20 @@ beforeAll(async () => {
     env: fake.env,
     botsDir,
     log: () => {},
-    events: { emit: (event: RunEvent) => { if (event.type === 'message' && event.direction === 'received') received.push(`${event.agent} <- ${event.peer}: ${event.text}`); } },
+    events: {
+      emit: (event: RunEvent) => {
+        if (event.type === 'message' && event.direction === 'received') received.push(`${event.agent} <- ${event.peer}: ${event.text}`);
+      },
+    },
   });
   andy = running.agents[0];
   steve = await connectBot(running.server!, 'Steve');
-  steve.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
-  steve.on('chat', (from, text) => { heard.push(`${from}: ${text}`); });
+  steve.on('whisper', (from, text) => {
+    whispered.push(`${from}: ${text}`);
+  });
+  steve.on('chat', (from, text) => {
+    heard.push(`${from}: ${text}`);
+  });
   script.summary = () => 'Memory kept short.';
 });
 
@@ -97,7 +112,11 @@ test('the goal loop self-prompts when idle, runs the commands it gets, and stops
   const before = nudges().length;
   steve.whisper('Andy', '!goal("check my stats")');
   await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Goal set: check my stats')), 'Andy confirms the goal');
-  await waitUntil(() => heard.some((l) => /Andy: I stopped working on my goal/.test(l)), 'Andy gives up after 3 command-less replies', 20_000);
+  await waitUntil(
+    () => heard.some((l) => /Andy: I stopped working on my goal/.test(l)),
+    'Andy gives up after 3 command-less replies',
+    20_000,
+  );
   expect(andy.selfPrompter.state).toBe('stopped');
   const mine = nudges().slice(before);
   expect(mine).toHaveLength(4); // one with a command, then three without
@@ -138,7 +157,10 @@ test('the goal loop pauses while a conversation is open and resumes when it ends
   expect(nudges()[before].live).not.toContain('(paused');
   expect(Date.now() - ended).toBeGreaterThanOrEqual(250); // after the idle delay, not at once
   steve.whisper('Andy', '!endGoal');
-  await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Stopped working on the goal: keep checking stats')), 'Andy ends the goal');
+  await waitUntil(
+    () => whispered.some((l) => l.startsWith('Andy: Stopped working on the goal: keep checking stats')),
+    'Andy ends the goal',
+  );
   expect(andy.selfPrompter.state).toBe('stopped');
   await andy.idle();
   const after = nudges().length;
@@ -159,7 +181,7 @@ test('the goal loop pauses while a conversation is open and resumes when it ends
   expect(nudges().length).toBe(stopped);
 });
 
-test('a slow summary runs in the background: the bot answers while it is pending, and its result becomes the prompt\'s memory', async () => {
+test("a slow summary runs in the background: the bot answers while it is pending, and its result becomes the prompt's memory", async () => {
   let summaryAsked = 0;
   script.summary = () => {
     const first = !summaryAsked;
@@ -187,7 +209,8 @@ test('a slow summary runs in the background: the bot answers while it is pending
 });
 
 test('!newAction runs model-written code in the sandbox; the code calls skills bound to the bot', async () => {
-  script.coding = () => '```js\nconst p = await position();\nconst inv = await inventory();\nreturn `at y=${Math.round(p.y)} with ${Object.keys(inv).length} item types`;\n```';
+  script.coding = () =>
+    '```js\nconst p = await position();\nconst inv = await inventory();\nreturn `at y=${Math.round(p.y)} with ${Object.keys(inv).length} item types`;\n```';
   steve.whisper('Andy', '!newAction("tell me where you are")');
   await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Code ran: at y=')), 'the code runs', 30_000);
   const line = whispered.find((l) => l.startsWith('Andy: Code ran: at y='))!;
@@ -199,9 +222,10 @@ test('!newAction runs model-written code in the sandbox; the code calls skills b
 
 test('an action interrupted by a player ends the model loop with a SYSTEM note saying what and by whom; notifyInterrupted prompts the model', async () => {
   const p = andy.bot.entity.position;
-  script.Andy = (call) => call.lastUserMessage.includes('walk east')
-    ? `Walking. !goToCoordinates(${Math.floor(p.x) + 40}, ${Math.floor(p.y)}, ${Math.floor(p.z)}, 1)`
-    : 'Noted.';
+  script.Andy = (call) =>
+    call.lastUserMessage.includes('walk east')
+      ? `Walking. !goToCoordinates(${Math.floor(p.x) + 40}, ${Math.floor(p.y)}, ${Math.floor(p.z)}, 1)`
+      : 'Noted.';
   steve.whisper('Andy', 'please walk east');
   await waitUntil(() => andy.currentAction() === '!goToCoordinates', 'Andy starts walking');
   let calls = andyCalls().length;
@@ -216,20 +240,27 @@ test('an action interrupted by a player ends the model loop with a SYSTEM note s
   await waitUntil(() => andy.currentAction() === '!goToCoordinates', 'Andy walks again');
   calls = andyCalls().length;
   steve.whisper('Andy', '!goToPlayer("Steve", 2)');
-  await waitUntil(() => andy.history.some((t) => t.content === "SYSTEM: !goToCoordinates was interrupted by Steve's !goToPlayer."), 'the interruption is noted');
+  await waitUntil(
+    () => andy.history.some((t) => t.content === "SYSTEM: !goToCoordinates was interrupted by Steve's !goToPlayer."),
+    'the interruption is noted',
+  );
   await waitUntil(() => andy.currentAction() === undefined, 'Andy reaches Steve', 20_000);
   expect(andyCalls().length).toBe(calls); // the player's command ran instead of another model turn
 
   andy.notifyInterrupted('!goToPlayer was interrupted by self_defense: a zombie attacked.');
   await waitUntil(() => andyCalls().length > calls, 'the model is told');
   // (Consecutive user turns reach the provider merged into one.)
-  expect(andyCalls().at(-1)!.lastUserMessage.endsWith('SYSTEM: !goToPlayer was interrupted by self_defense: a zombie attacked.')).toBe(true);
+  expect(andyCalls().at(-1)!.lastUserMessage.endsWith('SYSTEM: !goToPlayer was interrupted by self_defense: a zombie attacked.')).toBe(
+    true,
+  );
 });
 
 test('a replaced agent never acts again: neither the reply in flight nor a message queued behind it reaches the bot', async () => {
   const old = andy;
   let release!: () => void;
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   script.Andy = async (call) => {
     if (call.lastUserMessage.includes('first job')) await gate;
     return /job|hello again/.test(call.lastUserMessage) ? 'On it. !stats' : 'Done.';

@@ -17,7 +17,9 @@ class FakeBot extends EventEmitter {
   readonly serial = ++FakeBot.made;
   username = 'Andy';
   health = 20;
-  quit(reason = 'disconnect.quitting'): void { this.emit('end', reason); }
+  quit(reason = 'disconnect.quitting'): void {
+    this.emit('end', reason);
+  }
 }
 
 /** A session over fake bots; `fail` makes the next joins fail. */
@@ -25,7 +27,10 @@ async function fakeSession(log: string[] = []) {
   const made: FakeBot[] = [];
   const control = { fail: 0 };
   const connect = async () => {
-    if (control.fail > 0) { control.fail--; throw new ConnectError('Andy could not join 127.0.0.1:1: connection refused.'); }
+    if (control.fail > 0) {
+      control.fail--;
+      throw new ConnectError('Andy could not join 127.0.0.1:1: connection refused.');
+    }
     const bot = new FakeBot();
     made.push(bot);
     return bot as unknown as Bot;
@@ -35,7 +40,9 @@ async function fakeSession(log: string[] = []) {
 }
 
 test('backoff doubles from the first delay up to the cap', () => {
-  expect([1, 2, 3, 4, 5].map((n) => backoffDelay({ attempts: 5, delayMs: 1_000, maxDelayMs: 5_000 }, n))).toEqual([1_000, 2_000, 4_000, 5_000, 5_000]);
+  expect([1, 2, 3, 4, 5].map((n) => backoffDelay({ attempts: 5, delayMs: 1_000, maxDelayMs: 5_000 }, n))).toEqual([
+    1_000, 2_000, 4_000, 5_000, 5_000,
+  ]);
 });
 
 test('the handle reads and writes the live bot, and its listeners move to each new bot', async () => {
@@ -91,7 +98,9 @@ test('failed attempts are logged with their waits; after the budget the session 
     'Andy could not rejoin 127.0.0.1:1: connection refused. Trying again in 20 ms (attempt 3 of 3).',
     error.message,
   ]);
-  expect(error.message).toMatch(/could not rejoin 127\.0\.0\.1:1 in 3 attempts \(last: connection refused\.\)\. It stays offline; the other bots carry on\.$/);
+  expect(error.message).toMatch(
+    /could not rejoin 127\.0\.0\.1:1 in 3 attempts \(last: connection refused\.\)\. It stays offline; the other bots carry on\.$/,
+  );
 });
 
 test('a bot that quits on purpose, or a closed session, is not rejoined', async () => {
@@ -113,8 +122,15 @@ test('a bot that quits on purpose, or a closed session, is not rejoined', async 
 
 test('joining at start-up retries, then throws a ConnectError that says how often it tried', async () => {
   const log: string[] = [];
-  const connect = async (): Promise<Bot> => { throw new ConnectError('Andy could not join 127.0.0.1:1: connection refused.'); };
-  await expect(BotSession.open('Andy', address, { policy, log: (l) => log.push(l), connect }))
-    .rejects.toThrow('Andy could not join 127.0.0.1:1: connection refused. Gave up after 4 attempts.');
-  expect(log).toEqual([1, 2, 3].map((n) => `Andy could not join 127.0.0.1:1: connection refused. Retrying in ${backoffDelay(policy, n)} ms (retry ${n} of 3).`));
+  const connect = async (): Promise<Bot> => {
+    throw new ConnectError('Andy could not join 127.0.0.1:1: connection refused.');
+  };
+  await expect(BotSession.open('Andy', address, { policy, log: (l) => log.push(l), connect })).rejects.toThrow(
+    'Andy could not join 127.0.0.1:1: connection refused. Gave up after 4 attempts.',
+  );
+  expect(log).toEqual(
+    [1, 2, 3].map(
+      (n) => `Andy could not join 127.0.0.1:1: connection refused. Retrying in ${backoffDelay(policy, n)} ms (retry ${n} of 3).`,
+    ),
+  );
 });

@@ -26,15 +26,21 @@ let script: (call: FakeChatCall) => FakeReply = () => 'ok';
 
 const botOf = (call: FakeChatCall | undefined) => /^You are (\w+)/.exec(call?.system ?? '')?.[1];
 /** Conversing requests of one bot. */
-const callsOf = (name: string) => fake.requests.filter((r) => botOf(r.call) === name && r.call!.system.includes('Use only these commands:'));
+const callsOf = (name: string) =>
+  fake.requests.filter((r) => botOf(r.call) === name && r.call!.system.includes('Use only these commands:'));
 const saidBy = (lines: string[], name: string) => lines.filter((l) => l.startsWith(`${name}: `));
 
 beforeAll(async () => {
   fake = await startFakeProvider('openai', { handler: (call) => script(call) });
   running = await startAgents({
     settings: testSettings({
-      chat_bot_messages: false, bot_transport: 'in-process', goal_idle_ms: 100,
-      max_commands: MAX_COMMANDS, max_repeats: 3, min_model_interval_ms: MIN_INTERVAL_MS, model_timeout_s: 2,
+      chat_bot_messages: false,
+      bot_transport: 'in-process',
+      goal_idle_ms: 100,
+      max_commands: MAX_COMMANDS,
+      max_repeats: 3,
+      min_model_interval_ms: MIN_INTERVAL_MS,
+      model_timeout_s: 2,
       max_tokens_per_hour: 0,
     }),
     profiles: [
@@ -43,12 +49,18 @@ beforeAll(async () => {
     ],
     port: 0,
     env: fake.env,
-    log: (line) => { logs.push(line); },
+    log: (line) => {
+      logs.push(line);
+    },
   });
   andy = running.agents[0]!;
   steve = await connectBot(running.server!, 'Steve');
-  steve.on('chat', (from, text) => { heard.push(`${from}: ${text}`); });
-  steve.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
+  steve.on('chat', (from, text) => {
+    heard.push(`${from}: ${text}`);
+  });
+  steve.on('whisper', (from, text) => {
+    whispered.push(`${from}: ${text}`);
+  });
 });
 
 afterAll(async () => {
@@ -69,11 +81,16 @@ test('a runaway model ("Sure! !inventory" forever) is stopped by the repeat guar
   script = () => 'Sure! !inventory';
   const before = callsOf('Andy').length;
   steve.whisper('Andy', 'what do you have?');
-  await waitUntil(() => andy.history.some((t) => t.content.includes('3 times in a row with the same result')), 'the repeat guard ends the loop');
+  await waitUntil(
+    () => andy.history.some((t) => t.content.includes('3 times in a row with the same result')),
+    'the repeat guard ends the loop',
+  );
   await andy.idle();
   expect(callsOf('Andy').length - before).toBe(3);
   // The follow-ups, which the bot makes on its own, keep the minimum interval.
-  const times = callsOf('Andy').slice(before).map((r) => r.receivedAt);
+  const times = callsOf('Andy')
+    .slice(before)
+    .map((r) => r.receivedAt);
   for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(MIN_INTERVAL_MS - 20);
 
   // The goal loop asks again, gets the same command, which is no longer run: it gives up.
@@ -92,7 +109,10 @@ test('a model running different commands forever stops at max_commands and is to
   const before = callsOf('Andy').length;
   const ran = andy.commandLog.length;
   steve.whisper('Andy', 'keep checking');
-  await waitUntil(() => andy.history.some((t) => t.content === 'SYSTEM: command limit reached for this message.'), 'the command limit ends the loop');
+  await waitUntil(
+    () => andy.history.some((t) => t.content === 'SYSTEM: command limit reached for this message.'),
+    'the command limit ends the loop',
+  );
   await andy.idle();
   // max_commands N: N model replies with a command, N commands run, then no further call.
   expect(callsOf('Andy').length - before).toBe(MAX_COMMANDS);
@@ -131,12 +151,15 @@ test('"Andy !stop" also ends a model call in progress; control commands never wa
   await waitUntil(() => heard.filter((l) => l === 'Andy: Stopped.').length === 2, 'Andy acknowledges');
 });
 
-test('a malformed addressed command gets the parser\'s error; a disabled one says how to enable it', async () => {
+test("a malformed addressed command gets the parser's error; a disabled one says how to enable it", async () => {
   const before = fake.requests.length;
   steve.chat('Andy !craftRecipe("oak_planks"');
-  await waitUntil(() => saidBy(heard, 'Andy').some((l) => l.includes('!craftRecipe') && l.includes(')')), 'the parser\'s error');
+  await waitUntil(() => saidBy(heard, 'Andy').some((l) => l.includes('!craftRecipe') && l.includes(')')), "the parser's error");
   steve.chat('Andy !newAction("build a house")');
-  await waitUntil(() => heard.some((l) => l.startsWith('Andy: !newAction is disabled for Andy: set "allow_insecure_coding": true')), 'how to enable !newAction');
+  await waitUntil(
+    () => heard.some((l) => l.startsWith('Andy: !newAction is disabled for Andy: set "allow_insecure_coding": true')),
+    'how to enable !newAction',
+  );
   expect(fake.requests.length).toBe(before);
 });
 
@@ -146,7 +169,9 @@ test('a hung model: commands are still answered at once, and one chat line says 
   steve.whisper('Andy', 'hello?');
   await fake.waitForRequests(fake.requests.length + 1);
   steve.whisper('Andy', '!inventory');
-  await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Inventory')), 'Andy answers !inventory while the model hangs', { state: () => whispered.slice(-5) });
+  await waitUntil(() => whispered.some((l) => l.startsWith('Andy: Inventory')), 'Andy answers !inventory while the model hangs', {
+    state: () => whispered.slice(-5),
+  });
   expect(down()).toEqual([]);
   await waitUntil(() => down().length === 1, 'Andy says the model is down', 10_000);
   expect(down()[0]).toBe('Andy: My model (openai/gpt-test) is not answering: no answer within 2 s. Commands still work.');
@@ -177,10 +202,17 @@ test('a 100 kB reply is cut to max_chat_chars (the log keeps it whole); !help fi
   expect(saidBy(whispered.slice(helpFrom), 'Andy').length).toBeLessThanOrEqual(5);
 });
 
-test('the token budget: the bot says so once, stops calling its model, and a player\'s message raises it', async () => {
+test("the token budget: the bot says so once, stops calling its model, and a player's message raises it", async () => {
   // A second process's bot on the same server, with a budget smaller than one prompt.
   const second = await startAgents({
-    settings: testSettings({ server: 'external', host: running.address.host, port: running.address.port, bot_transport: 'in-process', max_tokens_per_hour: 100, chat_bot_messages: false }),
+    settings: testSettings({
+      server: 'external',
+      host: running.address.host,
+      port: running.address.port,
+      bot_transport: 'in-process',
+      max_tokens_per_hour: 100,
+      chat_bot_messages: false,
+    }),
     profiles: [profileSchema.parse({ name: 'Bea', model: fake.spec('gpt-test', 'openai') })],
     env: fake.env,
     log: () => {},

@@ -18,7 +18,12 @@ describe('History', () => {
     const calls: { memory: string; turns: string[] }[] = [];
     const h = new History({
       maxMessages: 6,
-      summarise: (memory, turns) => { calls.push({ memory, turns: turns.map((t) => t.content) }); return new Promise((r) => { release = r; }); },
+      summarise: (memory, turns) => {
+        calls.push({ memory, turns: turns.map((t) => t.content) });
+        return new Promise((r) => {
+          release = r;
+        });
+      },
     });
     for (let i = 1; i <= 7; i++) h.add(user(`m${i}`));
     expect(h.summarising).toBe(true);
@@ -41,7 +46,12 @@ describe('History', () => {
   });
 
   test('a failing summariser still bounds the history; without one the oldest turns are dropped; clear() discards a pending summary', async () => {
-    const failing = new History({ maxMessages: 4, summarise: async () => { throw new Error('down'); } });
+    const failing = new History({
+      maxMessages: 4,
+      summarise: async () => {
+        throw new Error('down');
+      },
+    });
     for (let i = 0; i < 20; i++) failing.add(user(`t${i}`));
     await failing.settled();
     expect(failing.turns.length).toBeLessThanOrEqual(4);
@@ -52,7 +62,13 @@ describe('History', () => {
     expect(plain.turns.map((t) => t.content)).toEqual(['p2', 'p3', 'p4']);
 
     let release: (text: string) => void = () => {};
-    const h = new History({ maxMessages: 2, summarise: () => new Promise((r) => { release = r; }) });
+    const h = new History({
+      maxMessages: 2,
+      summarise: () =>
+        new Promise((r) => {
+          release = r;
+        }),
+    });
     for (let i = 0; i < 3; i++) h.add(user(`c${i}`));
     h.clear();
     h.add(user('fresh'));

@@ -44,14 +44,17 @@ async function moveTo(dx: number): Promise<Vec3> {
   return feet();
 }
 
-const systemMessages = () => agent.history.filter((t) => t.role === 'user' && t.content.startsWith('SYSTEM: Your action')).map((t) => t.content);
+const systemMessages = () =>
+  agent.history.filter((t) => t.role === 'user' && t.content.startsWith('SYSTEM: Your action')).map((t) => t.content);
 
 beforeAll(async () => {
   running = await startAgents({
     settings: testSettings({ chat_bot_messages: false }),
     profiles: [profileSchema.parse({ name: 'Andy', model: 'oracle' })],
     port: 0,
-    log: (l) => { if (process.env.DEBUG_MODES) console.log(l); },
+    log: (l) => {
+      if (process.env.DEBUG_MODES) console.log(l);
+    },
   });
   agent = running.agents[0];
   bot = agent.bot;
@@ -79,14 +82,22 @@ test('an idle bot with the default modes does almost no mode work', async () => 
   // nudge an idle bot over a cell boundary: two modes then look at the new cell, no more).
   let cell = feet().toString();
   let cellChanges = 0;
-  const onMove = () => { const now = feet().toString(); if (now !== cell) { cell = now; cellChanges++; } };
+  const onMove = () => {
+    const now = feet().toString();
+    if (now !== cell) {
+      cell = now;
+      cellChanges++;
+    }
+  };
   bot.on('move', onMove);
   // 100 of the bot's game ticks: 5 s at 20 a second, however long a busy machine takes for them.
   await bot.waitForTicks(100);
   bot.off('move', onMove);
   const events = agent.modes.stats.events - before.events;
   const checks = agent.modes.stats.checks - before.checks;
-  console.log(`idle 100 ticks, default modes: ${events} events delivered to mode listeners, ${checks} condition checks (${cellChanges} cell changes), 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`);
+  console.log(
+    `idle 100 ticks, default modes: ${events} events delivered to mode listeners, ${checks} condition checks (${cellChanges} cell changes), 0 block searches (the reference: ${Math.floor(5000 / 300) * 9} mode updates and ${Math.floor(5000 / 300)} findBlocks calls)`,
+  );
   // Only mineflayer's once-a-second position heartbeat reaches the modes; it does not change block cell.
   expect(events).toBeGreaterThan(0); // the listeners were live all along
   expect(events).toBeLessThanOrEqual(15 + cellChanges);
@@ -99,7 +110,11 @@ test('self_preservation: lava placed at the feet, then fire: the bot steps out e
   const start = await moveTo(20);
   await command(`setblock ${start.x} ${start.y} ${start.z} lava`);
   await waitUntil(() => bot.blockAt(start)?.name === 'lava', 'lava seen at the feet');
-  await waitUntil(() => !feet().equals(start) && bot.blockAt(feet())?.name !== 'lava' && agent.actions.current === undefined, 'out of the lava', 15_000);
+  await waitUntil(
+    () => !feet().equals(start) && bot.blockAt(feet())?.name !== 'lava' && agent.actions.current === undefined,
+    'out of the lava',
+    15_000,
+  );
   expect(bot.health).toBeGreaterThan(0);
   expect(bot.blockAt(start)?.name).toBe('lava'); // it moved; the lava did not go away
   await command(`setblock ${start.x} ${start.y} ${start.z} air`);
@@ -119,7 +134,9 @@ test('self_defense interrupts a running action, kills a zombie, then the model i
   const action = agent.actions.run('!longWait', (signal) => sleep(60_000, signal).then(() => 'waited'));
   await waitUntil(() => agent.actions.current === '!longWait', 'the action to run');
   let zombieId: number | undefined;
-  bot.on('entitySpawn', (e) => { if (e.name === 'zombie') zombieId = e.id; });
+  bot.on('entitySpawn', (e) => {
+    if (e.name === 'zombie') zombieId = e.id;
+  });
   await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
   const result = await action;
   expect(result.interrupted).toBe(true);
@@ -128,7 +145,9 @@ test('self_defense interrupts a running action, kills a zombie, then the model i
   await waitUntil(() => zombieId !== undefined && !bot.entities[zombieId], 'the zombie to die', 30_000);
   expect(Object.values(running.server!.serv.entities).some((e) => (e as { name?: string }).name === 'zombie')).toBe(false);
   await waitUntil(() => systemMessages().length > 0, 'the interrupt message', 5_000);
-  expect(systemMessages().at(-1)).toMatch(/^SYSTEM: Your action !longWait was interrupted by mode self_defense: a zombie came within 8 blocks\. Killed the zombie\./);
+  expect(systemMessages().at(-1)).toMatch(
+    /^SYSTEM: Your action !longWait was interrupted by mode self_defense: a zombie came within 8 blocks\. Killed the zombie\./,
+  );
   expect(bot.heldItem?.name).toBe('iron_sword');
 }, 60_000);
 
@@ -140,10 +159,14 @@ test('setMode turns self_defense off (a zombie is then left alone) and back on',
   expect(agent.modes.toJSON().self_defense).toBe(false);
   const fired = agent.modes.stats.fired;
   let zombieId: number | undefined;
-  bot.on('entitySpawn', (e) => { if (e.name === 'zombie') zombieId = e.id; });
+  bot.on('entitySpawn', (e) => {
+    if (e.name === 'zombie') zombieId = e.id;
+  });
   // self_defense, when on, fights at the first of these events (entitySpawn, entityMoved) in range.
   let movesInRange = 0;
-  bot.on('entityMoved', (e) => { if (e.id === zombieId && bot.entity.position.distanceTo(e.position) <= DEFENSE_RANGE) movesInRange++; });
+  bot.on('entityMoved', (e) => {
+    if (e.id === zombieId && bot.entity.position.distanceTo(e.position) <= DEFENSE_RANGE) movesInRange++;
+  });
   await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
   await waitUntil(() => zombieId !== undefined, 'the zombie to appear');
   await waitUntil(() => bot.entity.position.distanceTo(bot.entities[zombieId!].position) < 3, 'the zombie to come close', 10_000);
@@ -189,7 +212,11 @@ test('unstuck: an action that pushes into the walls of a pit is interrupted, and
     expect(result.output).toContain('mode:unstuck');
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
     expect(Date.now() - started).toBeLessThan(8_000);
-    await waitUntil(() => systemMessages().some((m) => m.includes('!walkAway was interrupted by mode unstuck: you made no progress')), 'the unstuck message', 15_000);
+    await waitUntil(
+      () => systemMessages().some((m) => m.includes('!walkAway was interrupted by mode unstuck: you made no progress')),
+      'the unstuck message',
+      15_000,
+    );
   } finally {
     unstuck.stuckMs = 20_000;
     await command(`fill ${spot.x - 1} ${spot.y} ${spot.z - 1} ${spot.x + 1} ${spot.y + 1} ${spot.z + 1} air`);
@@ -206,7 +233,9 @@ test('item_collecting leaves a thrown item alone for the hand-over grace, then c
   const fired = agent.modes.stats.fired;
   const checks = agent.modes.stats.checks;
   let itemId: number | undefined;
-  bot.on('entitySpawn', (e) => { if (e.name === 'item') itemId = e.id; });
+  bot.on('entitySpawn', (e) => {
+    if (e.name === 'item') itemId = e.id;
+  });
   // A shorter grace than the default 10 s, so the test does not idle through it.
   const collecting = agent.modes.get<ItemCollecting>('item_collecting');
   collecting.graceMs = 5_000;
@@ -232,15 +261,21 @@ test('item_collecting does not interrupt a command; the item is collected once t
   const spot = await moveTo(140);
   const before = botCount(bot, 'oak_log');
   let finish!: () => void;
-  const action = agent.actions.run('!craftRecipe', (signal) => new Promise<string>((resolve, reject) => {
-    finish = () => resolve('crafted');
-    signal.addEventListener('abort', () => reject(signal.reason));
-  }));
+  const action = agent.actions.run(
+    '!craftRecipe',
+    (signal) =>
+      new Promise<string>((resolve, reject) => {
+        finish = () => resolve('crafted');
+        signal.addEventListener('abort', () => reject(signal.reason));
+      }),
+  );
   const at = spot.offset(3, 0, -2);
   await command(`setblock ${at.x} ${at.y} ${at.z} oak_log`);
   await waitUntil(() => bot.blockAt(at)?.name === 'oak_log', 'the log placed');
   let dropped = false;
-  bot.on('entitySpawn', (e) => { if (e.name === 'item') dropped = true; });
+  bot.on('entitySpawn', (e) => {
+    if (e.name === 'item') dropped = true;
+  });
   await command(`setblock ${at.x} ${at.y} ${at.z} air destroy`);
   // item_collecting's entitySpawn listener (registered before the test's) has seen the drop.
   await waitUntil(() => dropped, 'the bot to see the log drop');

@@ -33,10 +33,18 @@ beforeAll(async () => {
     handler: (call) => (call.system.includes('Update your memory') ? 'Steve likes oak; Bob is building a tower.' : 'I will remember.'),
   });
   const model = { model: 'openai/gpt-test', url: fake.url };
-  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({
-    profiles: ['./bob.json', './nate.json'], base_profile: 'creative', chat_bot_messages: false,
-    load_memory: true, max_messages: 4, goal_idle_ms: 600_000, bot_transport: 'in-process',
-  }));
+  writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify({
+      profiles: ['./bob.json', './nate.json'],
+      base_profile: 'creative',
+      chat_bot_messages: false,
+      load_memory: true,
+      max_messages: 4,
+      goal_idle_ms: 600_000,
+      bot_transport: 'in-process',
+    }),
+  );
   writeFileSync(path.join(dir, 'bob.json'), JSON.stringify({ name: 'Bob', model, persona: 'You talk like a pirate.' }));
   writeFileSync(path.join(dir, 'nate.json'), JSON.stringify({ name: 'Nate', model, tool_calling: 'native', conversing: NATE_TEMPLATE }));
   loaded = await loadSettings(dir);
@@ -49,7 +57,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('loadSettings merges each bot over _default and base_profile; the prompt is the profile\'s template with docs and examples, within half of MINDcraft\'s size', async () => {
+test("loadSettings merges each bot over _default and base_profile; the prompt is the profile's template with docs and examples, within half of MINDcraft's size", async () => {
   const [bob] = loaded.profiles;
   expect(bob.modes).toMatchObject({ self_preservation: false, hunting: false }); // creative base
   expect(bob.conversing).toContain('$COMMAND_DOCS');
@@ -95,7 +103,10 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   bob.modes.set('cheat', false);
   for (const text of ['I like oak', 'remember that', 'and birch too']) {
     bob.receive({ from: 'Steve', channel: 'whisper', text });
-    await waitUntil(() => bob.history.at(-2)?.content === `Steve: ${text}` && bob.history.at(-1)?.role === 'assistant', `Bob answers "${text}"`);
+    await waitUntil(
+      () => bob.history.at(-2)?.content === `Steve: ${text}` && bob.history.at(-1)?.role === 'assistant',
+      `Bob answers "${text}"`,
+    );
   }
   await waitUntil(() => bob.memory !== '' && !bob.summarising, 'a summary lands');
   const turns = bob.history.map((t) => t.content);

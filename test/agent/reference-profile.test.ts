@@ -27,26 +27,43 @@ let running: RunningBots;
 let steve: Bot;
 
 /** The latest user text of a chat request. */
-const lastUser = (r: VendorRequest): string => String(r.body?.messages?.filter((m: { role: string }) => m.role === 'user').at(-1)?.content ?? '');
+const lastUser = (r: VendorRequest): string =>
+  String(r.body?.messages?.filter((m: { role: string }) => m.role === 'user').at(-1)?.content ?? '');
 /** Vectors where "hole"/"dig" and "wood"/"log" are one concept each (deterministic otherwise). */
-const vector = (text: string): number[] => [/\b(hole|dig|digs|deep)\b/i.test(text) ? 5 : 0, /\b(wood|log|birch_log)\b/i.test(text) ? 5 : 0, ...hashVector(text).slice(0, 2).map((x) => x / 10)];
+const vector = (text: string): number[] => [
+  /\b(hole|dig|digs|deep)\b/i.test(text) ? 5 : 0,
+  /\b(wood|log|birch_log)\b/i.test(text) ? 5 : 0,
+  ...hashVector(text)
+    .slice(0, 2)
+    .map((x) => x / 10),
+];
 
 beforeAll(async () => {
   chat = await startFakeVendor('openai', {
     embed: vector,
-    reply: (r) => (lastUser(r).includes('how are you') ? '<think>I could !stop everything, but a stats check is better.</think>Fine, thanks. !stats' : 'All good here.'),
+    reply: (r) =>
+      lastUser(r).includes('how are you')
+        ? '<think>I could !stop everything, but a stats check is better.</think>Fine, thanks. !stats'
+        : 'All good here.',
   });
   code = await startFakeVendor('deepseek', { reply: () => "```js\nreturn 'dug a hole';\n```" });
   const andy = await loadMergedProfile(FIXTURE);
   running = await startAgents({
-    settings: settingsSchema.parse({ chat_bot_messages: false, allow_insecure_coding: true, bot_transport: 'in-process', min_model_interval_ms: 0 }),
-    profiles: [{
-      ...andy,
-      cooldown: 0,
-      model: { api: 'openai', model: 'gpt-4o-mini', url: chat.url },
-      code_model: { api: 'deepseek', model: 'deepseek-coder', url: code.url },
-      embedding: { api: 'openai', url: chat.url },
-    }],
+    settings: settingsSchema.parse({
+      chat_bot_messages: false,
+      allow_insecure_coding: true,
+      bot_transport: 'in-process',
+      min_model_interval_ms: 0,
+    }),
+    profiles: [
+      {
+        ...andy,
+        cooldown: 0,
+        model: { api: 'openai', model: 'gpt-4o-mini', url: chat.url },
+        code_model: { api: 'deepseek', model: 'deepseek-coder', url: code.url },
+        embedding: { api: 'openai', url: chat.url },
+      },
+    ],
     port: 0,
     env: { ...chat.env, ...code.env, GEMINI_API_KEY: 'unused' },
     botsDir,
@@ -54,7 +71,9 @@ beforeAll(async () => {
     events: { emit: (event) => events.push(event) },
   });
   steve = await connectBot(running.server!, 'Steve');
-  steve.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
+  steve.on('whisper', (from, text) => {
+    whispered.push(`${from}: ${text}`);
+  });
 });
 
 afterAll(async () => {
@@ -66,7 +85,9 @@ afterAll(async () => {
 });
 
 test('start-up names the profile keys that are accepted but not acted on, once', () => {
-  expect(lines.filter((l) => l.includes('not acted on'))).toEqual(['Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).']);
+  expect(lines.filter((l) => l.includes('not acted on'))).toEqual([
+    'Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).',
+  ]);
   expect(running.agents[0]!.codeModel.id).toBe('deepseek/deepseek-coder');
   expect(running.agents[0]!.visionModel.id).toBe('google/gemini-2.5-flash');
 });

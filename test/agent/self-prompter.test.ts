@@ -9,14 +9,23 @@ function host(replies: boolean[]) {
   const h: SelfPrompterHost = {
     isIdle: () => state.idle,
     inConversation: () => state.convo,
-    async prompt(text) { prompts.push(text); return replies.shift() ?? false; },
-    announce: (text) => { announced.push(text); },
-    changed: () => { state.changes++; },
+    async prompt(text) {
+      prompts.push(text);
+      return replies.shift() ?? false;
+    },
+    announce: (text) => {
+      announced.push(text);
+    },
+    changed: () => {
+      state.changes++;
+    },
   };
   return { h, prompts, announced, state };
 }
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('SelfPrompter', () => {
   test('prompts only after the idle delay, again after each idle event, and stops after 3 replies in a row without a command', async () => {
@@ -80,10 +89,20 @@ describe('SelfPrompter', () => {
     vi.useFakeTimers();
     let finish: (used: boolean) => void = () => {};
     const prompts: string[] = [];
-    const sp = new SelfPrompter({
-      isIdle: () => true, inConversation: () => false, announce: () => {},
-      prompt: (text) => { prompts.push(text); return new Promise((r) => { finish = r; }); },
-    }, { idleMs: 100 });
+    const sp = new SelfPrompter(
+      {
+        isIdle: () => true,
+        inConversation: () => false,
+        announce: () => {},
+        prompt: (text) => {
+          prompts.push(text);
+          return new Promise((r) => {
+            finish = r;
+          });
+        },
+      },
+      { idleMs: 100 },
+    );
     sp.start('fish');
     sp.stop();
     await vi.advanceTimersByTimeAsync(1000);
@@ -97,6 +116,8 @@ describe('SelfPrompter', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(prompts).toHaveLength(1);
     expect(sp.noCommandCount).toBe(0);
-    expect(new SelfPrompter({ isIdle: () => true, inConversation: () => false, announce: () => {}, prompt: async () => true }).start('  ')).toMatch(/no goal/i);
+    expect(
+      new SelfPrompter({ isIdle: () => true, inConversation: () => false, announce: () => {}, prompt: async () => true }).start('  '),
+    ).toMatch(/no goal/i);
   });
 });

@@ -4,7 +4,7 @@ import { BUDGET_WINDOW_MS, TokenBudget } from '../../src/agent/token-budget.ts';
 
 const usage = (input: number, output: number) => ({ input, cachedInput: 0, cacheWriteInput: 0, output });
 
-test('prompt and generated tokens count until the hour\'s allowance is used; the next window starts afresh', () => {
+test("prompt and generated tokens count until the hour's allowance is used; the next window starts afresh", () => {
   let now = 1_000_000;
   const budget = new TokenBudget(1_000, () => now);
   expect(budget.exhausted()).toBe(false);
@@ -19,7 +19,7 @@ test('prompt and generated tokens count until the hour\'s allowance is used; the
   expect(budget.used).toBe(0);
 });
 
-test('a raise allows another hour\'s worth within the window; no limit when 0', () => {
+test("a raise allows another hour's worth within the window; no limit when 0", () => {
   const budget = new TokenBudget(100);
   budget.raise(); // not exhausted: nothing changes
   budget.record(usage(150, 0));

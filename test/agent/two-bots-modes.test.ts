@@ -44,22 +44,42 @@ test('two idle bots on one spot step apart once each or so, then stay apart', as
     for (const agent of running.agents) await running.server!.serv.handleCommand(`tp ${agent.name} ${x}.5 -60 0.5`);
     // On one spot, elbow_room must fire in at least one of them.
     await waitUntil(() => running.agents.some((a, i) => a.modes.stats.fired > fired[i]!), 'a bot steps off the shared spot', 10_000);
-    await waitUntil(() => idle() && apart() >= ELBOW_ROOM && andy!.bot.entity.onGround && jill!.bot.entity.onGround, 'the bots apart and idle', { timeoutMs: 20_000, state: () => ({ apart: apart() }) });
+    await waitUntil(
+      () => idle() && apart() >= ELBOW_ROOM && andy!.bot.entity.onGround && jill!.bot.entity.onGround,
+      'the bots apart and idle',
+      { timeoutMs: 20_000, state: () => ({ apart: apart() }) },
+    );
     // 40 more game ticks: nobody steps again.
     const settled = running.agents.map((a) => a.modes.stats.fired);
     await andy!.bot.waitForTicks(40);
     expect(running.agents.map((a) => a.modes.stats.fired)).toEqual(settled);
     expect(apart()).toBeGreaterThanOrEqual(ELBOW_ROOM);
     const steps = running.agents.map((a, i) => a.modes.stats.fired - fired[i]!);
-    expect(steps.reduce((s, n) => s + n, 0), `steps ${steps}`).toBeLessThanOrEqual(4);
+    expect(
+      steps.reduce((s, n) => s + n, 0),
+      `steps ${steps}`,
+    ).toBeLessThanOrEqual(4);
   }
 }, 120_000);
 
-test('a block dropped at one bot\'s feet is picked up by that bot, not by the idle bot 6 blocks away', async () => {
+test("a block dropped at one bot's feet is picked up by that bot, not by the idle bot 6 blocks away", async () => {
   const [andy, jill] = running.agents;
   const idle = () => running.agents.every((a) => a.actions.current === undefined);
-  for (const [agent, x] of [[andy!, 80], [jill!, 86]] as const) await running.server!.serv.handleCommand(`tp ${agent.name} ${x}.5 -60 0.5`);
-  await waitUntil(() => idle() && andy!.bot.entity.position.x < 81 && jill!.bot.entity.position.x > 86 && andy!.bot.entity.onGround && jill!.bot.entity.onGround, 'both in place and idle', 20_000);
+  for (const [agent, x] of [
+    [andy!, 80],
+    [jill!, 86],
+  ] as const)
+    await running.server!.serv.handleCommand(`tp ${agent.name} ${x}.5 -60 0.5`);
+  await waitUntil(
+    () =>
+      idle() &&
+      andy!.bot.entity.position.x < 81 &&
+      jill!.bot.entity.position.x > 86 &&
+      andy!.bot.entity.onGround &&
+      jill!.bot.entity.onGround,
+    'both in place and idle',
+    20_000,
+  );
   const jillFired = jill!.modes.stats.fired;
   const before = { andy: botCount(andy!.bot, 'oak_log'), jill: botCount(jill!.bot, 'oak_log') };
   // One block from Andy, five from Jill: within both item_collecting ranges, at Andy's feet.
@@ -71,7 +91,7 @@ test('a block dropped at one bot\'s feet is picked up by that bot, not by the id
   expect(jill!.modes.stats.fired).toBe(jillFired);
 }, 60_000);
 
-test('an item a bot throws that comes to rest just out of the other bot\'s reach, nearest to it, is picked up by it at once, not after the grace', async () => {
+test("an item a bot throws that comes to rest just out of the other bot's reach, nearest to it, is picked up by it at once, not after the grace", async () => {
   const [andy, jill] = running.agents;
   const serv = running.server!.serv;
   const stick = () => new (itemClass(serv))(serv.registry.itemsByName.stick!.id, 1);
@@ -79,8 +99,16 @@ test('an item a bot throws that comes to rest just out of the other bot\'s reach
   const place = async (ax: number, jx: number) => {
     await serv.handleCommand(`tp Andy ${ax}.5 -60 0.5`);
     await serv.handleCommand(`tp Jill ${jx} -60 0.5`);
-    await waitUntil(() => idle() && Math.abs(andy!.bot.entity.position.x - ax - 0.5) < 0.1 && Math.abs(jill!.bot.entity.position.x - jx) < 0.1
-      && andy!.bot.entity.onGround && jill!.bot.entity.onGround, 'both in place and idle', 20_000);
+    await waitUntil(
+      () =>
+        idle() &&
+        Math.abs(andy!.bot.entity.position.x - ax - 0.5) < 0.1 &&
+        Math.abs(jill!.bot.entity.position.x - jx) < 0.1 &&
+        andy!.bot.entity.onGround &&
+        jill!.bot.entity.onGround,
+      'both in place and idle',
+      20_000,
+    );
   };
   // Jill throws a stick toward Andy (a vanilla throw from her eyes: it appears at her hands, so
   // it is her throw to every bot), and it comes to rest 1.9 blocks short of him: out of his pickup
@@ -96,7 +124,7 @@ test('an item a bot throws that comes to rest just out of the other bot\'s reach
   await entity.teleport(new Vec3(160.5 + 1.9, -60, 0.5));
   await waitUntil(() => Math.abs((andy!.bot.entities[entity.id]?.position.x ?? 0) - 162.4) < 0.01, 'Andy sees the stick at rest');
   const fromAndy = Math.hypot(entity.position.x - andy!.bot.entity.position.x, entity.position.z - andy!.bot.entity.position.z);
-  expect(fromAndy, 'the throw rests out of Andy\'s reach, within his').toBeGreaterThan(1.3);
+  expect(fromAndy, "the throw rests out of Andy's reach, within his").toBeGreaterThan(1.3);
   expect(fromAndy).toBeLessThan(MINE_RADIUS);
   await waitUntil(() => botCount(andy!.bot, 'stick') === before + 1, 'Andy picks the stick up', 10_000);
   expect(Date.now() - thrownAt).toBeLessThan(TOSS_GRACE_MS);

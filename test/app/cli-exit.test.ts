@@ -22,11 +22,20 @@ function project(port: number): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'cli-exit-'));
   dirs.push(dir);
   writeFileSync(path.join(dir, 'andy.json'), JSON.stringify({ name: 'Andy' }));
-  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({
-    server: 'external', host: '127.0.0.1', port, minecraft_version: TEST_VERSION, profiles: ['./andy.json'],
-    reconnect_attempts: 2, reconnect_delay_ms: 100, reconnect_max_delay_ms: 200,
-    dashboard_port: 0, // no dashboard: its port may be taken (a developer's own npm start)
-  }));
+  writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify({
+      server: 'external',
+      host: '127.0.0.1',
+      port,
+      minecraft_version: TEST_VERSION,
+      profiles: ['./andy.json'],
+      reconnect_attempts: 2,
+      reconnect_delay_ms: 100,
+      reconnect_max_delay_ms: 200,
+      dashboard_port: 0, // no dashboard: its port may be taken (a developer's own npm start)
+    }),
+  );
   return dir;
 }
 
@@ -34,7 +43,9 @@ function project(port: number): string {
 function start(dir: string) {
   const child = spawn(process.execPath, [CLI, 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { stderr: '', exited: once(child, 'exit').then(([code]) => code as number | null), child };
-  child.stderr.on('data', (chunk: Buffer) => { out.stderr += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    out.stderr += chunk.toString();
+  });
   return out;
 }
 
@@ -76,7 +87,9 @@ test('the server goes away for good: the bot retries, then the process exits wit
   const code = await run.exited;
   expect(code, run.stderr).toBe(1);
   expect(run.stderr).toMatch(/Andy was kicked: Server closed\. Rejoining 127\.0\.0\.1:\d+ in 100 ms \(attempt 1 of 2\)\./);
-  expect(run.stderr).toMatch(/Andy was kicked: Server closed, and could not rejoin 127\.0\.0\.1:\d+ in 2 attempts \(last: connection refused\..*\)\. It stays offline/);
+  expect(run.stderr).toMatch(
+    /Andy was kicked: Server closed, and could not rejoin 127\.0\.0\.1:\d+ in 2 attempts \(last: connection refused\..*\)\. It stays offline/,
+  );
   expect(run.stderr).toMatch(/Error: Every bot lost 127\.0\.0\.1:\d+ and none could rejoin after 2 attempts\. Is the server running\?/);
   expect(run.stderr).not.toMatch(/unsettled top-level await/);
 });

@@ -23,16 +23,26 @@ let steve: Bot | undefined;
 
 const andy = () => running.agents[0]!;
 const session = () => running.sessions[0]!;
-const settings = (s: EmbeddedServer, more: Record<string, unknown> = {}) => settingsSchema.parse({
-  server: 'external', host: s.host, port: s.port, minecraft_version: s.version, goal_idle_ms: 600_000,
-  reconnect_attempts: 4, reconnect_delay_ms: 200, reconnect_max_delay_ms: 1_000, ...more,
-});
+const settings = (s: EmbeddedServer, more: Record<string, unknown> = {}) =>
+  settingsSchema.parse({
+    server: 'external',
+    host: s.host,
+    port: s.port,
+    minecraft_version: s.version,
+    goal_idle_ms: 600_000,
+    reconnect_attempts: 4,
+    reconnect_delay_ms: 200,
+    reconnect_max_delay_ms: 1_000,
+    ...more,
+  });
 
 /** Steve joins (again) and records what Andy whispers to him. */
 async function joinSteve(): Promise<Bot> {
   steve?.quit();
   const bot = await connectBot(server, 'Steve');
-  bot.on('whisper', (from, text) => { whispers.push(`${from}: ${text}`); });
+  bot.on('whisper', (from, text) => {
+    whispers.push(`${from}: ${text}`);
+  });
   steve = bot;
   return bot;
 }
@@ -46,7 +56,12 @@ async function andyAnswers(): Promise<void> {
 
 beforeAll(async () => {
   server = await startTestServer();
-  running = await startAgents({ settings: settings(server), profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, log: (l) => lines.push(l) });
+  running = await startAgents({
+    settings: settings(server),
+    profiles: [profileSchema.parse({ name: 'Andy' })],
+    botsDir,
+    log: (l) => lines.push(l),
+  });
   await joinSteve();
 });
 
@@ -63,8 +78,14 @@ test('with no bot_key, bots of this process work and one start-up line says how 
 });
 
 test('the whisper transport without a key is refused at start-up, before any bot joins', async () => {
-  await expect(startAgents({ settings: settings(server, { bot_transport: 'whisper' }), profiles: [profileSchema.parse({ name: 'Jill' })], botsDir, log: () => {} }))
-    .rejects.toThrow(ConfigError);
+  await expect(
+    startAgents({
+      settings: settings(server, { bot_transport: 'whisper' }),
+      profiles: [profileSchema.parse({ name: 'Jill' })],
+      botsDir,
+      log: () => {},
+    }),
+  ).rejects.toThrow(ConfigError);
 });
 
 test('/kick Andy: the reason is logged, Andy is back within the backoff, answers a whisper, and keeps his goal, modes and memory', async () => {
@@ -74,7 +95,10 @@ test('/kick Andy: the reason is logged, Andy is back within the backoff, answers
   const turns = agent.history.length;
   const oldBot = session().current;
   steve!.chat('/kick Andy Too much chatter');
-  await waitUntil(() => lines.some((l) => /^Andy was kicked: .*Too much chatter.*Rejoining .* in 200 ms \(attempt 1 of 4\)/.test(l)), 'the kick is logged with its reason');
+  await waitUntil(
+    () => lines.some((l) => /^Andy was kicked: .*Too much chatter.*Rejoining .* in 200 ms \(attempt 1 of 4\)/.test(l)),
+    'the kick is logged with its reason',
+  );
   await waitUntil(() => session().online && session().current !== oldBot, 'Andy rejoins', 10_000);
   expect(lines.some((l) => /^Andy is back on /.test(l))).toBe(true);
   await waitUntil(() => !!steve!.players.Andy?.entity, 'Steve sees Andy again');
@@ -92,7 +116,7 @@ test('a server restart under the bots: they rejoin the new server on the same po
   const { port } = server;
   await server.close();
   await waitUntil(() => session().state === 'reconnecting', 'Andy notices the server is gone');
-    expect(lines.some((l) => /^Andy (was kicked: Server closed|lost its connection)/.test(l))).toBe(true);
+  expect(lines.some((l) => /^Andy (was kicked: Server closed|lost its connection)/.test(l))).toBe(true);
   server = await startTestServer({ port });
   await waitUntil(() => session().online, 'Andy rejoins the restarted server', 15_000);
   await joinSteve();
@@ -102,15 +126,27 @@ test('a server restart under the bots: they rejoin the new server on the same po
 test('the server gone for good: each bot gives up after its budget with a clear line, and `lost` settles', async () => {
   // Jill joins fresh, so her attempts count from 1 (Andy's count goes on from the restart above).
   const jillLines: string[] = [];
-  const jill = await startAgents({ settings: settings(server), profiles: [profileSchema.parse({ name: 'Jill' })], botsDir, log: (l) => jillLines.push(l) });
+  const jill = await startAgents({
+    settings: settings(server),
+    profiles: [profileSchema.parse({ name: 'Jill' })],
+    botsDir,
+    log: (l) => jillLines.push(l),
+  });
   try {
     await server.close();
     const [andyLost, jillLost] = await Promise.all([running.lost, jill.lost]);
     expect(session().state).toBe('down');
     expect(jill.sessions[0]!.state).toBe('down');
-    for (const error of [andyLost, jillLost]) expect(error.message).toMatch(/^Every bot lost 127\.0\.0\.1:\d+ and none could rejoin after 4 attempts\. Is the server running\?/);
-    expect(jillLines).toContainEqual(expect.stringMatching(/^Jill was kicked: Server closed, and could not rejoin 127\.0\.0\.1:\d+ in 4 attempts \(last: connection refused\..*\)\. It stays offline; the other bots carry on\.$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^Andy was kicked: Server closed, and could not rejoin .* It stays offline; the other bots carry on\.$/));
+    for (const error of [andyLost, jillLost])
+      expect(error.message).toMatch(/^Every bot lost 127\.0\.0\.1:\d+ and none could rejoin after 4 attempts\. Is the server running\?/);
+    expect(jillLines).toContainEqual(
+      expect.stringMatching(
+        /^Jill was kicked: Server closed, and could not rejoin 127\.0\.0\.1:\d+ in 4 attempts \(last: connection refused\..*\)\. It stays offline; the other bots carry on\.$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^Andy was kicked: Server closed, and could not rejoin .* It stays offline; the other bots carry on\.$/),
+    );
     // Each attempt is logged with its wait: 200 ms doubling up to the 1 s cap.
     const waits = jillLines.filter((l) => /^Jill .*\(attempt \d of 4\)/.test(l)).map((l) => /in ([\d.]+ m?s) \(attempt/.exec(l)?.[1]);
     expect(waits).toEqual(['200 ms', '400 ms', '800 ms', '1 s']);

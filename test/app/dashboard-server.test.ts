@@ -23,8 +23,12 @@ let dashboard: Dashboard;
 function client(query = '') {
   const messages: ServerMessage[] = [];
   const ws = new WebSocket(`${dashboard.url.replace('http', 'ws')}ws${query}`);
-  const closed = new Promise<number>((resolve) => { ws.onclose = (e) => resolve(e.code); });
-  ws.onmessage = (e) => { messages.push(serverMessageSchema.parse(JSON.parse(String(e.data)))); };
+  const closed = new Promise<number>((resolve) => {
+    ws.onclose = (e) => resolve(e.code);
+  });
+  ws.onmessage = (e) => {
+    messages.push(serverMessageSchema.parse(JSON.parse(String(e.data))));
+  };
   return { ws, messages, closed };
 }
 
@@ -41,7 +45,9 @@ afterAll(async () => {
 
 test('a port already taken is refused with what to set', async () => {
   const taken = Number(new URL(dashboard.url).port);
-  await expect(startDashboard({ port: taken })).rejects.toThrow(new RegExp(`dashboard's port ${taken} on 127\\.0\\.0\\.1 is taken .*"dashboard_port"`));
+  await expect(startDashboard({ port: taken })).rejects.toThrow(
+    new RegExp(`dashboard's port ${taken} on 127\\.0\\.0\\.1 is taken .*"dashboard_port"`),
+  );
 });
 
 test('the dashboard is off with port 0, and beyond loopback only with a token', () => {
@@ -55,7 +61,9 @@ test('the dashboard is off with port 0, and beyond loopback only with a token', 
 
 test("the page's modules are what its entry imports, types stripped, and import no Node code", async () => {
   const modules = pageModules();
-  expect([...modules.keys()].sort()).toEqual(['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'game/versions.ts', 'settings/schema.ts'].sort());
+  expect([...modules.keys()].sort()).toEqual(
+    ['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'game/versions.ts', 'settings/schema.ts'].sort(),
+  );
   for (const [file, code] of modules) {
     expect(code, file).not.toMatch(/from ['"]node:/);
     expect(code, file).not.toMatch(/^\s*import type /m);
@@ -96,11 +104,21 @@ test("an evaluation's progress reaches the page as it changes; malformed request
   board.started('crafting/b/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
   board.finished('no/such/run', { success: true, score: 1, endReason: 'success' });
   const latest = () => page.messages.filter((m) => m.type === 'campaign').at(-1);
-  await waitUntil(() => latest()?.type === 'campaign' && latest()!.campaign.active.length === 1 && latest()!.campaign.done === 1, 'the progress arrives');
+  await waitUntil(
+    () => latest()?.type === 'campaign' && latest()!.campaign.active.length === 1 && latest()!.campaign.done === 1,
+    'the progress arrives',
+  );
   const view = latest()!.type === 'campaign' ? latest()!.campaign : undefined;
   expect(view).toMatchObject({
-    total: 3, done: 1, running: 1, left: 1, successes: 1,
-    files: [{ file: 'crafting.json', done: 1, successes: 1, total: 2 }, { file: 'cooking.json', done: 0, successes: 0, total: 1 }],
+    total: 3,
+    done: 1,
+    running: 1,
+    left: 1,
+    successes: 1,
+    files: [
+      { file: 'crafting.json', done: 1, successes: 1, total: 2 },
+      { file: 'cooking.json', done: 0, successes: 0, total: 1 },
+    ],
     active: [{ runId: 'crafting/b/1', agents: ['Andy', 'Jill'], score: null }],
     finished: [{ runId: 'crafting/a/1', success: true, score: 1, link: '/runs/crafting_a_1/' }],
   });

@@ -35,9 +35,24 @@ function findChromium(): string | undefined {
 
 const CHROMIUM = findChromium();
 /** prismarine-viewer is an optional dependency (`npm install --omit=optional` leaves it out). */
-const VIEWER_INSTALLED = (() => { try { createRequire(import.meta.url).resolve('prismarine-viewer'); return true; } catch { return false; } })();
+const VIEWER_INSTALLED = (() => {
+  try {
+    createRequire(import.meta.url).resolve('prismarine-viewer');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 /** Chromium flags for a sandboxed CI machine: headless, no GPU, no network of its own. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const SCREENSHOT = path.resolve('test-results/dashboard.png');
 
 const botsDir = mkdtempSync(path.join(tmpdir(), 'dashboard-'));
@@ -60,11 +75,19 @@ const field = (name: string, key: string) => card(name).locator(`[data-field=${k
  * Waits until `read()` (a page locator's text or count) equals `want`, matches it, or passes it;
  * a timeout shows the last value read.
  */
-async function shows(read: () => Promise<string | number | null>, want: string | number | RegExp | ((value: string | number | null) => boolean), timeoutMs = 10_000): Promise<void> {
+async function shows(
+  read: () => Promise<string | number | null>,
+  want: string | number | RegExp | ((value: string | number | null) => boolean),
+  timeoutMs = 10_000,
+): Promise<void> {
   let last: string | number | null = null;
-  const ok = (v: string | number | null) => (typeof want === 'function' ? want(v) : want instanceof RegExp ? want.test(String(v)) : v === want);
+  const ok = (v: string | number | null) =>
+    typeof want === 'function' ? want(v) : want instanceof RegExp ? want.test(String(v)) : v === want;
   // A locator whose element is not there yet throws after the page's default timeout: not yet.
-  await waitUntil(async () => ok(last = await read().catch(() => null)), `the page shows ${String(want)}`, { timeoutMs, state: () => last });
+  await waitUntil(async () => ok((last = await read().catch(() => null))), `the page shows ${String(want)}`, {
+    timeoutMs,
+    state: () => last,
+  });
 }
 
 /** Fills a bot card's one-line form and submits it; resolves with the outcome line's text. */
@@ -75,163 +98,205 @@ async function submit(bot: string, form: string, text: string, from?: string): P
   const outcome = f.locator('[data-role=outcome]');
   const before = Number((await outcome.count()) ? await outcome.getAttribute('data-seq') : 0);
   await f.locator('button[type=submit]').click();
-  await shows(async () => Number(await outcome.getAttribute('data-seq')), (seq) => Number(seq) > before);
+  await shows(
+    async () => Number(await outcome.getAttribute('data-seq')),
+    (seq) => Number(seq) > before,
+  );
   return (await outcome.textContent()) ?? '';
 }
 
-describe.skipIf(!CHROMIUM)(`the dashboard in Chromium${CHROMIUM ? '' : ' (skipped: no chromium on the PATH; apt-get install chromium)'}`, () => {
-  beforeAll(async () => {
-    server = await startTestServer();
-    const bus = new BotEventBus();
-    bus.subscribe((e) => { events.push(e); });
-    const settings = settingsSchema.parse({
-      server: 'external', host: server.host, port: server.port, minecraft_version: server.version, goal_idle_ms: 600_000, dashboard_port: 0,
-    });
-    running = await startAgents({ settings, profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, bus });
-    dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true });
-    steve = await connectBot(server, 'Steve');
-    steve.on('whisper', (from, text) => { whispers.push(`${from}: ${text}`); });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-    page.setDefaultTimeout(5_000);
-    page.on('console', (message) => { pageLines.push(message.text()); });
-    await page.goto(dashboard.url);
-    await shows(() => page.locator('[data-role=connection]').textContent(), 'open');
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await dashboard?.close();
-    steve?.quit();
-    await running?.close();
-    await server?.close();
-    rmSync(botsDir, { recursive: true, force: true });
-  });
-
-  test('the page shows the bot live: position and inventory follow the world, the players are listed', async () => {
-    await shows(() => field('Andy', 'status').textContent(), 'online');
-    await shows(() => field('Andy', 'model').textContent(), 'oracle');
-    await shows(() => field('Andy', 'health').textContent(), '20');
-    await shows(() => page.locator('[data-player=Steve]').count(), 1);
-    const before = await field('Andy', 'position').textContent();
-    const { x, y, z } = steve.entity.position.floored();
-    steve.chat(`/tp Andy ${x + 3} ${y} ${z}`);
-    await waitUntil(() => andy().bot.entity.position.distanceTo(steve.entity.position) < 4, 'Andy is teleported next to Steve');
-    await shows(() => field('Andy', 'position').textContent(), `${x + 3.5}, ${y}, ${z + 0.5}`);
-    expect(before).not.toBe(`${x + 3.5}, ${y}, ${z + 0.5}`);
-    await give(server, andy().bot, 'oak_log', 3);
-    await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 3');
-  });
-
-  test('a message from the page reaches the bot as a whisper of the named player, and its reply is in the log', async () => {
-    const outcome = await submit('Andy', 'say', 'hello Andy', 'Steve');
-    expect(outcome).toMatch(/Andy got your message as Steve's whisper/);
-    await waitUntil(() => events.some((e) => e.type === 'chat' && e.bot === 'Andy' && e.direction === 'in' && e.text === 'hello Andy'), 'the message is in the stream');
-    await waitUntil(() => andy().history.some((t) => t.content === 'Steve: hello Andy'), 'Andy has the message in its history');
-    await waitUntil(() => whispers.some((w) => w.startsWith('Andy: ')), 'Andy whispers back to Steve', 20_000);
-    await shows(() => card('Andy').locator('[data-role=log] .ev-chat').filter({ hasText: 'says to Steve' }).count(), (v) => Number(v) > 0);
-  });
-
-  test('a command from the page runs on the bot and changes the world; its output is in the log', async () => {
-    const outcome = await submit('Andy', 'command', '!givePlayer("Steve", "oak_log", 2)', 'Steve');
-    expect(outcome).toMatch(/Andy runs !givePlayer/);
-    await waitUntil(() => steve.inventory.items().some((i) => i.name === 'oak_log' && i.count === 2), 'Steve picks up the 2 oak logs', {
-      timeoutMs: 30_000,
-      // On failure: what Andy's command said and where the logs lie, as Steve sees them.
-      state: () => ({
-        andy: andy().history.filter((t) => t.content.includes('oak_log')).at(-1)?.content,
-        steve: steve.entity.position.toString(),
-        items: Object.values(steve.entities).filter((e) => e.name === 'item').map((e) => e.position.toString()),
-      }),
-    });
-    const held = serverPlayer(server, 'Steve').inventory.slots.filter(Boolean).filter((s: { name?: string }) => s.name === 'oak_log');
-    expect(held.reduce((n: number, s: { count: number }) => n + s.count, 0)).toBe(2);
-    await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 1');
-    await shows(() => card('Andy').locator('[data-role=log] .ev-command').filter({ hasText: '!givePlayer' }).count(), (v) => Number(v) > 0);
-  });
-
-  test('bad input gets a clear error on the page, and the page keeps working', async () => {
-    expect(await submit('Andy', 'command', 'stats please')).toMatch(/a command starting with !/);
-    expect(await submit('Andy', 'command', '!noSuchCommand')).toMatch(/noSuchCommand/);
-    expect(await submit('Andy', 'say', 'hi', 'x!')).toMatch(/from: a Minecraft username/);
-    // A bot that does not exist, and a message that is not JSON, through the page's own connection.
-    const replies = await page.evaluate(async () => {
-      const ws = new WebSocket(`ws://${(globalThis as unknown as { location: { host: string } }).location.host}/ws`);
-      const got: string[] = [];
-      await new Promise((resolve) => { ws.onopen = resolve; });
-      const next = () => new Promise<string>((resolve) => {
-        ws.onmessage = (e) => { const m = JSON.parse(String(e.data)) as { type: string }; if (m.type === 'reply') resolve(String(e.data)); };
+describe.skipIf(!CHROMIUM)(
+  `the dashboard in Chromium${CHROMIUM ? '' : ' (skipped: no chromium on the PATH; apt-get install chromium)'}`,
+  () => {
+    beforeAll(async () => {
+      server = await startTestServer();
+      const bus = new BotEventBus();
+      bus.subscribe((e) => {
+        events.push(e);
       });
-      let reply = next();
-      ws.send(JSON.stringify({ id: 7, type: 'say', bot: 'Nobody', from: 'Steve', text: 'hi' }));
-      got.push(await reply);
-      reply = next();
-      ws.send('{not json');
-      got.push(await reply);
-      ws.close();
-      return got.map((r) => JSON.parse(r) as { id: number; ok: boolean; error?: string });
+      const settings = settingsSchema.parse({
+        server: 'external',
+        host: server.host,
+        port: server.port,
+        minecraft_version: server.version,
+        goal_idle_ms: 600_000,
+        dashboard_port: 0,
+      });
+      running = await startAgents({ settings, profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, bus });
+      dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true });
+      steve = await connectBot(server, 'Steve');
+      steve.on('whisper', (from, text) => {
+        whispers.push(`${from}: ${text}`);
+      });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+      page.setDefaultTimeout(5_000);
+      page.on('console', (message) => {
+        pageLines.push(message.text());
+      });
+      await page.goto(dashboard.url);
+      await shows(() => page.locator('[data-role=connection]').textContent(), 'open');
     });
-    expect(replies[0]).toMatchObject({ id: 7, ok: false, error: expect.stringMatching(/no bot named "Nobody".*Andy/) });
-    expect(replies[1]).toMatchObject({ ok: false, error: expect.stringMatching(/not understood/) });
-    // The add-bot form: each error beside its field.
-    const form = page.locator('form[data-form=addBot]');
-    await form.locator('input[name=name]').fill('x!');
-    await form.locator('input[name=cooldown_ms]').fill('-5');
-    await form.locator('button[type=submit]').click();
-    await shows(() => form.locator('[data-field=name] .field-error').textContent(), /Minecraft username/);
-    await shows(() => form.locator('[data-field=cooldown_ms] .field-error').textContent(), />=0/);
-    // Still live.
-    await shows(() => field('Andy', 'status').textContent(), 'online');
-    expect(await submit('Andy', 'command', '!stats', 'Steve')).toMatch(/Andy runs !stats/);
-  });
 
-  test('goal start and end, a mode switch, stop, and memory.json rendered', async () => {
-    await shows(() => field('Andy', 'modes').textContent(), /hunting/);
-    expect(await submit('Andy', 'command', '!setMode("hunting", false)', 'Steve')).toMatch(/Andy runs !setMode/);
-    await shows(() => field('Andy', 'modes').textContent(), (v) => !String(v).includes('hunting'));
-    await shows(() => card('Andy').locator('[data-role=log] .ev-mode').filter({ hasText: 'mode hunting switched off' }).count(), 1);
-    expect(await submit('Andy', 'goal', 'collect ten oak logs')).toMatch(/collect ten oak logs/);
-    await shows(() => field('Andy', 'goal').textContent(), 'active: collect ten oak logs');
-    await card('Andy').locator('button[data-action=endGoal]').click();
-    await shows(() => field('Andy', 'goal').textContent(), /^stopped/);
-    await card('Andy').locator('button[data-action=stop]').click();
-    await shows(() => card('Andy').locator(':scope > [data-role=outcome]').textContent(), /stopped its action/);
-    await waitUntil(() => andy().memoryStore.file !== undefined, 'a memory file');
-    await andy().memoryStore.flush();
-    await card('Andy').locator('button[data-action=memory]').click();
-    const memory = card('Andy').locator('[data-role=memory]');
-    await memory.waitFor();
-    await shows(() => memory.textContent(), /hello Andy/);
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await dashboard?.close();
+      steve?.quit();
+      await running?.close();
+      await server?.close();
+      rmSync(botsDir, { recursive: true, force: true });
+    });
 
-  test.skipIf(!VIEWER_INSTALLED)('the 3D view is loaded only when opened, and streams the bot\'s world to the page', async () => {
-    const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes(`${path.sep}prismarine-viewer${path.sep}`));
-    expect(loaded()).toBe(false);
-    await card('Andy').locator('button[data-action=viewer]').click();
-    await card('Andy').locator('iframe.viewer').waitFor();
-    expect(loaded()).toBe(true);
-    // The view's page got the version over its socket.io stream, then draws on a canvas.
-    await waitUntil(() => pageLines.some((l) => l.includes(`Using version: ${server.version}`)), 'the view connects', 30_000);
-    await page.frameLocator('iframe.viewer').locator('canvas').waitFor({ timeout: 30_000 });
-    await card('Andy').locator('button[data-action=viewer]').click();
-    await shows(() => card('Andy').locator('iframe.viewer').count(), 0);
-  });
+    test('the page shows the bot live: position and inventory follow the world, the players are listed', async () => {
+      await shows(() => field('Andy', 'status').textContent(), 'online');
+      await shows(() => field('Andy', 'model').textContent(), 'oracle');
+      await shows(() => field('Andy', 'health').textContent(), '20');
+      await shows(() => page.locator('[data-player=Steve]').count(), 1);
+      const before = await field('Andy', 'position').textContent();
+      const { x, y, z } = steve.entity.position.floored();
+      steve.chat(`/tp Andy ${x + 3} ${y} ${z}`);
+      await waitUntil(() => andy().bot.entity.position.distanceTo(steve.entity.position) < 4, 'Andy is teleported next to Steve');
+      await shows(() => field('Andy', 'position').textContent(), `${x + 3.5}, ${y}, ${z + 0.5}`);
+      expect(before).not.toBe(`${x + 3.5}, ${y}, ${z + 0.5}`);
+      await give(server, andy().bot, 'oak_log', 3);
+      await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 3');
+    });
 
-  test('a bot added from the form joins; a bot stopped from the page leaves and restarts', async () => {
-    const form = page.locator('form[data-form=addBot]');
-    await form.locator('input[name=name]').fill('Jill');
-    await form.locator('input[name=cooldown_ms]').fill('0');
-    await form.locator('button[type=submit]').click();
-    await shows(() => form.locator('[data-role=outcome]').textContent(), /Jill joined as oracle/, 30_000);
-    await shows(() => field('Jill', 'status').textContent(), 'online');
-    await waitUntil(() => !!steve.players.Jill, 'Steve sees Jill join');
-    await card('Jill').locator('button[data-action=stopBot]').click();
-    await shows(() => field('Jill', 'status').textContent(), 'stopped');
-    await waitUntil(() => !steve.players.Jill, 'Jill leaves the server');
-    await card('Jill').locator('button[data-action=restartBot]').click();
-    await shows(() => field('Jill', 'status').textContent(), 'online', 30_000);
-    await waitUntil(() => !!steve.players.Jill, 'Jill is back');
-    mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-  });
-});
+    test('a message from the page reaches the bot as a whisper of the named player, and its reply is in the log', async () => {
+      const outcome = await submit('Andy', 'say', 'hello Andy', 'Steve');
+      expect(outcome).toMatch(/Andy got your message as Steve's whisper/);
+      await waitUntil(
+        () => events.some((e) => e.type === 'chat' && e.bot === 'Andy' && e.direction === 'in' && e.text === 'hello Andy'),
+        'the message is in the stream',
+      );
+      await waitUntil(() => andy().history.some((t) => t.content === 'Steve: hello Andy'), 'Andy has the message in its history');
+      await waitUntil(() => whispers.some((w) => w.startsWith('Andy: ')), 'Andy whispers back to Steve', 20_000);
+      await shows(
+        () => card('Andy').locator('[data-role=log] .ev-chat').filter({ hasText: 'says to Steve' }).count(),
+        (v) => Number(v) > 0,
+      );
+    });
+
+    test('a command from the page runs on the bot and changes the world; its output is in the log', async () => {
+      const outcome = await submit('Andy', 'command', '!givePlayer("Steve", "oak_log", 2)', 'Steve');
+      expect(outcome).toMatch(/Andy runs !givePlayer/);
+      await waitUntil(() => steve.inventory.items().some((i) => i.name === 'oak_log' && i.count === 2), 'Steve picks up the 2 oak logs', {
+        timeoutMs: 30_000,
+        // On failure: what Andy's command said and where the logs lie, as Steve sees them.
+        state: () => ({
+          andy: andy()
+            .history.filter((t) => t.content.includes('oak_log'))
+            .at(-1)?.content,
+          steve: steve.entity.position.toString(),
+          items: Object.values(steve.entities)
+            .filter((e) => e.name === 'item')
+            .map((e) => e.position.toString()),
+        }),
+      });
+      const held = serverPlayer(server, 'Steve')
+        .inventory.slots.filter(Boolean)
+        .filter((s: { name?: string }) => s.name === 'oak_log');
+      expect(held.reduce((n: number, s: { count: number }) => n + s.count, 0)).toBe(2);
+      await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 1');
+      await shows(
+        () => card('Andy').locator('[data-role=log] .ev-command').filter({ hasText: '!givePlayer' }).count(),
+        (v) => Number(v) > 0,
+      );
+    });
+
+    test('bad input gets a clear error on the page, and the page keeps working', async () => {
+      expect(await submit('Andy', 'command', 'stats please')).toMatch(/a command starting with !/);
+      expect(await submit('Andy', 'command', '!noSuchCommand')).toMatch(/noSuchCommand/);
+      expect(await submit('Andy', 'say', 'hi', 'x!')).toMatch(/from: a Minecraft username/);
+      // A bot that does not exist, and a message that is not JSON, through the page's own connection.
+      const replies = await page.evaluate(async () => {
+        const ws = new WebSocket(`ws://${(globalThis as unknown as { location: { host: string } }).location.host}/ws`);
+        const got: string[] = [];
+        await new Promise((resolve) => {
+          ws.onopen = resolve;
+        });
+        const next = () =>
+          new Promise<string>((resolve) => {
+            ws.onmessage = (e) => {
+              const m = JSON.parse(String(e.data)) as { type: string };
+              if (m.type === 'reply') resolve(String(e.data));
+            };
+          });
+        let reply = next();
+        ws.send(JSON.stringify({ id: 7, type: 'say', bot: 'Nobody', from: 'Steve', text: 'hi' }));
+        got.push(await reply);
+        reply = next();
+        ws.send('{not json');
+        got.push(await reply);
+        ws.close();
+        return got.map((r) => JSON.parse(r) as { id: number; ok: boolean; error?: string });
+      });
+      expect(replies[0]).toMatchObject({ id: 7, ok: false, error: expect.stringMatching(/no bot named "Nobody".*Andy/) });
+      expect(replies[1]).toMatchObject({ ok: false, error: expect.stringMatching(/not understood/) });
+      // The add-bot form: each error beside its field.
+      const form = page.locator('form[data-form=addBot]');
+      await form.locator('input[name=name]').fill('x!');
+      await form.locator('input[name=cooldown_ms]').fill('-5');
+      await form.locator('button[type=submit]').click();
+      await shows(() => form.locator('[data-field=name] .field-error').textContent(), /Minecraft username/);
+      await shows(() => form.locator('[data-field=cooldown_ms] .field-error').textContent(), />=0/);
+      // Still live.
+      await shows(() => field('Andy', 'status').textContent(), 'online');
+      expect(await submit('Andy', 'command', '!stats', 'Steve')).toMatch(/Andy runs !stats/);
+    });
+
+    test('goal start and end, a mode switch, stop, and memory.json rendered', async () => {
+      await shows(() => field('Andy', 'modes').textContent(), /hunting/);
+      expect(await submit('Andy', 'command', '!setMode("hunting", false)', 'Steve')).toMatch(/Andy runs !setMode/);
+      await shows(
+        () => field('Andy', 'modes').textContent(),
+        (v) => !String(v).includes('hunting'),
+      );
+      await shows(() => card('Andy').locator('[data-role=log] .ev-mode').filter({ hasText: 'mode hunting switched off' }).count(), 1);
+      expect(await submit('Andy', 'goal', 'collect ten oak logs')).toMatch(/collect ten oak logs/);
+      await shows(() => field('Andy', 'goal').textContent(), 'active: collect ten oak logs');
+      await card('Andy').locator('button[data-action=endGoal]').click();
+      await shows(() => field('Andy', 'goal').textContent(), /^stopped/);
+      await card('Andy').locator('button[data-action=stop]').click();
+      await shows(() => card('Andy').locator(':scope > [data-role=outcome]').textContent(), /stopped its action/);
+      await waitUntil(() => andy().memoryStore.file !== undefined, 'a memory file');
+      await andy().memoryStore.flush();
+      await card('Andy').locator('button[data-action=memory]').click();
+      const memory = card('Andy').locator('[data-role=memory]');
+      await memory.waitFor();
+      await shows(() => memory.textContent(), /hello Andy/);
+    });
+
+    test.skipIf(!VIEWER_INSTALLED)("the 3D view is loaded only when opened, and streams the bot's world to the page", async () => {
+      const loaded = () =>
+        Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes(`${path.sep}prismarine-viewer${path.sep}`));
+      expect(loaded()).toBe(false);
+      await card('Andy').locator('button[data-action=viewer]').click();
+      await card('Andy').locator('iframe.viewer').waitFor();
+      expect(loaded()).toBe(true);
+      // The view's page got the version over its socket.io stream, then draws on a canvas.
+      await waitUntil(() => pageLines.some((l) => l.includes(`Using version: ${server.version}`)), 'the view connects', 30_000);
+      await page.frameLocator('iframe.viewer').locator('canvas').waitFor({ timeout: 30_000 });
+      await card('Andy').locator('button[data-action=viewer]').click();
+      await shows(() => card('Andy').locator('iframe.viewer').count(), 0);
+    });
+
+    test('a bot added from the form joins; a bot stopped from the page leaves and restarts', async () => {
+      const form = page.locator('form[data-form=addBot]');
+      await form.locator('input[name=name]').fill('Jill');
+      await form.locator('input[name=cooldown_ms]').fill('0');
+      await form.locator('button[type=submit]').click();
+      await shows(() => form.locator('[data-role=outcome]').textContent(), /Jill joined as oracle/, 30_000);
+      await shows(() => field('Jill', 'status').textContent(), 'online');
+      await waitUntil(() => !!steve.players.Jill, 'Steve sees Jill join');
+      await card('Jill').locator('button[data-action=stopBot]').click();
+      await shows(() => field('Jill', 'status').textContent(), 'stopped');
+      await waitUntil(() => !steve.players.Jill, 'Jill leaves the server');
+      await card('Jill').locator('button[data-action=restartBot]').click();
+      await shows(() => field('Jill', 'status').textContent(), 'online', 30_000);
+      await waitUntil(() => !!steve.players.Jill, 'Jill is back');
+      mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    });
+  },
+);

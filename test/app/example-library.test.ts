@@ -14,23 +14,46 @@ import { profileSchema } from '../../src/settings/index.ts';
 import { startFakeVendor, type FakeVendorServer } from '../helpers/fake-vendors.ts';
 
 const dirs: string[] = [];
-const tempDir = (): string => { const d = mkdtempSync(path.join(tmpdir(), 'example-library-')); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(tmpdir(), 'example-library-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 let fake: FakeVendorServer | undefined;
-afterEach(async () => { await fake?.close(); fake = undefined; });
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
 
 /** Vectors by concept (synonym sets), so meaning can match where words do not. */
 function conceptVector(text: string): number[] {
-  const concepts = [['kill', 'attack', 'fight', 'slay', 'shooting'], ['skeleton', 'zombie', 'undead', 'archer'], ['wood', 'log', 'birch_log', 'timber', 'lumber'], ['chest', 'store', 'stash', 'cobblestone']];
+  const concepts = [
+    ['kill', 'attack', 'fight', 'slay', 'shooting'],
+    ['skeleton', 'zombie', 'undead', 'archer'],
+    ['wood', 'log', 'birch_log', 'timber', 'lumber'],
+    ['chest', 'store', 'stash', 'cobblestone'],
+  ];
   const words = text.toLowerCase().match(/[a-z_]+/g) ?? [];
   return concepts.map((c) => words.filter((w) => c.includes(w)).length + 0.01);
 }
 
 const EXAMPLES: Example[] = [
-  [{ role: 'user', content: 'lumberjack_7: Get me some wood please' }, { role: 'assistant', content: '!collectBlocks("birch_log", 5)' }],
-  [{ role: 'user', content: 'warden_fan: a skeleton is shooting me!' }, { role: 'assistant', content: '!attack("skeleton")' }],
-  [{ role: 'user', content: 'mika: put the cobblestone in the chest' }, { role: 'assistant', content: '!putInChest("cobblestone", 32)' }],
+  [
+    { role: 'user', content: 'lumberjack_7: Get me some wood please' },
+    { role: 'assistant', content: '!collectBlocks("birch_log", 5)' },
+  ],
+  [
+    { role: 'user', content: 'warden_fan: a skeleton is shooting me!' },
+    { role: 'assistant', content: '!attack("skeleton")' },
+  ],
+  [
+    { role: 'user', content: 'mika: put the cobblestone in the chest' },
+    { role: 'assistant', content: '!putInChest("cobblestone", 32)' },
+  ],
 ];
 const firstUser = (ex: Example | undefined): string => ex!.find((t) => t.role === 'user')!.content;
 const embeddingCalls = () => fake!.requests.filter((r) => r.path.endsWith('/embeddings')).map((r) => (r.body.input as string[]).length);
@@ -60,7 +83,16 @@ describe('ExampleLibrary', () => {
     expect(embeddingCalls().sort()).toEqual([1, 1, 3]);
 
     // Changed examples are embedded anew, into a cache file of their own.
-    const changed = profileSchema.parse({ ...profile, conversation_examples: [...EXAMPLES, [{ role: 'user', content: 'nia: fight that zombie' }, { role: 'assistant', content: '!attack("zombie")' }]] });
+    const changed = profileSchema.parse({
+      ...profile,
+      conversation_examples: [
+        ...EXAMPLES,
+        [
+          { role: 'user', content: 'nia: fight that zombie' },
+          { role: 'assistant', content: '!attack("zombie")' },
+        ],
+      ],
+    });
     await again.forProfile(changed).conversing.select([{ content: 'attack!' }], 1);
     expect(embeddingCalls().sort()).toEqual([1, 1, 1, 3, 4]);
     expect(readdirSync(path.join(botsDir, EMBEDDINGS_CACHE))).toHaveLength(2);
@@ -85,22 +117,31 @@ describe('ExampleLibrary', () => {
     const first = library.forProfile(profile);
     library.forProfile(profileSchema.parse({ ...profile, name: 'jill' }));
     expect(first.embedder).toBeUndefined();
-    expect(lines).toEqual(['profile "andy": embedding model not used (openai/text-embedding-3-small: no API key — set OPENAI_API_KEY in the environment or in keys.json); examples are ranked by full-text search']);
+    expect(lines).toEqual([
+      'profile "andy": embedding model not used (openai/text-embedding-3-small: no API key — set OPENAI_API_KEY in the environment or in keys.json); examples are ranked by full-text search',
+    ]);
     const [chest] = await first.conversing.select([{ content: 'store the cobblestone in a chest' }], 1);
     expect(firstUser(chest)).toContain('chest');
   });
 
   test('an embedding server that fails is logged once and the selection falls back to text ranking', async () => {
-    fake = await startFakeVendor('ollama', { apiKey: null, fail: () => ({ status: 500, message: 'model "nomic-embed-text" not found, try pulling it first' }) });
+    fake = await startFakeVendor('ollama', {
+      apiKey: null,
+      fail: () => ({ status: 500, message: 'model "nomic-embed-text" not found, try pulling it first' }),
+    });
     const lines: string[] = [];
     const botsDir = tempDir();
     const library = new ExampleLibrary({ botsDir, log: (l) => lines.push(l), shipped: await shippedExamples() });
-    const { conversing } = library.forProfile(profileSchema.parse({ name: 'andy', embedding: { api: 'ollama', url: fake.url }, conversation_examples: EXAMPLES }));
+    const { conversing } = library.forProfile(
+      profileSchema.parse({ name: 'andy', embedding: { api: 'ollama', url: fake.url }, conversation_examples: EXAMPLES }),
+    );
     const [chest] = await conversing.select([{ content: 'put it in the chest' }], 1);
     expect(firstUser(chest)).toContain('chest');
     await conversing.select([{ content: 'put it in the chest' }], 1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^embedding with ollama\/nomic-embed-text failed \(.*not found, try pulling it first.*\); examples ranked by full-text search meanwhile$/);
+    expect(lines[0]).toMatch(
+      /^embedding with ollama\/nomic-embed-text failed \(.*not found, try pulling it first.*\); examples ranked by full-text search meanwhile$/,
+    );
     expect(existsSync(path.join(botsDir, EMBEDDINGS_CACHE))).toBe(false);
   });
 });

@@ -27,13 +27,19 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
-afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 test('the bus stamps events, hands them to every listener in order, and survives a listener that throws', () => {
   const bus = new BotEventBus();
   const seen: string[] = [];
-  bus.subscribe(() => { throw new Error('broken listener'); });
-  const off = bus.subscribe((e) => { seen.push(`${e.bot}:${e.type}`); });
+  bus.subscribe(() => {
+    throw new Error('broken listener');
+  });
+  const off = bus.subscribe((e) => {
+    seen.push(`${e.bot}:${e.type}`);
+  });
   const event = bus.publisher('Andy')({ type: 'mode', mode: 'hunting', on: false });
   expect(event).toBeUndefined();
   bus.logger('Jill')('hello');
@@ -47,17 +53,28 @@ test('the bus stamps events, hands them to every listener in order, and survives
 
 test('each event has one readable line', () => {
   const t = 0;
-  const lines = ([
-    { t, bot: 'Andy', type: 'chat', direction: 'in', channel: 'whisper', peer: 'Steve', text: 'hi' },
-    { t, bot: 'Andy', type: 'chat', direction: 'out', channel: 'public', peer: '*', text: 'Hello!' },
-    { t, bot: 'Andy', type: 'model', model: 'openai/gpt-4o', purpose: 'conversing', ms: 1500, reply: 'On it. !stats', usage: { input: 1200, cachedInput: 0, cacheWriteInput: 0, output: 8 } },
-    { t, bot: 'Andy', type: 'model', model: 'openai/gpt-4o', purpose: 'respond', ms: 20, error: 'rate limited' },
-    { t, bot: 'Andy', type: 'command', command: '!stats', kind: 'query', ok: true, output: 'Health 20', ms: 3 },
-    { t, bot: 'Andy', type: 'action', phase: 'start', label: 'mode:self_defense' },
-    { t, bot: 'Andy', type: 'mode', mode: 'hunting', on: false },
-    { t, bot: 'Andy', type: 'connection', state: 'reconnecting', detail: 'was kicked: spam' },
-    { t, bot: 'Andy', type: 'log', level: 'info', text: '[Andy] runs !stats' },
-  ] satisfies BotEvent[]).map(describeEvent);
+  const lines = (
+    [
+      { t, bot: 'Andy', type: 'chat', direction: 'in', channel: 'whisper', peer: 'Steve', text: 'hi' },
+      { t, bot: 'Andy', type: 'chat', direction: 'out', channel: 'public', peer: '*', text: 'Hello!' },
+      {
+        t,
+        bot: 'Andy',
+        type: 'model',
+        model: 'openai/gpt-4o',
+        purpose: 'conversing',
+        ms: 1500,
+        reply: 'On it. !stats',
+        usage: { input: 1200, cachedInput: 0, cacheWriteInput: 0, output: 8 },
+      },
+      { t, bot: 'Andy', type: 'model', model: 'openai/gpt-4o', purpose: 'respond', ms: 20, error: 'rate limited' },
+      { t, bot: 'Andy', type: 'command', command: '!stats', kind: 'query', ok: true, output: 'Health 20', ms: 3 },
+      { t, bot: 'Andy', type: 'action', phase: 'start', label: 'mode:self_defense' },
+      { t, bot: 'Andy', type: 'mode', mode: 'hunting', on: false },
+      { t, bot: 'Andy', type: 'connection', state: 'reconnecting', detail: 'was kicked: spam' },
+      { t, bot: 'Andy', type: 'log', level: 'info', text: '[Andy] runs !stats' },
+    ] satisfies BotEvent[]
+  ).map(describeEvent);
   expect(lines).toEqual([
     'Steve (whisper): hi',
     'says in chat: Hello!',
@@ -74,15 +91,42 @@ test('each event has one readable line', () => {
 test("the run records' taps publish into the bus and still reach the run's sink", () => {
   const bus = new BotEventBus();
   const published: BotEvent[] = [];
-  bus.subscribe((e) => { published.push(e); });
+  bus.subscribe((e) => {
+    published.push(e);
+  });
   const forwarded: RunEvent[] = [];
-  const sink = busSink(bus, { emit: (e) => { forwarded.push(e); } });
-  sink.emit({ type: 'request', t: 1000, agent: 'Andy', model: 'oracle', purpose: 'conversing', system: 'S', turns: [{ role: 'user', content: 'hi' }], reply: '!stats', usage: { input: 5, cached: 1, cacheWrite: 0, output: 2 }, ms: 40 });
+  const sink = busSink(bus, {
+    emit: (e) => {
+      forwarded.push(e);
+    },
+  });
+  sink.emit({
+    type: 'request',
+    t: 1000,
+    agent: 'Andy',
+    model: 'oracle',
+    purpose: 'conversing',
+    system: 'S',
+    turns: [{ role: 'user', content: 'hi' }],
+    reply: '!stats',
+    usage: { input: 5, cached: 1, cacheWrite: 0, output: 2 },
+    ms: 40,
+  });
   sink.emit({ type: 'message', t: 2000, agent: 'Andy', direction: 'received', peer: 'Jill', channel: 'bot', text: 'hello' });
   sink.emit({ type: 'phase', t: 3000, phase: 'play' });
   expect(forwarded.map((e) => e.type)).toEqual(['request', 'message', 'phase']);
   expect(published).toEqual([
-    { type: 'model', t: 1040, bot: 'Andy', model: 'oracle', purpose: 'conversing', ms: 40, reply: '!stats', usage: { input: 5, cachedInput: 1, cacheWriteInput: 0, output: 2 }, request: { system: 'S', turns: [{ role: 'user', content: 'hi' }] } },
+    {
+      type: 'model',
+      t: 1040,
+      bot: 'Andy',
+      model: 'oracle',
+      purpose: 'conversing',
+      ms: 40,
+      reply: '!stats',
+      usage: { input: 5, cachedInput: 1, cacheWriteInput: 0, output: 2 },
+      request: { system: 'S', turns: [{ role: 'user', content: 'hi' }] },
+    },
     { type: 'chat', t: 2000, bot: 'Andy', direction: 'in', channel: 'bot', peer: 'Jill', text: 'hello' },
   ]);
   expect(botEventOf({ type: 'phase', t: 0, phase: 'end' })).toBeUndefined();
@@ -97,12 +141,29 @@ test('the terminal gets readable lines; each bot its own JSON lines, rotated by 
   logging.attach(bus);
   logging.line('Dashboard: http://127.0.0.1:8080/');
   // Four bursts, each past the size: after each one the file rolls over to the next number.
-  const newest = () => Math.max(0, ...(readdirSyncSafe(path.join(dir, 'Andy')).map((f) => Number(/^log\.(\d+)\.jsonl$/.exec(f)?.[1] ?? 0))));
+  const newest = () => Math.max(0, ...readdirSyncSafe(path.join(dir, 'Andy')).map((f) => Number(/^log\.(\d+)\.jsonl$/.exec(f)?.[1] ?? 0)));
   for (let burst = 0; burst < 4; burst++) {
-    for (let i = 0; i < 30; i++) bus.publish({ type: 'command', bot: 'Andy', command: `!stats`, kind: 'query', ok: true, output: `Health 20, line ${burst * 30 + i}`, ms: 2 });
+    for (let i = 0; i < 30; i++)
+      bus.publish({
+        type: 'command',
+        bot: 'Andy',
+        command: `!stats`,
+        kind: 'query',
+        ok: true,
+        output: `Health 20, line ${burst * 30 + i}`,
+        ms: 2,
+      });
     await waitUntil(() => newest() === burst + 2, `Andy's log rolls over to log.${burst + 2}.jsonl`);
   }
-  bus.publish({ type: 'model', bot: 'Jill', model: 'oracle', purpose: 'conversing', ms: 3, reply: 'ok', request: { system: 'a long system prompt', turns: [{ role: 'user', content: 'hi' }] } });
+  bus.publish({
+    type: 'model',
+    bot: 'Jill',
+    model: 'oracle',
+    purpose: 'conversing',
+    ms: 3,
+    reply: 'ok',
+    request: { system: 'a long system prompt', turns: [{ role: 'user', content: 'hi' }] },
+  });
   bus.publish({ type: 'action', bot: 'Jill', phase: 'end', label: '!collectBlocks', ok: true, ms: 5 });
   await logging.close();
   closeSync(fd);
@@ -114,12 +175,30 @@ test('the terminal gets readable lines; each bot its own JSON lines, rotated by 
   expect(terminal).not.toMatch(/collectBlocks/); // action events are debug: files only
   expect(terminal).not.toMatch(/\{/); // no JSON on the terminal
 
-  const andyFiles = readdirSync(path.join(dir, 'Andy')).filter((f) => f.endsWith('.jsonl')).sort();
+  const andyFiles = readdirSync(path.join(dir, 'Andy'))
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
   expect(andyFiles).toEqual(['log.3.jsonl', 'log.4.jsonl', 'log.5.jsonl']); // the live file and 2 old ones
-  const andyLines = andyFiles.flatMap((f) => readFileSync(path.join(dir, 'Andy', f), 'utf8').split('\n').filter(Boolean)).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const andyLines = andyFiles
+    .flatMap((f) =>
+      readFileSync(path.join(dir, 'Andy', f), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    )
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(andyLines.every((l) => l.bot === 'Andy' && l.event === 'command')).toBe(true);
-  expect(andyLines.at(-1)).toMatchObject({ level: 30, bot: 'Andy', event: 'command', command: '!stats', output: 'Health 20, line 119', msg: '!stats → Health 20, line 119 (2 ms)' });
-  const jill = readFileSync(path.join(dir, 'Jill', 'log.1.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(andyLines.at(-1)).toMatchObject({
+    level: 30,
+    bot: 'Andy',
+    event: 'command',
+    command: '!stats',
+    output: 'Health 20, line 119',
+    msg: '!stats → Health 20, line 119 (2 ms)',
+  });
+  const jill = readFileSync(path.join(dir, 'Jill', 'log.1.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(jill[0]).toMatchObject({ bot: 'Jill', event: 'model', reply: 'ok', turns: 1 });
   expect(jill[0]).not.toHaveProperty('request'); // prompts stay in the run records
   expect(jill[1]).toMatchObject({ level: 20, event: 'action', label: '!collectBlocks' });

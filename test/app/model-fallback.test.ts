@@ -25,11 +25,15 @@ afterAll(async () => {
 
 test('a model without its key: the bot plays as the oracle and says so once in chat; the log names the variable', async () => {
   const heard: string[] = [];
-  steve.on('chat', (from, text) => { if (from === 'Andy') heard.push(text); });
+  steve.on('chat', (from, text) => {
+    if (from === 'Andy') heard.push(text);
+  });
   const log: string[] = [];
   running = await startAgents({
     settings: testSettings({ server: 'external', host: server.host, port: server.port }),
-    profiles: [{ name: 'Andy', model: 'anthropic/claude-sonnet-4-5', persona: '', blocked_actions: [], cooldown_ms: 0, tool_calling: 'text' }],
+    profiles: [
+      { name: 'Andy', model: 'anthropic/claude-sonnet-4-5', persona: '', blocked_actions: [], cooldown_ms: 0, tool_calling: 'text' },
+    ],
     env: {},
     log: (line) => log.push(line),
   });

@@ -10,7 +10,7 @@ import { expectStopsWithin1s, run, useWorld } from './agent-world.ts';
 const w = useWorld();
 
 describe('modes and control', () => {
-  test('!modes and !setMode go through the agent\'s modes, and !stay pauses them', async () => {
+  test("!modes and !setMode go through the agent's modes, and !stay pauses them", async () => {
     const modes = w.andy.modes;
     const was = modes.isOn('hunting');
     modes.set('hunting', false);

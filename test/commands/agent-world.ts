@@ -49,7 +49,9 @@ export async function startWorld(): Promise<World> {
  */
 export function useWorld(): World {
   const w = {} as World;
-  beforeAll(async () => { Object.assign(w, await startWorld()); }, 60_000);
+  beforeAll(async () => {
+    Object.assign(w, await startWorld());
+  }, 60_000);
   afterAll(async () => {
     w.steve?.quit();
     await w.running?.close();
@@ -100,7 +102,7 @@ export async function give(w: World, item: string, n: number): Promise<void> {
 export async function clear(w: World): Promise<void> {
   if (w.andy.bot.inventory.items().length === 0 && [5, 6, 7, 8, 45].every((s) => !w.andy.bot.inventory.slots[s])) return;
   command(w, '/clear Andy');
-  await waitUntil(() => w.andy.bot.inventory.items().length === 0, 'Andy\'s inventory is cleared');
+  await waitUntil(() => w.andy.bot.inventory.items().length === 0, "Andy's inventory is cleared");
 }
 
 export async function teleport(w: World, bot: Bot, to: Vec3): Promise<void> {
@@ -128,13 +130,18 @@ export async function setBlock(w: World, pos: Vec3, block: string): Promise<void
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function serverMobs(w: World, name: string, near: Vec3, range = 32): any[] {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return Object.values(w.server.serv.entities as Record<string, any>).filter((e) => e.name === name && !e.dead && near.distanceTo(new Vec3(e.position.x, e.position.y, e.position.z)) <= range);
+  return Object.values(w.server.serv.entities as Record<string, any>).filter(
+    (e) => e.name === name && !e.dead && near.distanceTo(new Vec3(e.position.x, e.position.y, e.position.z)) <= range,
+  );
 }
 
 /** Summons a mob at a position and waits until Andy sees it; returns Andy's entity for it. */
 export async function summon(w: World, name: string, at: Vec3) {
   command(w, `/summon ${name} ${at.x} ${at.y} ${at.z}`);
-  await waitUntil(() => Object.values(w.andy.bot.entities).some((e) => e.name === name && e.position.distanceTo(at) < 3), `Andy sees the ${name}`);
+  await waitUntil(
+    () => Object.values(w.andy.bot.entities).some((e) => e.name === name && e.position.distanceTo(at) < 3),
+    `Andy sees the ${name}`,
+  );
   return Object.values(w.andy.bot.entities).find((e) => e.name === name && e.position.distanceTo(at) < 3)!;
 }
 

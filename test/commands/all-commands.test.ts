@@ -18,10 +18,24 @@ const camel = (file: string) => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, 
 describe('command topic files', () => {
   it('are the topics of the architecture, and nothing else lives beside the machinery', () => {
     expect(topicFiles.sort()).toEqual([
-      'blueprint.ts', 'coding.ts', 'combat.ts', 'control.ts', 'conversation.ts', 'goals.ts', 'items.ts', 'knowledge.ts',
-      'modes.ts', 'movement.ts', 'storage.ts', 'world.ts',
+      'blueprint.ts',
+      'coding.ts',
+      'combat.ts',
+      'control.ts',
+      'conversation.ts',
+      'goals.ts',
+      'items.ts',
+      'knowledge.ts',
+      'modes.ts',
+      'movement.ts',
+      'storage.ts',
+      'world.ts',
     ]);
-    expect(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)).toEqual([]);
+    expect(
+      readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+    ).toEqual([]);
   });
 
   it('each export one array named after the file, and allCommands holds every command once', async () => {

@@ -29,9 +29,26 @@ let jill: Agent;
 let steve: Bot;
 const logs: string[] = [];
 /** The commands this file covers. */
-const COMMANDS = ['!stats', '!inventory', '!nearbyBlocks', '!craftable', '!entities', '!help', '!getCraftingPlan', '!stop',
-  '!goToPlayer', '!goToCoordinates', '!searchForBlock', '!collectBlocks', '!givePlayer', '!craftRecipe', '!placeHere',
-  '!startConversation', '!endConversation', '!craftItems'];
+const COMMANDS = [
+  '!stats',
+  '!inventory',
+  '!nearbyBlocks',
+  '!craftable',
+  '!entities',
+  '!help',
+  '!getCraftingPlan',
+  '!stop',
+  '!goToPlayer',
+  '!goToCoordinates',
+  '!searchForBlock',
+  '!collectBlocks',
+  '!givePlayer',
+  '!craftRecipe',
+  '!placeHere',
+  '!startConversation',
+  '!endConversation',
+  '!craftItems',
+];
 
 /** Parses `text` as a model's reply with the agent's registry and runs it as the product does. */
 async function run(agent: Agent, text: string): Promise<string> {
@@ -53,8 +70,9 @@ function serverCount(username: string, item: string): number {
 
 /** Waits until the server agrees on a count (a bot's last click may still be in flight). */
 async function expectServerCount(username: string, item: string, n: number): Promise<void> {
-  await waitUntil(() => serverCount(username, item) === n, `server: ${username} has ${n} ${item}`, 3_000)
-    .catch(() => expect(serverCount(username, item), `server count of ${username}'s ${item}`).toBe(n));
+  await waitUntil(() => serverCount(username, item) === n, `server: ${username} has ${n} ${item}`, 3_000).catch(() =>
+    expect(serverCount(username, item), `server count of ${username}'s ${item}`).toBe(n),
+  );
 }
 
 async function serverBlock(pos: Vec3): Promise<string> {
@@ -94,7 +112,9 @@ function horizontal(a: Vec3, b: Vec3): number {
 beforeAll(async () => {
   running = await startAgents({
     settings,
-    profiles: ['Andy', 'Jill'].map((name) => profileSchema.parse({ name, model: 'oracle', persona: '', blocked_actions: [], cooldown_ms: 0 })),
+    profiles: ['Andy', 'Jill'].map((name) =>
+      profileSchema.parse({ name, model: 'oracle', persona: '', blocked_actions: [], cooldown_ms: 0 }),
+    ),
     port: 0,
     log: (line) => logs.push(line),
   });
@@ -321,7 +341,9 @@ describe('action commands', () => {
     expect(andy.currentAction()).toBeUndefined();
     expect(andy.bot.pathfinder.isMoving()).toBe(false);
     // Momentum dies out; then 10 more physics ticks (the only time the bot moves) leave it in place.
-    await waitUntil(() => Math.hypot(andy.bot.entity.velocity.x, andy.bot.entity.velocity.z) < 0.001, 'Andy comes to rest', { state: () => andy.bot.entity.velocity });
+    await waitUntil(() => Math.hypot(andy.bot.entity.velocity.x, andy.bot.entity.velocity.z) < 0.001, 'Andy comes to rest', {
+      state: () => andy.bot.entity.velocity,
+    });
     const settled = andy.bot.entity.position.clone();
     await andy.bot.waitForTicks(10);
     expect(horizontal(andy.bot.entity.position, settled)).toBeLessThan(0.05);
@@ -362,7 +384,7 @@ describe('action commands', () => {
     }
   });
 
-  test('!startConversation and !endConversation change both agents\' conversations', async () => {
+  test("!startConversation and !endConversation change both agents' conversations", async () => {
     expect(andy.conversations.active).toBeUndefined();
     expect(jill.conversations.active).toBeUndefined();
     const out = await run(andy, '!startConversation("Jill", "Hi Jill, shall we build?")');
@@ -408,7 +430,7 @@ describe('action commands', () => {
     expect(await run(andy, '!inventory')).toContain('dirt');
   });
 
-  test('!collectBlocks on a server that reads a dig\'s start late: the block breaks once its dig time is over, and its late drop is still collected', async () => {
+  test("!collectBlocks on a server that reads a dig's start late: the block breaks once its dig time is over, and its late drop is still collected", async () => {
     await clear(andy);
     const feet = andy.bot.entity.position.floored();
     const planks = feet.offset(2, 0, 0);
@@ -422,7 +444,9 @@ describe('action commands', () => {
       if (packet.status !== 0 || stalled) return;
       stalled = true;
       const until = Date.now() + digMs + 200;
-      while (Date.now() < until) { /* the stall */ }
+      while (Date.now() < until) {
+        /* the stall */
+      }
     };
     const client = serverPlayer(server, 'Andy')._client;
     client.prependListener('block_dig', stall);

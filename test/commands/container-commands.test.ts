@@ -8,9 +8,7 @@ import { countTicks, serverPlayer, waitUntil } from '../helpers/world.ts';
 import { isSleeping } from '../../src/server/features/beds.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
-import {
-  area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld,
-} from './agent-world.ts';
+import { area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld } from './agent-world.ts';
 
 const w = useWorld();
 
@@ -32,14 +30,18 @@ describe('chests', () => {
     await give(w, 'cobblestone', 100); // two stacks: 64 + 36
     expect(await run(w.andy, '!putInChest("cobblestone", 80)')).toBe(`Put 80 cobblestone in the chest at ${at(chest)}; it now holds 80.`);
     expect(count(w.andy, 'cobblestone')).toBe(20);
-    await waitUntil(() => storedCount(chest, 'cobblestone') === 80, 'the server\'s chest holds 80');
+    await waitUntil(() => storedCount(chest, 'cobblestone') === 80, "the server's chest holds 80");
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 20, 'the server has 20 cobblestone left on Andy');
     expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} holds: 80 cobblestone.`);
 
-    expect(await run(w.andy, '!takeFromChest("cobblestone", 70)')).toBe(`Took 70 cobblestone from the chest at ${at(chest)}; you now have 90.`);
-    await waitUntil(() => storedCount(chest, 'cobblestone') === 10, 'the server\'s chest holds 10');
+    expect(await run(w.andy, '!takeFromChest("cobblestone", 70)')).toBe(
+      `Took 70 cobblestone from the chest at ${at(chest)}; you now have 90.`,
+    );
+    await waitUntil(() => storedCount(chest, 'cobblestone') === 10, "the server's chest holds 10");
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 90, 'the server gives Andy 70 back');
-    expect(await run(w.andy, '!takeFromChest("cobblestone", 64)')).toMatch(/^Took 10 cobblestone .*you now have 100\. The chest only had 10\.$/);
+    expect(await run(w.andy, '!takeFromChest("cobblestone", 64)')).toMatch(
+      /^Took 10 cobblestone .*you now have 100\. The chest only had 10\.$/,
+    );
     expect(await run(w.andy, '!takeFromChest("dirt", 1)')).toMatch(/has no dirt/);
     expect(await run(w.andy, '!putInChest("diamond", 1)')).toMatch(/You have no diamond/);
     expect(w.andy.bot.currentWindow).toBeNull();
@@ -82,7 +84,9 @@ describe('furnaces', () => {
     await give(w, 'smoker', 1);
     await give(w, 'oak_planks', 3);
     const out = await run(w.andy, '!smeltItem("beef", 1)');
-    expect(out).toMatch(/^Cooked 1 beef into cooked_beef in the placed smoker at \(-?\d+, -?\d+, -?\d+\) using 1 oak_planks; you now have 1 cooked_beef\.$/);
+    expect(out).toMatch(
+      /^Cooked 1 beef into cooked_beef in the placed smoker at \(-?\d+, -?\d+, -?\d+\) using 1 oak_planks; you now have 1 cooked_beef\.$/,
+    );
     expect(count(w.andy, 'cooked_beef')).toBe(1);
     expect(count(w.andy, 'smoker')).toBe(0);
     expect(w.andy.bot.findBlock({ matching: w.andy.bot.registry.blocksByName.smoker.id, maxDistance: 4 })).not.toBeNull();
@@ -109,7 +113,7 @@ describe('furnaces', () => {
     expect(out).toMatch(new RegExp(`^Took .*raw_gold.* out of the furnace at \\(${furnace.x}, ${furnace.y}, ${furnace.z}\\)\\.$`));
     expect(count(w.andy, 'raw_gold')).toBe(3);
     const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, furnace);
-    await waitUntil(() => !!entity && entity.slots.every((s) => !s), 'the server\'s furnace is empty');
+    await waitUntil(() => !!entity && entity.slots.every((s) => !s), "the server's furnace is empty");
     expect(await run(w.andy, '!clearFurnace')).toBe(`The furnace at ${at(furnace)} is empty.`);
   }, 30_000);
 });
@@ -152,8 +156,22 @@ describe('blueprints', () => {
     const blueprint = blueprintSchema.parse({
       materials: { stone: 3, oak_planks: 1 },
       levels: [
-        { level: 0, coordinates: [o.x, o.y, o.z], placement: [['stone', 'stone'], ['air', 'oak_planks']] },
-        { level: 1, coordinates: [o.x, o.y + 1, o.z], placement: [['stone', 'air'], ['air', 'air']] },
+        {
+          level: 0,
+          coordinates: [o.x, o.y, o.z],
+          placement: [
+            ['stone', 'stone'],
+            ['air', 'oak_planks'],
+          ],
+        },
+        {
+          level: 1,
+          coordinates: [o.x, o.y + 1, o.z],
+          placement: [
+            ['stone', 'air'],
+            ['air', 'air'],
+          ],
+        },
       ],
     });
     expect(await run(w.andy, '!checkBlueprint')).toMatch(/no blueprint/);
@@ -162,13 +180,17 @@ describe('blueprints', () => {
       await setBlock(w, o, 'stone');
       await setBlock(w, o.offset(1, 0, 0), 'dirt');
       await setBlock(w, o.offset(0, 0, 1), 'cobblestone');
-      expect(await run(w.andy, '!checkBlueprintLevel(0)')).toBe([
-        'Level 0 needs 3 changes:',
-        `Replace the dirt at (${o.x + 1}, ${o.y}, ${o.z}) with stone`,
-        `Remove the cobblestone at (${o.x}, ${o.y}, ${o.z + 1})`,
-        `Place oak_planks at (${o.x + 1}, ${o.y}, ${o.z + 1})`,
-      ].join('\n'));
-      expect(await run(w.andy, '!checkBlueprint')).toMatch(new RegExp(`Level 1 needs 1 change:\\nPlace stone at \\(${o.x}, ${o.y + 1}, ${o.z}\\)\\nConstruction score: 20%\\.$`));
+      expect(await run(w.andy, '!checkBlueprintLevel(0)')).toBe(
+        [
+          'Level 0 needs 3 changes:',
+          `Replace the dirt at (${o.x + 1}, ${o.y}, ${o.z}) with stone`,
+          `Remove the cobblestone at (${o.x}, ${o.y}, ${o.z + 1})`,
+          `Place oak_planks at (${o.x + 1}, ${o.y}, ${o.z + 1})`,
+        ].join('\n'),
+      );
+      expect(await run(w.andy, '!checkBlueprint')).toMatch(
+        new RegExp(`Level 1 needs 1 change:\\nPlace stone at \\(${o.x}, ${o.y + 1}, ${o.z}\\)\\nConstruction score: 20%\\.$`),
+      );
       expect(await run(w.andy, '!getBlueprintLevel(1)')).toContain(`Level 1 at y=${o.y + 1}`);
       expect(await run(w.andy, '!getBlueprint')).toMatch(/^Materials: 3 stone, 1 oak_planks\n/);
       expect(await run(w.andy, '!getBlueprintLevel(4)')).toMatch(/has no level 4; its levels are 0, 1/);

@@ -23,13 +23,22 @@ function standInBot(inventory: Counts, world: SimWorld): Bot {
   return {
     registry: data,
     inventory: { items: () => Object.entries(inventory).map(([name, count]) => ({ name, count })), slots: [] },
-    findBlocks: ({ matching }: { matching: (b: { name: string }) => boolean }) => { for (const name of world.blocks) matching({ name }); return []; },
+    findBlocks: ({ matching }: { matching: (b: { name: string }) => boolean }) => {
+      for (const name of world.blocks) matching({ name });
+      return [];
+    },
     entity: { position: new Vec3(0, -60, 0) },
     entities: Object.fromEntries(world.mobs.map((name, i) => [i + 1, { name, type: 'animal', position: new Vec3(i + 2, -60, 0) }])),
   } as unknown as Bot;
 }
 
-async function getCraftingPlan(inventory: Counts, world: SimWorld, targetItem: string, quantity: number, task?: AgentControl['task']): Promise<string> {
+async function getCraftingPlan(
+  inventory: Counts,
+  world: SimWorld,
+  targetItem: string,
+  quantity: number,
+  task?: AgentControl['task'],
+): Promise<string> {
   const command = itemsCommands.find((c) => c.name === '!getCraftingPlan')!;
   const agent = { task } as unknown as AgentControl;
   const ctx: CommandContext = { bot: standInBot(inventory, world), data, signal: new AbortController().signal, agent };
@@ -39,7 +48,9 @@ async function getCraftingPlan(inventory: Counts, world: SimWorld, targetItem: s
 /** `kind item` → items made, from the step lines of a plan text. */
 function planned(text: string): Counts {
   const out: Counts = {};
-  const add = (key: string, n: number) => { out[key] = (out[key] ?? 0) + n; };
+  const add = (key: string, n: number) => {
+    out[key] = (out[key] ?? 0) + n;
+  };
   for (const line of text.split('\n')) {
     let m = /^- Craft .* -> (\d+) (\w+)/.exec(line);
     if (m) add(`craft ${m[2]}`, Number(m[1]));
@@ -54,7 +65,9 @@ function planned(text: string): Counts {
 /** `kind item` → items made, from what the in-memory world answered the oracle's commands. */
 function performed(turns: readonly ChatTurn[]): Counts {
   const out: Counts = {};
-  const add = (key: string, n: number) => { out[key] = (out[key] ?? 0) + n; };
+  const add = (key: string, n: number) => {
+    out[key] = (out[key] ?? 0) + n;
+  };
   const meat = (mob: string) => Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'hunt' && s.mob === mob)![0];
   for (const { role, content } of turns) {
     if (role !== 'user') continue;
@@ -73,34 +86,61 @@ function performed(turns: readonly ChatTurn[]): Counts {
 
 const FLAT: SimWorld = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
 const FARM: SimWorld = {
-  blocks: ['grass_block', 'dirt', 'wheat', 'carrots', 'potatoes', 'sugar_cane', 'red_mushroom', 'brown_mushroom', 'crafting_table', 'furnace', 'water'],
+  blocks: [
+    'grass_block',
+    'dirt',
+    'wheat',
+    'carrots',
+    'potatoes',
+    'sugar_cane',
+    'red_mushroom',
+    'brown_mushroom',
+    'crafting_table',
+    'furnace',
+    'water',
+  ],
   mobs: ['cow', 'chicken', 'rabbit'],
 };
 
 const CASES: { item: string; inventory: Counts; world: SimWorld; expected: Counts }[] = [
   { item: 'bread', inventory: {}, world: FARM, expected: { 'gather wheat': 3, 'craft bread': 1 } },
   {
-    item: 'cake', inventory: { bucket: 3, egg: 1 }, world: FARM,
+    item: 'cake',
+    inventory: { bucket: 3, egg: 1 },
+    world: FARM,
     expected: { 'gather wheat': 3, 'gather sugar_cane': 2, 'craft sugar': 2, 'gather milk_bucket': 3, 'craft cake': 1 },
   },
   {
-    item: 'golden_carrot', inventory: { raw_gold: 1 }, world: FARM,
+    item: 'golden_carrot',
+    inventory: { raw_gold: 1 },
+    world: FARM,
     expected: { 'smelt gold_ingot': 1, 'craft gold_nugget': 9, 'gather carrot': 1, 'craft golden_carrot': 1 },
   },
   {
-    item: 'wooden_pickaxe', inventory: { oak_log: 3 }, world: FLAT,
+    item: 'wooden_pickaxe',
+    inventory: { oak_log: 3 },
+    world: FLAT,
     expected: { 'craft oak_planks': 12, 'craft crafting_table': 1, 'craft stick': 4, 'craft wooden_pickaxe': 1 },
   },
   {
     // Several woods in sight: both take the common one.
-    item: 'crafting_table', inventory: {}, world: { blocks: ['grass_block', 'pale_oak_log', 'cherry_log', 'oak_log', 'birch_log'], mobs: [] },
+    item: 'crafting_table',
+    inventory: {},
+    world: { blocks: ['grass_block', 'pale_oak_log', 'cherry_log', 'oak_log', 'birch_log'], mobs: [] },
     expected: { 'gather oak_log': 1, 'craft oak_planks': 4, 'craft crafting_table': 1 },
   },
   {
-    item: 'rabbit_stew', inventory: { bowl: 1 }, world: FARM,
+    item: 'rabbit_stew',
+    inventory: { bowl: 1 },
+    world: FARM,
     expected: {
-      'gather rabbit': 1, 'smelt cooked_rabbit': 1, 'gather potato': 1, 'smelt baked_potato': 1, 'gather carrot': 1,
-      'gather brown_mushroom': 1, 'craft rabbit_stew': 1,
+      'gather rabbit': 1,
+      'smelt cooked_rabbit': 1,
+      'gather potato': 1,
+      'smelt baked_potato': 1,
+      'gather carrot': 1,
+      'gather brown_mushroom': 1,
+      'craft rabbit_stew': 1,
     },
   },
 ];

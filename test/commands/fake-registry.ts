@@ -40,7 +40,15 @@ export const stats = defineCommand({
 });
 
 const simple = (name: string, kind: 'query' | 'action', description: string): CommandDef<FakeCtx, Record<string, never>> =>
-  define({ name, kind, description, params: {}, async perform() { return undefined; } });
+  define({
+    name,
+    kind,
+    description,
+    params: {},
+    async perform() {
+      return undefined;
+    },
+  });
 
 export const defs: CommandDef<FakeCtx>[] = [
   stats,
@@ -56,7 +64,9 @@ export const defs: CommandDef<FakeCtx>[] = [
     kind: 'action',
     description: 'Pursue a long-term goal until !endGoal.',
     params: { selfPrompt: { type: 'string', description: 'the goal' } },
-    async perform() { return undefined; },
+    async perform() {
+      return undefined;
+    },
   }),
   collectBlocks,
   define({
@@ -67,7 +77,9 @@ export const defs: CommandDef<FakeCtx>[] = [
       recipe: { type: 'ItemName', description: 'item to craft' },
       num: { type: 'int', description: 'times to craft', domain: [1, 100] },
     },
-    async perform() { return undefined; },
+    async perform() {
+      return undefined;
+    },
   }),
   define({
     name: '!goToCoordinates',
@@ -79,7 +91,9 @@ export const defs: CommandDef<FakeCtx>[] = [
       z: { type: 'float', description: 'z' },
       closeness: { type: 'float', description: 'stop within', domain: [0, Infinity] },
     },
-    async perform() { return undefined; },
+    async perform() {
+      return undefined;
+    },
   }),
   define({
     name: '!setMode',
@@ -102,14 +116,18 @@ export const defs: CommandDef<FakeCtx>[] = [
       player: { type: 'string', description: 'bot name' },
       message: { type: 'string', description: 'first message' },
     },
-    async perform() { return undefined; },
+    async perform() {
+      return undefined;
+    },
   }),
   define({
     name: '!stay',
     kind: 'action',
     description: 'Stay put, modes paused.',
     params: { seconds: { type: 'int', description: '-1 = forever', domain: [-1, 86400] } },
-    async perform() { return undefined; },
+    async perform() {
+      return undefined;
+    },
   }),
 ];
 

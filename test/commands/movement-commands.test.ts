@@ -7,9 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
-import {
-  command, expectStopsWithin1s, run, serverMobs, serverPosition, useWorld, summon, teleport,
-} from './agent-world.ts';
+import { command, expectStopsWithin1s, run, serverMobs, serverPosition, useWorld, summon, teleport } from './agent-world.ts';
 
 const w = useWorld();
 
@@ -73,13 +71,17 @@ describe('movement', () => {
     command(w, '/kill @e[type=pig]');
   }, 30_000);
 
-  test('!rememberHere, !savedPlaces and !goToRememberedPlace use the agent\'s saved places, persisted', async () => {
+  test("!rememberHere, !savedPlaces and !goToRememberedPlace use the agent's saved places, persisted", async () => {
     const home = w.origin.offset(-10, 0, 15);
     await teleport(w, w.andy.bot, home.offset(0.5, 0, 0.5));
     expect(await run(w.andy, '!rememberHere("Home Base")')).toContain(`(${home.x}, ${home.y}, ${home.z})`);
     expect(w.andy.places.get('HOME BASE')).toMatchObject({ x: home.x, y: home.y, z: home.z });
     await w.andy.memoryStore.flush();
-    expect(JSON.parse(readFileSync(w.andy.memoryStore.file!, 'utf8')).places['home base']).toMatchObject({ x: home.x, y: home.y, z: home.z });
+    expect(JSON.parse(readFileSync(w.andy.memoryStore.file!, 'utf8')).places['home base']).toMatchObject({
+      x: home.x,
+      y: home.y,
+      z: home.z,
+    });
     expect(await run(w.andy, '!savedPlaces')).toContain(`home base: (${home.x}, ${home.y}, ${home.z})`);
 
     await teleport(w, w.andy.bot, home.offset(9.5, 0, 0.5));
@@ -98,7 +100,7 @@ describe('movement', () => {
     await waitUntil(() => Math.abs(serverYaw()) < 10, `the server sees Andy face south (yaw ${serverYaw()})`, 3_000);
 
     await w.steve.look(Math.PI / 2, -0.5, true); // Steve looks west and down
-    await waitUntil(() => Math.abs((w.andy.bot.players.Steve?.entity?.yaw ?? 0) - Math.PI / 2) < 0.05, 'Andy sees Steve\'s look');
+    await waitUntil(() => Math.abs((w.andy.bot.players.Steve?.entity?.yaw ?? 0) - Math.PI / 2) < 0.05, "Andy sees Steve's look");
     expect(await run(w.andy, '!lookAtPlayer("Steve", "with")')).toMatch(/Looking the same way as Steve/);
     expect(w.andy.bot.entity.yaw).toBeCloseTo(Math.PI / 2, 1);
     expect(w.andy.bot.entity.pitch).toBeCloseTo(-0.5, 1);

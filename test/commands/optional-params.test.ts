@@ -19,7 +19,9 @@ const craft = defineCommand({
   kind: 'action',
   description: 'Craft an item.',
   params: { recipe_name: { type: 'ItemName', description: 'item' }, num: { type: 'int', description: 'times', domain: [1, 100] } },
-  async perform() { return undefined; },
+  async perform() {
+    return undefined;
+  },
 });
 const registry = new CommandRegistry<object>([help, craft]);
 const names = nameResolver('1.21.4');
@@ -40,8 +42,14 @@ it('!help is a few lines of names with a pointer to !help("name"); with a name, 
   const text = registry.help();
   expect(text.split('\n')).toEqual([
     'Use a command by writing it in your reply, e.g. !craftRecipe("oak_planks", 4). Only the first command in a reply runs; quote text arguments.',
-    'Queries:', '!help', 'Actions:', '!craftRecipe', '!help("craftRecipe") shows a command\'s parameters.',
+    'Queries:',
+    '!help',
+    'Actions:',
+    '!craftRecipe',
+    '!help("craftRecipe") shows a command\'s parameters.',
   ]);
-  expect(registry.help('craftrecipe')).toBe('!craftRecipe(recipe_name: ItemName, num: int): Craft an item.\n  recipe_name: item\n  num: times [1, 100)');
+  expect(registry.help('craftrecipe')).toBe(
+    '!craftRecipe(recipe_name: ItemName, num: int): Craft an item.\n  recipe_name: item\n  num: times [1, 100)',
+  );
   expect(registry.help('!crafRecipe')).toMatch(/^There is no command !crafRecipe\. Did you mean !craftRecipe/);
 });

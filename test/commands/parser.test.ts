@@ -128,14 +128,8 @@ describe('parseCommand: no command', () => {
 describe('parseCommand: errors', () => {
   const ex = 'Example: !collectBlocks("oak_log", 4)';
   const cases: [string, string][] = [
-    [
-      '!collectBlocks("oak_log", "lots")',
-      `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "lots". ${ex}`,
-    ],
-    [
-      '!collectBlocks(oak_log, lots)',
-      `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "lots". ${ex}`,
-    ],
+    ['!collectBlocks("oak_log", "lots")', `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "lots". ${ex}`],
+    ['!collectBlocks(oak_log, lots)', `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "lots". ${ex}`],
     [
       '!collectBlocks("oak_log", 4.5)',
       `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "4.5" (not a whole number). ${ex}`,
@@ -144,10 +138,7 @@ describe('parseCommand: errors', () => {
       '!collectBlocks("oak_log", 1000)',
       `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "1000" (outside [1, 1000)). ${ex}`,
     ],
-    [
-      '!collectBlocks("oak_log", 0)',
-      `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "0" (outside [1, 1000)). ${ex}`,
-    ],
+    ['!collectBlocks("oak_log", 0)', `!collectBlocks: parameter 2 "num" expects an int in [1, 1000), got "0" (outside [1, 1000)). ${ex}`],
     [
       '!collectBlocks("oak_log")',
       `!collectBlocks: expects 2 parameters, got 1; missing parameter 2 "num" (an int in [1, 1000)). Usage: !collectBlocks(type: BlockName, num: int). ${ex}`,
@@ -186,10 +177,7 @@ describe('parseCommand: errors', () => {
     ],
     ['!collectBlocks(, 4)', `!collectBlocks: parameter 1 "type" is empty. ${ex}`],
     ['!collectBlocks("oak_log",, 4)', `!collectBlocks: parameter 2 "num" is empty. ${ex}`],
-    [
-      '!collectBlocks("oak_log" 4)',
-      `!collectBlocks: expected "," or ")" after parameter 1 "type", got "4)". ${ex}`,
-    ],
+    ['!collectBlocks("oak_log" 4)', `!collectBlocks: expected "," or ")" after parameter 1 "type", got "4)". ${ex}`],
   ];
   it.each(cases)('%s', (text, message) => {
     const r = expectError(text);
@@ -200,7 +188,9 @@ describe('parseCommand: errors', () => {
   it('an unknown block name names the command, the parameter, the input and the closest valid names', () => {
     const r = expectError('I will chop. !collectBlocks("oak_lgo", 4)');
     expect(r.before).toBe('I will chop.');
-    expect(r.message).toMatch(/^!collectBlocks: parameter 1 "type" expects a block name, got "oak_lgo" \(no such block; closest valid names: "oak_log"/);
+    expect(r.message).toMatch(
+      /^!collectBlocks: parameter 1 "type" expects a block name, got "oak_lgo" \(no such block; closest valid names: "oak_log"/,
+    );
     expect(r.message).toMatch(/Example: !collectBlocks\("oak_log", 4\)$/);
   });
 
@@ -211,13 +201,17 @@ describe('parseCommand: errors', () => {
 
   it('an unknown item name suggests substring matches', () => {
     const r = expectError('!craftRecipe("planks", 1)');
-    expect(r.message).toMatch(/^!craftRecipe: parameter 1 "recipe" expects an item name, got "planks" \(no such item; closest valid names: "\w+_planks", "\w+_planks", "\w+_planks"\)/);
+    expect(r.message).toMatch(
+      /^!craftRecipe: parameter 1 "recipe" expects an item name, got "planks" \(no such item; closest valid names: "\w+_planks", "\w+_planks", "\w+_planks"\)/,
+    );
   });
 
   it('unknown command with parentheses names the closest commands', () => {
     const r = expectError('ok !collectWood("oak_log", 4)');
     expect(r.commandName).toBe('!collectWood');
-    expect(r.message).toMatch(/^!collectWood is not a command I have\. Did you mean !collectBlocks, !\w+, !\w+\? Use !help to list commands\.$/);
+    expect(r.message).toMatch(
+      /^!collectWood is not a command I have\. Did you mean !collectBlocks, !\w+, !\w+\? Use !help to list commands\.$/,
+    );
     expect(r.before).toBe('ok');
   });
 
@@ -234,7 +228,14 @@ describe('parseCommand: errors', () => {
   });
 
   it('a throwing resolver becomes an error, not an exception', () => {
-    const bad = { item: () => { throw new Error('boom'); }, block: () => { throw new Error('boom'); } };
+    const bad = {
+      item: () => {
+        throw new Error('boom');
+      },
+      block: () => {
+        throw new Error('boom');
+      },
+    };
     const r = parseCommand('!collectBlocks("oak_log", 4)', registry, bad);
     expect(r.kind).toBe('error');
     if (r.kind === 'error') expect(r.message).toContain('boom');
@@ -263,11 +264,56 @@ function rng(seed: number): () => number {
 
 describe('parseCommand: fuzz', () => {
   const pieces = [
-    '!', '!!', '(', ')', ',', '"', "'", '`', '\\', '\\"', ' ', '\n', '\t', '\u201c', '\u201d', '\u2019',
-    '!collectBlocks', '!collectBlocks(', '!stats', '!goToCoordinates(', '!setMode(', '!startConversation(',
-    '!goal(', '!stay(', '!unknown', '!collectBlock', '!craftRecipe(',
-    'oak_log', 'oak_plank', 'minecraft:stone', 'Oak Log', 'true', 'off', '4', '-1', '4.5', '1e309', 'NaN',
-    'Infinity', '0x10', 'lots', 'é', '⛏️', '你好', '\u0000', '\ud800', '👍🏽', 'constructor', '__proto__', 'toString',
+    '!',
+    '!!',
+    '(',
+    ')',
+    ',',
+    '"',
+    "'",
+    '`',
+    '\\',
+    '\\"',
+    ' ',
+    '\n',
+    '\t',
+    '\u201c',
+    '\u201d',
+    '\u2019',
+    '!collectBlocks',
+    '!collectBlocks(',
+    '!stats',
+    '!goToCoordinates(',
+    '!setMode(',
+    '!startConversation(',
+    '!goal(',
+    '!stay(',
+    '!unknown',
+    '!collectBlock',
+    '!craftRecipe(',
+    'oak_log',
+    'oak_plank',
+    'minecraft:stone',
+    'Oak Log',
+    'true',
+    'off',
+    '4',
+    '-1',
+    '4.5',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '0x10',
+    'lots',
+    'é',
+    '⛏️',
+    '你好',
+    '\u0000',
+    '\ud800',
+    '👍🏽',
+    'constructor',
+    '__proto__',
+    'toString',
   ];
 
   function randomText(next: () => number): string {
@@ -282,7 +328,12 @@ describe('parseCommand: fuzz', () => {
 
   function check(text: string): ParseResult<FakeCtx> {
     let r: ParseResult<FakeCtx> | undefined;
-    expect(() => { r = parse(text); }, text.slice(0, 200)).not.toThrow();
+    expect(
+      () => {
+        r = parse(text);
+      },
+      text.slice(0, 200),
+    ).not.toThrow();
     const res = r!;
     if (res.kind === 'error') {
       expect(res.message.length).toBeGreaterThan(0);

@@ -23,33 +23,85 @@ type RefParam = [name: string, type: ParamType | 'string', domain?: [number, num
  * and queries.js), in its declaration order. Its domains are `[lo, hi)`; MAX_SAFE_INTEGER means none.
  */
 const REFERENCE: Record<string, RefParam[]> = {
-  '!stats': [], '!inventory': [], '!nearbyBlocks': [], '!craftable': [], '!entities': [], '!modes': [], '!savedPlaces': [],
+  '!stats': [],
+  '!inventory': [],
+  '!nearbyBlocks': [],
+  '!craftable': [],
+  '!entities': [],
+  '!modes': [],
+  '!savedPlaces': [],
   '!checkBlueprintLevel': [['levelNum', 'int', [0, MAX]]],
-  '!checkBlueprint': [], '!getBlueprint': [],
+  '!checkBlueprint': [],
+  '!getBlueprint': [],
   '!getBlueprintLevel': [['levelNum', 'int', [0, MAX]]],
-  '!getCraftingPlan': [['targetItem', 'string'], ['quantity', 'int', [1, Infinity], 1]],
+  '!getCraftingPlan': [
+    ['targetItem', 'string'],
+    ['quantity', 'int', [1, Infinity], 1],
+  ],
   '!searchWiki': [['query', 'string']],
   '!help': [],
   '!newAction': [['prompt', 'string']],
-  '!stop': [], '!stfu': [], '!restart': [], '!clearChat': [],
-  '!goToPlayer': [['player_name', 'string'], ['closeness', 'float', [0, Infinity]]],
-  '!followPlayer': [['player_name', 'string'], ['follow_dist', 'float', [0, Infinity]]],
-  '!goToCoordinates': [['x', 'float'], ['y', 'float', [-64, 320]], ['z', 'float'], ['closeness', 'float', [0, Infinity]]],
-  '!searchForBlock': [['type', 'BlockName'], ['search_range', 'float', [32, 512]]],
-  '!searchForEntity': [['type', 'string'], ['search_range', 'float', [32, 512]]],
+  '!stop': [],
+  '!stfu': [],
+  '!restart': [],
+  '!clearChat': [],
+  '!goToPlayer': [
+    ['player_name', 'string'],
+    ['closeness', 'float', [0, Infinity]],
+  ],
+  '!followPlayer': [
+    ['player_name', 'string'],
+    ['follow_dist', 'float', [0, Infinity]],
+  ],
+  '!goToCoordinates': [
+    ['x', 'float'],
+    ['y', 'float', [-64, 320]],
+    ['z', 'float'],
+    ['closeness', 'float', [0, Infinity]],
+  ],
+  '!searchForBlock': [
+    ['type', 'BlockName'],
+    ['search_range', 'float', [32, 512]],
+  ],
+  '!searchForEntity': [
+    ['type', 'string'],
+    ['search_range', 'float', [32, 512]],
+  ],
   '!moveAway': [['distance', 'float', [0, Infinity]]],
   '!rememberHere': [['name', 'string']],
   '!goToRememberedPlace': [['name', 'string']],
-  '!givePlayer': [['player_name', 'string'], ['item_name', 'ItemName'], ['num', 'int', [1, MAX]]],
+  '!givePlayer': [
+    ['player_name', 'string'],
+    ['item_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
   '!consume': [['item_name', 'ItemName']],
   '!equip': [['item_name', 'ItemName']],
-  '!putInChest': [['item_name', 'ItemName'], ['num', 'int', [1, MAX]]],
-  '!takeFromChest': [['item_name', 'ItemName'], ['num', 'int', [1, MAX]]],
+  '!putInChest': [
+    ['item_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
+  '!takeFromChest': [
+    ['item_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
   '!viewChest': [],
-  '!discard': [['item_name', 'ItemName'], ['num', 'int', [1, MAX]]],
-  '!collectBlocks': [['type', 'BlockName'], ['num', 'int', [1, MAX]]],
-  '!craftRecipe': [['recipe_name', 'ItemName'], ['num', 'int', [1, MAX]]],
-  '!smeltItem': [['item_name', 'ItemName'], ['num', 'int', [1, MAX]]],
+  '!discard': [
+    ['item_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
+  '!collectBlocks': [
+    ['type', 'BlockName'],
+    ['num', 'int', [1, MAX]],
+  ],
+  '!craftRecipe': [
+    ['recipe_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
+  '!smeltItem': [
+    ['item_name', 'ItemName'],
+    ['num', 'int', [1, MAX]],
+  ],
   '!clearFurnace': [],
   '!placeHere': [['type', 'BlockName']],
   '!attack': [['type', 'string']],
@@ -57,13 +109,26 @@ const REFERENCE: Record<string, RefParam[]> = {
   '!goToBed': [],
   '!activate': [['type', 'BlockName']],
   '!stay': [['type', 'int', [-1, MAX]]],
-  '!setMode': [['mode_name', 'string'], ['on', 'boolean']],
+  '!setMode': [
+    ['mode_name', 'string'],
+    ['on', 'boolean'],
+  ],
   '!goal': [['selfPrompt', 'string']],
   '!endGoal': [],
-  '!startConversation': [['player_name', 'string'], ['message', 'string']],
+  '!startConversation': [
+    ['player_name', 'string'],
+    ['message', 'string'],
+  ],
   '!endConversation': [['player_name', 'string']],
-  '!lookAtPlayer': [['player_name', 'string'], ['direction', 'string']],
-  '!lookAtPosition': [['x', 'int'], ['y', 'int'], ['z', 'int']],
+  '!lookAtPlayer': [
+    ['player_name', 'string'],
+    ['direction', 'string'],
+  ],
+  '!lookAtPosition': [
+    ['x', 'int'],
+    ['y', 'int'],
+    ['z', 'int'],
+  ],
   '!digDown': [['distance', 'int', [1, MAX]]],
 };
 
@@ -76,12 +141,12 @@ const norm = (d: [number, number] | undefined): [number, number] => {
 const names = nameResolver('1.21.4');
 const parse = (text: string) => parseCommand(text, allCommands, names);
 
-describe('the reference\'s commands', () => {
+describe("the reference's commands", () => {
   test('REFERENCE_COMMANDS (the README\'s "in MINDcraft" column) names exactly the reference\'s commands', () => {
     expect([...REFERENCE_COMMANDS].sort()).toEqual(Object.keys(REFERENCE).sort());
   });
 
-  test.each(Object.entries(REFERENCE))('%s takes the reference\'s parameters', (name, ref) => {
+  test.each(Object.entries(REFERENCE))("%s takes the reference's parameters", (name, ref) => {
     const def = allCommands.get(name);
     expect(def, `${name} exists`).toBeDefined();
     const ours = Object.entries(def!.params as Record<string, ParamSpec>);
@@ -99,7 +164,7 @@ describe('the reference\'s commands', () => {
     }
   });
 
-  test('!getCraftingPlan\'s quantity defaults to 1, in the parser and in the tool schema', () => {
+  test("!getCraftingPlan's quantity defaults to 1, in the parser and in the tool schema", () => {
     const bare = parse('!getCraftingPlan("stick")');
     expect(bare.kind === 'command' && bare.args).toEqual({ targetItem: 'stick', quantity: 1 });
     const three = parse('!getCraftingPlan("stick", 3)');
@@ -110,13 +175,13 @@ describe('the reference\'s commands', () => {
     expect(allCommands.help('getCraftingPlan')).toContain('quantity: how many items [1, inf) (default 1)');
   });
 
-  test('!lookAtPosition takes whole coordinates, as the reference\'s', () => {
+  test("!lookAtPosition takes whole coordinates, as the reference's", () => {
     expect(parse('!lookAtPosition(1, 64, -3)').kind).toBe('command');
     const half = parse('!lookAtPosition(1.5, 64, -3)');
     expect(half.kind === 'error' && half.message).toMatch(/parameter 1 "x" expects an int/);
   });
 
-  test('!stay\'s parameter is the reference\'s `type`: a tool call with it becomes !stay(-1)', () => {
+  test("!stay's parameter is the reference's `type`: a tool call with it becomes !stay(-1)", () => {
     const tool = commandTools(allCommands.list()).find((t) => t.name === 'stay')!;
     expect(Object.keys(tool.parameters.properties)).toEqual(['type']);
     const stay = parse('!stay(-1)');
@@ -138,7 +203,7 @@ describe('how long actions run', () => {
     expect(bound('!collectBlocks("oak_log", 4)')).toBeUndefined();
   });
 
-  test('an action without a time bound outlives the runner\'s default bound and still ends within a second of stop()', async () => {
+  test("an action without a time bound outlives the runner's default bound and still ends within a second of stop()", async () => {
     const runner = new ActionRunner({ timeoutMs: 50 });
     const startedAt = Date.now();
     // Ignores its signal on purpose: the runner must settle anyway.
@@ -154,7 +219,7 @@ describe('how long actions run', () => {
   });
 });
 
-describe('this project\'s own meanings are commands of their own', () => {
+describe("this project's own meanings are commands of their own", () => {
   test('!craftItems counts items wanted; blocking !craftRecipe blocks it too', () => {
     expect(allCommands.get('!craftItems')?.variantOf).toBe('!craftRecipe');
     const blocked = allCommands.without(['!craftRecipe']);
@@ -164,7 +229,7 @@ describe('this project\'s own meanings are commands of their own', () => {
   });
 });
 
-test('the README\'s command table is the registry\'s (`npm run docs:commands` rewrites it)', () => {
+test("the README's command table is the registry's (`npm run docs:commands` rewrites it)", () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   expect(replaceTable(readme, commandsTable(allCommands)), 'README.md is out of date: run `npm run docs:commands`').toBe(readme);
 });

@@ -1,12 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  CommandRegistry,
-  UNBLOCKABLE,
-  defineCommand,
-  exampleCall,
-  signature,
-  type ParamSpec,
-} from '../../src/commands/registry.ts';
+import { CommandRegistry, UNBLOCKABLE, defineCommand, exampleCall, signature, type ParamSpec } from '../../src/commands/registry.ts';
 import { nameResolver, normaliseName } from '../../src/game/names.ts';
 import { collectBlocks, defs, registry, stats, type FakeCtx } from './fake-registry.ts';
 
@@ -91,13 +84,18 @@ describe('CommandRegistry', () => {
 
     it('leaves out parameter lines that say nothing, keeps domains', () => {
       const docs = registry.docs();
-      expect(docs).toContain('!goToCoordinates(x: float, y: float, z: float, closeness: float): Walk to a position.\n  y: [-64, 320)\n  closeness: stop within [0, inf)');
+      expect(docs).toContain(
+        '!goToCoordinates(x: float, y: float, z: float, closeness: float): Walk to a position.\n  y: [-64, 320)\n  closeness: stop within [0, inf)',
+      );
       expect(docs).not.toMatch(/^ {2}x:/m);
     });
 
     it('lists queries before actions, every command once', () => {
       const docs = registry.docs();
-      const heads = docs.split('\n').filter((l) => l.startsWith('!')).map((l) => l.match(/^![A-Za-z]+/)![0]);
+      const heads = docs
+        .split('\n')
+        .filter((l) => l.startsWith('!'))
+        .map((l) => l.match(/^![A-Za-z]+/)![0]);
       expect(new Set(heads)).toEqual(new Set(defs.map((d) => d.name)));
       expect(heads).toHaveLength(defs.length);
       const kinds = heads.map((h) => registry.get(h)!.kind);
@@ -110,7 +108,8 @@ describe('CommandRegistry', () => {
       expect(perCommand).toBeLessThan(75);
       // Formatting overhead beyond the descriptions themselves (names, types, domains) is small.
       const descChars = defs.reduce(
-        (n, d) => n + d.description.length + Object.values(d.params as Record<string, ParamSpec>).reduce((m, p) => m + p.description.length, 0),
+        (n, d) =>
+          n + d.description.length + Object.values(d.params as Record<string, ParamSpec>).reduce((m, p) => m + p.description.length, 0),
         0,
       );
       expect((registry.docs().length - descChars) / defs.length).toBeLessThan(40);
@@ -135,7 +134,9 @@ describe('CommandRegistry', () => {
       kind: 'action',
       description: 'd',
       params: { n: { type: 'int', description: 'n', domain: [10, 20] }, m: { type: 'float', description: 'm', domain: [-Infinity, -3] } },
-      async perform(_ctx: FakeCtx) { return undefined; },
+      async perform(_ctx: FakeCtx) {
+        return undefined;
+      },
     });
     expect(exampleCall(far)).toBe('!far(10, -4)');
   });

@@ -46,17 +46,21 @@ afterAll(async () => {
   await running?.close();
 });
 
-test.each(['!followPlayer("Steve", 2)', '!stay(-1)'])('%s runs past action_timeout_s until !stop, which ends it within 1 s', async (text) => {
-  const label = text.slice(0, text.indexOf('('));
-  const started = Date.now();
-  const pending = run(text);
-  await waitUntil(() => andy.currentAction() === label, `${label} starts`);
-  await outlivesTheBound(started, label);
-  const asked = Date.now();
-  await run('!stop');
-  expect(await pending).toMatch(/was stopped/);
-  expect(Date.now() - asked).toBeLessThan(1_000);
-}, 30_000);
+test.each(['!followPlayer("Steve", 2)', '!stay(-1)'])(
+  '%s runs past action_timeout_s until !stop, which ends it within 1 s',
+  async (text) => {
+    const label = text.slice(0, text.indexOf('('));
+    const started = Date.now();
+    const pending = run(text);
+    await waitUntil(() => andy.currentAction() === label, `${label} starts`);
+    await outlivesTheBound(started, label);
+    const asked = Date.now();
+    await run('!stop');
+    expect(await pending).toMatch(/was stopped/);
+    expect(Date.now() - asked).toBeLessThan(1_000);
+  },
+  30_000,
+);
 
 test('!stay(n) lasts its n seconds even past action_timeout_s; an ordinary action is cut at action_timeout_s', async () => {
   const started = Date.now();

@@ -38,7 +38,10 @@ function pixels(png: Buffer): { width: number; height: number; at: (x: number, y
   return {
     width: image.width,
     height: image.height,
-    at: (x, y) => { const i = (y * image.width + x) * 4; return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!]; },
+    at: (x, y) => {
+      const i = (y * image.width + x) * 4;
+      return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
+    },
   };
 }
 /** red_wool's texture, lit: clearly red. */
@@ -68,7 +71,12 @@ beforeAll(async () => {
     console.warn(`vision tests skipped: ${unavailable}`);
     return;
   }
-  fake = await startFakeProvider('openai', { handler: (call) => (call.body?.messages?.some((m: { content?: unknown }) => Array.isArray(m.content)) ? 'A red wool wall in front of me under a blue sky.' : 'ok') });
+  fake = await startFakeProvider('openai', {
+    handler: (call) =>
+      call.body?.messages?.some((m: { content?: unknown }) => Array.isArray(m.content))
+        ? 'A red wool wall in front of me under a blue sky.'
+        : 'ok',
+  });
   running = await startAgents({
     settings,
     profiles: [profileSchema.parse({ name: 'Andy', model: fake.spec('gpt-test', 'openai') })],
@@ -117,8 +125,14 @@ test('!lookAtPosition sends the view to the vision model and answers with its de
   const out = await run(`!lookAtPosition(${o.x}, ${Math.floor(andy.bot.entity.position.y + 1.62)}, ${wallZ})`);
   expect(out).toContain('Image analysis: "A red wool wall in front of me under a blue sky."');
   expect(out).toContain(`Block at the centre of the view: red_wool at (${o.x}, `);
-  const vision = fake.requests.slice(before).map((r) => r.call!).find((c) => c.body.messages.some((m: { content?: unknown }) => Array.isArray(m.content)))!;
-  const last = vision.body.messages.at(-1) as { role: string; content: Array<{ type: string; text?: string; image_url?: { url: string } }> };
+  const vision = fake.requests
+    .slice(before)
+    .map((r) => r.call!)
+    .find((c) => c.body.messages.some((m: { content?: unknown }) => Array.isArray(m.content)))!;
+  const last = vision.body.messages.at(-1) as {
+    role: string;
+    content: Array<{ type: string; text?: string; image_url?: { url: string } }>;
+  };
   expect(last.role).toBe('user');
   expect(last.content[0]).toMatchObject({ type: 'text' });
   const url = last.content.find((p) => p.type === 'image_url')!.image_url!.url;

@@ -7,8 +7,20 @@ import nbt from 'prismarine-nbt';
 import { Vec3 } from 'vec3';
 import { pickupDelayOver, roundTrip, serverPlayer, waitUntil } from '../helpers/world.ts';
 import {
-  area, command, count, expectStopsWithin1s, give, run, serverBlock, serverCount, serverMobs, serverPosition,
-  setBlock, useWorld, summon, teleport,
+  area,
+  command,
+  count,
+  expectStopsWithin1s,
+  give,
+  run,
+  serverBlock,
+  serverCount,
+  serverMobs,
+  serverPosition,
+  setBlock,
+  useWorld,
+  summon,
+  teleport,
 } from './agent-world.ts';
 import { sheepState } from '../../src/server/features/interactions.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
@@ -22,7 +34,9 @@ describe('blocks', () => {
     const base = await area(w, -24, 0);
     await give(w, 'cobblestone', 2);
     const at = base.offset(6, 0, 2);
-    expect(await run(w.andy, `!placeBlockAt("cobblestone", ${at.x}, ${at.y}, ${at.z})`)).toBe(`Placed cobblestone at (${at.x}, ${at.y}, ${at.z}).`);
+    expect(await run(w.andy, `!placeBlockAt("cobblestone", ${at.x}, ${at.y}, ${at.z})`)).toBe(
+      `Placed cobblestone at (${at.x}, ${at.y}, ${at.z}).`,
+    );
     expect(await serverBlock(w, at)).toBe('cobblestone');
     expect(count(w.andy, 'cobblestone')).toBe(1);
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 1, 'the server takes the placed block');
@@ -35,13 +49,19 @@ describe('blocks', () => {
   test('!sow plants seeds on the nearest empty farmland, seen by the bot and the server, and spends them; no free farmland: the clear error', async () => {
     const base = await area(w, 36, 12);
     await give(w, 'wheat_seeds', 3);
-    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe('!sow failed: wheat_seeds needs farmland with air above; there is no farmland within 32 blocks (a hoe turns dirt or grass into farmland).');
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe(
+      '!sow failed: wheat_seeds needs farmland with air above; there is no farmland within 32 blocks (a hoe turns dirt or grass into farmland).',
+    );
     // Farmland under a full-grown crop is not free.
     const covered = base.offset(2, -1, 0);
     await setBlock(w, covered, 'farmland');
     await setBlock(w, covered.offset(0, 1, 0), 'wheat[age=7]');
-    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe(`!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at (${covered.x}, ${covered.y}, ${covered.z}), under wheat.`);
-    expect(await run(w.andy, '!sow("oak_log", 1)')).toMatch(/^!sow failed: oak_log plants no crop on farmland\. Seeds that do: wheat_seeds, .*carrot, potato/);
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe(
+      `!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at (${covered.x}, ${covered.y}, ${covered.z}), under wheat.`,
+    );
+    expect(await run(w.andy, '!sow("oak_log", 1)')).toMatch(
+      /^!sow failed: oak_log plants no crop on farmland\. Seeds that do: wheat_seeds, .*carrot, potato/,
+    );
 
     const fields = [base.offset(4, -1, 0), base.offset(4, -1, 1), base.offset(5, -1, 0)];
     for (const f of fields) await setBlock(w, f, 'farmland');
@@ -60,10 +80,14 @@ describe('blocks', () => {
     await waitUntil(() => serverCount(w, 'Andy', 'wheat_seeds') === 1, 'the server takes the two seeds');
     const last = [a, b, c].find((p) => !wheat.includes(p))!;
     await give(w, 'carrot', 1);
-    expect(await run(w.andy, '!sow("carrot", 2)')).toBe(`Sowed 1 carrot: carrots at (${last.x}, ${last.y}, ${last.z}). Stopped: you have no more carrot.`);
+    expect(await run(w.andy, '!sow("carrot", 2)')).toBe(
+      `Sowed 1 carrot: carrots at (${last.x}, ${last.y}, ${last.z}). Stopped: you have no more carrot.`,
+    );
     expect(await serverBlock(w, last)).toBe('carrots');
     await waitUntil(() => serverCount(w, 'Andy', 'carrot') === 0 && count(w.andy, 'carrot') === 0, 'the carrot is spent on both sides');
-    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toMatch(/^!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at .*, under (wheat|carrots)\.$/);
+    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toMatch(
+      /^!sow failed: wheat_seeds needs farmland with air above; the nearest farmland is at .*, under (wheat|carrots)\.$/,
+    );
 
     // A harvest takes only the full-grown crop and leaves the young ones just sown.
     expect(await run(w.andy, '!collectBlocks("wheat", 3)')).toMatch(/^Collected .*\b1 wheat\b/);
@@ -82,7 +106,9 @@ describe('blocks', () => {
 
     const stone = base.offset(-3, 0, 0);
     await setBlock(w, stone, 'stone');
-    expect(await run(w.andy, `!digAt(${stone.x}, ${stone.y}, ${stone.z})`)).toMatch(/need one of these tools to harvest stone: .*wooden_pickaxe/);
+    expect(await run(w.andy, `!digAt(${stone.x}, ${stone.y}, ${stone.z})`)).toMatch(
+      /need one of these tools to harvest stone: .*wooden_pickaxe/,
+    );
     expect(await serverBlock(w, stone)).toBe('stone');
   }, 30_000);
 
@@ -92,7 +118,10 @@ describe('blocks', () => {
     expect(out).toBe(`Dug down 2 blocks to y=${base.y - 2}.`);
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(base.y - 2);
     // A dig the server read late breaks its block when its dig time is over (vanilla's delayed destroy).
-    await waitUntil(async () => await serverBlock(w, base.offset(0, -1, 0)) === 'air' && await serverBlock(w, base.offset(0, -2, 0)) === 'air', 'both blocks dug on the server');
+    await waitUntil(
+      async () => (await serverBlock(w, base.offset(0, -1, 0))) === 'air' && (await serverBlock(w, base.offset(0, -2, 0))) === 'air',
+      'both blocks dug on the server',
+    );
     expect(await serverBlock(w, base.offset(0, -3, 0))).toBe('dirt');
   }, 30_000);
 
@@ -120,9 +149,14 @@ describe('blocks', () => {
       return (block.getProperties() as { powered?: boolean }).powered;
     };
     expect(await powered()).toBe(false);
-    expect(await run(w.andy, '!activate("lever")')).toMatch(new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`));
+    expect(await run(w.andy, '!activate("lever")')).toMatch(
+      new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`),
+    );
     expect(await powered()).toBe(true);
-    await waitUntil(() => (w.steve.blockAt(lever)?.getProperties() as { powered?: boolean } | undefined)?.powered === true, 'Steve sees the lever on');
+    await waitUntil(
+      () => (w.steve.blockAt(lever)?.getProperties() as { powered?: boolean } | undefined)?.powered === true,
+      'Steve sees the lever on',
+    );
     expect(serverPosition(w, 'Andy').distanceTo(lever.offset(0.5, 0.5, 0.5))).toBeLessThan(5);
     expect(await run(w.andy, '!activate("lever")')).toMatch(/"powered":false/);
     expect(await powered()).toBe(false);
@@ -152,9 +186,11 @@ describe('blocks', () => {
     await setBlock(w, at, 'oak_sign');
     // The server keeps no sign text: send what a vanilla server sends for a written sign.
     const lines = ['{"text":"Welcome"}', '{"text":"to base"}', '""', '""'];
-    const text = (messages: string[]) => nbt.comp({ messages: nbt.list(nbt.string(messages)), color: nbt.string('black'), has_glowing_text: nbt.byte(0) });
+    const text = (messages: string[]) =>
+      nbt.comp({ messages: nbt.list(nbt.string(messages)), color: nbt.string('black'), has_glowing_text: nbt.byte(0) });
     serverPlayer(w.server, 'Andy')._client.write('tile_entity_data', {
-      location: at, action: 7,
+      location: at,
+      action: 7,
       nbtData: nbt.comp({ front_text: text(lines), back_text: text(['""', '""', '""', '""']), is_waxed: nbt.byte(0) }),
     });
     await waitUntil(() => !!w.andy.bot.blockAt(at)?.entity, 'Andy receives the sign text');
@@ -175,7 +211,10 @@ describe('items', () => {
     expect(w.andy.bot.inventory.slots[8]?.name).toBe('iron_boots');
     const slots = serverPlayer(w.server, 'Andy').inventory.slots as ({ type: number } | null)[];
     const reg = w.server.serv.registry;
-    await waitUntil(() => slots[5]?.type === reg.itemsByName.iron_helmet.id && slots[8]?.type === reg.itemsByName.iron_boots.id, 'the server has the armour in slots 5 and 8');
+    await waitUntil(
+      () => slots[5]?.type === reg.itemsByName.iron_helmet.id && slots[8]?.type === reg.itemsByName.iron_boots.id,
+      'the server has the armour in slots 5 and 8',
+    );
     expect(await run(w.andy, '!equip("diamond_helmet")')).toMatch(/You have no diamond_helmet/);
   }, 30_000);
 
@@ -187,15 +226,23 @@ describe('items', () => {
     await waitUntil(() => serverCount(w, 'Andy', 'dirt') === 2, 'the server has 2 dirt left');
     const here = w.andy.bot.entity.position;
     // The bot steps at least 4 blocks away from the stack; the pathfinder's path can take it 8 or more.
-    const items = () => Object.values(w.andy.bot.entities).filter((e) => e.name === 'item' && e.getDroppedItem()?.name === 'dirt' && e.position.distanceTo(here) < 16);
+    const items = () =>
+      Object.values(w.andy.bot.entities).filter(
+        (e) => e.name === 'item' && e.getDroppedItem()?.name === 'dirt' && e.position.distanceTo(here) < 16,
+      );
     // The item entities (and their stacks' metadata) reach the bot after the inventory update.
     const lying = () => items().reduce((n, e) => n + (e.getDroppedItem()?.count ?? 0), 0);
     // What the bot and the server see, told when the wait fails.
     const seen = () => ({
       lying: lying(),
-      client: Object.values(w.andy.bot.entities).filter((e) => e.name === 'item').map((e) => `${e.id} ${e.getDroppedItem()?.name ?? '?'} at ${e.position.distanceTo(here).toFixed(1)}`),
-      server: Object.values(w.server.serv.entities as Record<string, { id: number; itemId?: number; position: { x: number; y: number; z: number } }>)
-        .filter((e) => e.itemId !== undefined).map((e) => `${e.id} at ${here.distanceTo(new Vec3(e.position.x, e.position.y, e.position.z)).toFixed(1)}`),
+      client: Object.values(w.andy.bot.entities)
+        .filter((e) => e.name === 'item')
+        .map((e) => `${e.id} ${e.getDroppedItem()?.name ?? '?'} at ${e.position.distanceTo(here).toFixed(1)}`),
+      server: Object.values(
+        w.server.serv.entities as Record<string, { id: number; itemId?: number; position: { x: number; y: number; z: number } }>,
+      )
+        .filter((e) => e.itemId !== undefined)
+        .map((e) => `${e.id} at ${here.distanceTo(new Vec3(e.position.x, e.position.y, e.position.z)).toFixed(1)}`),
     });
     await waitUntil(() => lying() >= 3, 'the bot sees the 3 dirt on the ground', { state: seen });
     expect(lying()).toBe(3);
@@ -237,7 +284,10 @@ describe('items', () => {
       const out = await run(w.andy, '!useItemOnEntity("bucket", "cow")');
       expect(out).toMatch(/^Used bucket on the cow at .*Gained 1 milk_bucket\. Lost 1 bucket\.$/);
       expect(w.andy.bot.heldItem?.name).toBe('milk_bucket');
-      await waitUntil(() => serverCount(w, 'Andy', 'milk_bucket') === 1 && serverCount(w, 'Andy', 'bucket') === 0, 'the server has the milk bucket');
+      await waitUntil(
+        () => serverCount(w, 'Andy', 'milk_bucket') === 1 && serverCount(w, 'Andy', 'bucket') === 0,
+        'the server has the milk bucket',
+      );
       expect(await run(w.andy, '!useItemOnEntity("shears", "cow")')).toMatch(/You have no shears/);
     } finally {
       command(w, '/kill @e[type=cow]');
@@ -256,12 +306,15 @@ describe('items', () => {
       expect(wool).toBeLessThanOrEqual(3);
       const sheep = serverMobs(w, 'sheep', base)[0];
       expect(sheepState(sheep).sheared).toBe(true);
-      const shears = serverPlayer(w.server, 'Andy').inventory.slots.find((s: { type: number } | null) => s?.type === w.server.serv.registry.itemsByName.shears.id);
+      const shears = serverPlayer(w.server, 'Andy').inventory.slots.find(
+        (s: { type: number } | null) => s?.type === w.server.serv.registry.itemsByName.shears.id,
+      );
       expect(damageOf(shears)).toBe(1);
       // A sheared sheep gives nothing more: once the server has handled the second use, no new
       // wool lies on the ground and none reached the inventory.
       const woolId = w.server.serv.registry.itemsByName.white_wool.id;
-      const woolOnGround = () => Object.values(w.server.serv.entities as Record<string, { itemId?: number }>).filter((e) => e.itemId === woolId);
+      const woolOnGround = () =>
+        Object.values(w.server.serv.entities as Record<string, { itemId?: number }>).filter((e) => e.itemId === woolId);
       const before = new Set(woolOnGround());
       await run(w.andy, '!useItemOnEntity("shears", "sheep")');
       await roundTrip(w.andy.bot);

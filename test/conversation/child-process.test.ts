@@ -40,10 +40,15 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
   });
   child = proc;
   childExited = once(proc, 'exit').then(([code]) => code as number | null);
-  proc.stderr!.on('data', (chunk: Buffer) => { childLines.push(`stderr: ${chunk.toString().trimEnd()}`); });
+  proc.stderr!.on('data', (chunk: Buffer) => {
+    childLines.push(`stderr: ${chunk.toString().trimEnd()}`);
+  });
   let ready!: () => void;
   let failed!: (err: Error) => void;
-  const readyOrFailed = new Promise<void>((resolve, reject) => { ready = resolve; failed = reject; });
+  const readyOrFailed = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
   createInterface({ input: proc.stdout! }).on('line', (line) => {
     let parsed: AgentProcessReport;
     try {
@@ -53,8 +58,10 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
       return;
     }
     if (parsed.type === 'log') childLines.push(parsed.line);
-    else if (parsed.type === 'error') { childLines.push(`error: ${parsed.message}`); failed(new Error(`child failed: ${parsed.message}`)); }
-    else {
+    else if (parsed.type === 'error') {
+      childLines.push(`error: ${parsed.message}`);
+      failed(new Error(`child failed: ${parsed.message}`));
+    } else {
       jillStatus = parsed.agents.find((a) => a.name === 'Jill');
       if (parsed.type === 'ready') ready();
     }
@@ -72,23 +79,37 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
 async function stopChild(timeoutMs = 5_000): Promise<void> {
   if (!child || !childExited) return;
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.race([childExited, new Promise((_, reject) => setTimeout(() => reject(new Error(`the child did not exit within ${timeoutMs} ms of SIGKILL`)), timeoutMs).unref())]);
+  await Promise.race([
+    childExited,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`the child did not exit within ${timeoutMs} ms of SIGKILL`)), timeoutMs).unref(),
+    ),
+  ]);
 }
 
 beforeAll(async () => {
   fake = await startFakeProvider('openai');
   scriptBots(fake, scripts, calls);
-  parent = await startAgents({ settings: settingsSchema.parse({ ...common, bot_transport: 'auto' }), profiles: fakeProfiles(fake, ['Andy']), port: 0, env: fake.env, log: () => {} });
+  parent = await startAgents({
+    settings: settingsSchema.parse({ ...common, bot_transport: 'auto' }),
+    profiles: fakeProfiles(fake, ['Andy']),
+    port: 0,
+    env: fake.env,
+    log: () => {},
+  });
   steve = await connectBot(parent.server!, 'Steve');
-  await startChild({
-    host: parent.address.host,
-    port: parent.address.port,
-    version: parent.server!.version,
-    names: ['Jill'],
-    modelUrl: fake.url,
-    settings: { ...common, bot_transport: 'whisper' },
-    maxLifetimeMs: 150_000,
-  }, 45_000);
+  await startChild(
+    {
+      host: parent.address.host,
+      port: parent.address.port,
+      version: parent.server!.version,
+      names: ['Jill'],
+      modelUrl: fake.url,
+      settings: { ...common, bot_transport: 'whisper' },
+      maxLifetimeMs: 150_000,
+    },
+    45_000,
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -103,7 +124,11 @@ test('the child is a separate OS process and the two find each other as bots acr
   expect(child!.pid).toBeGreaterThan(0);
   expect(child!.pid).not.toBe(process.pid);
   expect(parent.agents.map((a) => a.name)).toEqual(['Andy']);
-  await waitUntil(() => andy().conversations.isBot('Jill') && jillStatus?.others.includes('Andy') === true, 'mutual discovery across processes', 20_000);
+  await waitUntil(
+    () => andy().conversations.isBot('Jill') && jillStatus?.others.includes('Andy') === true,
+    'mutual discovery across processes',
+    20_000,
+  );
   expect(andy().conversations.others()).toEqual(['Jill']);
   expect(jillStatus!.others).toEqual(['Andy']);
   expect(jillStatus!.transport).toBe('whisper');
@@ -112,7 +137,7 @@ test('the child is a separate OS process and the two find each other as bots acr
   expect(andy().conversations.isBot('Steve')).toBe(false);
 }, 30_000);
 
-test('Andy\'s !startConversation reaches Jill in the other process; long messages cross intact both ways', async () => {
+test("Andy's !startConversation reaches Jill in the other process; long messages cross intact both ways", async () => {
   const greeting = 'Hello Jill, Andy here in the test process.';
   const hi = 'Hi Andy, Jill here in the child process.';
   // Over 600 characters, with doubled spaces, a backslash and a trailing space inside, so that
@@ -133,10 +158,26 @@ test('Andy\'s !startConversation reaches Jill in the other process; long message
   };
   steve.whisper('Andy', 'Andy, please talk to Jill');
 
-  await waitUntil(() => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${greeting}`)), 'Jill\'s model gets Andy\'s opening line', 20_000);
-  await waitUntil(() => calls.some((c) => c.bot === 'Andy' && c.last.endsWith(`Jill (a bot): ${hi}`)), 'Jill\'s reply comes back to Andy', 20_000);
-  await waitUntil(() => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${longFromAndy}`)), 'Andy\'s long message reaches Jill whole', 30_000);
-  await waitUntil(() => calls.some((c) => c.bot === 'Andy' && c.last.endsWith(`Jill (a bot): ${longFromJill}`)), 'Jill\'s long message reaches Andy whole', 30_000);
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${greeting}`)),
+    "Jill's model gets Andy's opening line",
+    20_000,
+  );
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Andy' && c.last.endsWith(`Jill (a bot): ${hi}`)),
+    "Jill's reply comes back to Andy",
+    20_000,
+  );
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${longFromAndy}`)),
+    "Andy's long message reaches Jill whole",
+    30_000,
+  );
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Andy' && c.last.endsWith(`Jill (a bot): ${longFromJill}`)),
+    "Jill's long message reaches Andy whole",
+    30_000,
+  );
   expect(remembers(andy(), `Jill (a bot): ${longFromJill}`)).toBe(true);
   expect(andy().conversations.active).toBe('Jill');
   await waitUntil(() => jillStatus?.active === 'Andy', 'Jill in conversation with Andy', 5_000);
@@ -144,13 +185,13 @@ test('Andy\'s !startConversation reaches Jill in the other process; long message
   expect(calls.some((c) => c.last.includes('mcb|'))).toBe(false);
 }, 90_000);
 
-test('when the child process dies, Andy\'s conversation with Jill ends after the leave delay', async () => {
+test("when the child process dies, Andy's conversation with Jill ends after the leave delay", async () => {
   expect(andy().conversations.state('Jill')).not.toBe('ended');
   expect(andy().bot.players.Jill).toBeDefined();
   const killedAt = Date.now();
   child!.kill('SIGKILL');
   expect(await childExited).toBeNull(); // killed by the signal, no exit code
-  await waitUntil(() => andy().bot.players.Jill === undefined, 'Andy\'s bot to see Jill leave (playerLeft)', 5_000);
+  await waitUntil(() => andy().bot.players.Jill === undefined, "Andy's bot to see Jill leave (playerLeft)", 5_000);
   await waitUntil(() => andy().conversations.state('Jill') === 'ended', 'the conversation to end', LEAVE_END_MS + 5_000);
   const elapsed = Date.now() - killedAt;
   expect(elapsed).toBeGreaterThanOrEqual(LEAVE_END_MS);

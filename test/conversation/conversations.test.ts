@@ -23,7 +23,10 @@ function setup(names: string[]) {
     const probe: Probe = { convo, busy: false, delivered: [], notes: [], reminders: [], asked: [], answer: false };
     const host: ConversationHost = {
       isBusy: () => probe.busy,
-      shouldRespond: async (_p, lines) => { probe.asked.push(lines); return probe.answer; },
+      shouldRespond: async (_p, lines) => {
+        probe.asked.push(lines);
+        return probe.answer;
+      },
       deliver: (partner, lines) => probe.delivered.push({ partner, lines, at: Date.now() - t0 }),
       note: (text) => probe.notes.push(text),
       remind: (partner, silentMs) => probe.reminders.push({ partner, silentMs, at: Date.now() - t0 }),
@@ -186,7 +189,11 @@ test('a silent partner triggers reminders after 30 s, then 60 s more, then 120 s
   await advance(1);
   await advance(60_000);
   await advance(120_000);
-  expect(bots.Andy.reminders.map((r) => [r.at, r.silentMs])).toEqual([[30_000, 30_000], [90_000, 90_000], [210_000, 210_000]]);
+  expect(bots.Andy.reminders.map((r) => [r.at, r.silentMs])).toEqual([
+    [30_000, 30_000],
+    [90_000, 90_000],
+    [210_000, 210_000],
+  ]);
   // Jill answers: no reminder while Andy owes the answer; after Andy speaks, 30 s again.
   bots.Jill.convo.say('Andy', 'sorry, here');
   await advance(100_000);
@@ -219,7 +226,13 @@ test('delays come from the options', async () => {
   const a = new Conversations('Andy', hub.endpoint('Andy'));
   const j = new Conversations('Jill', hub.endpoint('Jill'), { timings: { replyDelayMs: 1_000 } });
   const got: number[] = [];
-  j.attach({ isBusy: () => false, shouldRespond: async () => true, deliver: () => got.push(Date.now() - t0), note: () => {}, remind: () => {} });
+  j.attach({
+    isBusy: () => false,
+    shouldRespond: async () => true,
+    deliver: () => got.push(Date.now() - t0),
+    note: () => {},
+    remind: () => {},
+  });
   a.start('Jill', 'hi');
   await advance(2_000);
   expect(got).toEqual([1_000]);
@@ -240,4 +253,10 @@ test('unknown partners are refused with the list of bots; a player name never co
   return vi.advanceTimersByTimeAsync(300).then(() => expect(seen).toEqual(['Bob']));
 });
 
-const noopHost: ConversationHost = { isBusy: () => false, shouldRespond: async () => true, deliver: () => {}, note: () => {}, remind: () => {} };
+const noopHost: ConversationHost = {
+  isBusy: () => false,
+  shouldRespond: async () => true,
+  deliver: () => {},
+  note: () => {},
+  remind: () => {},
+};

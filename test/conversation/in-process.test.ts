@@ -60,7 +60,10 @@ test('two bots converse in-process; each line is echoed publicly as "(to X) ..."
 
 test('a third bot is refused while Jill is busy; Andy switching to Bob ends Andy–Jill; then Jill is free again', async () => {
   steve.whisper('Bob', '!startConversation("Jill", "Jill, want to build?")');
-  await waitUntil(() => remembers(agent('Bob'), /Jill ended the conversation: I'm talking with Andy right now/), 'Bob is told Jill is busy');
+  await waitUntil(
+    () => remembers(agent('Bob'), /Jill ended the conversation: I'm talking with Andy right now/),
+    'Bob is told Jill is busy',
+  );
   expect(remembers(agent('Jill'), /Bob wanted to talk; you were busy with Andy/)).toBe(true);
   expect(agent('Jill').conversations.active).toBe('Andy');
   expect(agent('Bob').conversations.active).toBeUndefined();
@@ -94,10 +97,18 @@ test('five bots asking each other at once pair up consistently: nobody is in two
   const next = (i: number): string => NAMES[(i + 1) % NAMES.length]!;
   NAMES.forEach((n, i) => void agent(n).startConversation(next(i), `hello from ${n}`));
   // Every opening has been answered: accepted, or refused and the refusal received.
-  await waitUntil(() => NAMES.every((n, i) => {
-    const theirs = agent(next(i)).conversations.state(n);
-    return theirs === 'active' || (theirs === 'ended' && agent(n).conversations.state(next(i)) === 'ended');
-  }), 'every opening answered', { state: () => NAMES.map((n, i) => `${n}->${next(i)}: ${agent(n).conversations.state(next(i))}/${agent(next(i)).conversations.state(n)}`) });
+  await waitUntil(
+    () =>
+      NAMES.every((n, i) => {
+        const theirs = agent(next(i)).conversations.state(n);
+        return theirs === 'active' || (theirs === 'ended' && agent(n).conversations.state(next(i)) === 'ended');
+      }),
+    'every opening answered',
+    {
+      state: () =>
+        NAMES.map((n, i) => `${n}->${next(i)}: ${agent(n).conversations.state(next(i))}/${agent(next(i)).conversations.state(n)}`),
+    },
+  );
   const active = Object.fromEntries(NAMES.map((n) => [n, agent(n).conversations.active]));
   for (const [n, partner] of Object.entries(active)) {
     if (partner) expect(active[partner], `${n} talks with ${partner}, who must talk with ${n}`).toBe(n);
@@ -106,7 +117,10 @@ test('five bots asking each other at once pair up consistently: nobody is in two
   const refused = NAMES.filter((n) => !active[n]);
   for (const n of refused) expect(remembers(agent(n), /ended the conversation: I'm talking with|wanted to talk; you were busy/)).toBe(true);
   // One after another, they pair up; a fifth asking a taken bot is refused.
-  for (const n of NAMES) { const p = agent(n).conversations.active; if (p) agent(n).endConversation(p); }
+  for (const n of NAMES) {
+    const p = agent(n).conversations.active;
+    if (p) agent(n).endConversation(p);
+  }
   await waitUntil(() => NAMES.every((n) => agent(n).conversations.active === undefined), 'both sides of every conversation ended');
   await agent('Andy').startConversation('Jill', 'pair?');
   await waitUntil(() => agent('Jill').conversations.active === 'Andy', 'Andy–Jill');

@@ -26,7 +26,13 @@ const jill = () => second!.agents[0];
 beforeAll(async () => {
   fake = await startFakeProvider('openai');
   scriptBots(fake, scripts, calls);
-  first = await startAgents({ settings: testSettings(common), profiles: fakeProfiles(fake, ['Andy']), port: 0, env: fake.env, log: () => {} });
+  first = await startAgents({
+    settings: testSettings(common),
+    profiles: fakeProfiles(fake, ['Andy']),
+    port: 0,
+    env: fake.env,
+    log: () => {},
+  });
   steve = await connectBot(first.server!, 'Steve');
   ears = listen(steve);
   second = await startAgents({
@@ -60,8 +66,16 @@ test('a long message crosses by whispers intact, the answer comes back, and both
   // Too long for one chat line from Steve: Andy's model would issue the command; call it directly.
   expect(long.length).toBeGreaterThan(600);
   expect(await andy().startConversation('Jill', long)).toBe('Started a conversation with Jill.');
-  await waitUntil(() => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${long}`)), 'Jill reads the whole message', 30_000);
-  await waitUntil(() => calls.some((c) => c.bot === 'Andy' && c.last.endsWith('Jill (a bot): Got the whole plan.')), 'Andy hears back', 20_000);
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Jill' && c.last.endsWith(`Andy (a bot): ${long}`)),
+    'Jill reads the whole message',
+    30_000,
+  );
+  await waitUntil(
+    () => calls.some((c) => c.bot === 'Andy' && c.last.endsWith('Jill (a bot): Got the whole plan.')),
+    'Andy hears back',
+    20_000,
+  );
   expect(andy().conversations.active).toBe('Jill');
   expect(jill().conversations.active).toBe('Andy');
   await waitUntil(() => ears.heard.includes('Jill: (to Andy) Got the whole plan.'), 'public echo of Jill', 10_000);

@@ -25,8 +25,12 @@ export function fakeProfiles(fake: FakeProviderServer, names: string[]) {
 export function listen(human: Bot) {
   const heard: string[] = [];
   const whispered: string[] = [];
-  human.on('chat', (from, text) => { heard.push(`${from}: ${text}`); });
-  human.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
+  human.on('chat', (from, text) => {
+    heard.push(`${from}: ${text}`);
+  });
+  human.on('whisper', (from, text) => {
+    whispered.push(`${from}: ${text}`);
+  });
   return { heard, whispered };
 }
 

@@ -6,8 +6,15 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
-  CHAT_LIMIT, ChatOutbox, decodePayload, encodePayload, isServerFeedback, proofMac, reachesBot,
-  WhisperTransport, type BotMessage,
+  CHAT_LIMIT,
+  ChatOutbox,
+  decodePayload,
+  encodePayload,
+  isServerFeedback,
+  proofMac,
+  reachesBot,
+  WhisperTransport,
+  type BotMessage,
 } from '../../src/conversation/index.ts';
 
 /** A chat server: `/tell X msg` lines become X's whisper events, trimmed as the real server does. */
@@ -164,21 +171,30 @@ describe('whisper transport', () => {
 });
 
 describe('chat outbox', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-  test('a long burst never trips vanilla\'s spam kick (+20 per message, -1 per 50 ms tick, kick above 200)', async () => {
+  test("a long burst never trips vanilla's spam kick (+20 per message, -1 per 50 ms tick, kick above 200)", async () => {
     let counter = 0;
     let peak = 0;
     const sentAt: number[] = [];
     const start = Date.now();
-    const outbox = new ChatOutbox((line) => {
-      expect(line.length).toBeLessThanOrEqual(CHAT_LIMIT);
-      counter += 20;
-      peak = Math.max(peak, counter);
-      sentAt.push(Date.now() - start);
-    }, { burst: 6, intervalMs: 1_000, maxQueued: 100 });
-    const tick = setInterval(() => { if (counter > 0) counter--; }, 50);
+    const outbox = new ChatOutbox(
+      (line) => {
+        expect(line.length).toBeLessThanOrEqual(CHAT_LIMIT);
+        counter += 20;
+        peak = Math.max(peak, counter);
+        sentAt.push(Date.now() - start);
+      },
+      { burst: 6, intervalMs: 1_000, maxQueued: 100 },
+    );
+    const tick = setInterval(() => {
+      if (counter > 0) counter--;
+    }, 50);
     for (let i = 0; i < 60; i++) outbox.chat(`line ${i}`);
     expect(sentAt.length).toBe(6); // the burst
     await vi.advanceTimersByTimeAsync(60_000);
@@ -209,10 +225,12 @@ describe('chat outbox', () => {
     expect(outbox.pending).toBe(5);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(lines).toEqual([
-      'line 0', 'line 1', // the burst
+      'line 0',
+      'line 1', // the burst
       '/tell Steve Stopped.',
       '[8 older chat lines dropped]',
-      'line 10', 'line 11',
+      'line 10',
+      'line 11',
       '/tell Jill mcb|envelope',
     ]);
     // Once the notice went out, a new overflow counts afresh.

@@ -29,8 +29,12 @@ beforeAll(async () => {
     log: () => {},
   });
   steve = await connectBot(running.server!, 'Steve');
-  steve.on('chat', (from, text) => { heard.push(`${from}: ${text}`); });
-  steve.on('whisper', (from, text) => { whispered.push(`${from}: ${text}`); });
+  steve.on('chat', (from, text) => {
+    heard.push(`${from}: ${text}`);
+  });
+  steve.on('whisper', (from, text) => {
+    whispered.push(`${from}: ${text}`);
+  });
 });
 
 afterAll(async () => {
@@ -43,7 +47,10 @@ test('a command typed in public chat naming a bot runs without a model call, and
   const andy = running.agents[0].bot;
   const jill = running.agents[1].bot;
   steve.chat(`/tp Steve ${Math.floor(andy.entity.position.x) + 6} ${andy.entity.position.y} ${Math.floor(andy.entity.position.z)}`);
-  await waitUntil(() => andy.players.Steve?.entity !== undefined && andy.entity.position.distanceTo(steve.entity.position) > 4, 'Steve away from Andy');
+  await waitUntil(
+    () => andy.players.Steve?.entity !== undefined && andy.entity.position.distanceTo(steve.entity.position) > 4,
+    'Steve away from Andy',
+  );
   const jillStart = jill.entity.position.clone();
   steve.chat('Andy !goToPlayer("Steve", 1)');
   await waitUntil(() => heard.some((l) => l.startsWith('Andy: Reached Steve')), 'Andy reports reaching Steve', 20_000);

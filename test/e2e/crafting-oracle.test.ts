@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { craftingTask, play } from '../helpers/oracle-teams.ts';
 
 describe('crafting with oracle teams', () => {
-  test('the issue\'s bread: the wheat goes to the agent with the table, who crafts', async () => {
+  test("the issue's bread: the wheat goes to the agent with the table, who crafts", async () => {
     const { result } = await play(craftingTask('bread', 'bread', { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }));
     expect(result).toMatchObject({ success: true, score: 1 });
     expect(result.commands.Jill).toEqual(['!givePlayer("Andy", "wheat", 1)']);
@@ -15,10 +15,16 @@ describe('crafting with oracle teams', () => {
   }, 120_000);
 
   test('an unsolvable task: said once with the reason, recorded by the oracle, run ends at its timeout', async () => {
-    const { result, oracles } = await play(craftingTask('compass', 'compass', { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } }, { timeout: 6 }));
+    const { result, oracles } = await play(
+      craftingTask('compass', 'compass', { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } }, { timeout: 6 }),
+    );
     expect(result).toMatchObject({ score: 0, success: false });
     expect(oracles.map((o) => o.unsolvable).filter(Boolean)[0]).toMatch(/redstone/);
     expect(result.unsolvable).toMatch(/redstone/);
-    expect(Object.values(result.commands).flat().filter((c) => c.startsWith('!craftRecipe'))).toEqual([]);
+    expect(
+      Object.values(result.commands)
+        .flat()
+        .filter((c) => c.startsWith('!craftRecipe')),
+    ).toEqual([]);
   }, 60_000);
 });

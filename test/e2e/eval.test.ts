@@ -24,11 +24,21 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'src/cli.ts');
 const TASKS = path.join(ROOT, 'test/fixtures/minecollab/crafting_2_agents.json');
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'mc-eval-')); });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mc-eval-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 const settings = testSettings({ chat_bot_messages: false });
-const options = (out: string, more: Partial<EvaluateOptions> = {}): EvaluateOptions => ({ inputs: [TASKS], out, settings, log: () => {}, ...more });
+const options = (out: string, more: Partial<EvaluateOptions> = {}): EvaluateOptions => ({
+  inputs: [TASKS],
+  out,
+  settings,
+  log: () => {},
+  ...more,
+});
 
 describe('an evaluation with the oracle', () => {
   test('2 workers, each on its own server: results.jsonl, run folders, a summary that matches the results, CSV, report, export', async () => {
@@ -45,12 +55,16 @@ describe('an evaluation with the oracle', () => {
       'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0',
     ]);
     // Every run was played to its end (the oracle solves these three today; the machinery does not depend on it).
-    expect(results.every((r) => ['success', 'timeout'].includes(r.end_reason) && r.models.Andy === 'oracle' && r.models.Jill === 'oracle')).toBe(true);
+    expect(
+      results.every((r) => ['success', 'timeout'].includes(r.end_reason) && r.models.Andy === 'oracle' && r.models.Jill === 'oracle'),
+    ).toBe(true);
     // Two runs overlapped in time: the workers ran side by side.
     const spans = results.map((r) => [Date.parse(r.started_at), Date.parse(r.started_at) + r.duration_s * 1000] as const);
     expect(spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => i !== j && a0 < b1 && b0 < a1))).toBe(true);
     // Each worker played on an embedded server of its own (kept warm between its runs, or fresh).
-    const servers = [...(await readFile(evaluation.files.log, 'utf8')).matchAll(/\[w(\d)[^\]]*\] Embedded Minecraft \S+ server on 127\.0\.0\.1:(\d+)/g)];
+    const servers = [
+      ...(await readFile(evaluation.files.log, 'utf8')).matchAll(/\[w(\d)[^\]]*\] Embedded Minecraft \S+ server on 127\.0\.0\.1:(\d+)/g),
+    ];
     expect(new Set(servers.map((m) => m[1]))).toEqual(new Set(['0', '1']));
     expect(servers.length).toBeLessThanOrEqual(results.length);
 
@@ -59,7 +73,10 @@ describe('an evaluation with the oracle', () => {
     expect(all).toMatchObject({ runs: results.length, successes });
     expect(all.success).toEqual(wilsonInterval(successes, results.length));
     expect(all.score).toEqual(meanInterval(results.map((r) => r.score)));
-    expect(evaluation.rows.filter((r) => r.dimension === 'plan access').map((r) => [r.group, r.runs])).toEqual([['full', 1], ['partial', 2]]);
+    expect(evaluation.rows.filter((r) => r.dimension === 'plan access').map((r) => [r.group, r.runs])).toEqual([
+      ['full', 1],
+      ['partial', 2],
+    ]);
     expect(evaluation.table).toContain('all runs');
     const csv = parse(await readFile(evaluation.files.csv, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(csv[0]).toMatchObject({ dimension: 'all', runs: String(results.length), successes: String(successes) });
@@ -89,7 +106,14 @@ describe('an evaluation with the oracle', () => {
   test('an interrupted evaluation keeps its finished runs; --resume makes only the rest; without it the folder is refused', async () => {
     const out = path.join(dir, 'resume');
     const stop = new AbortController();
-    const first = await evaluate(options(out, { signal: stop.signal, onProgress: (p) => { if (p.done === 1) stop.abort(); } }));
+    const first = await evaluate(
+      options(out, {
+        signal: stop.signal,
+        onProgress: (p) => {
+          if (p.done === 1) stop.abort();
+        },
+      }),
+    );
     expect(first).toMatchObject({ interrupted: true, made: 1 });
     expect(parseResults(await readFile(first.files.results, 'utf8'))).toHaveLength(1);
 
@@ -113,7 +137,9 @@ describe('tasks the version cannot play', () => {
     const lines: string[] = [];
     const evaluation = await evaluate({ ...options(path.join(dir, 'unplayable')), inputs: [file], log: (l) => lines.push(l) });
     expect(lines.join('\n')).toMatch(/1 task\(s\) cannot be played on Minecraft .*recorded as errors.*\n.*"rose_red" is not an item/);
-    expect(evaluation.results).toMatchObject([{ task_id: 'old_dye', end_reason: 'error', score: 0, success: false, setup_s: 0, play_s: 0 }]);
+    expect(evaluation.results).toMatchObject([
+      { task_id: 'old_dye', end_reason: 'error', score: 0, success: false, setup_s: 0, play_s: 0 },
+    ]);
     expect(evaluation.results[0]!.error).toMatch(/^not played: .*rose_red/);
     expect(await readFile(evaluation.files.log, 'utf8')).not.toContain('Embedded Minecraft');
   }, 30_000);
@@ -132,7 +158,9 @@ describe('external servers', () => {
       await server.close();
     }
     expect(() => parseServers('localhost')).toThrow(/"localhost" is not host:port/);
-    await expect(evaluate(options(path.join(dir, 'too-few'), { parallel: 2, servers: parseServers('127.0.0.1:1') }))).rejects.toThrow(/--parallel 2 needs 2 servers/);
+    await expect(evaluate(options(path.join(dir, 'too-few'), { parallel: 2, servers: parseServers('127.0.0.1:1') }))).rejects.toThrow(
+      /--parallel 2 needs 2 servers/,
+    );
   }, 60_000);
 });
 
@@ -145,8 +173,12 @@ async function cli(args: string[], during?: (child: ChildProcess) => Promise<voi
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const exited = once(child, 'exit');
   await during?.(child);
   const [code] = await exited;
@@ -181,7 +213,10 @@ describe('the command line', () => {
     expect(run.stderr).toContain(path.join(out, 'report.html'));
     const exported = await cli(['export', out, '--min-score', '0']);
     expect(exported.code, exported.stderr).toBe(0);
-    const lines = (await readFile(path.join(out, 'sft.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(path.join(out, 'sft.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines.map((l) => l.metadata.agent).sort()).toEqual(['Andy', 'Jill']);
   }, 120_000);

@@ -7,9 +7,11 @@
 import { describe, expect, test } from 'vitest';
 import { fixture, play } from '../helpers/oracle-teams.ts';
 
-describe('Hell\'s Kitchen with oracle teams', () => {
-  test('Hell\'s Kitchen: each agent makes its own dish (generated, seed 23)', async () => {
-    const { result } = await play(await fixture('cooking_2_agents_hells_kitchen.json', 'generated_cooking_cooked_porkchop_baked_potato_23_2_hells_kitchen'));
+describe("Hell's Kitchen with oracle teams", () => {
+  test("Hell's Kitchen: each agent makes its own dish (generated, seed 23)", async () => {
+    const { result } = await play(
+      await fixture('cooking_2_agents_hells_kitchen.json', 'generated_cooking_cooked_porkchop_baked_potato_23_2_hells_kitchen'),
+    );
     expect(result).toMatchObject({ success: true, score: 1 });
   }, 300_000);
 });

@@ -59,7 +59,9 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mc-queue-'));
   if (!hasRedis) return;
   const port = await freePort();
-  redis = spawn('redis-server', ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  redis = spawn('redis-server', ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const ready = new Promise<boolean>((resolve) => {
     redis!.stdout!.on('data', (c: Buffer) => {
@@ -110,16 +112,25 @@ function cli(args: string[]): Cli {
       }
     }
   };
-  child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); check(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    check();
+  });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return {
-    child, stdout: () => stdout, stderr: () => stderr, exited,
-    line: (pattern) => new Promise((resolve, reject) => {
-      watchers.push({ pattern, resolve });
-      check();
-      void exited.then((code) => reject(new Error(`exited (${code}) before a line matching ${pattern}:\n${stderr}`)));
-    }),
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        watchers.push({ pattern, resolve });
+        check();
+        void exited.then((code) => reject(new Error(`exited (${code}) before a line matching ${pattern}:\n${stderr}`)));
+      }),
   };
 }
 
@@ -139,10 +150,14 @@ async function emptyQueue(): Promise<Queue> {
 }
 
 describe('job ids and queue URLs', () => {
-  test('a job id is campaign, run and model; the campaign is the --out folder\'s name; URLs are checked and printed without passwords', () => {
+  test("a job id is campaign, run and model; the campaign is the --out folder's name; URLs are checked and printed without passwords", () => {
     expect(campaignId('/x/evals/sonnet/')).toBe('sonnet');
     expect(campaignId('/x/evals/sonnet', 'exp-1')).toBe('exp-1');
-    const profiles = [profileSchema.parse({ name: 'Andy' }), profileSchema.parse({ name: 'Jill' }), profileSchema.parse({ name: 'Bob', model: 'openai/gpt-4o' })];
+    const profiles = [
+      profileSchema.parse({ name: 'Andy' }),
+      profileSchema.parse({ name: 'Jill' }),
+      profileSchema.parse({ name: 'Bob', model: 'openai/gpt-4o' }),
+    ];
     expect(modelKey(undefined, profiles.slice(0, 2))).toBe('oracle');
     expect(modelKey(undefined, profiles)).toBe('oracle+openai/gpt-4o');
     expect(modelKey('gpt-4o', profiles)).toBe('openai/gpt-4o');
@@ -175,7 +190,11 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       await a.exited;
       // The coordinator dies too once a first run is recorded; the same command with --resume re-attaches.
       const results = path.join(out, 'results.jsonl');
-      await waitUntil(async () => (await readFile(results, 'utf8').catch(() => '')).trim() !== '' || first!.child.exitCode !== null, 'a first run is recorded', 80_000);
+      await waitUntil(
+        async () => (await readFile(results, 'utf8').catch(() => '')).trim() !== '' || first!.child.exitCode !== null,
+        'a first run is recorded',
+        80_000,
+      );
       await end(first);
       const second = cli(['eval', ...CAMPAIGN, '--queue', url, '--out', out, '--resume']);
       const code = await second.exited;
@@ -214,7 +233,8 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       // The run folders are in the campaign's --out (same machine here: the worker's default).
       const runs = await readdir(path.join(out, 'runs'));
       expect(runs).toHaveLength(4);
-      for (const run of runs) expect(await readdir(path.join(out, 'runs', run))).toEqual(expect.arrayContaining(['result.json', 'commands.jsonl', 'requests']));
+      for (const run of runs)
+        expect(await readdir(path.join(out, 'runs', run))).toEqual(expect.arrayContaining(['result.json', 'commands.jsonl', 'requests']));
 
       // Worker b played three or four runs of the same agents in its slot's world, kept warm and reset between runs.
       expect(await readFile(path.join(out, 'eval.log'), 'utf8')).toMatch(/A warm world, its reset verified in \d+ ms\./);
@@ -238,7 +258,13 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
     try {
       const progress: number[] = [];
       const evaluation = evaluateOnQueue({
-        inputs: [TASKS], ids: 'firework', queue: url, out, attempts: 1, settings: testSettings({ chat_bot_messages: false }), log: () => {},
+        inputs: [TASKS],
+        ids: 'firework',
+        queue: url,
+        out,
+        attempts: 1,
+        settings: testSettings({ chat_bot_messages: false }),
+        log: () => {},
         onProgress: (p) => progress.push(p.running),
       });
       a = worker();
@@ -259,7 +285,9 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       const result = await evaluation;
       expect(result).toMatchObject({ planned: 1, made: 1, interrupted: false });
       expect(result.results).toMatchObject([{ end_reason: 'error', success: false, score: 0 }]);
-      expect(result.results[0]!.error).toMatch(/^queue: no attempt finished: started 1 time\(s\), the limit \(--attempts 1\); 1 time\(s\) its worker was lost .*taken by: \S+:\d+, \S+:\d+$/);
+      expect(result.results[0]!.error).toMatch(
+        /^queue: no attempt finished: started 1 time\(s\), the limit \(--attempts 1\); 1 time\(s\) its worker was lost .*taken by: \S+:\d+, \S+:\d+$/,
+      );
       expect(await queue.getJobCounts('failed')).toEqual({ failed: 1 });
       expect(Math.max(...progress)).toBe(1);
       expect(parseResults(await readFile(path.join(out, 'results.jsonl'), 'utf8'))).toHaveLength(1);
@@ -275,7 +303,16 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
     const options = (more: Partial<QueueEvaluateOptions> = {}): QueueEvaluateOptions => {
       const stop = new AbortController();
       // No worker runs: the coordinator detaches once it has submitted and reported progress.
-      return { inputs: [TASKS], queue: url, out: path.join(dir, 'twice'), settings: testSettings(), log: () => {}, signal: stop.signal, onProgress: () => stop.abort(), ...more };
+      return {
+        inputs: [TASKS],
+        queue: url,
+        out: path.join(dir, 'twice'),
+        settings: testSettings(),
+        log: () => {},
+        signal: stop.signal,
+        onProgress: () => stop.abort(),
+        ...more,
+      };
     };
     let events: QueueEvents | undefined;
     try {
@@ -296,7 +333,9 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       // Another model is another run of the campaign: jobs of its own (none is played here).
       await evaluateOnQueue(options({ resume: true, model: 'openai/gpt-4o', env: { OPENAI_API_KEY: 'not-used' } }));
       expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 6 });
-      expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toContain('twice|minecollab/crafting_2_agents/multiagent_crafting_compass_partial_plan_requires_ctable__depth_0/1|openai/gpt-4o');
+      expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toContain(
+        'twice|minecollab/crafting_2_agents/multiagent_crafting_compass_partial_plan_requires_ctable__depth_0/1|openai/gpt-4o',
+      );
       await expect(evaluateOnQueue(options({ queue: 'http://localhost:6379' }))).rejects.toThrow(/not a redis:\/\/ or rediss:\/\/ URL/);
     } finally {
       await events?.close();

@@ -32,12 +32,23 @@ async function litter({ agents, origin }: TaskReady): Promise<void> {
   const bot = agents[0]!.bot;
   const { x, y, z } = origin;
   for (const line of [
-    `/setblock ${x + 3} ${y} ${z + 3} stone`, `/fill ${x - 4} ${y} ${z - 4} ${x - 3} ${y + 1} ${z - 3} oak_planks`,
-    `/setblock ${x + 3} ${y} ${z - 3} furnace`, `/summon pig ${x + 5} ${y} ${z}`, `/give ${agents[1]!.name} cobblestone 5`,
-    `/effect give ${agents[0]!.name} slowness 600`, `/xp add ${agents[0]!.name} 3 levels`,
-  ]) bot.chat(line);
-  await waitUntil(() => bot.blockAt(new Vec3(x + 3, y, z - 3))?.name === 'furnace' && Object.values(bot.entities).some((e) => e.name === 'pig')
-    && Object.keys(bot.entity.effects).length > 0 && bot.experience.level === 3, 'the mess is there');
+    `/setblock ${x + 3} ${y} ${z + 3} stone`,
+    `/fill ${x - 4} ${y} ${z - 4} ${x - 3} ${y + 1} ${z - 3} oak_planks`,
+    `/setblock ${x + 3} ${y} ${z - 3} furnace`,
+    `/summon pig ${x + 5} ${y} ${z}`,
+    `/give ${agents[1]!.name} cobblestone 5`,
+    `/effect give ${agents[0]!.name} slowness 600`,
+    `/xp add ${agents[0]!.name} 3 levels`,
+  ])
+    bot.chat(line);
+  await waitUntil(
+    () =>
+      bot.blockAt(new Vec3(x + 3, y, z - 3))?.name === 'furnace' &&
+      Object.values(bot.entities).some((e) => e.name === 'pig') &&
+      Object.keys(bot.entity.effects).length > 0 &&
+      bot.experience.level === 3,
+    'the mess is there',
+  );
   await agents[1]!.bot.toss(agents[1]!.bot.registry.itemsByName.cobblestone!.id, null, 5);
   await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 'the tossed items lie on the ground');
 }
@@ -52,7 +63,12 @@ test('the same task on a reset warm world and on a fresh one: the same score and
   expect(first.success).toBe(true);
   expect(world.stats).toMatchObject({ fresh: 1, warm: 0, failedResets: 0 });
   let bot: TaskReady['agents'][number]['bot'] | undefined;
-  const warm = await play(BANNER, { world, onReady: ({ agents }) => { bot = agents[0]!.bot; } });
+  const warm = await play(BANNER, {
+    world,
+    onReady: ({ agents }) => {
+      bot = agents[0]!.bot;
+    },
+  });
   expect(world.stats).toMatchObject({ fresh: 1, warm: 1, failedResets: 0 });
 
   expect(warm.score).toBe(fresh.score);

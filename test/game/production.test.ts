@@ -10,9 +10,10 @@ const data = gameData('1.21.4');
 
 /** Gathering every item of `items` from blocks of the same name. */
 function gathering(...items: string[]) {
-  return (item: string): GatherSource | undefined => items.includes(item)
-    ? { item, command: (n) => `!collectBlocks("${item}", ${n})`, perAction: 1, where: `the ${item} nearby` }
-    : undefined;
+  return (item: string): GatherSource | undefined =>
+    items.includes(item)
+      ? { item, command: (n) => `!collectBlocks("${item}", ${n})`, perAction: 1, where: `the ${item} nearby` }
+      : undefined;
 }
 
 describe('recipe variants', () => {
@@ -30,7 +31,8 @@ describe('recipe variants', () => {
 });
 
 describe('usable recipes', () => {
-  const names = (item: string) => usableRecipes(data, data.itemsByName[item]!.id).map((r) => [...recipeIngredients(r).keys()].map((i) => data.items[i]!.name).join('+'));
+  const names = (item: string) =>
+    usableRecipes(data, data.itemsByName[item]!.id).map((r) => [...recipeIngredients(r).keys()].map((i) => data.items[i]!.name).join('+'));
 
   test('of two items made from each other, only the way a player goes: pack into blocks, break ingots into nuggets', () => {
     expect(names('iron_block')).toEqual(['iron_ingot']);
@@ -43,9 +45,14 @@ describe('usable recipes', () => {
   });
 
   test('a block from its item and nuggets from an ingot are planned', () => {
-    expect(planProduction(data, { iron_ingot: 9 }, { iron_block: 1 }, { tableNearby: true })).toMatchObject({ missing: {}, steps: [{ item: 'iron_block', times: 1 }] });
+    expect(planProduction(data, { iron_ingot: 9 }, { iron_block: 1 }, { tableNearby: true })).toMatchObject({
+      missing: {},
+      steps: [{ item: 'iron_block', times: 1 }],
+    });
     expect(planProduction(data, { iron_ingot: 1, torch: 1 }, { lantern: 1 }, { tableNearby: true })).toMatchObject({
-      missing: {}, leftovers: { iron_nugget: 1 }, steps: [{ item: 'iron_nugget', times: 1 }, { item: 'lantern' }],
+      missing: {},
+      leftovers: { iron_nugget: 1 },
+      steps: [{ item: 'iron_nugget', times: 1 }, { item: 'lantern' }],
     });
   });
 });
@@ -56,7 +63,10 @@ describe('how far missing items are broken down', () => {
     expect(planProduction(data, {}, { stick: 4 }, {}, { expand: 'targets' }).missing).toEqual({ oak_planks: 2 });
     expect(planProduction(data, {}, { stick: 4 }, {}, { expand: 'raw' }).missing).toEqual({ oak_log: 1 });
     // A table planned for the target is not a target: "targets" names it missing.
-    expect(planProduction(data, { iron_ingot: 4 }, { compass: 1 }, {}, { expand: 'targets' }).missing).toEqual({ crafting_table: 1, redstone: 1 });
+    expect(planProduction(data, { iron_ingot: 4 }, { compass: 1 }, {}, { expand: 'targets' }).missing).toEqual({
+      crafting_table: 1,
+      redstone: 1,
+    });
     expect(planProduction(data, { iron_ingot: 4 }, { compass: 1 }, {}, { expand: 'raw' }).missing).toEqual({ oak_log: 1, redstone: 1 });
   });
 

@@ -53,9 +53,7 @@ export interface AgentStatus {
 
 /** One line of the child's stdout. */
 export type AgentProcessReport =
-  | { type: 'ready' | 'status'; agents: AgentStatus[] }
-  | { type: 'log'; line: string }
-  | { type: 'error'; message: string };
+  { type: 'ready' | 'status'; agents: AgentStatus[] } | { type: 'log'; line: string } | { type: 'error'; message: string };
 
 /** Environment variable holding the JSON {@link AgentProcessConfig}. */
 export const AGENT_PROCESS_CONFIG_ENV = 'AGENT_PROCESS_CONFIG';
@@ -95,7 +93,9 @@ async function main(): Promise<void> {
     port: config.port,
     minecraft_version: config.version,
   });
-  const profiles = config.names.map((name) => profileSchema.parse({ name, model: { model: `openai/${config.model ?? 'gpt-test'}`, url: config.modelUrl } }));
+  const profiles = config.names.map((name) =>
+    profileSchema.parse({ name, model: { model: `openai/${config.model ?? 'gpt-test'}`, url: config.modelUrl } }),
+  );
   const running = await startAgents({ settings, profiles, log: (line) => report({ type: 'log', line }) });
 
   let stopping = false;
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
 // Only when run as the process's entry point (tests import the types and the constant).
 if (import.meta.main) {
   main().catch((err: unknown) => {
-    report({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+    report({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     process.exit(1);
   });
 }

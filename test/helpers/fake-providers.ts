@@ -175,7 +175,8 @@ export class PromptCacheSimulator {
   }
 
   /** Counts one request's prompt against the cache, and updates the cache. */
-  use(body: any): CacheUsage { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  use(body: any): CacheUsage {
     return this.#protocol === 'anthropic' ? this.#useAnthropic(body) : this.#useOpenAI(body);
   }
 
@@ -189,7 +190,8 @@ export class PromptCacheSimulator {
       blocks.push({ key: `${role}\u0000${JSON.stringify(rest)}`, tokens: roughTokens(text), breakpoint: Boolean(mark) });
     };
     for (const tool of Array.isArray(body?.tools) ? body.tools : []) add('tool', tool);
-    for (const block of typeof body?.system === 'string' ? [body.system] : Array.isArray(body?.system) ? body.system : []) add('system', block);
+    for (const block of typeof body?.system === 'string' ? [body.system] : Array.isArray(body?.system) ? body.system : [])
+      add('system', block);
     for (const message of Array.isArray(body?.messages) ? body.messages : []) {
       const content = typeof message.content === 'string' ? [message.content] : Array.isArray(message.content) ? message.content : [];
       content.forEach((block: unknown, i: number) => add(i === 0 ? String(message.role) : '', block));
@@ -208,7 +210,10 @@ export class PromptCacheSimulator {
     let hit = -1;
     for (const b of breakpoints) {
       for (let j = b; j >= Math.max(0, b - 20); j--) {
-        if (this.#anthropic.has(keys[j]!)) { hit = Math.max(hit, j); break; }
+        if (this.#anthropic.has(keys[j]!)) {
+          hit = Math.max(hit, j);
+          break;
+        }
       }
     }
     const read = hit >= 0 ? totals[hit]! : 0;
@@ -236,7 +241,8 @@ export class PromptCacheSimulator {
     }
     this.#openai.push(text);
     const prefix = Math.floor(common / 4);
-    const read = input < this.#minTokens || prefix < this.#minTokens ? 0 : this.#minTokens + Math.floor((prefix - this.#minTokens) / 128) * 128;
+    const read =
+      input < this.#minTokens || prefix < this.#minTokens ? 0 : this.#minTokens + Math.floor((prefix - this.#minTokens) / 128) * 128;
     return { input, read: Math.min(read, input), write: 0 };
   }
 }
@@ -268,7 +274,8 @@ export interface FakeProviderServer {
 }
 
 let idCounter = 0;
-const nextId = (prefix: string): string => `${prefix}${(++idCounter).toString(36).padStart(8, '0')}${Math.random().toString(36).slice(2, 10)}`;
+const nextId = (prefix: string): string =>
+  `${prefix}${(++idCounter).toString(36).padStart(8, '0')}${Math.random().toString(36).slice(2, 10)}`;
 const roughTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
 /** The text of a content: a string, or its text blocks joined with `separator`. */
@@ -310,24 +317,42 @@ function parseCall(protocol: FakeProtocol, body: any): FakeChatCall {
   const live = splitLive(messages);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const rawTools: any[] = Array.isArray(body?.tools) ? body.tools : []; // eslint-disable-line @typescript-eslint/no-explicit-any
-  const tools: FakeTool[] = rawTools.map((t) => protocol === 'anthropic'
-    ? { name: String(t?.name), description: String(t?.description ?? ''), parameters: t?.input_schema }
-    : { name: String(t?.function?.name), description: String(t?.function?.description ?? ''), parameters: t?.function?.parameters });
+  const tools: FakeTool[] = rawTools.map((t) =>
+    protocol === 'anthropic'
+      ? { name: String(t?.name), description: String(t?.description ?? ''), parameters: t?.input_schema }
+      : { name: String(t?.function?.name), description: String(t?.function?.description ?? ''), parameters: t?.function?.parameters },
+  );
   return { model: String(body?.model ?? ''), system, messages, lastUserMessage: lastUser?.content ?? '', live, tools, body };
 }
 
 const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
 };
 const OPENAI_ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'invalid_request_error', 403: 'invalid_request_error', 404: 'invalid_request_error',
-  429: 'requests', 500: 'server_error', 503: 'server_error',
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  403: 'invalid_request_error',
+  404: 'invalid_request_error',
+  429: 'requests',
+  500: 'server_error',
+  503: 'server_error',
 };
 const DEFAULT_MESSAGES: Record<number, string> = {
-  400: 'Invalid request.', 401: 'invalid x-api-key', 403: 'Your API key does not have permission to use the specified resource.',
-  404: 'The requested resource could not be found.', 429: 'Rate limit exceeded. Please try again later.',
-  500: 'Internal server error.', 503: 'Service unavailable.', 529: 'Overloaded',
+  400: 'Invalid request.',
+  401: 'invalid x-api-key',
+  403: 'Your API key does not have permission to use the specified resource.',
+  404: 'The requested resource could not be found.',
+  429: 'Rate limit exceeded. Please try again later.',
+  500: 'Internal server error.',
+  503: 'Service unavailable.',
+  529: 'Overloaded',
 };
 
 function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
@@ -341,7 +366,12 @@ function sendError(protocol: FakeProtocol, res: ServerResponse, reply: FakeError
   if (protocol === 'anthropic') {
     const requestId = nextId('req_');
     const type = reply.errorType ?? ANTHROPIC_ERROR_TYPES[reply.status] ?? (reply.status >= 500 ? 'api_error' : 'invalid_request_error');
-    sendJson(res, reply.status, { type: 'error', error: { type, message }, request_id: requestId }, { 'request-id': requestId, ...reply.headers });
+    sendJson(
+      res,
+      reply.status,
+      { type: 'error', error: { type, message }, request_id: requestId },
+      { 'request-id': requestId, ...reply.headers },
+    );
   } else {
     const type = reply.errorType ?? OPENAI_ERROR_TYPES[reply.status] ?? (reply.status >= 500 ? 'server_error' : 'invalid_request_error');
     const code = reply.status === 401 ? 'invalid_api_key' : reply.status === 429 ? 'rate_limit_exceeded' : null;
@@ -357,51 +387,74 @@ function sendText(protocol: FakeProtocol, res: ServerResponse, call: FakeChatCal
     const requestId = nextId('req_');
     const content: unknown[] = reply.text || toolCalls.length === 0 ? [{ type: 'text', text: reply.text }] : [];
     for (const c of toolCalls) {
-      content.push({ type: 'tool_use', id: nextId('toolu_'), name: c.name, input: typeof c.input === 'string' ? JSON.parse(c.input) : c.input });
+      content.push({
+        type: 'tool_use',
+        id: nextId('toolu_'),
+        name: c.name,
+        input: typeof c.input === 'string' ? JSON.parse(c.input) : c.input,
+      });
     }
-    sendJson(res, 200, {
-      id: nextId('msg_'),
-      type: 'message',
-      role: 'assistant',
-      model: call.model,
-      content,
-      stop_reason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn'),
-      stop_sequence: null,
-      usage: {
-        input_tokens: input - (cache?.read ?? 0) - (cache?.write ?? 0), output_tokens: output,
-        cache_creation_input_tokens: cache?.write ?? 0, cache_read_input_tokens: cache?.read ?? 0,
-      },
-    }, { 'request-id': requestId });
-  } else {
-    sendJson(res, 200, {
-      id: nextId('chatcmpl-'),
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: call.model,
-      choices: [{
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: toolCalls.length && !reply.text ? null : reply.text,
-          refusal: null,
-          annotations: [],
-          ...(toolCalls.length ? {
-            tool_calls: toolCalls.map((c) => ({
-              id: nextId('call_'),
-              type: 'function',
-              function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
-            })),
-          } : {}),
+    sendJson(
+      res,
+      200,
+      {
+        id: nextId('msg_'),
+        type: 'message',
+        role: 'assistant',
+        model: call.model,
+        content,
+        stop_reason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn'),
+        stop_sequence: null,
+        usage: {
+          input_tokens: input - (cache?.read ?? 0) - (cache?.write ?? 0),
+          output_tokens: output,
+          cache_creation_input_tokens: cache?.write ?? 0,
+          cache_read_input_tokens: cache?.read ?? 0,
         },
-        logprobs: null,
-        finish_reason: reply.stopReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
-      }],
-      usage: {
-        prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
-        ...(cache ? { prompt_tokens_details: { cached_tokens: cache.read } } : {}),
       },
-      system_fingerprint: 'fp_fake',
-    }, { 'x-request-id': nextId('req_') });
+      { 'request-id': requestId },
+    );
+  } else {
+    sendJson(
+      res,
+      200,
+      {
+        id: nextId('chatcmpl-'),
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: call.model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: toolCalls.length && !reply.text ? null : reply.text,
+              refusal: null,
+              annotations: [],
+              ...(toolCalls.length
+                ? {
+                    tool_calls: toolCalls.map((c) => ({
+                      id: nextId('call_'),
+                      type: 'function',
+                      function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+                    })),
+                  }
+                : {}),
+            },
+            logprobs: null,
+            finish_reason: reply.stopReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+          },
+        ],
+        usage: {
+          prompt_tokens: input,
+          completion_tokens: output,
+          total_tokens: input + output,
+          ...(cache ? { prompt_tokens_details: { cached_tokens: cache.read } } : {}),
+        },
+        system_fingerprint: 'fp_fake',
+      },
+      { 'x-request-id': nextId('req_') },
+    );
   }
 }
 
@@ -449,29 +502,46 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
   const handlerErrors: unknown[] = [];
   const chatPath = protocol === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
   const waiters = new Set<() => void>();
-  const cache = options.cache ? new PromptCacheSimulator(protocol, options.cache === true ? undefined : options.cache.minTokens) : undefined;
+  const cache = options.cache
+    ? new PromptCacheSimulator(protocol, options.cache === true ? undefined : options.cache.minTokens)
+    : undefined;
 
   const server = createServer(async (req, res) => {
     const raw = await readBody(req).catch(() => '');
     let body: unknown;
-    try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
     const path = (req.url ?? '/').split('?')[0];
     const isChat = req.method === 'POST' && path === chatPath;
     const record: RecordedRequest = {
-      method: req.method ?? '', path, headers: req.headers, body,
-      call: isChat ? parseCall(protocol, body) : undefined, receivedAt: Date.now(),
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body,
+      call: isChat ? parseCall(protocol, body) : undefined,
+      receivedAt: Date.now(),
     };
     requests.push(record);
-    res.once('finish', () => { record.answeredAt = Date.now(); });
+    res.once('finish', () => {
+      record.answeredAt = Date.now();
+    });
     for (const w of waiters) w();
 
     if (!isChat) return sendError(protocol, res, { status: 404, message: `Not found: ${req.method} ${path}` });
     const presented = presentedApiKey(record);
     if (apiKey !== null && presented !== apiKey) {
-      return sendError(protocol, res, { status: 401, message: protocol === 'anthropic' ? 'invalid x-api-key' : 'Incorrect API key provided.' });
+      return sendError(protocol, res, {
+        status: 401,
+        message: protocol === 'anthropic' ? 'invalid x-api-key' : 'Incorrect API key provided.',
+      });
     }
-    if (body === undefined || typeof body !== 'object') return sendError(protocol, res, { status: 400, message: 'Request body is not valid JSON.' });
-    if ((body as { stream?: unknown }).stream === true) return sendError(protocol, res, { status: 400, message: 'fake provider: streaming is not supported' });
+    if (body === undefined || typeof body !== 'object')
+      return sendError(protocol, res, { status: 400, message: 'Request body is not valid JSON.' });
+    if ((body as { stream?: unknown }).stream === true)
+      return sendError(protocol, res, { status: 400, message: 'fake provider: streaming is not supported' });
 
     let reply: FakeReply;
     try {
@@ -480,11 +550,18 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
       else reply = { status: 500, message: 'fake provider: no reply scripted', headers: { 'x-should-retry': 'false' } };
     } catch (err) {
       handlerErrors.push(err);
-      reply = { status: 500, message: `fake provider handler threw: ${(err as Error)?.message ?? String(err)}`, headers: { 'x-should-retry': 'false' } };
+      reply = {
+        status: 500,
+        message: `fake provider handler threw: ${(err as Error)?.message ?? String(err)}`,
+        headers: { 'x-should-retry': 'false' },
+      };
     }
     if (typeof reply === 'string') reply = { text: reply };
     if ('hang' in reply) return; // leave the response open; close() drops it
-    if ('drop' in reply) { req.socket.destroy(); return; }
+    if ('drop' in reply) {
+      req.socket.destroy();
+      return;
+    }
     if (reply.delayMs) await latency(reply.delayMs);
     if (res.destroyed) return;
     if ('status' in reply) sendError(protocol, res, reply);
@@ -511,14 +588,25 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     spec(model = 'fake-model', prefix = protocol) {
       return { model: `${prefix}/${model}`, url };
     },
-    enqueue(...replies) { queue.push(...replies); },
-    setHandler(h) { handler = h; },
+    enqueue(...replies) {
+      queue.push(...replies);
+    },
+    setHandler(h) {
+      handler = h;
+    },
     waitForRequests(count, timeoutMs = 5000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`fake ${protocol}: ${requests.length}/${count} requests after ${timeoutMs} ms`)); }, timeoutMs);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`fake ${protocol}: ${requests.length}/${count} requests after ${timeoutMs} ms`));
+        }, timeoutMs);
         const check = (): void => {
-          if (requests.length >= count) { clearTimeout(timer); waiters.delete(check); resolve(); }
+          if (requests.length >= count) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          }
         };
         waiters.add(check);
       });

@@ -66,7 +66,15 @@ export function hashVector(text: string): number[] {
   return Array.from({ length: 8 }, (_, i) => digest.readInt8(i) / 128);
 }
 
-const STATUS_WORDS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+const STATUS_WORDS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
 /**
  * The error body a vendor sends, as its docs show it:
@@ -79,14 +87,31 @@ const STATUS_WORDS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UN
  */
 export function errorBody(prefix: ProviderPrefix, status: number, message: string): unknown {
   switch (prefix) {
-    case 'azure': return { error: { code: String(status), message } };
-    case 'xai': return { code: 'Client specified an invalid argument', error: message };
-    case 'huggingface': return { error: message };
-    case 'mistral': case 'vllm': case 'hyperbolic': case 'lmstudio':
-      return { object: 'error', message, type: status === 401 ? 'authentication_error' : 'invalid_request_error', param: null, code: status };
-    case 'google': return [{ error: { code: status, message, status: STATUS_WORDS[status] ?? 'UNKNOWN' } }];
-    case 'replicate': return { title: status === 401 ? 'Unauthenticated' : 'Error', detail: message, status };
-    default: return { error: { message, type: status === 401 ? 'invalid_request_error' : 'api_error', code: status === 401 ? 'invalid_api_key' : null } };
+    case 'azure':
+      return { error: { code: String(status), message } };
+    case 'xai':
+      return { code: 'Client specified an invalid argument', error: message };
+    case 'huggingface':
+      return { error: message };
+    case 'mistral':
+    case 'vllm':
+    case 'hyperbolic':
+    case 'lmstudio':
+      return {
+        object: 'error',
+        message,
+        type: status === 401 ? 'authentication_error' : 'invalid_request_error',
+        param: null,
+        code: status,
+      };
+    case 'google':
+      return [{ error: { code: status, message, status: STATUS_WORDS[status] ?? 'UNKNOWN' } }];
+    case 'replicate':
+      return { title: status === 401 ? 'Unauthenticated' : 'Error', detail: message, status };
+    default:
+      return {
+        error: { message, type: status === 401 ? 'invalid_request_error' : 'api_error', code: status === 401 ? 'invalid_api_key' : null },
+      };
   }
 }
 
@@ -111,7 +136,11 @@ export async function startFakeVendor(prefix: ProviderPrefix, options: FakeVendo
   const requests: VendorRequest[] = [];
   const send = (res: import('node:http').ServerResponse, status: number, payload: unknown) => {
     const text = JSON.stringify(payload);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text).toString(), ...(status >= 400 ? { 'x-should-retry': 'false' } : {}) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text).toString(),
+      ...(status >= 400 ? { 'x-should-retry': 'false' } : {}),
+    });
     res.end(text);
   };
   const server = createServer((req, res) => {
@@ -120,10 +149,21 @@ export async function startFakeVendor(prefix: ProviderPrefix, options: FakeVendo
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       let body: unknown;
-      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { body = undefined; }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = undefined;
+      }
       const auth = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
       const key = azure ? (req.headers['api-key'] as string | undefined) : auth;
-      const request: VendorRequest = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, key };
+      const request: VendorRequest = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        key,
+      };
       requests.push(request);
       const fail = (status: number, message: string) => send(res, status, errorBody(prefix, status, message));
       if (apiKey !== null && key !== apiKey) return fail(401, 'Incorrect API key provided.');
@@ -131,7 +171,8 @@ export async function startFakeVendor(prefix: ProviderPrefix, options: FakeVendo
       const model = (body as { model?: string } | undefined)?.model ?? '';
       const route = azure ? url.pathname.match(/^\/openai\/deployments\/([^/]+)(\/chat\/completions|\/embeddings)$/) : null;
       const endpoint = azure ? route?.[2] : url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : undefined;
-      if (req.method !== 'POST' || (endpoint !== '/chat/completions' && endpoint !== '/embeddings')) return fail(404, `Not found: ${req.method} ${url.pathname}`);
+      if (req.method !== 'POST' || (endpoint !== '/chat/completions' && endpoint !== '/embeddings'))
+        return fail(404, `Not found: ${req.method} ${url.pathname}`);
       const scripted = options.fail?.(request);
       if (scripted) return fail(scripted.status, scripted.message);
       if (endpoint === '/embeddings') {
@@ -139,15 +180,21 @@ export async function startFakeVendor(prefix: ProviderPrefix, options: FakeVendo
         const texts = Array.isArray(input) ? input.map(String) : [String(input)];
         const embed = options.embed ?? hashVector;
         return send(res, 200, {
-          object: 'list', model,
+          object: 'list',
+          model,
           data: texts.map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })),
           usage: { prompt_tokens: texts.join(' ').length, total_tokens: texts.join(' ').length },
         });
       }
       const text = options.reply?.(request) ?? 'ok';
       return send(res, 200, {
-        id: `chatcmpl-${requests.length}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: azure ? route?.[1] : model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, ...options.messageExtra }, finish_reason: 'stop', logprobs: null }],
+        id: `chatcmpl-${requests.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: azure ? route?.[1] : model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: text, ...options.messageExtra }, finish_reason: 'stop', logprobs: null },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
       });
     });
@@ -163,6 +210,10 @@ export async function startFakeVendor(prefix: ProviderPrefix, options: FakeVendo
     url: azure ? origin : `${origin}${base}`,
     env: keyName && apiKey ? { [keyName]: apiKey } : {},
     requests,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

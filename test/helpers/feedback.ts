@@ -3,7 +3,11 @@ import type { Bot } from 'mineflayer';
 import { waitUntil } from './wait.ts';
 
 /** A received chat message: its translation key (absent for plain text), its JSON and its text. */
-export interface FeedbackMessage { translate?: string; json?: unknown; toString(): string }
+export interface FeedbackMessage {
+  translate?: string;
+  json?: unknown;
+  toString(): string;
+}
 
 /** What {@link feedbackRecorder} returns. */
 export interface FeedbackRecorder {
@@ -24,13 +28,18 @@ export function feedbackRecorder(): FeedbackRecorder {
   return {
     messages,
     listen(bot) {
-      bot.on('message', (message) => { messages.push(message as unknown as FeedbackMessage); });
+      bot.on('message', (message) => {
+        messages.push(message as unknown as FeedbackMessage);
+      });
     },
     async feedback(bot, command, key) {
       const from = messages.length;
-      const match = (m: FeedbackMessage): boolean => (typeof key === 'string' ? m.translate === key : key.test(m.translate ?? m.toString()));
+      const match = (m: FeedbackMessage): boolean =>
+        typeof key === 'string' ? m.translate === key : key.test(m.translate ?? m.toString());
       bot.chat(command);
-      await waitUntil(() => messages.slice(from).some(match), `feedback ${String(key)} to ${command}`, { state: () => messages.slice(from).map((m) => m.translate ?? m.toString()) });
+      await waitUntil(() => messages.slice(from).some(match), `feedback ${String(key)} to ${command}`, {
+        state: () => messages.slice(from).map((m) => m.translate ?? m.toString()),
+      });
       return messages.slice(from).find(match)!;
     },
   };

@@ -29,7 +29,10 @@ export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => voi
   const lines: string[] = [];
   const started = Date.now();
   const result = await runTask({
-    task: { ...task, timeout: Math.min(task.timeout, MAX_TIMEOUT_S) }, settings, profiles, model: 'oracle',
+    task: { ...task, timeout: Math.min(task.timeout, MAX_TIMEOUT_S) },
+    settings,
+    profiles,
+    model: 'oracle',
     log: (line) => {
       lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
       if (lines.length > LOG_TAIL) lines.shift();
@@ -39,7 +42,8 @@ export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => voi
       await onReady?.(ready);
     },
   });
-  if (!result.success) console.log(`${task.id}: ${result.end_reason}, score ${result.score}; the run's last ${lines.length} log lines:\n${lines.join('\n')}`);
+  if (!result.success)
+    console.log(`${task.id}: ${result.end_reason}, score ${result.score}; the run's last ${lines.length} log lines:\n${lines.join('\n')}`);
   return { result, oracles };
 }
 
@@ -47,10 +51,25 @@ export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => voi
 export const fixture = (file: string, id: string) => loadTask(path.join(FIXTURES, file), id);
 
 /** A hand-written crafting task in MineCollab's format (timeout 90 s unless `extra` says). */
-export function craftingTask(id: string, target: string, inventories: Record<string, Record<string, number>>, extra: Partial<LoadedTask> = {}): LoadedTask {
+export function craftingTask(
+  id: string,
+  target: string,
+  inventories: Record<string, Record<string, number>>,
+  extra: Partial<LoadedTask> = {},
+): LoadedTask {
   const agents = Object.keys(inventories).length;
   return {
-    id, file: 'inline', type: 'techtree', goal: `Collaborate with other agents to craft an ${target}`, conversation: `Let's work together to craft an ${target}.`,
-    agent_count: agents, target, number_of_target: 1, timeout: 90, initial_inventory: inventories, blocked_actions: {}, ...extra,
+    id,
+    file: 'inline',
+    type: 'techtree',
+    goal: `Collaborate with other agents to craft an ${target}`,
+    conversation: `Let's work together to craft an ${target}.`,
+    agent_count: agents,
+    target,
+    number_of_target: 1,
+    timeout: 90,
+    initial_inventory: inventories,
+    blocked_actions: {},
+    ...extra,
   } as LoadedTask;
 }

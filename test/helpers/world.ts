@@ -25,9 +25,18 @@ export async function connectBot(server: EmbeddedServer, username: string, timeo
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
-    bot.once('spawn', () => { clearTimeout(timer); resolve(); });
-    bot.once('error', (err) => { clearTimeout(timer); reject(err); });
-    bot.once('kicked', (reason) => { clearTimeout(timer); reject(new Error(`${username} kicked: ${JSON.stringify(reason)}`)); });
+    bot.once('spawn', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    bot.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    bot.once('kicked', (reason) => {
+      clearTimeout(timer);
+      reject(new Error(`${username} kicked: ${JSON.stringify(reason)}`));
+    });
   });
   await bot.waitForChunksToLoad();
   return bot;
@@ -60,9 +69,18 @@ export function serverTicks(server: EmbeddedServer, count = 1, timeoutMs = 10_00
  */
 export function countTicks(server: EmbeddedServer): { readonly ticks: number; stop(): void } {
   let ticks = 0;
-  const onTick = (): void => { ticks++; };
+  const onTick = (): void => {
+    ticks++;
+  };
   server.serv.on('tick', onTick);
-  return { get ticks() { return ticks; }, stop: () => { server.serv.off('tick', onTick); } };
+  return {
+    get ticks() {
+      return ticks;
+    },
+    stop: () => {
+      server.serv.off('tick', onTick);
+    },
+  };
 }
 
 let roundTrips = 0;

@@ -5,8 +5,12 @@ import { reliabilitySuite } from './reliability-suite.ts';
 
 describe('anthropic: wire format', () => {
   let fake: FakeProviderServer;
-  beforeAll(async () => { fake = await startFakeProvider('anthropic', { apiKey: 'sk-ant-test' }); });
-  afterAll(async () => { await fake.close(); });
+  beforeAll(async () => {
+    fake = await startFakeProvider('anthropic', { apiKey: 'sk-ant-test' });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
 
   test('sends model, cacheable system block, alternating turns of text blocks with cache breakpoints and the key; returns the text', async () => {
     fake.enqueue('!goToPlayer("steve", 2)');
@@ -51,7 +55,9 @@ describe('anthropic: wire format', () => {
     const model = createModel(fake.spec('claude-test'), { env: fake.env });
     await expect(model.complete({ system: '', turns: [] })).resolves.toBe('hello');
     const body = fake.requests.at(-1)!.body;
-    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: EMPTY_CONVERSATION_PLACEHOLDER, cache_control: { type: 'ephemeral' } }] }]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: EMPTY_CONVERSATION_PLACEHOLDER, cache_control: { type: 'ephemeral' } }] },
+    ]);
     expect(body).not.toHaveProperty('system');
   });
 
@@ -77,11 +83,22 @@ describe('anthropic: wire format', () => {
     const { createServer } = await import('node:http');
     const srv = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_1' });
-      res.end(JSON.stringify({
-        id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', stop_reason: 'end_turn', stop_sequence: null,
-        content: [{ type: 'thinking', thinking: 'hmm', signature: 'sig' }, { type: 'text', text: 'part one, ' }, { type: 'text', text: 'part two' }],
-        usage: { input_tokens: 1, output_tokens: 2 },
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          content: [
+            { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+            { type: 'text', text: 'part one, ' },
+            { type: 'text', text: 'part two' },
+          ],
+          usage: { input_tokens: 1, output_tokens: 2 },
+        }),
+      );
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
     try {
@@ -98,8 +115,9 @@ describe('anthropic: wire format', () => {
     fake.setHandler((call) => `echo: ${call.lastUserMessage} (system ${call.system.length} chars)`);
     try {
       const model = createModel(fake.spec('claude-test'), { env: fake.env });
-      await expect(model.complete({ system: 'abc', turns: [{ role: 'user', content: 'ping' }] }))
-        .resolves.toBe('echo: ping (system 3 chars)');
+      await expect(model.complete({ system: 'abc', turns: [{ role: 'user', content: 'ping' }] })).resolves.toBe(
+        'echo: ping (system 3 chars)',
+      );
     } finally {
       fake.setHandler(undefined);
     }

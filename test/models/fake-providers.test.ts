@@ -5,21 +5,31 @@ import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-prov
 
 describe.each(['anthropic', 'openai'] as const)('fake %s provider', (protocol) => {
   let fake: FakeProviderServer;
-  beforeAll(async () => { fake = await startFakeProvider(protocol); });
-  afterAll(async () => { await fake.close(); });
+  beforeAll(async () => {
+    fake = await startFakeProvider(protocol);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
 
   test('with nothing scripted it answers a non-retryable 500 once', async () => {
     const before = fake.requests.length;
-    const err = await createModel(fake.spec(), { env: fake.env, maxRetries: 3 }).complete({ system: '', turns: [] }).catch((e: unknown) => e);
+    const err = await createModel(fake.spec(), { env: fake.env, maxRetries: 3 })
+      .complete({ system: '', turns: [] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect((err as ModelError).message).toContain('fake provider: no reply scripted');
     expect(fake.requests.length - before).toBe(1);
   });
 
   test('a throwing handler is recorded and surfaces as a 500', async () => {
-    fake.setHandler(() => { throw new Error('script bug'); });
+    fake.setHandler(() => {
+      throw new Error('script bug');
+    });
     try {
-      const err = await createModel(fake.spec(), { env: fake.env }).complete({ system: '', turns: [] }).catch((e: unknown) => e);
+      const err = await createModel(fake.spec(), { env: fake.env })
+        .complete({ system: '', turns: [] })
+        .catch((e: unknown) => e);
       expect((err as ModelError).message).toContain('script bug');
       expect(fake.handlerErrors.at(-1)).toBeInstanceOf(Error);
     } finally {
@@ -27,7 +37,7 @@ describe.each(['anthropic', 'openai'] as const)('fake %s provider', (protocol) =
     }
   });
 
-  test('a wrong key gets the protocol\'s 401 error body', async () => {
+  test("a wrong key gets the protocol's 401 error body", async () => {
     const res = await fetch(`${fake.url}/${protocol === 'anthropic' ? 'v1/messages' : 'chat/completions'}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer wrong', 'x-api-key': 'wrong' },

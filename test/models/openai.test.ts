@@ -5,8 +5,12 @@ import { reliabilitySuite } from './reliability-suite.ts';
 
 describe('openai-compatible: wire format', () => {
   let fake: FakeProviderServer;
-  beforeAll(async () => { fake = await startFakeProvider('openai', { apiKey: 'sk-openai-test' }); });
-  afterAll(async () => { await fake.close(); });
+  beforeAll(async () => {
+    fake = await startFakeProvider('openai', { apiKey: 'sk-openai-test' });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
 
   test('openai/: system first, merged turns, bearer key, max_completion_tokens; returns the content', async () => {
     fake.enqueue('!craftRecipe("crafting_table", 1)');
@@ -61,7 +65,10 @@ describe('openai-compatible: wire format', () => {
 
   test('a key set in apiKeyEnv is used instead of the default variable', async () => {
     fake.enqueue('custom key ok');
-    const model = createModel({ model: 'openai/gpt-test', url: fake.url, apiKeyEnv: 'MY_PROXY_KEY' }, { env: { MY_PROXY_KEY: 'sk-openai-test' } });
+    const model = createModel(
+      { model: 'openai/gpt-test', url: fake.url, apiKeyEnv: 'MY_PROXY_KEY' },
+      { env: { MY_PROXY_KEY: 'sk-openai-test' } },
+    );
     await expect(model.complete({ system: 's', turns: [] })).resolves.toBe('custom key ok');
     expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-openai-test');
   });
@@ -89,14 +96,20 @@ describe('openai-compatible: wire format', () => {
 
 describe('local OpenAI-compatible servers need no key', () => {
   let local: FakeProviderServer;
-  beforeAll(async () => { local = await startFakeProvider('openai', { apiKey: null }); });
-  afterAll(async () => { await local.close(); });
+  beforeAll(async () => {
+    local = await startFakeProvider('openai', { apiKey: null });
+  });
+  afterAll(async () => {
+    await local.close();
+  });
 
   for (const prefix of ['ollama', 'lmstudio', 'vllm'] as const) {
     test(`${prefix}/ with an empty env works and sends max_tokens`, async () => {
       local.enqueue(`hello from ${prefix}`);
       const model = createModel({ model: `${prefix}/llama3.1:8b`, url: local.url }, { env: {} });
-      await expect(model.complete({ system: 's', turns: [{ role: 'user', content: 'u' }], maxTokens: 5 })).resolves.toBe(`hello from ${prefix}`);
+      await expect(model.complete({ system: 's', turns: [{ role: 'user', content: 'u' }], maxTokens: 5 })).resolves.toBe(
+        `hello from ${prefix}`,
+      );
       const r = local.requests.at(-1)!;
       expect(r.body.model).toBe('llama3.1:8b');
       expect(r.body.max_tokens).toBe(5);

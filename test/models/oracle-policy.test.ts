@@ -9,10 +9,31 @@ import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/models/oracle/construction-plan.ts';
 import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
-import { formatLying, formatNeed, formatShort, formatStatus, formatTeam, parseCollector, parseLying, parseMissedHandOver, parseNeed, parseShort, parseStatus, parseSummary, parseTeam, parseTeammates } from '../../src/models/oracle/protocol.ts';
+import {
+  formatLying,
+  formatNeed,
+  formatShort,
+  formatStatus,
+  formatTeam,
+  parseCollector,
+  parseLying,
+  parseMissedHandOver,
+  parseNeed,
+  parseShort,
+  parseStatus,
+  parseSummary,
+  parseTeam,
+  parseTeammates,
+} from '../../src/models/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
-import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks, seededRandom } from '../../src/tasks/generate.ts';
+import {
+  COOKING_WORLD_SOURCES,
+  generateConstructionTasks,
+  generateCookingTasks,
+  generateCraftingTasks,
+  seededRandom,
+} from '../../src/tasks/generate.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
@@ -23,14 +44,35 @@ const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
 const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
 const COOKING = {
-  blocks: ['grass_block', 'wheat', 'carrots', 'potatoes', 'beetroots', 'sugar_cane', 'red_mushroom', 'brown_mushroom', 'crafting_table', 'furnace', 'smoker', 'oak_planks', 'farmland', 'water'],
+  blocks: [
+    'grass_block',
+    'wheat',
+    'carrots',
+    'potatoes',
+    'beetroots',
+    'sugar_cane',
+    'red_mushroom',
+    'brown_mushroom',
+    'crafting_table',
+    'furnace',
+    'smoker',
+    'oak_planks',
+    'farmland',
+    'water',
+  ],
   mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
 };
 
 function membersOf(task: Task): Member[] {
   return Array.from({ length: task.agent_count }, (_, i) => {
     const blocked = task.blocked_actions?.[String(i)] ?? [];
-    return { name: NAMES[i]!, inventory: task.initial_inventory[String(i)] ?? {}, canCraft: !blocked.includes('!craftRecipe'), canGive: !blocked.includes('!givePlayer'), canGather: !blocked.includes('!collectBlocks') };
+    return {
+      name: NAMES[i]!,
+      inventory: task.initial_inventory[String(i)] ?? {},
+      canCraft: !blocked.includes('!craftRecipe'),
+      canGive: !blocked.includes('!givePlayer'),
+      canGather: !blocked.includes('!collectBlocks'),
+    };
   });
 }
 
@@ -50,9 +92,15 @@ function team(task: Task, id: string): SimAgent[] {
 /** Every crafting task of the generator over many seeds: agent counts 1–5, depths 0–2, blocked crafting. */
 function craftingTasks(): [string, Task][] {
   const out: [string, Task][] = [];
-  for (const agents of [1, 2, 3, 4, 5]) for (const depth of [0, 1, 2]) for (const blocked of [[], ['!craftRecipe'], ['!getCraftingPlan', '!craftRecipe']]) {
-    out.push(...Object.entries(generateCraftingTasks(data, { agents, count: 4, seed: 1000 + agents * 100 + depth * 10 + blocked.length, depth, blocked })));
-  }
+  for (const agents of [1, 2, 3, 4, 5])
+    for (const depth of [0, 1, 2])
+      for (const blocked of [[], ['!craftRecipe'], ['!getCraftingPlan', '!craftRecipe']]) {
+        out.push(
+          ...Object.entries(
+            generateCraftingTasks(data, { agents, count: 4, seed: 1000 + agents * 100 + depth * 10 + blocked.length, depth, blocked }),
+          ),
+        );
+      }
   return out;
 }
 
@@ -64,48 +112,69 @@ describe('the crafting split (planTeam), over generated tasks', () => {
     expect(new Set(tasks.map(([, t]) => t.target)).size).toBeGreaterThan(60);
   });
 
-  test.each(tasks.map(([id, t]) => [id, t] as const))('%s: one worker who may craft; hand-overs cover the plan; order-free', (_id, task) => {
-    const members = membersOf(task);
-    const target = task.target as string;
-    const plan = planTeam(data, members, [{ target, count: 1 }], {});
-    expect(plan.unsolvable).toBeUndefined();
-    expect(plan.jobs).toHaveLength(1);
-    const worker = members.find((m) => m.name === plan.jobs[0]!.worker)!;
-    expect(worker.canCraft).toBe(true);
-    // Nobody gives more than it has; nobody gives to itself.
-    const given: Record<string, Record<string, number>> = {};
-    for (const t of plan.transfers) {
-      expect(t.from).not.toBe(t.to);
-      given[t.from] = addCounts(given[t.from] ?? {}, { [t.item]: t.count });
-    }
-    for (const [from, items] of Object.entries(given)) {
-      const inv = members.find((m) => m.name === from)!.inventory;
-      for (const [item, n] of Object.entries(items)) expect(n).toBeLessThanOrEqual(inv[item] ?? 0);
-    }
-    // After the hand-overs the worker can make the target alone.
-    const after = addCounts(worker.inventory, ...plan.transfers.filter((t) => t.to === worker.name).map((t) => ({ [t.item]: t.count })));
-    expect(planProduction(data, after, { [target]: 1 }).missing).toEqual({});
-    // Every agent computes the same plan, whatever order it learnt the statuses in.
-    const shuffled = [...members].sort(() => seededRandom(members.length).next() - 0.5).reverse();
-    expect(planTeam(data, shuffled, [{ target, count: 1 }], {})).toEqual(plan);
-    // The worker needs the fewest items moved of all who could craft it.
-    const moved = plan.transfers.reduce((s, t) => s + t.count, 0);
-    for (const m of members.filter((c) => c.canCraft)) {
-      const alone = planTeam(data, members.map((x) => ({ ...x, canCraft: x.name === m.name })), [{ target, count: 1 }], {});
-      if (!alone.unsolvable) expect(moved).toBeLessThanOrEqual(alone.transfers.reduce((s, t) => s + t.count, 0));
-    }
-  });
+  test.each(tasks.map(([id, t]) => [id, t] as const))(
+    '%s: one worker who may craft; hand-overs cover the plan; order-free',
+    (_id, task) => {
+      const members = membersOf(task);
+      const target = task.target as string;
+      const plan = planTeam(data, members, [{ target, count: 1 }], {});
+      expect(plan.unsolvable).toBeUndefined();
+      expect(plan.jobs).toHaveLength(1);
+      const worker = members.find((m) => m.name === plan.jobs[0]!.worker)!;
+      expect(worker.canCraft).toBe(true);
+      // Nobody gives more than it has; nobody gives to itself.
+      const given: Record<string, Record<string, number>> = {};
+      for (const t of plan.transfers) {
+        expect(t.from).not.toBe(t.to);
+        given[t.from] = addCounts(given[t.from] ?? {}, { [t.item]: t.count });
+      }
+      for (const [from, items] of Object.entries(given)) {
+        const inv = members.find((m) => m.name === from)!.inventory;
+        for (const [item, n] of Object.entries(items)) expect(n).toBeLessThanOrEqual(inv[item] ?? 0);
+      }
+      // After the hand-overs the worker can make the target alone.
+      const after = addCounts(worker.inventory, ...plan.transfers.filter((t) => t.to === worker.name).map((t) => ({ [t.item]: t.count })));
+      expect(planProduction(data, after, { [target]: 1 }).missing).toEqual({});
+      // Every agent computes the same plan, whatever order it learnt the statuses in.
+      const shuffled = [...members].sort(() => seededRandom(members.length).next() - 0.5).reverse();
+      expect(planTeam(data, shuffled, [{ target, count: 1 }], {})).toEqual(plan);
+      // The worker needs the fewest items moved of all who could craft it.
+      const moved = plan.transfers.reduce((s, t) => s + t.count, 0);
+      for (const m of members.filter((c) => c.canCraft)) {
+        const alone = planTeam(
+          data,
+          members.map((x) => ({ ...x, canCraft: x.name === m.name })),
+          [{ target, count: 1 }],
+          {},
+        );
+        if (!alone.unsolvable) expect(moved).toBeLessThanOrEqual(alone.transfers.reduce((s, t) => s + t.count, 0));
+      }
+    },
+  );
 
-  test('the issue\'s stalled cases: the bread table holder and the torch stick holder', () => {
-    const bread = planTeam(data, [
-      { name: 'Andy', inventory: { wheat: 2, crafting_table: 1 }, canCraft: true, canGive: true, canGather: true },
-      { name: 'Jill', inventory: { wheat: 1 }, canCraft: true, canGive: true, canGather: true },
-    ], [{ target: 'bread', count: 1 }], {});
-    expect(bread).toEqual({ jobs: [{ target: 'bread', count: 1, worker: 'Andy' }], transfers: [{ from: 'Jill', to: 'Andy', item: 'wheat', count: 1 }] });
-    const torch = planTeam(data, [
-      { name: 'Andy', inventory: { coal: 1 }, canCraft: true, canGive: true, canGather: true },
-      { name: 'Jill', inventory: { stick: 1 }, canCraft: true, canGive: true, canGather: true },
-    ], [{ target: 'torch', count: 1 }], {});
+  test("the issue's stalled cases: the bread table holder and the torch stick holder", () => {
+    const bread = planTeam(
+      data,
+      [
+        { name: 'Andy', inventory: { wheat: 2, crafting_table: 1 }, canCraft: true, canGive: true, canGather: true },
+        { name: 'Jill', inventory: { wheat: 1 }, canCraft: true, canGive: true, canGather: true },
+      ],
+      [{ target: 'bread', count: 1 }],
+      {},
+    );
+    expect(bread).toEqual({
+      jobs: [{ target: 'bread', count: 1, worker: 'Andy' }],
+      transfers: [{ from: 'Jill', to: 'Andy', item: 'wheat', count: 1 }],
+    });
+    const torch = planTeam(
+      data,
+      [
+        { name: 'Andy', inventory: { coal: 1 }, canCraft: true, canGive: true, canGather: true },
+        { name: 'Jill', inventory: { stick: 1 }, canCraft: true, canGive: true, canGather: true },
+      ],
+      [{ target: 'torch', count: 1 }],
+      {},
+    );
     expect(torch.jobs[0]!.worker).toBe('Andy');
     expect(torch.transfers).toEqual([{ from: 'Jill', to: 'Andy', item: 'stick', count: 1 }]);
   });
@@ -116,7 +185,12 @@ describe('the crafting split (planTeam), over generated tasks', () => {
       { name: 'Jill', inventory: {}, canCraft: true, canGive: true, canGather: true },
     ];
     expect(planTeam(data, members, [{ target: 'bread', count: 1 }], {}).jobs[0]!.worker).toBe('Jill');
-    const none = planTeam(data, members.map((m) => ({ ...m, canCraft: false })), [{ target: 'bread', count: 1 }], {});
+    const none = planTeam(
+      data,
+      members.map((m) => ({ ...m, canCraft: false })),
+      [{ target: 'bread', count: 1 }],
+      {},
+    );
     expect(none.unsolvable).toMatch(/must be crafted.*may not craft/);
     const missing = planTeam(data, members, [{ target: 'compass', count: 1 }], {});
     expect(missing.unsolvable).toBe('1 compass needs 4 iron_ingot, 1 redstone, which nobody has and the world here does not give');
@@ -127,7 +201,9 @@ describe('production plans', () => {
   test('cooking-world dishes: gather, smelt, craft; held items first', () => {
     const plan = planProduction(data, { bowl: 1 }, { rabbit_stew: 1 }, COOKING_WORLD_SOURCES);
     expect(plan.missing).toEqual({});
-    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual(expect.arrayContaining(['smelt baked_potato', 'smelt cooked_rabbit', 'gather carrot', 'gather brown_mushroom', 'craft rabbit_stew']));
+    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual(
+      expect.arrayContaining(['smelt baked_potato', 'smelt cooked_rabbit', 'gather carrot', 'gather brown_mushroom', 'craft rabbit_stew']),
+    );
     expect(plan.consumed).toEqual({ bowl: 1 });
   });
 
@@ -157,27 +233,52 @@ describe('the chat protocol', () => {
     expect(text).not.toContain('!');
     expect(parseStatus(text)).toEqual(status);
     expect(parseStatus(formatStatus({ inventory: {}, wants: {}, cannot: [] }))).toEqual({ inventory: {}, wants: {}, cannot: [] });
-    const teamText = formatTeam(true, { Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] }, Andy: status }, 'Andy makes 1 bread');
+    const teamText = formatTeam(
+      true,
+      { Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] }, Andy: status },
+      'Andy makes 1 bread',
+    );
     expect(teamText).not.toContain('!');
-    expect(parseTeam(teamText)).toEqual({ go: true, team: { Andy: status, Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] } } });
-    expect(parseTeammates('Your goal: craft it. Work together with Jill, Bob.')).toEqual(['Jill', 'Bob']);
-    expect(parseTeammates('Craft it. You have to collaborate with other agents/bots, namely Jill, Bob to complete the task as soon as possible.')).toEqual(['Jill', 'Bob']);
-    expect(parseSummary(formatTeam(false, { Andy: status }, 'Jill makes 1 bread, Andy gives Jill 2 wheat'))).toEqual({
-      jobs: [{ worker: 'Jill', count: 1, target: 'bread' }], transfers: [{ from: 'Andy', to: 'Jill', count: 2, item: 'wheat' }],
+    expect(parseTeam(teamText)).toEqual({
+      go: true,
+      team: { Andy: status, Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] } },
     });
-    const hk = 'You need to make bread, but you don\'t have the recipe for it, your partner has it!\n\nYour partner needs to make golden_apple. You have their recipe:\nRecipe for golden_apple:\nStep 1: Get 1 apple and 8 gold ingots.\nStep 2: Craft it.\n\nYou must communicate effectively.';
+    expect(parseTeammates('Your goal: craft it. Work together with Jill, Bob.')).toEqual(['Jill', 'Bob']);
+    expect(
+      parseTeammates(
+        'Craft it. You have to collaborate with other agents/bots, namely Jill, Bob to complete the task as soon as possible.',
+      ),
+    ).toEqual(['Jill', 'Bob']);
+    expect(parseSummary(formatTeam(false, { Andy: status }, 'Jill makes 1 bread, Andy gives Jill 2 wheat'))).toEqual({
+      jobs: [{ worker: 'Jill', count: 1, target: 'bread' }],
+      transfers: [{ from: 'Andy', to: 'Jill', count: 2, item: 'wheat' }],
+    });
+    const hk =
+      "You need to make bread, but you don't have the recipe for it, your partner has it!\n\nYour partner needs to make golden_apple. You have their recipe:\nRecipe for golden_apple:\nStep 1: Get 1 apple and 8 gold ingots.\nStep 2: Craft it.\n\nYou must communicate effectively.";
     expect(sharedRecipe(hk)).toBe(' Your recipe: Recipe for golden_apple: Step 1: Get 1 apple and 8 gold ingots. Step 2: Craft it.');
     expect(parseStatus(`${formatStatus(status)}${sharedRecipe(hk)}`)).toEqual(status);
     expect(parseCollector('In the end, all the food items should be given to one single bot, Andy. You can...', 'Jill')).toBe('Andy');
-    const missed = parseMissedHandOver('Tossed 2 wheat to Andy, but they picked up none within 8 s. 2 wheat lie on the ground at (26.4, -59.8, -24.2), 1.6 blocks from Andy. You have 0 wheat left.');
+    const missed = parseMissedHandOver(
+      'Tossed 2 wheat to Andy, but they picked up none within 8 s. 2 wheat lie on the ground at (26.4, -59.8, -24.2), 1.6 blocks from Andy. You have 0 wheat left.',
+    );
     expect(missed).toEqual({ to: 'Andy', item: 'wheat', takenBy: {}, takenBack: 0, lying: { x: 26, y: -60, z: -25 } });
     expect(parseLying(formatLying('wheat', missed!.lying!))).toEqual(missed!.lying);
     expect(formatLying('wheat', missed!.lying!)).not.toContain('!');
-    expect(parseMissedHandOver('Tossed 3 wheat to Andy, but they picked up only 1 within 8 s. You picked 1 back up. Bob picked up 1. You have 0 wheat left.'))
-      .toEqual({ to: 'Andy', item: 'wheat', takenBy: { Bob: 1 }, takenBack: 1 });
+    expect(
+      parseMissedHandOver(
+        'Tossed 3 wheat to Andy, but they picked up only 1 within 8 s. You picked 1 back up. Bob picked up 1. You have 0 wheat left.',
+      ),
+    ).toEqual({ to: 'Andy', item: 'wheat', takenBy: { Bob: 1 }, takenBack: 1 });
     expect(parseMissedHandOver('Gave 2 wheat to Andy; they picked it up. You have 0 wheat left.')).toBeUndefined();
-    expect(parseShort(formatShort({ wheat: 2, crafting_table: 1 }, { bread: 1 }))).toEqual({ items: { wheat: 2, crafting_table: 1 }, target: { bread: 1 } });
-    expect(parseNeed(formatNeed('Jill', { cyan_dye: 3, black_wool: 1 }, { cyan_banner: 1 }))).toEqual({ worker: 'Jill', items: { cyan_dye: 3, black_wool: 1 }, target: { cyan_banner: 1 } });
+    expect(parseShort(formatShort({ wheat: 2, crafting_table: 1 }, { bread: 1 }))).toEqual({
+      items: { wheat: 2, crafting_table: 1 },
+      target: { bread: 1 },
+    });
+    expect(parseNeed(formatNeed('Jill', { cyan_dye: 3, black_wool: 1 }, { cyan_banner: 1 }))).toEqual({
+      worker: 'Jill',
+      items: { cyan_dye: 3, black_wool: 1 },
+      target: { cyan_banner: 1 },
+    });
     expect(parseNeed(formatNeed('Jill', { wheat: 2 }))).toEqual({ worker: 'Jill', items: { wheat: 2 } });
     expect(formatNeed('Jill', { wheat: 2 }, { bread: 1 })).not.toContain('!');
   });
@@ -185,7 +286,9 @@ describe('the chat protocol', () => {
 
 function success(task: Task, id: string, result: ReturnType<typeof simulate>): boolean {
   if (task.type === 'construction') {
-    return checkBlueprint(task.blueprint!, (x, y, z) => normalizeBlockName(result.world.get(`${x},${y},${z}`) ?? 'air')).mismatches.length === 0;
+    return (
+      checkBlueprint(task.blueprint!, (x, y, z) => normalizeBlockName(result.world.get(`${x},${y},${z}`) ?? 'air')).mismatches.length === 0
+    );
   }
   const own = perAgentTargets({ ...task, id });
   const agents = [...result.agents.values()];
@@ -196,7 +299,7 @@ function success(task: Task, id: string, result: ReturnType<typeof simulate>): b
 const ACTIONS = /^!(givePlayer|craftRecipe|smeltItem|collectBlocks|attack|useItemOnEntity|placeBlockAt|digAt)\(/;
 
 describe('teams of oracles play generated tasks (in-memory world)', () => {
-  test('crafting, 1–5 agents, depths 0–2, blocked crafting: every task done, within twice the shortest plan\'s actions', () => {
+  test("crafting, 1–5 agents, depths 0–2, blocked crafting: every task done, within twice the shortest plan's actions", () => {
     for (const [id, task] of craftingTasks()) {
       const result = simulate(data, team(task, id), FLAT);
       expect(success(task, id, result), id).toBe(true);
@@ -212,7 +315,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
   });
 
-  test('cooking, 1–5 agents and Hell\'s Kitchen: every dish reaches the agent that must hold it', () => {
+  test("cooking, 1–5 agents and Hell's Kitchen: every dish reaches the agent that must hold it", () => {
     const tasks = [1, 2, 3, 4, 5].flatMap((agents) => Object.entries(generateCookingTasks(data, { agents, count: 6, seed: 50 + agents })));
     tasks.push(...Object.entries(generateCookingTasks(data, { agents: 2, count: 8, seed: 77, hellsKitchen: true })));
     for (const [id, task] of tasks) expect(success(task, id, simulate(data, team(task, id), COOKING, 5000)), id).toBe(true);
@@ -240,7 +343,9 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
   test('construction, 1–3 agents: the blueprint is built bottom up, cells split among the builders', () => {
     for (const agents of [1, 2, 3]) {
-      for (const [id, task] of Object.entries(generateConstructionTasks(data, { agents, count: 3, seed: 90 + agents, size: 5, levels: 3 }))) {
+      for (const [id, task] of Object.entries(
+        generateConstructionTasks(data, { agents, count: 3, seed: 90 + agents, size: 5, levels: 3 }),
+      )) {
         const result = simulate(data, team(task, id), { blocks: ['grass_block'], mobs: [] }, 5000);
         expect(success(task, id, result), id).toBe(true);
         const placers = new Set(result.log.filter((l) => l.includes('!placeBlockAt')).map((l) => l.split(':')[0]));
@@ -250,14 +355,29 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   });
 
   test('a hand-over picked up by the wrong agent: the giver asks them to pass it on; unseen, the worker says what it lacks and the team gives it', () => {
-    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+    const task = {
+      type: 'techtree',
+      goal: 'craft a wall',
+      agent_count: 3,
+      target: 'deepslate_brick_wall',
       initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
-      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
-    for (const astray of [{ from: 'Andy', to: 'Bob', instead: 'Jill' }, { from: 'Jill', to: 'Bob', instead: 'Andy' }]) {
+      blocked_actions: { 0: ['!craftRecipe'] },
+      timeout: 60,
+    } as unknown as Task;
+    for (const astray of [
+      { from: 'Andy', to: 'Bob', instead: 'Jill' },
+      { from: 'Jill', to: 'Bob', instead: 'Andy' },
+    ]) {
       const result = simulate(data, team(task, 'wall'), FLAT, 2000, astray);
       expect(success(task, 'wall', result), JSON.stringify(astray)).toBe(true);
-      const given = Number(/^!givePlayer\("Bob", "polished_deepslate", (\d+)\)$/.exec(result.agents.get(astray.from)!.commands.find((c) => c.startsWith('!givePlayer'))!)![1]);
-      expect(result.agents.get(astray.from)!.commands).toContain(`!startConversation("${astray.instead}", "Bob needs ${given} polished_deepslate. Please give what you have of it.")`);
+      const given = Number(
+        /^!givePlayer\("Bob", "polished_deepslate", (\d+)\)$/.exec(
+          result.agents.get(astray.from)!.commands.find((c) => c.startsWith('!givePlayer'))!,
+        )![1],
+      );
+      expect(result.agents.get(astray.from)!.commands).toContain(
+        `!startConversation("${astray.instead}", "Bob needs ${given} polished_deepslate. Please give what you have of it.")`,
+      );
       expect(result.agents.get(astray.instead)!.commands).toContain(`!givePlayer("Bob", "polished_deepslate", ${given})`);
       expect(result.agents.get('Bob')!.said.some((l) => l.startsWith('I still need'))).toBe(false);
       const unseen = simulate(data, team(task, 'wall'), FLAT, 2000, { ...astray, unseen: true });
@@ -266,16 +386,32 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
     // The coordinator itself short: it asks the team.
     const own = { ...task, blocked_actions: { 1: ['!craftRecipe'], 2: ['!craftRecipe'] } } as unknown as Task;
-    expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill', unseen: true }))).toBe(true);
+    expect(
+      success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill', unseen: true })),
+    ).toBe(true);
     expect(success(own, 'own', simulate(data, team(own, 'own'), FLAT, 2000, { from: 'Bob', to: 'Andy', instead: 'Jill' }))).toBe(true);
   });
 
   test('every hand-over to the worker picked up by another teammate, seen or not, and answers to calls too: it is asked for, and those holding it, or what it is made from, give it', () => {
     // MineCollab's 4-agent cyan banner (depth 2): the dyes, wool and log spread over the team.
-    const banner = { type: 'techtree', goal: 'craft a banner', agent_count: 4, target: 'cyan_banner',
-      initial_inventory: { 0: { blue_dye: 3, black_wool: 1, crafting_table: 1 }, 1: { green_dye: 3, black_wool: 3 }, 2: { black_wool: 1, oak_log: 1 }, 3: { black_wool: 1 } },
-      blocked_actions: {}, timeout: 300 } as unknown as Task;
-    const tasks: [string, Task][] = [['banner', banner], ...craftingTasks().filter(([, t]) => t.agent_count >= 3 && !(t.blocked_actions?.['0'] ?? []).length)];
+    const banner = {
+      type: 'techtree',
+      goal: 'craft a banner',
+      agent_count: 4,
+      target: 'cyan_banner',
+      initial_inventory: {
+        0: { blue_dye: 3, black_wool: 1, crafting_table: 1 },
+        1: { green_dye: 3, black_wool: 3 },
+        2: { black_wool: 1, oak_log: 1 },
+        3: { black_wool: 1 },
+      },
+      blocked_actions: {},
+      timeout: 300,
+    } as unknown as Task;
+    const tasks: [string, Task][] = [
+      ['banner', banner],
+      ...craftingTasks().filter(([, t]) => t.agent_count >= 3 && !(t.blocked_actions?.['0'] ?? []).length),
+    ];
     let checked = 0;
     let madeFrom = 0;
     for (const [id, task] of tasks) {
@@ -290,18 +426,33 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       const others = (from: string) => names.filter((n) => n !== from && n !== worker);
       for (const round of ['unseen', 'seen', 'twice'] as const) {
         const unseen = round !== 'seen';
-        const astray = gives.map((m) => ({ from: m[1]!, to: worker, instead: (unseen ? others(m[1]!)[0] : others(m[1]!).at(-1))!, unseen }));
-        if (round === 'twice') for (const from of names.filter((n) => n !== worker)) astray.push({ from, to: worker, instead: others(from).at(-1)!, unseen: false });
+        const astray = gives.map((m) => ({
+          from: m[1]!,
+          to: worker,
+          instead: (unseen ? others(m[1]!)[0] : others(m[1]!).at(-1))!,
+          unseen,
+        }));
+        if (round === 'twice')
+          for (const from of names.filter((n) => n !== worker))
+            astray.push({ from, to: worker, instead: others(from).at(-1)!, unseen: false });
         const result = simulate(data, team(task, id), FLAT, 4000, astray);
         expect(success(task, id, result), `${id}, ${round}`).toBe(true);
         // What the worker said it lacks, and what the coordinator asked the team for.
-        const asked = [...result.agents.values()].flatMap((a) => a.turns.map((t) => t.content.replace(/^\w+ \(a bot\): /, '')))
-          .map((text) => parseShort(text)?.items ?? parseNeed(text)?.items).filter((items) => items !== undefined);
+        const asked = [...result.agents.values()]
+          .flatMap((a) => a.turns.map((t) => t.content.replace(/^\w+ \(a bot\): /, '')))
+          .map((text) => parseShort(text)?.items ?? parseNeed(text)?.items)
+          .filter((items) => items !== undefined);
         expect(asked.length, `${id}: someone asked for what went astray`).toBeGreaterThan(0);
         // Hand-overs after the first call of items never named in one: what the named items are made from.
         const named = new Set(asked.flatMap((items) => Object.keys(items)));
         const firstCall = result.log.findIndex((l) => / needs .*Please give/.test(l));
-        if (result.log.slice(firstCall).some((l) => { const m = /!givePlayer\("\w+", "(\w+)"/.exec(l); return m && !named.has(m[1]!); })) madeFrom++;
+        if (
+          result.log.slice(firstCall).some((l) => {
+            const m = /!givePlayer\("\w+", "(\w+)"/.exec(l);
+            return m && !named.has(m[1]!);
+          })
+        )
+          madeFrom++;
       }
       checked++;
     }
@@ -312,8 +463,15 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   test('a teammate asked to make up a shortfall after its plan Done is not sent the plan again: its Done still counts', () => {
     // A generated 5-agent fence (depth 2): Jill's stem goes to another teammate, unseen; the
     // worker says what it lacks and the coordinator asks the team, Jill too.
-    const task = { type: 'techtree', goal: 'craft a fence', agent_count: 5, target: 'crimson_fence',
-      initial_inventory: { 0: {}, 1: { crimson_stem: 1 }, 2: {}, 3: { oak_log: 1, crafting_table: 1 }, 4: {} }, blocked_actions: {}, timeout: 90 } as unknown as Task;
+    const task = {
+      type: 'techtree',
+      goal: 'craft a fence',
+      agent_count: 5,
+      target: 'crimson_fence',
+      initial_inventory: { 0: {}, 1: { crimson_stem: 1 }, 2: {}, 3: { oak_log: 1, crafting_table: 1 }, 4: {} },
+      blocked_actions: {},
+      timeout: 90,
+    } as unknown as Task;
     const plain = simulate(data, team(task, 'fence'), FLAT);
     const worker = /!givePlayer\("(\w+)"/.exec(plain.agents.get('Jill')!.commands.find((c) => c.startsWith('!givePlayer'))!)![1]!;
     const astray = { from: 'Jill', to: worker, instead: ['Bob', 'Mike', 'Sally'].find((n) => n !== worker)!, unseen: true };
@@ -327,16 +485,29 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
     const other = ['Bob', 'Mike', 'Sally'].find((n) => n !== worker)!;
     const reply = andy.policy.decide({
-      name: 'Andy', inventory: { ...andy.inventory }, targets: andy.targets, blueprint: undefined, canUse: () => true, partner: other,
-      blocks: FLAT.blocks, mobs: FLAT.mobs, turns: [...andy.turns, { role: 'user', content: `${other} (a bot): Done.` }],
+      name: 'Andy',
+      inventory: { ...andy.inventory },
+      targets: andy.targets,
+      blueprint: undefined,
+      canUse: () => true,
+      partner: other,
+      blocks: FLAT.blocks,
+      mobs: FLAT.mobs,
+      turns: [...andy.turns, { role: 'user', content: `${other} (a bot): Done.` }],
     });
     expect(reply, 'Jill said Done for the plan already').not.toMatch(/^!startConversation\("Jill", "Plan\./);
   });
 
-  test('a hand-over cut short by a teammate\'s message is made again, by the coordinator or a teammate', () => {
-    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+  test("a hand-over cut short by a teammate's message is made again, by the coordinator or a teammate", () => {
+    const task = {
+      type: 'techtree',
+      goal: 'craft a wall',
+      agent_count: 3,
+      target: 'deepslate_brick_wall',
       initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
-      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
+      blocked_actions: { 0: ['!craftRecipe'] },
+      timeout: 60,
+    } as unknown as Task;
     for (const from of ['Andy', 'Jill']) {
       const result = simulate(data, team(task, 'wall'), FLAT, 2000, { from, to: 'Bob', interrupted: true });
       expect(success(task, 'wall', result), from).toBe(true);
@@ -373,9 +544,13 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
   });
 
-  test('construction: a builder done with its cells takes over a stuck teammate\'s with the blocks it has to spare', () => {
+  test("construction: a builder done with its cells takes over a stuck teammate's with the blocks it has to spare", () => {
     const task = {
-      type: 'construction', goal: 'build', agent_count: 2, timeout: 60, blocked_actions: {},
+      type: 'construction',
+      goal: 'build',
+      agent_count: 2,
+      timeout: 60,
+      blocked_actions: {},
       initial_inventory: { 0: { stone: 3 }, 1: { stone: 1 } },
       blueprint: { materials: { stone: 2 }, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone']] }] },
     } as unknown as Task;
@@ -391,15 +566,35 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   test('construction: a teammate with no cells standing in one hears the go-ahead and steps off the site, once', () => {
     // Bob holds every block and may not hand any over: Jill gets none, so no cell, but stands in one.
     const task = {
-      type: 'construction', goal: 'build', agent_count: 3, timeout: 60, blocked_actions: { 2: ['!givePlayer'] },
+      type: 'construction',
+      goal: 'build',
+      agent_count: 3,
+      timeout: 60,
+      blocked_actions: { 2: ['!givePlayer'] },
       initial_inventory: { 0: {}, 1: {}, 2: { stone: 6 } },
-      blueprint: { materials: { stone: 6 }, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone'], ['stone', 'stone', 'stone']] }] },
+      blueprint: {
+        materials: { stone: 6 },
+        levels: [
+          {
+            level: 0,
+            coordinates: [0, -60, 0],
+            placement: [
+              ['stone', 'stone', 'stone'],
+              ['stone', 'stone', 'stone'],
+            ],
+          },
+        ],
+      },
     } as unknown as Task;
     const cells = blueprintCells(task.blueprint!);
     // The coordinator may not build (so has no cell) and stands in one.
     const coordinatorIdle = { ...task, blocked_actions: { 0: ['!placeBlockAt'], 2: ['!givePlayer'] } } as unknown as Task;
-    for (const [who, cell, played] of [['Jill', cells.at(-1)!, task], ['Jill', cells[0]!, task], ['Andy', cells[2]!, coordinatorIdle]] as const) {
-      const members = team(played, 'stand').map((a) => a.name === who ? { ...a, position: { x: cell.x, y: cell.y, z: cell.z } } : a);
+    for (const [who, cell, played] of [
+      ['Jill', cells.at(-1)!, task],
+      ['Jill', cells[0]!, task],
+      ['Andy', cells[2]!, coordinatorIdle],
+    ] as const) {
+      const members = team(played, 'stand').map((a) => (a.name === who ? { ...a, position: { x: cell.x, y: cell.y, z: cell.z } } : a));
       const result = simulate(data, members, FLAT, 3000);
       expect(success(played, 'stand', result), `${who} in ${cellKey(cell)}`).toBe(true);
       const moves = result.agents.get(who)!.commands.filter((c) => !c.startsWith('!startConversation'));
@@ -407,7 +602,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     }
   });
 
-  test('construction, 3 agents: a hand-over left lying is fetched, and the giver\'s Done still reaches the coordinator', () => {
+  test("construction, 3 agents: a hand-over left lying is fetched, and the giver's Done still reaches the coordinator", () => {
     const [id, task] = Object.entries(generateConstructionTasks(data, { agents: 3, count: 1, seed: 7098, size: 6, levels: 3 }))[0]!;
     const plain = simulate(data, team(task, id), FLAT);
     const giver = [...plain.agents.values()].find((a) => a.name !== 'Andy' && a.commands.some((c) => c.startsWith('!givePlayer')))!;
@@ -430,9 +625,15 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
   });
 
   test('a teammate asked for items it lacks, with hand-overs of the plan still to make, makes them instead of only saying Done', () => {
-    const task = { type: 'techtree', goal: 'craft a wall', agent_count: 3, target: 'deepslate_brick_wall',
+    const task = {
+      type: 'techtree',
+      goal: 'craft a wall',
+      agent_count: 3,
+      target: 'deepslate_brick_wall',
       initial_inventory: { 0: { polished_deepslate: 3 }, 1: { polished_deepslate: 2 }, 2: { polished_deepslate: 3, crafting_table: 1 } },
-      blocked_actions: { 0: ['!craftRecipe'] }, timeout: 60 } as unknown as Task;
+      blocked_actions: { 0: ['!craftRecipe'] },
+      timeout: 60,
+    } as unknown as Task;
     const played = simulate(data, team(task, 'wall'), FLAT);
     const jill = played.agents.get('Jill')!;
     const plan = jill.turns.find((t) => t.role === 'user' && /^Andy \(a bot\): Plan\./.test(t.content))!;
@@ -446,8 +647,15 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       { role: 'user', content: `Andy (a bot): ${formatNeed('Bob', { diamond: 1 })}` },
     ];
     const reply = new OraclePolicy(data).decide({
-      name: 'Jill', inventory: task.initial_inventory['1'] ?? {}, targets: taskTargets({ ...task, id: 'wall' }), blueprint: undefined,
-      canUse: (c) => !(task.blocked_actions?.['1'] ?? []).includes(c), partner: 'Andy', blocks: FLAT.blocks, mobs: FLAT.mobs, turns,
+      name: 'Jill',
+      inventory: task.initial_inventory['1'] ?? {},
+      targets: taskTargets({ ...task, id: 'wall' }),
+      blueprint: undefined,
+      canUse: (c) => !(task.blocked_actions?.['1'] ?? []).includes(c),
+      partner: 'Andy',
+      blocks: FLAT.blocks,
+      mobs: FLAT.mobs,
+      turns,
     });
     expect(reply).toBe(give);
   });
@@ -463,30 +671,59 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const heard = bob.turns.slice(0, go + 1);
     const unread: ChatTurn[] = [
       ...bob.turns.slice(0, go),
-      { role: 'user', content: `SYSTEM: Andy said before ending the conversation: ${bob.turns[go]!.content.slice('Andy (a bot): '.length)}` },
+      {
+        role: 'user',
+        content: `SYSTEM: Andy said before ending the conversation: ${bob.turns[go]!.content.slice('Andy (a bot): '.length)}`,
+      },
       { role: 'user', content: 'SYSTEM: Andy ended the conversation.' },
     ];
-    const decide = (turns: ChatTurn[]) => new OraclePolicy(data).decide({
-      name: 'Bob', inventory: task.initial_inventory[String(i)] ?? {}, targets: undefined, blueprint: task.blueprint,
-      canUse: () => true, partner: undefined, blocks: FLAT.blocks, mobs: FLAT.mobs, turns,
-    });
+    const decide = (turns: ChatTurn[]) =>
+      new OraclePolicy(data).decide({
+        name: 'Bob',
+        inventory: task.initial_inventory[String(i)] ?? {},
+        targets: undefined,
+        blueprint: task.blueprint,
+        canUse: () => true,
+        partner: undefined,
+        blocks: FLAT.blocks,
+        mobs: FLAT.mobs,
+        turns,
+      });
     const asHeard = decide(heard);
     expect(asHeard).toMatch(/^!/);
     expect(decide(unread)).toBe(asHeard);
   });
 
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
-    const bread = { type: 'techtree', goal: 'craft bread', agent_count: 2, target: 'bread', initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
+    const bread = {
+      type: 'techtree',
+      goal: 'craft bread',
+      agent_count: 2,
+      target: 'bread',
+      initial_inventory: { 0: { wheat: 2, crafting_table: 1 }, 1: { wheat: 1 } },
+      blocked_actions: {},
+      timeout: 60,
+    } as unknown as Task;
     const result = simulate(data, team(bread, 'bread'), FLAT, 2000, { from: 'Jill', to: 'Andy' });
     expect(success(bread, 'bread', result)).toBe(true);
     const at = `${Math.floor(LYING_AT.x)}, ${Math.floor(LYING_AT.y)}, ${Math.floor(LYING_AT.z)}`;
-    expect(result.agents.get('Jill')!.commands).toContain(`!startConversation("Andy", "The wheat I gave you lies at (${at}): please pick it up.")`);
+    expect(result.agents.get('Jill')!.commands).toContain(
+      `!startConversation("Andy", "The wheat I gave you lies at (${at}): please pick it up.")`,
+    );
     expect(result.agents.get('Andy')!.commands).toContain(`!goToCoordinates(${at}, 0)`);
     expect(result.agents.get('Andy')!.commands.at(-1)).toBe('!craftRecipe("bread", 1)');
   });
 
   test('an unsolvable task is said once, with the reason, and the policy records it', () => {
-    const task = { type: 'techtree', goal: 'craft a compass', agent_count: 2, target: 'compass', initial_inventory: { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } }, blocked_actions: {}, timeout: 60 } as unknown as Task;
+    const task = {
+      type: 'techtree',
+      goal: 'craft a compass',
+      agent_count: 2,
+      target: 'compass',
+      initial_inventory: { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } },
+      blocked_actions: {},
+      timeout: 60,
+    } as unknown as Task;
     const result = simulate(data, team(task, 'compass'), FLAT);
     const said = [...result.agents.values()].flatMap((a) => a.said).filter((l) => l.startsWith('We cannot finish the task'));
     expect(said).toEqual(['We cannot finish the task: 1 compass needs 1 redstone, which nobody has and the world here does not give.']);
@@ -495,24 +732,53 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
   test('a blueprint whose levels clash is reported with the cells at fault', () => {
     const row = (b: string) => [[b, b]];
-    const blueprint: Blueprint = { levels: [{ level: 0, coordinates: [0, 4, 0], placement: row('stone') }, { level: 1, coordinates: [0, 4, 0], placement: row('oak_planks') }] };
-    expect(blueprintClashes(blueprint).map((c) => [c.x, c.y, c.z])).toEqual([[0, 4, 0], [1, 4, 0]]);
+    const blueprint: Blueprint = {
+      levels: [
+        { level: 0, coordinates: [0, 4, 0], placement: row('stone') },
+        { level: 1, coordinates: [0, 4, 0], placement: row('oak_planks') },
+      ],
+    };
+    expect(blueprintClashes(blueprint).map((c) => [c.x, c.y, c.z])).toEqual([
+      [0, 4, 0],
+      [1, 4, 0],
+    ]);
     const plan = planConstruction(blueprint, [{ name: 'Andy', inventory: { stone: 2, oak_planks: 2 }, canBuild: true, canGive: true }]);
     expect(plan.unsolvable).toMatch(/inconsistent.*\(0, 4, 0\) is stone or oak_planks in levels 0, 1/);
   });
 
   test('construction split: one member holding every block shares them until each builder has about its share', () => {
-    const blueprint: Blueprint = { levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone', 'stone', 'oak_planks'], ['stone', 'stone', 'oak_planks', 'oak_planks'], ['stone', 'stone', 'stone', 'stone']] }] };
-    for (const agents of [2, 3, 4, 5]) for (let holder = 0; holder < agents; holder++) {
-      const members = NAMES.slice(0, agents).map((name, i) => ({ name, inventory: (i === holder ? { stone: 9, oak_planks: 3 } : {}) as Record<string, number>, canBuild: true, canGive: true }));
-      const plan = planConstruction(blueprint, members);
-      expect(plan.unsolvable).toBeUndefined();
-      const cells = new Map<string, number>();
-      for (const who of plan.owner.values()) cells.set(who, (cells.get(who) ?? 0) + 1);
-      const share = Math.ceil(12 / agents);
-      expect([...cells.values()].every((n) => n <= share), `${agents} agents, holder ${holder}: ${JSON.stringify([...cells])}`).toBe(true);
-      expect(cells.size, `${agents} agents, holder ${holder}: as many builders as shares`).toBe(Math.ceil(12 / share));
-    }
+    const blueprint: Blueprint = {
+      levels: [
+        {
+          level: 0,
+          coordinates: [0, -60, 0],
+          placement: [
+            ['stone', 'stone', 'stone', 'oak_planks'],
+            ['stone', 'stone', 'oak_planks', 'oak_planks'],
+            ['stone', 'stone', 'stone', 'stone'],
+          ],
+        },
+      ],
+    };
+    for (const agents of [2, 3, 4, 5])
+      for (let holder = 0; holder < agents; holder++) {
+        const members = NAMES.slice(0, agents).map((name, i) => ({
+          name,
+          inventory: (i === holder ? { stone: 9, oak_planks: 3 } : {}) as Record<string, number>,
+          canBuild: true,
+          canGive: true,
+        }));
+        const plan = planConstruction(blueprint, members);
+        expect(plan.unsolvable).toBeUndefined();
+        const cells = new Map<string, number>();
+        for (const who of plan.owner.values()) cells.set(who, (cells.get(who) ?? 0) + 1);
+        const share = Math.ceil(12 / agents);
+        expect(
+          [...cells.values()].every((n) => n <= share),
+          `${agents} agents, holder ${holder}: ${JSON.stringify([...cells])}`,
+        ).toBe(true);
+        expect(cells.size, `${agents} agents, holder ${holder}: as many builders as shares`).toBe(Math.ceil(12 / share));
+      }
   });
 });
 

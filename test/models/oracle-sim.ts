@@ -89,10 +89,19 @@ export const LYING_AT = { x: 12.4, y: -59.8, z: -3.6 };
  * the server refuses (someone stood in the cell), as the real `!placeBlockAt` reports it, by cell
  * (`x,y,z`: the first try there) or by agent and cell (`Jill@x,y,z`: every try of that agent there).
  */
-export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxSteps = 2000, astray?: Astray | Astray[], refuse = new Set<string>()): SimResult {
+export function simulate(
+  data: GameData,
+  team: SimAgent[],
+  world: SimWorld,
+  maxSteps = 2000,
+  astray?: Astray | Astray[],
+  refuse = new Set<string>(),
+): SimResult {
   /** Hand-overs still to go astray, each once. */
   const astrays = astray === undefined ? [] : Array.isArray(astray) ? [...astray] : [astray];
-  const agents = new Map<string, SimState>(team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]));
+  const agents = new Map<string, SimState>(
+    team.map((a) => [a.name, { ...a, inventory: { ...a.inventory }, policy: new OraclePolicy(data), turns: [], commands: [], said: [] }]),
+  );
   const placed = new Map<string, string>();
   const sown: string[] = [];
   /** Items lying on the ground, by block (`x,y,z`). */
@@ -100,11 +109,17 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
   const log: string[] = [];
   const queue: { to: string; turn: ChatTurn; from?: string }[] = [];
   let tableNearby = world.blocks.includes('crafting_table');
-  const add = (inv: Counts, item: string, n: number) => { inv[item] = (inv[item] ?? 0) + n; if (inv[item] === 0) delete inv[item]; };
+  const add = (inv: Counts, item: string, n: number) => {
+    inv[item] = (inv[item] ?? 0) + n;
+    if (inv[item] === 0) delete inv[item];
+  };
 
   for (const a of agents.values()) {
     const others = [...agents.keys()].filter((n) => n !== a.name);
-    queue.push({ to: a.name, turn: { role: 'user', content: `SYSTEM: Your goal: ${a.goal}${others.length ? ` Work together with ${others.join(', ')}.` : ''}` } });
+    queue.push({
+      to: a.name,
+      turn: { role: 'user', content: `SYSTEM: Your goal: ${a.goal}${others.length ? ` Work together with ${others.join(', ')}.` : ''}` },
+    });
   }
 
   const run = (a: SimState, command: string): string => {
@@ -176,8 +191,9 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       }
       case 'collectBlocks': {
         const [block, n] = args as [string, number];
-        const item = Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'block' && s.block === block)?.[0]
-          ?? (block === 'stone' ? 'cobblestone' : block);
+        const item =
+          Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'block' && s.block === block)?.[0] ??
+          (block === 'stone' ? 'cobblestone' : block);
         add(a.inventory, item, n);
         // A full-grown crop also gives at least one of its seed item (vanilla loot: 1–4 more).
         const crop = cropOf(data, block);
@@ -186,7 +202,8 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       }
       case 'sow': {
         const [seed, n] = args as [string, number];
-        if (!world.blocks.includes('farmland')) return `!sow failed: ${seed} needs farmland with air above; there is no farmland within 32 blocks.`;
+        if (!world.blocks.includes('farmland'))
+          return `!sow failed: ${seed} needs farmland with air above; there is no farmland within 32 blocks.`;
         const k = Math.min(n, a.inventory[seed] ?? 0);
         if (!k) return `!sow failed: You have no ${seed}.`;
         add(a.inventory, seed, -k);
@@ -210,7 +227,8 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
         const [block, x, y, z] = args as [string, number, number, number];
         if (!a.inventory[block]) return `You have no ${block}.`;
         const occupied = [...agents.values()].some((b) => b.position?.x === x && b.position.y === y && b.position.z === z);
-        if (occupied || refuse.delete(`${x},${y},${z}`) || refuse.has(`${a.name}@${x},${y},${z}`)) return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
+        if (occupied || refuse.delete(`${x},${y},${z}`) || refuse.has(`${a.name}@${x},${y},${z}`))
+          return `!placeBlockAt failed: Server refused to place ${block} at (${x}, ${y}, ${z}): the block is still air`;
         add(a.inventory, block, -1);
         placed.set(`${x},${y},${z}`, block);
         if (/_door$/.test(block)) placed.set(`${x},${y + 1},${z}`, block);
@@ -224,7 +242,10 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
       case 'checkBlueprintLevel': {
         const [level] = args as [number];
         const l = findLevel(a.blueprint!, level)!;
-        return formatLevelCheck(level, checkLevel(l, (x, y, z) => normalizeBlockName(placed.get(`${x},${y},${z}`) ?? 'air')));
+        return formatLevelCheck(
+          level,
+          checkLevel(l, (x, y, z) => normalizeBlockName(placed.get(`${x},${y},${z}`) ?? 'air')),
+        );
       }
       case 'stay':
         return 'Stayed.';
@@ -260,11 +281,21 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
     const from = busy.get(a.name)!.from;
     steps++;
     const reply = a.policy.decide({
-      name: a.name, inventory: { ...a.inventory }, targets: a.targets, blueprint: a.blueprint, position: a.position,
-      canUse: (c) => !a.blocked.includes(c), partner: a.partner,
-      blocks: tableNearby ? [...world.blocks, 'crafting_table'] : world.blocks, mobs: world.mobs, turns: a.turns,
+      name: a.name,
+      inventory: { ...a.inventory },
+      targets: a.targets,
+      blueprint: a.blueprint,
+      position: a.position,
+      canUse: (c) => !a.blocked.includes(c),
+      partner: a.partner,
+      blocks: tableNearby ? [...world.blocks, 'crafting_table'] : world.blocks,
+      mobs: world.mobs,
+      turns: a.turns,
     });
-    if (!reply.trim()) { busy.delete(a.name); return; }
+    if (!reply.trim()) {
+      busy.delete(a.name);
+      return;
+    }
     const command = /![A-Za-z]+\(.*\)/.exec(reply)?.[0];
     a.turns.push({ role: 'assistant', content: reply });
     if (!command) {
@@ -281,7 +312,11 @@ export function simulate(data: GameData, team: SimAgent[], world: SimWorld, maxS
   while (steps < maxSteps) {
     let acted = false;
     for (const a of agents.values()) {
-      if (busy.has(a.name)) { step(a); acted = true; continue; }
+      if (busy.has(a.name)) {
+        step(a);
+        acted = true;
+        continue;
+      }
       // Everything that reached an idle agent is read in one prompt, as the agent's inbox does.
       if (!queue.some((q) => q.to === a.name)) continue;
       const from = receive(a);

@@ -20,7 +20,15 @@ const MODELS = fileURLToPath(new URL('../../src/models/', import.meta.url));
 /** The oracle's source files: `oracle.ts` and everything under `oracle/`. */
 function oracleFiles(): string[] {
   const dir = path.join(MODELS, 'oracle');
-  const nested = (() => { try { return readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)); } catch { return []; } })();
+  const nested = (() => {
+    try {
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(dir, f));
+    } catch {
+      return [];
+    }
+  })();
   return [path.join(MODELS, 'oracle.ts'), ...nested];
 }
 
@@ -49,14 +57,15 @@ test('no canned oracle text parses as a command unless it is one on purpose', ()
       checked++;
       if (text.trimStart().startsWith('!')) continue; // a command the oracle means to run
       const parsed = parseCommand(text, allCommands, names);
-      if (parsed.kind !== 'none') accidental.push(`${path.relative(MODELS, file)}:${line}: ${JSON.stringify(text)} parses as ${parsed.kind}`);
+      if (parsed.kind !== 'none')
+        accidental.push(`${path.relative(MODELS, file)}:${line}: ${JSON.stringify(text)} parses as ${parsed.kind}`);
     }
   }
   expect(checked).toBeGreaterThan(20);
   expect(accidental).toEqual([]);
 });
 
-test('the check catches the text that used to cut the oracle\'s reply short', () => {
+test("the check catches the text that used to cut the oracle's reply short", () => {
   const parsed = parseCommand('I run the commands you type (try !help). Configure a model.', allCommands, nameResolver(TEST_VERSION));
   expect(parsed.kind).toBe('command');
 });

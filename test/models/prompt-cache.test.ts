@@ -29,21 +29,31 @@ function stubBot(items: Array<{ name: string; count: number }>, x: number): Bot 
 }
 
 const snapshot = (bot: Bot, more: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
-  name: 'Andy', bot, memory: '', currentAction: undefined, partner: undefined,
-  goal: { loop: 'stopped', loopGoal: '', taskGoal: undefined }, ...more,
+  name: 'Andy',
+  bot,
+  memory: '',
+  currentAction: undefined,
+  partner: undefined,
+  goal: { loop: 'stopped', loopGoal: '', taskGoal: undefined },
+  ...more,
 });
 
 describe('splitTemplate', () => {
   test('cuts at the start of the line holding the first live variable', () => {
-    expect(splitTemplate('You are $NAME.\nCommands:\n$COMMAND_DOCS\nMemory: $MEMORY\n$STATS', LIVE_VARIABLES))
-      .toEqual({ static: 'You are $NAME.\nCommands:\n$COMMAND_DOCS\n', live: 'Memory: $MEMORY\n$STATS' });
+    expect(splitTemplate('You are $NAME.\nCommands:\n$COMMAND_DOCS\nMemory: $MEMORY\n$STATS', LIVE_VARIABLES)).toEqual({
+      static: 'You are $NAME.\nCommands:\n$COMMAND_DOCS\n',
+      live: 'Memory: $MEMORY\n$STATS',
+    });
   });
 
   test('a template without live variables is all static; one that opens with one is all live', () => {
     expect(splitTemplate('You are $NAME. $COMMAND_DOCS', LIVE_VARIABLES)).toEqual({ static: 'You are $NAME. $COMMAND_DOCS', live: '' });
     // MINDcraft's order: state before the command docs. Still works, caches only the first line.
     const mindcraft = 'You are $NAME.\n$SELF_PROMPT Summarized memory: $MEMORY\n$STATS\n$COMMAND_DOCS';
-    expect(splitTemplate(mindcraft, LIVE_VARIABLES)).toEqual({ static: 'You are $NAME.\n', live: '$SELF_PROMPT Summarized memory: $MEMORY\n$STATS\n$COMMAND_DOCS' });
+    expect(splitTemplate(mindcraft, LIVE_VARIABLES)).toEqual({
+      static: 'You are $NAME.\n',
+      live: '$SELF_PROMPT Summarized memory: $MEMORY\n$STATS\n$COMMAND_DOCS',
+    });
     expect(splitTemplate('$STATS\nRules', LIVE_VARIABLES)).toEqual({ static: '', live: '$STATS\nRules' });
   });
 });
@@ -55,7 +65,12 @@ describe('the conversing prompt', () => {
     const prompts = new PromptBuilder(profile, { examples, numExamples: 2 });
     const first = await prompts.conversing(snapshot(stubBot([], 1)), allCommands, [{ role: 'user', content: 'Steve: get wood' }]);
     const second = await prompts.conversing(
-      snapshot(stubBot([{ name: 'oak_log', count: 3 }], 7), { memory: 'Steve likes oak.', currentAction: '!collectBlocks', partner: 'Jill', goal: { loop: 'active', loopGoal: 'build a hut', taskGoal: undefined } }),
+      snapshot(stubBot([{ name: 'oak_log', count: 3 }], 7), {
+        memory: 'Steve likes oak.',
+        currentAction: '!collectBlocks',
+        partner: 'Jill',
+        goal: { loop: 'active', loopGoal: 'build a hut', taskGoal: undefined },
+      }),
       allCommands,
       [{ role: 'user', content: 'Steve: now build a house with a furnace' }],
     );
@@ -65,7 +80,14 @@ describe('the conversing prompt', () => {
     // Examples are chosen per call (28 of them, 2 shown): live, not static.
     expect(first.system).not.toContain('Example 1:');
     expect(first.live.startsWith(`${LIVE_HEADER}\nExamples:`)).toBe(true);
-    for (const text of ['Inventory: 3 oak_log', 'Memory: Steve likes oak.', 'Current action: !collectBlocks', 'In a conversation with Jill.', 'Your goal: build a hut', 'Position (7, -60, 3)']) {
+    for (const text of [
+      'Inventory: 3 oak_log',
+      'Memory: Steve likes oak.',
+      'Current action: !collectBlocks',
+      'In a conversation with Jill.',
+      'Your goal: build a hut',
+      'Position (7, -60, 3)',
+    ]) {
       expect(second.live).toContain(text);
       expect(second.system).not.toContain(text);
     }
@@ -75,8 +97,14 @@ describe('the conversing prompt', () => {
   test('examples that are the same on every call (all of them fit) stay in the static part', async () => {
     const profile = await completeProfile(profileSchema.parse({ name: 'Andy', model: 'oracle' }));
     const few = new ExampleSelector([
-      [{ role: 'user', content: 'greg: hi' }, { role: 'assistant', content: 'Hello!' }],
-      [{ role: 'user', content: 'greg: wood' }, { role: 'assistant', content: '!collectBlocks("oak_log", 3)' }],
+      [
+        { role: 'user', content: 'greg: hi' },
+        { role: 'assistant', content: 'Hello!' },
+      ],
+      [
+        { role: 'user', content: 'greg: wood' },
+        { role: 'assistant', content: '!collectBlocks("oak_log", 3)' },
+      ],
     ]);
     const prompts = new PromptBuilder(profile, { examples: few, numExamples: 2 });
     const a = await prompts.conversing(snapshot(stubBot([], 1)), allCommands, [{ role: 'user', content: 'greg: wood please' }]);
@@ -89,7 +117,10 @@ describe('the conversing prompt', () => {
 
 describe('requests of one bot through the real adapters', () => {
   let fake: FakeProviderServer | undefined;
-  afterEach(async () => { await fake?.close(); fake = undefined; });
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
 
   /** Two calls of a model loop: the second after the first's reply and the command's output. */
   async function twoCalls(protocol: 'anthropic' | 'openai', tools: boolean) {
@@ -111,7 +142,10 @@ describe('requests of one bot through the real adapters', () => {
 
   for (const tools of [false, true]) {
     test(`anthropic${tools ? ' with tools' : ''}: the prefix before the live part is byte-identical; ≤ 4 breakpoints; the second call reads the first's cache`, async () => {
-      const { bodies: [a, b], usage } = await twoCalls('anthropic', tools);
+      const {
+        bodies: [a, b],
+        usage,
+      } = await twoCalls('anthropic', tools);
       const strip = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cache_control' ? undefined : v));
       expect(strip(b.system)).toBe(strip(a.system));
       expect(strip(b.tools)).toBe(strip(a.tools));
@@ -120,10 +154,12 @@ describe('requests of one bot through the real adapters', () => {
       if (tools) expect(a.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
       // The first call's conversation (its messages without the live block) starts the second's.
       const firstConversation = a.messages.map((m: { role: string; content: unknown[] }, i: number) => ({
-        role: m.role, content: i === a.messages.length - 1 ? m.content.slice(0, -1) : m.content,
+        role: m.role,
+        content: i === a.messages.length - 1 ? m.content.slice(0, -1) : m.content,
       }));
       const secondStart = b.messages.slice(0, a.messages.length).map((m: { role: string; content: unknown[] }, i: number) => ({
-        role: m.role, content: m.content.slice(0, firstConversation[i].content.length),
+        role: m.role,
+        content: m.content.slice(0, firstConversation[i].content.length),
       }));
       expect(strip(secondStart)).toBe(strip(firstConversation));
       // The live part is the last block of the last user turn, after the last breakpoint.
@@ -144,11 +180,15 @@ describe('requests of one bot through the real adapters', () => {
     });
   }
 
-  test('openai: system first, the live part last in the final user message; the second call repeats the first\'s prefix', async () => {
-    const { bodies: [a, b], usage } = await twoCalls('openai', false);
+  test("openai: system first, the live part last in the final user message; the second call repeats the first's prefix", async () => {
+    const {
+      bodies: [a, b],
+      usage,
+    } = await twoCalls('openai', false);
     expect(b.messages[0]).toEqual(a.messages[0]);
     expect(a.messages[0].role).toBe('system');
-    const text = (body: { messages: Array<{ role: string; content: string }> }) => body.messages.map((m) => `${m.role}:${m.content}`).join('\n');
+    const text = (body: { messages: Array<{ role: string; content: string }> }) =>
+      body.messages.map((m) => `${m.role}:${m.content}`).join('\n');
     const live = a.messages.at(-1).content.indexOf(LIVE_HEADER);
     expect(live).toBeGreaterThan(0);
     // The first call's conversation, up to the blank line before its live part.

@@ -8,7 +8,11 @@ describe('splitReasoning', () => {
     ['<THINK>\nupper case\n</THINK>\n\nOK', 'OK', 'upper case'],
     ['<thinking>a</thinking>Hi <think>b</think>there', 'Hi there', 'a\n\nb'],
     // The template opened the block in the prompt: the reply starts inside it.
-    ['I could !stop here, but no.</think>On my way. !goToPlayer("steve", 3)', 'On my way. !goToPlayer("steve", 3)', 'I could !stop here, but no.'],
+    [
+      'I could !stop here, but no.</think>On my way. !goToPlayer("steve", 3)',
+      'On my way. !goToPlayer("steve", 3)',
+      'I could !stop here, but no.',
+    ],
     // Cut off while thinking: everything after the tag is reasoning.
     ['Let me see. <think>maybe !attack("zombie")', 'Let me see.', 'maybe !attack("zombie")'],
     ['<think>only thinking</think>', '', 'only thinking'],

@@ -36,8 +36,12 @@ const req = { system: 'sys', turns: [{ role: 'user' as const, content: 'hi' }] }
 export function reliabilitySuite(protocol: FakeProtocol, prefix: string): void {
   describe(`${prefix}: reliability`, () => {
     let fake: FakeProviderServer;
-    beforeAll(async () => { fake = await startFakeProvider(protocol); });
-    afterAll(async () => { await fake.close(); });
+    beforeAll(async () => {
+      fake = await startFakeProvider(protocol);
+    });
+    afterAll(async () => {
+      await fake.close();
+    });
 
     const model = (opts: { timeoutMs?: number; maxRetries?: number } = {}): ChatModel =>
       createModel(fake.spec('test-model', prefix), { env: fake.env, ...opts });

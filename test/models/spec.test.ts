@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import {
-  apiKeyStatus, createModel, ModelError, ModelSpecSchema, normalizeTurns, parseModelSpec, PROVIDER_PREFIXES,
+  apiKeyStatus,
+  createModel,
+  ModelError,
+  ModelSpecSchema,
+  normalizeTurns,
+  parseModelSpec,
+  PROVIDER_PREFIXES,
 } from '../../src/models/index.ts';
 import { providerForBareName, suggestModelIds } from '../../src/models/spec.ts';
 
@@ -16,22 +22,58 @@ function thrown(fn: () => unknown): ModelError {
 
 describe('parseModelSpec', () => {
   test('known prefixes resolve to their family, default url and key variable', () => {
-    expect(PROVIDER_PREFIXES).toEqual(expect.arrayContaining(['anthropic', 'openai', 'openrouter', 'ollama', 'lmstudio', 'vllm', 'google', 'xai', 'deepseek', 'mistral', 'qwen', 'groq']));
+    expect(PROVIDER_PREFIXES).toEqual(
+      expect.arrayContaining([
+        'anthropic',
+        'openai',
+        'openrouter',
+        'ollama',
+        'lmstudio',
+        'vllm',
+        'google',
+        'xai',
+        'deepseek',
+        'mistral',
+        'qwen',
+        'groq',
+      ]),
+    );
     expect(parseModelSpec('anthropic/claude-sonnet-4-5')).toMatchObject({
-      id: 'anthropic/claude-sonnet-4-5', provider: 'anthropic', family: 'anthropic', model: 'claude-sonnet-4-5',
-      baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true,
+      id: 'anthropic/claude-sonnet-4-5',
+      provider: 'anthropic',
+      family: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      baseURL: 'https://api.anthropic.com',
+      keyEnv: 'ANTHROPIC_API_KEY',
+      keyRequired: true,
     });
-    expect(parseModelSpec('openai/gpt-4o-mini')).toMatchObject({ family: 'openai', baseURL: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' });
-    expect(parseModelSpec('ollama/llama3.1:8b')).toMatchObject({ model: 'llama3.1:8b', baseURL: 'http://127.0.0.1:11434/v1', keyRequired: false });
+    expect(parseModelSpec('openai/gpt-4o-mini')).toMatchObject({
+      family: 'openai',
+      baseURL: 'https://api.openai.com/v1',
+      keyEnv: 'OPENAI_API_KEY',
+    });
+    expect(parseModelSpec('ollama/llama3.1:8b')).toMatchObject({
+      model: 'llama3.1:8b',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      keyRequired: false,
+    });
     expect(parseModelSpec('lmstudio/qwen')).toMatchObject({ baseURL: 'http://127.0.0.1:1234/v1', keyRequired: false });
     expect(parseModelSpec('vllm/Qwen/Qwen2.5-7B')).toMatchObject({ model: 'Qwen/Qwen2.5-7B', baseURL: 'http://127.0.0.1:8000/v1' });
     expect(parseModelSpec('openrouter/anthropic/claude-3.5-haiku')).toMatchObject({
-      provider: 'openrouter', model: 'anthropic/claude-3.5-haiku', baseURL: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY',
+      provider: 'openrouter',
+      model: 'anthropic/claude-3.5-haiku',
+      baseURL: 'https://openrouter.ai/api/v1',
+      keyEnv: 'OPENROUTER_API_KEY',
     });
   });
 
   test('object spec: url overrides (trailing slash trimmed), params copied, apiKeyEnv makes a key required', () => {
-    const r = parseModelSpec({ model: 'ollama/llama3', url: 'http://10.0.0.5:11434/v1/', params: { temperature: 0 }, apiKeyEnv: 'OLLAMA_KEY' });
+    const r = parseModelSpec({
+      model: 'ollama/llama3',
+      url: 'http://10.0.0.5:11434/v1/',
+      params: { temperature: 0 },
+      apiKeyEnv: 'OLLAMA_KEY',
+    });
     expect(r.baseURL).toBe('http://10.0.0.5:11434/v1');
     expect(r.params).toEqual({ temperature: 0 });
     expect(r).toMatchObject({ keyEnv: 'OLLAMA_KEY', keyRequired: true });
@@ -39,9 +81,17 @@ describe('parseModelSpec', () => {
 
   test('bare names resolve by anchored rules, as MINDcraft users write them (documented in BARE_MODEL_RULES)', () => {
     const cases: [string, string][] = [
-      ['gpt-4o', 'openai/gpt-4o'], ['chatgpt-4o-latest', 'openai/chatgpt-4o-latest'], ['o1', 'openai/o1'], ['o3-mini', 'openai/o3-mini'], ['o4-mini', 'openai/o4-mini'],
-      ['claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'], ['gemini-2.5-flash', 'google/gemini-2.5-flash'], ['grok-3', 'xai/grok-3'],
-      ['deepseek-chat', 'deepseek/deepseek-chat'], ['mistral-large-latest', 'mistral/mistral-large-latest'], ['qwen-max', 'qwen/qwen-max'],
+      ['gpt-4o', 'openai/gpt-4o'],
+      ['chatgpt-4o-latest', 'openai/chatgpt-4o-latest'],
+      ['o1', 'openai/o1'],
+      ['o3-mini', 'openai/o3-mini'],
+      ['o4-mini', 'openai/o4-mini'],
+      ['claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5'],
+      ['gemini-2.5-flash', 'google/gemini-2.5-flash'],
+      ['grok-3', 'xai/grok-3'],
+      ['deepseek-chat', 'deepseek/deepseek-chat'],
+      ['mistral-large-latest', 'mistral/mistral-large-latest'],
+      ['qwen-max', 'qwen/qwen-max'],
     ];
     for (const [bare, id] of cases) expect(parseModelSpec(bare).id, bare).toBe(id);
     expect(parseModelSpec('gpt-4o')).toMatchObject({ keyEnv: 'OPENAI_API_KEY', model: 'gpt-4o' });
@@ -57,17 +107,55 @@ describe('parseModelSpec', () => {
   });
 
   test("every API of MINDcraft has a preset, and the vendors' model-name rules apply (<org>/<model>, glhf's hf:)", () => {
-    for (const api of ['openai', 'google', 'anthropic', 'xai', 'deepseek', 'ollama', 'qwen', 'mistral', 'replicate', 'groq', 'huggingface', 'novita', 'openrouter', 'glhf', 'hyperbolic', 'vllm', 'azure']) {
+    for (const api of [
+      'openai',
+      'google',
+      'anthropic',
+      'xai',
+      'deepseek',
+      'ollama',
+      'qwen',
+      'mistral',
+      'replicate',
+      'groq',
+      'huggingface',
+      'novita',
+      'openrouter',
+      'glhf',
+      'hyperbolic',
+      'vllm',
+      'azure',
+    ]) {
       expect(PROVIDER_PREFIXES, api).toContain(api);
     }
-    expect(parseModelSpec('glhf/meta-llama/Llama-3.3-70B-Instruct')).toMatchObject({ model: 'hf:meta-llama/Llama-3.3-70B-Instruct', keyEnv: 'GHLF_API_KEY', altKeyEnvs: ['GLHF_API_KEY'] });
+    expect(parseModelSpec('glhf/meta-llama/Llama-3.3-70B-Instruct')).toMatchObject({
+      model: 'hf:meta-llama/Llama-3.3-70B-Instruct',
+      keyEnv: 'GHLF_API_KEY',
+      altKeyEnvs: ['GLHF_API_KEY'],
+    });
     expect(parseModelSpec('glhf/hf:meta-llama/Llama-3.3-70B-Instruct').model).toBe('hf:meta-llama/Llama-3.3-70B-Instruct');
-    for (const [spec, rule] of [['huggingface/Llama-3', 'huggingface/<org>/<model>'], ['replicate/llama', 'replicate/<owner>/<model>'], ['novita/llama', 'novita/<org>/<model>'], ['hyperbolic/DeepSeek-V3', 'hyperbolic/<org>/<model>']]) {
+    for (const [spec, rule] of [
+      ['huggingface/Llama-3', 'huggingface/<org>/<model>'],
+      ['replicate/llama', 'replicate/<owner>/<model>'],
+      ['novita/llama', 'novita/<org>/<model>'],
+      ['hyperbolic/DeepSeek-V3', 'hyperbolic/<org>/<model>'],
+    ]) {
       expect(thrown(() => parseModelSpec(spec!)).message, spec).toContain(`"${rule}"`);
     }
-    expect(parseModelSpec('replicate/meta/meta-llama-3-70b-instruct')).toMatchObject({ baseURL: 'https://openai-proxy.replicate.com/v1', keyEnv: 'REPLICATE_API_KEY' });
-    expect(parseModelSpec('azure/gpt-4o')).toMatchObject({ client: 'azure', baseURL: '', keyEnv: 'AZURE_OPENAI_API_KEY', altKeyEnvs: ['OPENAI_API_KEY'], maxTokensField: 'max_completion_tokens' });
-    expect(parseModelSpec({ api: 'azure', model: 'gpt-4o', url: 'https://res.openai.azure.com/', api_version: '2024-08-01-preview' })).toMatchObject({ baseURL: 'https://res.openai.azure.com', apiVersion: '2024-08-01-preview' });
+    expect(parseModelSpec('replicate/meta/meta-llama-3-70b-instruct')).toMatchObject({
+      baseURL: 'https://openai-proxy.replicate.com/v1',
+      keyEnv: 'REPLICATE_API_KEY',
+    });
+    expect(parseModelSpec('azure/gpt-4o')).toMatchObject({
+      client: 'azure',
+      baseURL: '',
+      keyEnv: 'AZURE_OPENAI_API_KEY',
+      altKeyEnvs: ['OPENAI_API_KEY'],
+      maxTokensField: 'max_completion_tokens',
+    });
+    expect(
+      parseModelSpec({ api: 'azure', model: 'gpt-4o', url: 'https://res.openai.azure.com/', api_version: '2024-08-01-preview' }),
+    ).toMatchObject({ baseURL: 'https://res.openai.azure.com', apiVersion: '2024-08-01-preview' });
     expect(parseModelSpec('vllm/m')).toMatchObject({ keyEnv: 'VLLM_API_KEY', keyRequired: false });
   });
 
@@ -81,7 +169,9 @@ describe('parseModelSpec', () => {
     }
     expect(thrown(() => parseModelSpec('gtp-4o')).message).toMatch(/unknown model "gtp-4o".*closest valid spellings: "openai\/gpt-4o"/);
     expect(thrown(() => parseModelSpec('llama3.1')).message).toContain('"ollama/llama3.1"');
-    expect(thrown(() => parseModelSpec('meta-llama/llama-3.1-8b')).message).toMatch(/unknown provider prefix "meta-llama".*"openrouter\/meta-llama\/llama-3.1-8b"/);
+    expect(thrown(() => parseModelSpec('meta-llama/llama-3.1-8b')).message).toMatch(
+      /unknown provider prefix "meta-llama".*"openrouter\/meta-llama\/llama-3.1-8b"/,
+    );
     expect(suggestModelIds('claude-sonet')[0]).toMatch(/^anthropic\/claude-sonnet/);
   });
 
@@ -113,7 +203,10 @@ describe('apiKeyStatus / createModel key handling', () => {
     expect(apiKeyStatus('ollama/llama3', {})).toMatchObject({ usable: true, keyRequired: false });
     expect(apiKeyStatus({ model: 'vllm/m', apiKeyEnv: 'VLLM_KEY' }, {}).usable).toBe(false);
     expect(apiKeyStatus('groq/llama-3.3-70b', { GROQ_API_KEY: 'k' }).usable).toBe(true); // the vendor's own spelling too
-    expect(apiKeyStatus('azure/gpt-4o', { AZURE_OPENAI_API_KEY: 'k' })).toMatchObject({ usable: false, reason: expect.stringMatching(/no Azure endpoint/) });
+    expect(apiKeyStatus('azure/gpt-4o', { AZURE_OPENAI_API_KEY: 'k' })).toMatchObject({
+      usable: false,
+      reason: expect.stringMatching(/no Azure endpoint/),
+    });
     expect(apiKeyStatus('azure/gpt-4o', { OPENAI_API_KEY: 'k', AZURE_OPENAI_ENDPOINT: 'https://r.openai.azure.com' }).usable).toBe(true);
     const bad = apiKeyStatus('nope/x', { ANTHROPIC_API_KEY: 'k' });
     expect(bad.usable).toBe(false);

@@ -35,7 +35,10 @@ describe('commandTools', () => {
     expect(go.x).toEqual({ type: 'number', description: 'x' });
     expect(go.y).toEqual({ type: 'number', description: 'y', minimum: -64, exclusiveMaximum: 320 });
     expect(go.closeness).toEqual({ type: 'number', description: 'stop within', minimum: 0 });
-    expect(tool('collectBlocks').parameters.properties.type).toMatchObject({ type: 'string', description: expect.stringContaining('block id') });
+    expect(tool('collectBlocks').parameters.properties.type).toMatchObject({
+      type: 'string',
+      description: expect.stringContaining('block id'),
+    });
     expect(tool('setMode').parameters.properties.on).toEqual({ type: 'boolean', description: 'on or off' });
     expect(tool('stay').parameters.properties.seconds).toMatchObject({ minimum: -1, exclusiveMaximum: 86400 });
   });
@@ -88,8 +91,12 @@ test('profiles select tool calling, text by default', () => {
 
 describe.each(['anthropic', 'openai'] as const)('native tool calling via %s', (protocol) => {
   let fake: FakeProviderServer;
-  beforeAll(async () => { fake = await startFakeProvider(protocol); });
-  afterAll(async () => { await fake.close(); });
+  beforeAll(async () => {
+    fake = await startFakeProvider(protocol);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
 
   test('tools are sent in the provider format; a tool call comes back as command text', async () => {
     fake.enqueue({ text: 'Making sticks.', toolCalls: [{ name: 'craftRecipe', input: { recipe: 'stick', num: 4 } }] });
@@ -125,7 +132,9 @@ describe.each(['anthropic', 'openai'] as const)('native tool calling via %s', (p
 });
 
 test('openai: malformed tool arguments render the bare command (the parser then explains)', async () => {
-  const fake = await startFakeProvider('openai', { replies: [{ text: 'ok', toolCalls: [{ name: 'craftRecipe', input: '{"recipe": "stick", num: 4' }] }] });
+  const fake = await startFakeProvider('openai', {
+    replies: [{ text: 'ok', toolCalls: [{ name: 'craftRecipe', input: '{"recipe": "stick", num: 4' }] }],
+  });
   try {
     const model = createModel(fake.spec(), { env: fake.env });
     const result = await model.respond!({ system: 's', turns: [], tools });

@@ -9,7 +9,10 @@ import { openAIUsage } from '../../src/models/openai.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 
 let fake: FakeProviderServer | undefined;
-afterEach(async () => { await fake?.close(); fake = undefined; });
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
 
 describe('token usage', () => {
   for (const protocol of ['anthropic', 'openai'] as const) {
@@ -29,10 +32,15 @@ describe('token usage', () => {
   }
 
   test('cache fields: Anthropic counts cache reads and writes into the prompt total; OpenAI reports cached prompt tokens', () => {
-    expect(anthropicUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 }))
-      .toEqual({ input: 130, cachedInput: 100, cacheWriteInput: 20, output: 5 });
-    expect(openAIUsage({ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, prompt_tokens_details: { cached_tokens: 100 } }))
-      .toEqual({ input: 130, cachedInput: 100, cacheWriteInput: 0, output: 5 });
+    expect(anthropicUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 })).toEqual({
+      input: 130,
+      cachedInput: 100,
+      cacheWriteInput: 20,
+      output: 5,
+    });
+    expect(
+      openAIUsage({ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, prompt_tokens_details: { cached_tokens: 100 } }),
+    ).toEqual({ input: 130, cachedInput: 100, cacheWriteInput: 0, output: 5 });
     expect(anthropicUsage(undefined)).toBeUndefined();
     expect(openAIUsage(null)).toBeUndefined();
   });

@@ -4,12 +4,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  cosineSimilarity, exampleKey, ExampleSelector, EXAMPLES_DIR, formatExamples, TextRanker, type Embedder, type Example,
+  cosineSimilarity,
+  exampleKey,
+  ExampleSelector,
+  EXAMPLES_DIR,
+  formatExamples,
+  TextRanker,
+  type Embedder,
+  type Example,
 } from '../../src/models/prompts/examples.ts';
 
 const dirs: string[] = [];
-const tempDir = (): string => { const d = mkdtempSync(path.join(tmpdir(), 'examples-test-')); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(tmpdir(), 'examples-test-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const conversing = (): Promise<ExampleSelector> => ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json'));
 const firstUser = (ex: Example): string => ex.find((t) => t.role === 'user')!.content;
@@ -20,9 +33,15 @@ const firstUser = (ex: Example): string => ex.find((t) => t.role === 'user')!.co
  */
 function conceptEmbedder(id = 'fake/concepts'): Embedder & { calls: string[][] } {
   const concepts = [
-    ['kill', 'slay', 'attack', 'fight'], ['zombie', 'undead', 'creeper', 'mobs'], ['food', 'hungry', 'starving', 'bread', 'eat'],
-    ['wood', 'log', 'logs', 'oak_log', 'timber'], ['craft', 'make', 'plank'], ['come', 'here', 'over'], ['stop', 'halt', 'freeze'],
-    ['sleep', 'bed', 'dark', 'night'], ['remember', 'base', 'home'],
+    ['kill', 'slay', 'attack', 'fight'],
+    ['zombie', 'undead', 'creeper', 'mobs'],
+    ['food', 'hungry', 'starving', 'bread', 'eat'],
+    ['wood', 'log', 'logs', 'oak_log', 'timber'],
+    ['craft', 'make', 'plank'],
+    ['come', 'here', 'over'],
+    ['stop', 'halt', 'freeze'],
+    ['sleep', 'bed', 'dark', 'night'],
+    ['remember', 'base', 'home'],
   ];
   const calls: string[][] = [];
   return {
@@ -131,14 +150,22 @@ describe('embedder', () => {
     const examples: Example[] = [[{ role: 'user', content: 'a: kill zombie' }], [{ role: 'user', content: 'b: eat bread' }]];
     const a = new ExampleSelector(examples, { embedder: conceptEmbedder('fake/a'), cacheDir });
     const b = new ExampleSelector(examples, { embedder: conceptEmbedder('fake/b'), cacheDir });
-    const c = new ExampleSelector([...examples, [{ role: 'user', content: 'c: chop wood' }]], { embedder: conceptEmbedder('fake/a'), cacheDir });
+    const c = new ExampleSelector([...examples, [{ role: 'user', content: 'c: chop wood' }]], {
+      embedder: conceptEmbedder('fake/a'),
+      cacheDir,
+    });
     expect(new Set([a.cacheFile(), b.cacheFile(), c.cacheFile()]).size).toBe(3);
     await Promise.all([a, b, c].map((s) => s.select([{ content: 'hungry' }])));
     expect(readdirSync(cacheDir).filter((f) => f.endsWith('.json'))).toHaveLength(3);
   });
 
   test('a failing embedder falls back to full-text ranking and keeps the error', async () => {
-    const broken: Embedder = { id: 'broken', async embed() { throw new Error('embedding server down'); } };
+    const broken: Embedder = {
+      id: 'broken',
+      async embed() {
+        throw new Error('embedding server down');
+      },
+    };
     const sel = await ExampleSelector.load(path.join(EXAMPLES_DIR, 'conversing.json'), { embedder: broken, cacheDir: tempDir() });
     const [best] = await sel.select([{ content: 'kill that zombie' }]);
     expect(firstUser(best)).toContain('zombie');
@@ -147,16 +174,24 @@ describe('embedder', () => {
 });
 
 test('an example is matched on what the bot was asked: turns before its first reply and later user turns', () => {
-  expect(exampleKey([
-    { role: 'system', content: 'You are self-prompting with the goal: get wood' },
-    { role: 'assistant', content: '!nearbyBlocks' },
-    { role: 'system', content: 'NEARBY_BLOCKS: oak_log' },
-    { role: 'user', content: 'greg: (FROM OTHER BOT) need planks?' },
-  ])).toBe('You are self-prompting with the goal: get wood\nneed planks?');
+  expect(
+    exampleKey([
+      { role: 'system', content: 'You are self-prompting with the goal: get wood' },
+      { role: 'assistant', content: '!nearbyBlocks' },
+      { role: 'system', content: 'NEARBY_BLOCKS: oak_log' },
+      { role: 'user', content: 'greg: (FROM OTHER BOT) need planks?' },
+    ]),
+  ).toBe('You are self-prompting with the goal: get wood\nneed planks?');
 });
 
 test('formatExamples renders numbered dialogues for $EXAMPLES', () => {
-  const text = formatExamples([[{ role: 'user', content: 'bob: hi' }, { role: 'assistant', content: 'Hello! !stats' }, { role: 'system', content: 'STATS' }]]);
+  const text = formatExamples([
+    [
+      { role: 'user', content: 'bob: hi' },
+      { role: 'assistant', content: 'Hello! !stats' },
+      { role: 'system', content: 'STATS' },
+    ],
+  ]);
   expect(text).toBe('Examples of how to respond:\nExample 1:\nUser input: bob: hi\nYour output: Hello! !stats\nSystem output: STATS');
   expect(formatExamples([])).toBe('');
 });

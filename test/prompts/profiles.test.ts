@@ -66,7 +66,11 @@ describe('loadMergedProfile', () => {
   test('the bot profile overrides single modes and whole prompts; its arrays replace', async () => {
     writeJson('base.json', { modes: { hunting: true }, blocked_actions: ['!attack', '!digDown'], persona: 'Base persona.' });
     const bot = writeJson('jill.json', {
-      name: 'Jill', modes: { hunting: false }, blocked_actions: ['!newAction'], conversing: 'Hi, I am $NAME.', tool_calling: 'native',
+      name: 'Jill',
+      modes: { hunting: false },
+      blocked_actions: ['!newAction'],
+      conversing: 'Hi, I am $NAME.',
+      tool_calling: 'native',
     });
     const p = await loadMergedProfile(bot, { base: './base.json', baseDir: dir });
     expect(p.modes.hunting).toBe(false);
@@ -80,7 +84,9 @@ describe('loadMergedProfile', () => {
   test('errors name the file and the key', async () => {
     const bot = writeJson('bad.json', { name: 'Bob', modes: { hunting: 'yes' } });
     await expect(loadMergedProfile(bot)).rejects.toThrow(/bad\.json: key "modes\.hunting": expected boolean/);
-    await expect(loadMergedProfile(writeJson('ok.json', { name: 'Bob' }), { base: 'peaceful' })).rejects.toThrow(/peaceful\.json: base profile not found/);
+    await expect(loadMergedProfile(writeJson('ok.json', { name: 'Bob' }), { base: 'peaceful' })).rejects.toThrow(
+      /peaceful\.json: base profile not found/,
+    );
     await expect(loadMergedProfile(path.join(dir, 'missing.json'))).rejects.toBeInstanceOf(ConfigError);
     expect(() => mergeProfiles([{}, {}, { name: 'Bob' }])).toThrow(/conversing/);
   });

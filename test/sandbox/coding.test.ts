@@ -12,8 +12,13 @@ function skillsWithLog(): { skills: SkillTable; log: string[] } {
   return {
     log,
     skills: {
-      async collectBlocks(type: string, n: number) { log.push(`collect ${type} ${n}`); return `collected ${n} ${type}`; },
-      async say(text: string) { log.push(`say ${text}`); },
+      async collectBlocks(type: string, n: number) {
+        log.push(`collect ${type} ${n}`);
+        return `collected ${n} ${type}`;
+      },
+      async say(text: string) {
+        log.push(`say ${text}`);
+      },
     },
   };
 }
@@ -31,8 +36,12 @@ describe('extractCode', () => {
 
 describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (protocol) => {
   let fake: FakeProviderServer;
-  beforeAll(async () => { fake = await startFakeProvider(protocol); });
-  afterAll(async () => { await fake.close(); });
+  beforeAll(async () => {
+    fake = await startFakeProvider(protocol);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
 
   test('a broken first reply gets its error back; the fixed second reply runs', async () => {
     const before = fake.requests.length;
@@ -69,7 +78,7 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
     const result = await writeAndRunCode({ model, task: 'fly', skillsDoc: SKILLS_DOC, skills, maxAttempts: 3, timeoutMs: 5000 });
     expect(result.ok).toBe(false);
-    expect(result.attempts.map((a) => a.result?.ok === false ? a.result.error.kind : 'none')).toEqual(['none', 'syntax', 'lint']);
+    expect(result.attempts.map((a) => (a.result?.ok === false ? a.result.error.kind : 'none'))).toEqual(['none', 'syntax', 'lint']);
     expect(result.message).toMatch(/^Code failed after 3 attempts: unknown skill skills\.fly/);
     expect(fake.requests.length - before).toBe(3);
     expect(fake.requests.at(-2)!.call!.lastUserMessage).toContain('no code');

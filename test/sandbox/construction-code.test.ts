@@ -85,7 +85,14 @@ test('code builds a small two-level blueprint: digs what is in the way, places e
   const blueprint: Blueprint = {
     materials: { cobblestone: 4, oak_planks: 2 },
     levels: [
-      { level: 0, coordinates: [x, y, z], placement: [['cobblestone', 'oak_planks', 'cobblestone'], ['cobblestone', 'air', 'cobblestone']] },
+      {
+        level: 0,
+        coordinates: [x, y, z],
+        placement: [
+          ['cobblestone', 'oak_planks', 'cobblestone'],
+          ['cobblestone', 'air', 'cobblestone'],
+        ],
+      },
       { level: 1, coordinates: [x, y + 1, z], placement: [['oak_planks', 'air', 'air']] },
     ],
   };
@@ -95,7 +102,10 @@ test('code builds a small two-level blueprint: digs what is in the way, places e
   await waitUntil(() => andy.bot.blockAt(new Vec3(x + 1, y, z + 1))?.name === 'dirt', 'Andy sees the dirt');
   steve.chat('/give Andy cobblestone 4');
   steve.chat('/give Andy oak_planks 2');
-  await waitUntil(() => (inventoryCounts(andy.bot).cobblestone ?? 0) >= 4 && (inventoryCounts(andy.bot).oak_planks ?? 0) >= 2, 'Andy has the materials');
+  await waitUntil(
+    () => (inventoryCounts(andy.bot).cobblestone ?? 0) >= 4 && (inventoryCounts(andy.bot).oak_planks ?? 0) >= 2,
+    'Andy has the materials',
+  );
 
   code = BUILD;
   const out = await run('!newAction("build the blueprint")');
@@ -105,7 +115,8 @@ test('code builds a small two-level blueprint: digs what is in the way, places e
   for (const level of blueprint.levels) {
     const [x0, ly, z0] = level.coordinates;
     for (const [r, row] of level.placement.entries()) {
-      for (const [c, want] of row.entries()) expect(await serverBlock(new Vec3(x0 + c, ly, z0 + r)), `(${x0 + c}, ${ly}, ${z0 + r})`).toBe(want);
+      for (const [c, want] of row.entries())
+        expect(await serverBlock(new Vec3(x0 + c, ly, z0 + r)), `(${x0 + c}, ${ly}, ${z0 + r})`).toBe(want);
     }
   }
   expect(await run('!checkBlueprint')).toContain('The blueprint is complete.');
@@ -124,5 +135,7 @@ test('the larger skill table keeps the sandbox: no require, process, fetch, file
     'return out.join(",") + " " + [placeBlockAt, digAt, smeltItem, putInChest, takeFromChest, attack, givePlayer, goToPosition, craftRecipe].map((f) => typeof f).join(",");',
   ].join('\n');
   // Unknown globals throw, as undeclared names do; every skill the commands use is there.
-  expect(await run('!newAction("probe")')).toBe(`Code ran: ${Array(6).fill('ReferenceError').join(',')} ${Array(9).fill('function').join(',')}`);
+  expect(await run('!newAction("probe")')).toBe(
+    `Code ran: ${Array(6).fill('ReferenceError').join(',')} ${Array(9).fill('function').join(',')}`,
+  );
 }, 60_000);

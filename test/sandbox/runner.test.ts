@@ -11,12 +11,27 @@ import { checkCode, runSandboxed, type SandboxResult, type SkillTable } from '..
 function makeSkills(): { skills: SkillTable; log: string[] } {
   const log: string[] = [];
   const skills: SkillTable = {
-    async position() { log.push('position'); return { x: 10, y: 64, z: -3 }; },
-    async collectBlocks(type: string, n: number) { log.push(`collect ${type} ${n}`); return n; },
-    async craftRecipe(item: string, n: number) { log.push(`craft ${item} ${n}`); return true; },
-    async say(text: string) { log.push(`say ${text}`); },
-    async inventory() { return { oak_log: 3 }; },
-    async fails() { throw new Error('no crafting table nearby'); },
+    async position() {
+      log.push('position');
+      return { x: 10, y: 64, z: -3 };
+    },
+    async collectBlocks(type: string, n: number) {
+      log.push(`collect ${type} ${n}`);
+      return n;
+    },
+    async craftRecipe(item: string, n: number) {
+      log.push(`craft ${item} ${n}`);
+      return true;
+    },
+    async say(text: string) {
+      log.push(`say ${text}`);
+    },
+    async inventory() {
+      return { oak_log: 3 };
+    },
+    async fails() {
+      throw new Error('no crafting table nearby');
+    },
   };
   return { skills, log };
 }
@@ -62,7 +77,7 @@ describe('sandbox: legit code', () => {
     expect(r).toMatchObject({ ok: true, value: 'caught: no crafting table nearby' });
   });
 
-  test('runtime errors come back structured, with the line in the model\'s code', async () => {
+  test("runtime errors come back structured, with the line in the model's code", async () => {
     const r = await run(`const a = 1;\nconst b = null;\nreturn b.count;`);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -100,7 +115,10 @@ describe('sandbox: escapes fail', () => {
   });
 
   test('import() and static import are rejected', async () => {
-    expect(await run(`const fs = await import('node:fs'); return fs.readdirSync('/')`)).toMatchObject({ ok: false, error: { kind: 'lint' } });
+    expect(await run(`const fs = await import('node:fs'); return fs.readdirSync('/')`)).toMatchObject({
+      ok: false,
+      error: { kind: 'lint' },
+    });
     expect(await run(`import fs from 'fs';`)).toMatchObject({ ok: false });
     // Hidden from the lint (no "import(" on one line): the Compartment itself must refuse it.
     const r = await run("const f = Function('return imp' + 'ort')\nreturn await (0, import\n('fs'))");
@@ -117,19 +135,43 @@ describe('sandbox: escapes fail', () => {
       `Object.getPrototypeOf(async () => {}).constructor('return process')()`,
     ];
     for (const expr of attempts) {
-      const r = await run(`let p; try { p = await ${expr}; } catch (e) { return 'blocked'; }\nreturn typeof p === 'undefined' ? 'blocked' : typeof p.pid;`);
+      const r = await run(
+        `let p; try { p = await ${expr}; } catch (e) { return 'blocked'; }\nreturn typeof p === 'undefined' ? 'blocked' : typeof p.pid;`,
+      );
       expect(r, expr).toMatchObject({ ok: true, value: 'blocked' });
     }
   });
 
   test('Function and indirect eval evaluate inside the Compartment; direct eval is rejected', async () => {
-    await expectBlocked(probeGlobals([`Function('return process')()`, `(0, globalThis.eval)('process')`, `Function('return this')().setTimeout`, `(0, eval)('require')`]));
+    await expectBlocked(
+      probeGlobals([
+        `Function('return process')()`,
+        `(0, globalThis.eval)('process')`,
+        `Function('return this')().setTimeout`,
+        `(0, eval)('require')`,
+      ]),
+    );
     expect(await run(`return eval('process')`)).toMatchObject({ ok: false, error: { kind: 'lint' } });
   });
 
   test('no fetch, no network or timer globals', async () => {
-    await expectBlocked(probeGlobals(['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'Date.now()']));
-    expect(await run(`await fetch('http://127.0.0.1:1/')`)).toMatchObject({ ok: false, error: { kind: 'runtime', message: expect.stringContaining('fetch is not defined') } });
+    await expectBlocked(
+      probeGlobals([
+        'fetch',
+        'WebSocket',
+        'XMLHttpRequest',
+        'EventSource',
+        'setTimeout',
+        'setInterval',
+        'setImmediate',
+        'queueMicrotask',
+        'Date.now()',
+      ]),
+    );
+    expect(await run(`await fetch('http://127.0.0.1:1/')`)).toMatchObject({
+      ok: false,
+      error: { kind: 'runtime', message: expect.stringContaining('fetch is not defined') },
+    });
   });
 
   test('no file system by any route', async () => {
@@ -177,7 +219,7 @@ describe('sandbox: escapes fail', () => {
       ]) { try { attack(); results.push('done'); } catch (e) { results.push(e.name); } }
       return results.join(',') + ' ' + String(({}).polluted);`);
     expect(r).toMatchObject({ ok: true, value: 'TypeError,TypeError,TypeError,TypeError,TypeError undefined' });
-    expect((({}) as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
@@ -199,7 +241,11 @@ describe('sandbox: escapes fail', () => {
   test('the signal stops a run', async () => {
     const ac = new AbortController();
     // Aborted once the code runs: it reports in through a skill, then spins.
-    const skills: SkillTable = { async started() { ac.abort(); } };
+    const skills: SkillTable = {
+      async started() {
+        ac.abort();
+      },
+    };
     const r = await runSandboxed(`await started(); while (true) {}`, { skills, timeoutMs: 10_000, signal: ac.signal });
     expect(r).toMatchObject({ ok: false, error: { kind: 'aborted' } });
     expect(r.durationMs).toBeLessThan(3000);
@@ -217,7 +263,11 @@ describe('sandbox: escapes fail', () => {
   });
 
   test('runaway memory crashes the worker, not this process', async () => {
-    const r = await runSandboxed(`const a = []; while (true) a.push(new Array(1e5).fill(1));`, { skills: {}, timeoutMs: 20_000, maxHeapMb: 32 });
+    const r = await runSandboxed(`const a = []; while (true) a.push(new Array(1e5).fill(1));`, {
+      skills: {},
+      timeoutMs: 20_000,
+      maxHeapMb: 32,
+    });
     expect(r).toMatchObject({ ok: false, error: { kind: 'crash' } });
   });
 });

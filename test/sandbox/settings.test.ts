@@ -6,7 +6,10 @@ test('allow_insecure_coding defaults to false and code_timeout_s to 300', () => 
   const s = settingsSchema.parse({});
   expect(s.allow_insecure_coding).toBe(false);
   expect(s.code_timeout_s).toBe(300);
-  expect(settingsSchema.parse({ allow_insecure_coding: true, code_timeout_s: 30 })).toMatchObject({ allow_insecure_coding: true, code_timeout_s: 30 });
+  expect(settingsSchema.parse({ allow_insecure_coding: true, code_timeout_s: 30 })).toMatchObject({
+    allow_insecure_coding: true,
+    code_timeout_s: 30,
+  });
 });
 
 test('wrong types are rejected with the key named', () => {

@@ -45,12 +45,16 @@ describe('block mechanics', () => {
   const bots: Bot[] = [];
   let area = 0;
 
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   /** The first bot's spawn: areas are offset from it, not from each bot's own (fuzzed) spawn, so they never overlap. */
   let firstSpawn: Vec3 | undefined;
@@ -62,7 +66,10 @@ describe('block mechanics', () => {
     const feet = (firstSpawn ??= bot.entity.position.floored());
     const x = feet.x + 20 * ++area;
     await serverPlayer(server, name).teleport(new Vec3(x + 0.5, feet.y, feet.z + 0.5));
-    await waitUntil(() => Math.abs(bot.entity.position.x - (x + 0.5)) < 0.01 && bot.blockAt(new Vec3(x, feet.y - 1, feet.z)) !== null, 'bot teleported');
+    await waitUntil(
+      () => Math.abs(bot.entity.position.x - (x + 0.5)) < 0.01 && bot.blockAt(new Vec3(x, feet.y - 1, feet.z)) !== null,
+      'bot teleported',
+    );
     // Dig times depend on standing on the ground: wait until the server knows it too.
     await waitUntil(() => bot.entity.onGround && movementOf(serverPlayer(server, name)).onGround, 'bot on the ground');
     return { bot, ground: new Vec3(x, feet.y - 1, feet.z) };
@@ -85,12 +92,19 @@ describe('block mechanics', () => {
     const id = bot.registry.itemsByName[name].id;
     const slots = serverPlayer(server, bot.username).inventory.slots as ({ type: number; count: number } | null)[];
     const held = slots.reduce((n, item) => n + (item?.type === id ? Number(item.count) : 0), 0);
-    return held + serverItemEntities(near).filter((e) => e.itemId === id).reduce((n, e) => n + Number(e.itemCount), 0);
+    return (
+      held +
+      serverItemEntities(near)
+        .filter((e) => e.itemId === id)
+        .reduce((n, e) => n + Number(e.itemCount), 0)
+    );
   }
 
   function serverItemEntities(near: Vec3): { itemId: number; itemCount: number }[] {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return Object.values(server.serv.entities as Record<string, any>).filter((e) => e.itemId !== undefined && e.position.distanceTo(near) < 8);
+    return Object.values(server.serv.entities as Record<string, any>).filter(
+      (e) => e.itemId !== undefined && e.position.distanceTo(near) < 8,
+    );
   }
 
   test('tools: netherrack by hand drops nothing; stone with a wooden pickaxe drops cobblestone and wears the pickaxe until it breaks', async () => {
@@ -129,7 +143,7 @@ describe('block mechanics', () => {
     await waitUntil(() => dropped(bot, 'cobblestone', stone) === 2, 'second cobblestone');
   });
 
-  test('a dig finished before 70 % of the vanilla dig time breaks its block only once the whole dig time has passed, and not a block put there meanwhile (vanilla\'s delayed destroy)', async () => {
+  test("a dig finished before 70 % of the vanilla dig time breaks its block only once the whole dig time has passed, and not a block put there meanwhile (vanilla's delayed destroy)", async () => {
     const { bot, ground } = await join('Hasty');
     const planks = ground.offset(1, 1, 0);
     await setBlock(bot, planks, 'oak_planks');
@@ -140,7 +154,11 @@ describe('block mechanics', () => {
     bot._client.write('block_dig', { status: 2, location: planks, face: 1, sequence: 2 });
     await digsHandled(bot);
     expect((await serverBlock(planks)).name).toBe('oak_planks');
-    await waitUntil(async () => (await serverBlock(planks)).name === 'air', 'the planks break once their dig time is over', digTime + 5_000);
+    await waitUntil(
+      async () => (await serverBlock(planks)).name === 'air',
+      'the planks break once their dig time is over',
+      digTime + 5_000,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(digTime - 50);
     await waitUntil(() => bot.blockAt(planks)?.name === 'air', 'the bot sees them broken');
     await waitUntil(() => dropped(bot, 'oak_planks', planks) === 1, 'they drop their item');
@@ -225,10 +243,16 @@ describe('block mechanics', () => {
     expect(botCount(bot, 'oak_door')).toBe(0);
 
     await bot.activateBlock(bot.blockAt(lower)!);
-    await waitUntil(() => bot.blockAt(lower)?.getProperties().open === true && bot.blockAt(upper)?.getProperties().open === true, 'door opens');
+    await waitUntil(
+      () => bot.blockAt(lower)?.getProperties().open === true && bot.blockAt(upper)?.getProperties().open === true,
+      'door opens',
+    );
     expect((await serverBlock(upper)).getProperties().open).toBe(true);
     await bot.activateBlock(bot.blockAt(upper)!);
-    await waitUntil(() => bot.blockAt(lower)?.getProperties().open === false && bot.blockAt(upper)?.getProperties().open === false, 'door closes');
+    await waitUntil(
+      () => bot.blockAt(lower)?.getProperties().open === false && bot.blockAt(upper)?.getProperties().open === false,
+      'door closes',
+    );
 
     // Breaking one half removes both and drops one door.
     await bot.dig(bot.blockAt(upper)!);
@@ -270,7 +294,13 @@ describe('block mechanics', () => {
   test('stairs, slabs, torches and carpets get vanilla states from face and yaw', async () => {
     const { bot, ground } = await join('Builder');
     const reg = bot.registry;
-    for (const [item, n] of [['oak_stairs', 1], ['oak_slab', 2], ['torch', 2], ['white_carpet', 1]] as const) await give(server, bot, item, n);
+    for (const [item, n] of [
+      ['oak_stairs', 1],
+      ['oak_slab', 2],
+      ['torch', 2],
+      ['white_carpet', 1],
+    ] as const)
+      await give(server, bot, item, n);
     const east = ground.offset(2, 0, 0);
     await bot.equip(reg.itemsByName.oak_stairs.id, 'hand');
     await bot.placeBlock(bot.blockAt(east)!, new Vec3(0, 1, 0));
@@ -303,7 +333,9 @@ describe('block mechanics', () => {
     await bot.dig(bot.blockAt(pillar)!);
     await waitUntil(() => bot.blockAt(pillar.offset(1, 0, 0))?.name === 'air', 'wall torch pops off');
     await waitUntil(() => dropped(bot, 'torch', pillar) === 1 && dropped(bot, 'dirt', pillar) === 1, 'dirt and torch drop').catch((err) => {
-      throw new Error(`${err.message}: torch ${dropped(bot, 'torch', pillar)}, dirt ${dropped(bot, 'dirt', pillar)}, inventory ${bot.inventory.items().map((i) => i.name + i.count)}`);
+      throw new Error(
+        `${err.message}: torch ${dropped(bot, 'torch', pillar)}, dirt ${dropped(bot, 'dirt', pillar)}, inventory ${bot.inventory.items().map((i) => i.name + i.count)}`,
+      );
     });
   });
 
@@ -314,7 +346,10 @@ describe('block mechanics', () => {
     const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
     await bot.creative.setInventorySlot(36, new Item(bot.registry.itemsByName.diamond_block.id, 5));
     const player = serverPlayer(server, 'Creator');
-    await waitUntil(() => player.inventory.slots[36]?.name === 'diamond_block' && Number(player.inventory.slots[36]?.count) === 5, 'server has the creative item');
+    await waitUntil(
+      () => player.inventory.slots[36]?.name === 'diamond_block' && Number(player.inventory.slots[36]?.count) === 5,
+      'server has the creative item',
+    );
 
     const stone = ground.offset(1, 1, 0);
     await setBlock(bot, stone, 'obsidian');

@@ -19,7 +19,10 @@ function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<stri
       bot.off('messagestr', onMessage);
       resolve(text);
     };
-    const timer = setTimeout(() => { bot.off('messagestr', onMessage); reject(new Error(`no message matching ${pattern}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      bot.off('messagestr', onMessage);
+      reject(new Error(`no message matching ${pattern}`));
+    }, timeoutMs);
     bot.on('messagestr', onMessage);
   });
 }
@@ -50,20 +53,31 @@ describe('block commands', () => {
     return reply;
   }
 
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   test('/fill with a block state, replace filter, hollow, and the volume limit', async () => {
     const bot = await join();
     const ground = bot.entity.position.floored();
-    const x = ground.x + 3, y = ground.y, z = ground.z + 3;
+    const x = ground.x + 3,
+      y = ground.y,
+      z = ground.z + 3;
 
-    expect(await run(bot, `/fill ${x} ${y} ${z} ${x + 2} ${y} ${z + 1} minecraft:oak_stairs[facing=east, half=top]`, /^Successfully filled|^Could not/))
-      .toBe('Successfully filled 6 block(s)');
+    expect(
+      await run(
+        bot,
+        `/fill ${x} ${y} ${z} ${x + 2} ${y} ${z + 1} minecraft:oak_stairs[facing=east, half=top]`,
+        /^Successfully filled|^Could not/,
+      ),
+    ).toBe('Successfully filled 6 block(s)');
     await waitUntil(() => bot.blockAt(new Vec3(x + 2, y, z + 1))?.name === 'oak_stairs', 'stairs visible');
     for (const pos of [new Vec3(x, y, z), new Vec3(x + 2, y, z + 1)]) {
       const props = bot.blockAt(pos)!.getProperties();
@@ -76,21 +90,31 @@ describe('block commands', () => {
 
     // Only stairs facing east are replaced; one of them is turned first.
     await run(bot, `/setblock ${x} ${y} ${z} oak_stairs[facing=north]`, /^Changed the block/);
-    expect(await run(bot, `/fill ${x} ${y} ${z} ${x + 2} ${y} ${z + 1} stone replace oak_stairs[facing=east]`, /^Successfully filled/))
-      .toBe('Successfully filled 5 block(s)');
+    expect(
+      await run(bot, `/fill ${x} ${y} ${z} ${x + 2} ${y} ${z + 1} stone replace oak_stairs[facing=east]`, /^Successfully filled/),
+    ).toBe('Successfully filled 5 block(s)');
     await waitUntil(() => bot.blockAt(new Vec3(x + 1, y, z + 1))?.name === 'stone', 'stone visible');
     expect(bot.blockAt(new Vec3(x, y, z))?.name).toBe('oak_stairs');
 
     // hollow: a 3x3x3 shell of glass with air inside.
-    const hx = x, hy = y + 3, hz = z + 6;
-    expect(await run(bot, `/fill ${hx} ${hy} ${hz} ${hx + 2} ${hy + 2} ${hz + 2} glass hollow`, /^Successfully filled/))
-      .toBe('Successfully filled 26 block(s)');
+    const hx = x,
+      hy = y + 3,
+      hz = z + 6;
+    expect(await run(bot, `/fill ${hx} ${hy} ${hz} ${hx + 2} ${hy + 2} ${hz + 2} glass hollow`, /^Successfully filled/)).toBe(
+      'Successfully filled 26 block(s)',
+    );
     await waitUntil(() => bot.blockAt(new Vec3(hx + 2, hy + 2, hz + 2))?.name === 'glass', 'glass shell visible');
     expect(bot.blockAt(new Vec3(hx + 1, hy + 1, hz + 1))?.name).toBe('air');
 
     // Errors: too big, unknown property, nothing changed.
-    expect(await run(bot, `/fill ${x} ${y} ${z} ${x + 40} ${y + 40} ${z + 40} stone`, /Too many blocks/)).toMatch(/maximum 32768, specified 68921/);
-    await run(bot, `/fill ${x} ${y} ${z} ${x} ${y} ${z} oak_stairs[color=red]`, /Block minecraft:oak_stairs does not have property 'color'|oak_stairs.*color/);
+    expect(await run(bot, `/fill ${x} ${y} ${z} ${x + 40} ${y + 40} ${z + 40} stone`, /Too many blocks/)).toMatch(
+      /maximum 32768, specified 68921/,
+    );
+    await run(
+      bot,
+      `/fill ${x} ${y} ${z} ${x} ${y} ${z} oak_stairs[color=red]`,
+      /Block minecraft:oak_stairs does not have property 'color'|oak_stairs.*color/,
+    );
     await run(bot, `/fill ${hx} ${hy} ${hz} ${hx} ${hy} ${hz} glass`, /No blocks were filled/);
   });
 
@@ -99,35 +123,51 @@ describe('block commands', () => {
     const { itemsByName } = server.serv.registry;
     const feet = bot.entity.position.floored();
     // The bot stands next to a 3x1x1 row of oak logs, replaced with destroy: 3 oak_log items drop.
-    const x = feet.x + 1, y = feet.y, z = feet.z;
+    const x = feet.x + 1,
+      y = feet.y,
+      z = feet.z;
     await run(bot, `/fill ${x} ${y} ${z} ${x} ${y} ${z - 2} oak_log`, /^Successfully filled/);
     await waitUntil(() => bot.blockAt(new Vec3(x, y, z - 2))?.name === 'oak_log', 'logs visible');
     expect(botCount(bot, 'oak_log')).toBe(0);
-    expect(await run(bot, `/fill ${x} ${y} ${z} ${x} ${y} ${z - 2} air destroy`, /^Successfully filled/)).toBe('Successfully filled 3 block(s)');
+    expect(await run(bot, `/fill ${x} ${y} ${z} ${x} ${y} ${z - 2} air destroy`, /^Successfully filled/)).toBe(
+      'Successfully filled 3 block(s)',
+    );
     await waitUntil(() => bot.blockAt(new Vec3(x, y, z))?.name === 'air', 'logs gone');
     // Step into the cleared row, in reach of all three drops (vanilla pickup: within ~1 block).
     bot.chat(`/tp ${x + 0.5} ${y} ${z - 0.5}`);
     // A drop that popped out of reach is walked to as a player would (here: teleported to).
     let lastTp = Date.now();
-    await waitUntil(() => {
-      if (botCount(bot, 'oak_log') === 3) return true;
-      const drop = Object.values(bot.entities).find((e) => e.name === 'item' && e.position.distanceTo(bot.entity.position) > 1);
-      if (drop && Date.now() - lastTp > 500) {
-        lastTp = Date.now();
-        bot.chat(`/tp ${drop.position.x} ${y} ${drop.position.z}`);
-      }
-      return false;
-    }, 'three logs picked up', 8_000);
-    expect(serverPlayer(server, bot.username).inventory.slots.filter(Boolean).map((i: { type: number; count: number }) => [i.type, i.count]))
-      .toEqual([[itemsByName.oak_log.id, 3]]);
+    await waitUntil(
+      () => {
+        if (botCount(bot, 'oak_log') === 3) return true;
+        const drop = Object.values(bot.entities).find((e) => e.name === 'item' && e.position.distanceTo(bot.entity.position) > 1);
+        if (drop && Date.now() - lastTp > 500) {
+          lastTp = Date.now();
+          bot.chat(`/tp ${drop.position.x} ${y} ${drop.position.z}`);
+        }
+        return false;
+      },
+      'three logs picked up',
+      8_000,
+    );
+    expect(
+      serverPlayer(server, bot.username)
+        .inventory.slots.filter(Boolean)
+        .map((i: { type: number; count: number }) => [i.type, i.count]),
+    ).toEqual([[itemsByName.oak_log.id, 3]]);
 
     // keep only fills air; outline leaves the inside alone.
-    const ox = feet.x + 6, oz = feet.z + 6;
+    const ox = feet.x + 6,
+      oz = feet.z + 6;
     await run(bot, `/setblock ${ox + 1} ${y} ${oz + 1} dirt`, /^Changed the block/);
-    expect(await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y} ${oz + 2} cobblestone keep`, /^Successfully filled/)).toBe('Successfully filled 8 block(s)');
+    expect(await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y} ${oz + 2} cobblestone keep`, /^Successfully filled/)).toBe(
+      'Successfully filled 8 block(s)',
+    );
     await waitUntil(() => bot.blockAt(new Vec3(ox, y, oz))?.name === 'cobblestone', 'cobblestone visible');
     expect(bot.blockAt(new Vec3(ox + 1, y, oz + 1))?.name).toBe('dirt');
-    expect(await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y + 2} ${oz + 2} stone outline`, /^Successfully filled/)).toBe('Successfully filled 26 block(s)');
+    expect(await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y + 2} ${oz + 2} stone outline`, /^Successfully filled/)).toBe(
+      'Successfully filled 26 block(s)',
+    );
     await waitUntil(() => bot.blockAt(new Vec3(ox + 1, y + 2, oz + 1))?.name === 'stone', 'stone top visible');
     expect(bot.blockAt(new Vec3(ox + 1, y + 1, oz + 1))?.name).toBe('air');
   });
@@ -136,8 +176,9 @@ describe('block commands', () => {
     const bot = await join();
     const feet = bot.entity.position.floored();
     const pos = feet.offset(2, 0, -2);
-    expect(await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} minecraft:furnace[facing=west,lit=true]`, /^Changed the block|Could not/))
-      .toBe(`Changed the block at ${pos.x}, ${pos.y}, ${pos.z}`);
+    expect(
+      await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} minecraft:furnace[facing=west,lit=true]`, /^Changed the block|Could not/),
+    ).toBe(`Changed the block at ${pos.x}, ${pos.y}, ${pos.z}`);
     await waitUntil(() => bot.blockAt(pos)?.name === 'furnace', 'furnace visible');
     expect(bot.blockAt(pos)!.getProperties()).toEqual({ facing: 'west', lit: true });
     await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} stone keep`, /^Could not set the block/);
@@ -147,7 +188,11 @@ describe('block commands', () => {
     expect(String(bot.blockAt(feet.offset(1, 0, 0))!.getProperties().age)).toBe('7');
     // destroy: the furnace drops itself as an item entity the bot sees.
     const furnaceId = server.serv.registry.itemsByName.furnace.id;
-    const dropped = new Promise<void>((resolve) => bot.on('itemDrop', (entity) => { if (entity.getDroppedItem()?.type === furnaceId) resolve(); }));
+    const dropped = new Promise<void>((resolve) =>
+      bot.on('itemDrop', (entity) => {
+        if (entity.getDroppedItem()?.type === furnaceId) resolve();
+      }),
+    );
     await run(bot, `/setblock ${pos.x} ${pos.y} ${pos.z} stone destroy`, /^Changed the block/);
     await dropped;
     expect(bot.blockAt(pos)?.name).toBe('stone');
@@ -164,8 +209,13 @@ describe('block commands', () => {
     expect(bot.blockAt(pos)!.getProperties().lit).toBe(false);
 
     // MineCollab's legacy keys; CustomName is accepted and ignored.
-    expect(await run(bot, `/data merge block ${at} {BurnTime:1000s,CookTime:0s,CookTimeTotal:200s,CustomName:'"Oven"'}`, /^Modified block data|target block|Nothing/))
-      .toBe(`Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`);
+    expect(
+      await run(
+        bot,
+        `/data merge block ${at} {BurnTime:1000s,CookTime:0s,CookTimeTotal:200s,CustomName:'"Oven"'}`,
+        /^Modified block data|target block|Nothing/,
+      ),
+    ).toBe(`Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`);
     // Burning: the block turns lit at once, and burns down one tick per tick even without input.
     await waitUntil(() => bot.blockAt(pos)?.getProperties().lit === true, 'the bot sees the furnace lit');
     await waitUntil(() => stored(server, pos)!.data.litTime < 1000, 'the furnace burns down');
@@ -173,10 +223,16 @@ describe('block commands', () => {
 
     // /data get prints vanilla's names of the server's version: 1.21.4 renamed the furnace keys.
     const keys = server.serv.registry.version['>=']('1.21.4')
-      ? { remaining: 'lit_time_remaining', total: 'cooking_total_time', all: 'lit_time_remaining: 0, lit_total_time: 0, cooking_time_spent: 0, cooking_total_time: 200' }
+      ? {
+          remaining: 'lit_time_remaining',
+          total: 'cooking_total_time',
+          all: 'lit_time_remaining: 0, lit_total_time: 0, cooking_time_spent: 0, cooking_total_time: 200',
+        }
       : { remaining: 'BurnTime', total: 'CookTimeTotal', all: 'BurnTime: 0, CookTime: 0, CookTimeTotal: 200' };
     expect(await run(bot, `/data get block ${at} ${keys.total}`, /has the following block data/)).toMatch(/: 200$/);
-    const remaining = Number(/: (\d+)$/.exec(await run(bot, `/data get block ${at} ${keys.remaining}`, /has the following block data/))![1]);
+    const remaining = Number(
+      /: (\d+)$/.exec(await run(bot, `/data get block ${at} ${keys.remaining}`, /has the following block data/))![1],
+    );
     expect(remaining).toBeGreaterThan(500);
     expect(remaining).toBeLessThan(1000);
     expect(remaining).toBeGreaterThanOrEqual(stored(server, pos)!.data.litTime!);
@@ -186,8 +242,10 @@ describe('block commands', () => {
     await run(bot, `/item replace block ${at} container.1 with minecraft:coal 64`, /^Replaced a slot/);
     await run(bot, `/data merge block ${at} {Items:[{Slot:1b,id:"minecraft:coal",count:64}]}`, /^Nothing changed/);
     const line = await run(bot, `/data get block ${at}`, /has the following block data/);
-    expect(line).toBe(`${pos.x}, ${pos.y}, ${pos.z} has the following block data: {id: "minecraft:furnace", x: ${pos.x}, y: ${pos.y}, z: ${pos.z}, `
-      + `${keys.all}, Items: [{Slot: 1, id: "minecraft:coal", count: 64}]}`);
+    expect(line).toBe(
+      `${pos.x}, ${pos.y}, ${pos.z} has the following block data: {id: "minecraft:furnace", x: ${pos.x}, y: ${pos.y}, z: ${pos.z}, ` +
+        `${keys.all}, Items: [{Slot: 1, id: "minecraft:coal", count: 64}]}`,
+    );
     expect(await run(bot, `/data get block ${at} Items[0].id`, /has the following block data/)).toMatch(/: "minecraft:coal"$/);
     await run(bot, `/data get block ${at} Items[3]`, /^Found no elements matching Items\[3\]/);
 
@@ -207,18 +265,27 @@ describe('block commands', () => {
 
     // Smoker: input and fuel in one merge (it lights from the coal); blast furnace: MineCollab's
     // set-up, burn time by /data merge and the slots by /item replace.
-    await run(bot, `/data merge block ${smoker.x} ${smoker.y} ${smoker.z} {Items:[{Slot:0b,id:"minecraft:beef",count:2},{Slot:1b,id:"minecraft:coal",count:64}]}`, /^Modified block data/);
+    await run(
+      bot,
+      `/data merge block ${smoker.x} ${smoker.y} ${smoker.z} {Items:[{Slot:0b,id:"minecraft:beef",count:2},{Slot:1b,id:"minecraft:coal",count:64}]}`,
+      /^Modified block data/,
+    );
     await run(bot, `/data merge block ${blast.x} ${blast.y} ${blast.z} {BurnTime:1000s}`, /^Modified block data/);
     await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.1 with coal 64`, /^Replaced a slot/);
     await run(bot, `/item replace block ${blast.x} ${blast.y} ${blast.z} container.0 with raw_iron 1`, /^Replaced a slot/);
     const clock = countTicks(server);
-    await waitUntil(() => bot.blockAt(smoker)?.getProperties().lit === true && bot.blockAt(blast)?.getProperties().lit === true, 'both lit');
+    await waitUntil(
+      () => bot.blockAt(smoker)?.getProperties().lit === true && bot.blockAt(blast)?.getProperties().lit === true,
+      'both lit',
+    );
     expect(stored(server, smoker)!.data).toMatchObject({ cookingTotalTime: 100 });
 
     // The window's properties as sent (mineflayer's furnace reads them only once openFurnace has
     // resolved, and misses those that came with the window in the same read).
     const properties = new Map<number, number>();
-    const onProperty = (p: { property: number; value: number }): void => { properties.set(p.property, p.value); };
+    const onProperty = (p: { property: number; value: number }): void => {
+      properties.set(p.property, p.value);
+    };
     bot._client.on('craft_progress_bar', onProperty);
     const window = await bot.openFurnace(bot.blockAt(smoker)!);
     await waitUntil(() => (properties.get(2) ?? 0) > 0, 'the bot sees cooking progress', 20_000);
@@ -252,8 +319,9 @@ describe('block commands', () => {
     await run(bot, `/setblock ${barrel.x} ${barrel.y} ${barrel.z} barrel`, /^Changed the block/);
     await waitUntil(() => bot.blockAt(chest)?.name === 'chest' && bot.blockAt(barrel)?.name === 'barrel', 'chest and barrel visible');
 
-    expect(await run(bot, `/item replace block ${c} container.3 with minecraft:apple 5`, /^Replaced a slot|not a container/))
-      .toBe(`Replaced a slot at ${chest.x}, ${chest.y}, ${chest.z} with [Apple]`);
+    expect(await run(bot, `/item replace block ${c} container.3 with minecraft:apple 5`, /^Replaced a slot|not a container/)).toBe(
+      `Replaced a slot at ${chest.x}, ${chest.y}, ${chest.z} with [Apple]`,
+    );
     const window = await bot.openContainer(bot.blockAt(chest)!);
     expect(window.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[3, 'apple', 5]]);
     // While the bot has it open, the window follows the store.
@@ -263,9 +331,15 @@ describe('block commands', () => {
     await waitUntil(() => window.slots[3] === null, 'the open window shows slot 3 emptied');
     window.close();
     expect(stored(server, chest)!.slots.filter(Boolean)).toEqual(['iron_pickaxe×1']);
-    expect(await run(bot, `/data get block ${c} Items`, /has the following block data/)).toMatch(/: \[\{Slot: 26, id: "minecraft:iron_pickaxe", count: 1\}\]$/);
+    expect(await run(bot, `/data get block ${c} Items`, /has the following block data/)).toMatch(
+      /: \[\{Slot: 26, id: "minecraft:iron_pickaxe", count: 1\}\]$/,
+    );
 
-    await run(bot, `/data merge block ${barrel.x} ${barrel.y} ${barrel.z} {Items:[{Slot:0b,id:"minecraft:bread",count:3},{Slot:40b,id:"minecraft:stone"},{Slot:2b,id:"minecraft:nonsense"}]}`, /^Modified block data/);
+    await run(
+      bot,
+      `/data merge block ${barrel.x} ${barrel.y} ${barrel.z} {Items:[{Slot:0b,id:"minecraft:bread",count:3},{Slot:40b,id:"minecraft:stone"},{Slot:2b,id:"minecraft:nonsense"}]}`,
+      /^Modified block data/,
+    );
     const barrelWindow = await bot.openContainer(bot.blockAt(barrel)!);
     expect(barrelWindow.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[0, 'bread', 3]]);
     barrelWindow.close();

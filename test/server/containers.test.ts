@@ -32,7 +32,10 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
 function storedStacks(server: EmbeddedServer, pos: Vec3, name: string): number[] {
   const id = server.serv.registry.itemsByName[name].id;
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
-  return (entity?.slots as ServerItem[] ?? []).filter((i) => i?.type === id).map((i) => Number(i!.count)).sort((a, b) => b - a);
+  return ((entity?.slots as ServerItem[]) ?? [])
+    .filter((i) => i?.type === id)
+    .map((i) => Number(i!.count))
+    .sort((a, b) => b - a);
 }
 
 /** Waits for the server to reach the expected state (mineflayer does not wait for its last click), then asserts it. */
@@ -40,7 +43,6 @@ async function eventually<T>(read: () => T, expected: T, what: string): Promise<
   await waitUntil(() => JSON.stringify(read()) === JSON.stringify(expected), what, 3000).catch(() => {});
   expect(read(), what).toEqual(expected);
 }
-
 
 /** The block state the server holds at `pos`. */
 async function serverBlock(server: EmbeddedServer, pos: Vec3): Promise<{ name: string; properties: Record<string, unknown> }> {
@@ -51,9 +53,16 @@ async function serverBlock(server: EmbeddedServer, pos: Vec3): Promise<{ name: s
 describe('containers', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
-  afterEach(() => { bot?.quit(); bot = undefined; });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    bot?.quit();
+    bot = undefined;
+  });
   // Each test works in its own area, offset from the first bot's spawn: spawns are spread over
   // several blocks, so offsets from each bot's own spawn could put two areas on top of each other.
   let firstSpawn: Vec3 | undefined;
@@ -173,7 +182,9 @@ describe('containers', () => {
     await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
     const player = serverPlayer(server, 'Sneaker');
     let opened = 0;
-    bot.on('windowOpen', () => { opened++; });
+    bot.on('windowOpen', () => {
+      opened++;
+    });
 
     // mineflayer sneaks with entity_action before 1.21.2 and with player_input's shift flag since.
     bot.setControlState('sneak', true);
@@ -229,7 +240,9 @@ describe('container persistence', () => {
   let folder: string;
   let server: EmbeddedServer | undefined;
   let bot: Bot | undefined;
-  beforeAll(async () => { folder = await mkdtemp(path.join(tmpdir(), 'mc-containers-')); });
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'mc-containers-'));
+  });
   afterAll(async () => {
     bot?.quit();
     await server?.close();

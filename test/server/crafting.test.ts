@@ -18,8 +18,9 @@ function serverCount(server: EmbeddedServer, username: string, name: string): nu
 
 /** Waits until the server applied the bot's last clicks (mineflayer does not wait for the final one). */
 async function expectServerCount(server: EmbeddedServer, username: string, name: string, count: number): Promise<void> {
-  await waitUntil(() => serverCount(server, username, name) === count, `server: ${username} has ${count} ${name}`, 3000)
-    .catch(() => expect(serverCount(server, username, name), `server count of ${name}`).toBe(count));
+  await waitUntil(() => serverCount(server, username, name) === count, `server: ${username} has ${count} ${name}`, 3000).catch(() =>
+    expect(serverCount(server, username, name), `server count of ${name}`).toBe(count),
+  );
 }
 
 async function craft(bot: Bot, name: string, count: number, table: ReturnType<Bot['blockAt']> = null): Promise<void> {
@@ -32,9 +33,16 @@ async function craft(bot: Bot, name: string, count: number, table: ReturnType<Bo
 describe('crafting', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
-  afterEach(() => { bot?.quit(); bot = undefined; });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    bot?.quit();
+    bot = undefined;
+  });
 
   test('2x2 grid: oak_log -> 4 oak_planks, 2 planks -> 4 sticks', async () => {
     bot = await connectBot(server, 'Crafter2');
@@ -69,10 +77,38 @@ describe('crafting', () => {
     await expectServerCount(server, 'Crafter3', 'crafting_table', 0);
 
     const cases: { give: [string, number][]; make: string; expect: number }[] = [
-      { give: [['oak_planks', 3], ['stick', 2]], make: 'wooden_pickaxe', expect: 1 },
-      { give: [['purple_wool', 6], ['stick', 1]], make: 'purple_banner', expect: 1 },
-      { give: [['iron_ingot', 4], ['redstone', 1]], make: 'compass', expect: 1 },
-      { give: [['paper', 1], ['gunpowder', 1]], make: 'firework_rocket', expect: 3 },
+      {
+        give: [
+          ['oak_planks', 3],
+          ['stick', 2],
+        ],
+        make: 'wooden_pickaxe',
+        expect: 1,
+      },
+      {
+        give: [
+          ['purple_wool', 6],
+          ['stick', 1],
+        ],
+        make: 'purple_banner',
+        expect: 1,
+      },
+      {
+        give: [
+          ['iron_ingot', 4],
+          ['redstone', 1],
+        ],
+        make: 'compass',
+        expect: 1,
+      },
+      {
+        give: [
+          ['paper', 1],
+          ['gunpowder', 1],
+        ],
+        make: 'firework_rocket',
+        expect: 3,
+      },
     ];
     for (const c of cases) {
       for (const [name, count] of c.give) await give(server, bot, name, count);
@@ -117,7 +153,9 @@ describe('recipe matching (minecraft-data, no server)', () => {
     const { RecipeBook } = await import('../../src/server/services/recipes.ts');
     const book = new RecipeBook(registry);
     const id = (name: string) => registry.itemsByName[name].id as number;
-    const P = id('oak_planks'), S = id('stick'), _ = null;
+    const P = id('oak_planks'),
+      S = id('stick'),
+      _ = null;
     // wooden_axe: PP / PS / _S, and its mirror PP / SP / S_, shifted within a 3x3 grid.
     expect(book.match([P, P, _, P, S, _, _, S, _], 3)?.id).toBe(id('wooden_axe'));
     expect(book.match([_, P, P, _, S, P, _, S, _], 3)?.id).toBe(id('wooden_axe'));

@@ -9,7 +9,17 @@ import { plugin as collectBlockPlugin } from 'mineflayer-collectblock';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { createRequire } from 'node:module';
 import { Vec3 } from 'vec3';
-import { botCount, connectBot, give, pickupDelayOver, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
+import {
+  botCount,
+  connectBot,
+  give,
+  pickupDelayOver,
+  roundTrip,
+  serverPlayer,
+  serverTicks,
+  startTestServer,
+  waitUntil,
+} from '../helpers/world.ts';
 import { PLAYER_THROW_PICKUP_DELAY_TICKS, spawnItemEntity } from '../../src/server/services/drops.ts';
 import { itemClass } from '../../src/server/services/items.ts';
 import { TICKS_PER_SECOND } from '../../src/server/services/geometry.ts';
@@ -57,7 +67,9 @@ function stateIdOf(bot: Bot): number {
 }
 const lastStateId = new WeakMap<Bot, number>();
 function trackStateId(bot: Bot): Bot {
-  const track = (p: { stateId: number }): void => { lastStateId.set(bot, p.stateId); };
+  const track = (p: { stateId: number }): void => {
+    lastStateId.set(bot, p.stateId);
+  };
   bot._client.on('window_items', track);
   bot._client.on('set_slot', track);
   return bot;
@@ -66,7 +78,9 @@ function trackStateId(bot: Bot): Bot {
 /** Waits until the server's item entity has come to rest (flying-squid zeroes its velocity on landing). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function landed(item: any): Promise<void> {
-  await waitUntil(() => item.velocity.x === 0 && item.velocity.y === 0 && item.velocity.z === 0, 'the item to land', { state: () => item.velocity });
+  await waitUntil(() => item.velocity.x === 0 && item.velocity.y === 0 && item.velocity.z === 0, 'the item to land', {
+    state: () => item.velocity,
+  });
 }
 
 async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void> {
@@ -78,9 +92,15 @@ async function teleport(bot: Bot, x: number, y: number, z: number): Promise<void
 describe('toss and pickup', () => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
-  afterEach(() => { for (const b of bots.splice(0)) b.quit(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    for (const b of bots.splice(0)) b.quit();
+  });
 
   test('bot.toss throws a stack forward; another bot walks onto it and gets exactly that many', async () => {
     const thrower = await connectBot(server, 'Thrower');
@@ -94,7 +114,9 @@ describe('toss and pickup', () => {
     await give(server, catcher, 'oak_planks', 60);
 
     const seen: Entity[] = [];
-    catcher.on('itemDrop', (e) => { seen.push(e); });
+    catcher.on('itemDrop', (e) => {
+      seen.push(e);
+    });
     await thrower.lookAt(catcher.entity.position.offset(0, thrower.entity.height * 0.9, 0), true);
     await roundTrip(thrower); // the server has the look
     // Tossing a whole stack is one left click outside the window: one item entity of 10.
@@ -117,11 +139,12 @@ describe('toss and pickup', () => {
     expect(Math.abs(restsAt.z - thrower.entity.position.z)).toBeLessThan(2);
     // Not re-collected by the thrower, though the server checked pickups after the delay.
     await pickupDelayOver(server, entity);
-    const where = () => JSON.stringify({
-      item: { position: entity.position, velocity: entity.velocity, gone: !server.serv.entities[entity.id] },
-      thrower: { at: serverPlayer(server, 'Thrower').position, planks: serverCount(server, 'Thrower', 'oak_planks') },
-      catcher: { at: serverPlayer(server, 'Catcher').position, planks: serverCount(server, 'Catcher', 'oak_planks') },
-    });
+    const where = () =>
+      JSON.stringify({
+        item: { position: entity.position, velocity: entity.velocity, gone: !server.serv.entities[entity.id] },
+        thrower: { at: serverPlayer(server, 'Thrower').position, planks: serverCount(server, 'Thrower', 'oak_planks') },
+        catcher: { at: serverPlayer(server, 'Catcher').position, planks: serverCount(server, 'Catcher', 'oak_planks') },
+      });
     expect(serverItems(server), where()).toHaveLength(1);
     expect(serverCount(server, 'Thrower', 'oak_planks')).toBe(0);
 
@@ -135,14 +158,21 @@ describe('toss and pickup', () => {
     const [collector, item] = await Promise.race([
       collected,
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('catcher did not collect the item')), 15_000)),
-    ]).finally(() => { clearInterval(steer); catcher.setControlState('forward', false); });
+    ]).finally(() => {
+      clearInterval(steer);
+      catcher.setControlState('forward', false);
+    });
     expect(collector.id).toBe(catcher.entity.id);
     expect(item.id).toBe(seen[0].id);
 
     // 60 + 10 = a full stack of 64 and 6 more, in the bot's view and on the server.
     await waitUntil(() => botCount(catcher, 'oak_planks') === 70, 'catcher has 70 planks');
     await eventually(() => serverCount(server, 'Catcher', 'oak_planks'), 70, 'catcher has 70 planks (server)');
-    const stacks = catcher.inventory.items().filter((i) => i.name === 'oak_planks').map((i) => i.count).sort((a, b) => b - a);
+    const stacks = catcher.inventory
+      .items()
+      .filter((i) => i.name === 'oak_planks')
+      .map((i) => i.count)
+      .sort((a, b) => b - a);
     expect(stacks).toEqual([64, 6]);
     expect(serverItems(server)).toHaveLength(0);
     expect(botCount(thrower, 'oak_planks')).toBe(0);
@@ -189,13 +219,21 @@ describe('toss and pickup', () => {
     const p = bot.entity.position;
     const Item = itemClass(server.serv);
     const item = spawnItemEntity(server.serv, {
-      world: serverPlayer(server, 'Watcher').world, position: { x: p.x + 3, y: p.y + 2, z: p.z },
-      velocity: { x: 0, y: 4, z: 0 }, item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 100,
+      world: serverPlayer(server, 'Watcher').world,
+      position: { x: p.x + 3, y: p.y + 2, z: p.z },
+      velocity: { x: 0, y: 4, z: 0 },
+      item: new Item(itemId(server, 'stick'), 1),
+      pickupDelayTicks: 100,
     });
     await waitUntil(() => bot.entities[item.id] !== undefined, 'the bot sees the stick');
     // flying-squid's entity tick (the first 'tick' listener) has started the stick's physics
     // step; it is taken before the step ends.
-    await new Promise<void>((resolve) => server.serv.once('tick', () => { item.destroy(); resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.serv.once('tick', () => {
+        item.destroy();
+        resolve();
+      }),
+    );
     await serverTicks(server, 3);
     await roundTrip(bot);
     expect(bot.entities[item.id], 'no entity left behind on the client').toBeUndefined();
@@ -207,21 +245,31 @@ describe('toss and pickup', () => {
     await give(server, bot, 'stick', 1);
     await waitUntil(() => bot.entity.onGround, 'Staller on the ground');
     const floor = bot.entity.position.y;
-    const seen = new Promise<Entity>((resolve) => bot.on('entitySpawn', (e: Entity) => { if (e.name === 'item') resolve(e); }));
+    const seen = new Promise<Entity>((resolve) =>
+      bot.on('entitySpawn', (e: Entity) => {
+        if (e.name === 'item') resolve(e);
+      }),
+    );
     await bot.tossStack(bot.inventory.items().find((i) => i.name === 'stick')!);
     await waitUntil(() => serverItems(server).some((e) => e.itemId === itemId(server, 'stick')), 'server: the stick thrown');
     const stick = serverItems(server).find((e) => e.itemId === itemId(server, 'stick'))!;
     // The next server tick comes 0.7 s late (a loaded machine): flying-squid moved the item by
     // 0.7 s of its speed at once, several blocks, and it fell through the superflat floor.
     const until = Date.now() + 700;
-    while (Date.now() < until) { /* the server's event loop is stalled */ }
+    while (Date.now() < until) {
+      /* the server's event loop is stalled */
+    }
     const atRest = () => stick.velocity.x === 0 && stick.velocity.y === 0 && stick.velocity.z === 0;
-    await waitUntil(() => atRest() || stick.position.y < floor - 2, 'the stick comes to rest or falls through', { state: () => stick.position.toString() });
+    await waitUntil(() => atRest() || stick.position.y < floor - 2, 'the stick comes to rest or falls through', {
+      state: () => stick.position.toString(),
+    });
     expect(stick.position.y).toBeGreaterThanOrEqual(floor - 0.2);
     expect(stick.position.y).toBeLessThan(floor + 1);
     expect(serverItems(server)).toContain(stick);
     const entity = await seen;
-    await waitUntil(() => Math.abs(entity.position.y - stick.position.y) < 0.5, 'the bot sees it there', { state: () => entity.position.toString() });
+    await waitUntil(() => Math.abs(entity.position.y - stick.position.y) < 0.5, 'the bot sees it there', {
+      state: () => entity.position.toString(),
+    });
   });
 
   test('an item thrown level rests on the floor where vanilla puts it (3.33 blocks on), stalled server or not, and the client sees it there', async () => {
@@ -235,21 +283,34 @@ describe('toss and pickup', () => {
     // throw without its random spread): 11 ticks in the air, then ground friction 0.6 × 0.98:
     // at rest 3.334 blocks on (computed tick by tick from the decompiled rules).
     const VANILLA_REST = 3.334;
-    for (const [dz, stallMs] of [[2, 0], [4, 700]] as const) {
+    for (const [dz, stallMs] of [
+      [2, 0],
+      [4, 700],
+    ] as const) {
       const from = bot.entity.position.offset(0, 1.32, dz);
       const stick = spawnItemEntity(server.serv, {
-        world, position: from, velocity: { x: 6, y: 2, z: 0 }, item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 200,
+        world,
+        position: from,
+        velocity: { x: 6, y: 2, z: 0 },
+        item: new Item(itemId(server, 'stick'), 1),
+        pickupDelayTicks: 200,
       });
       const until = Date.now() + stallMs;
-      while (Date.now() < until) { /* the server's event loop is stalled */ }
+      while (Date.now() < until) {
+        /* the server's event loop is stalled */
+      }
       const atRest = () => stick.velocity.x === 0 && stick.velocity.y === 0 && stick.velocity.z === 0;
-      await waitUntil(atRest, 'the stick comes to rest', { state: () => ({ at: stick.position.toString(), v: stick.velocity.toString() }) });
+      await waitUntil(atRest, 'the stick comes to rest', {
+        state: () => ({ at: stick.position.toString(), v: stick.velocity.toString() }),
+      });
       expect(stick.position.y, 'lying on the floor, not bobbing above it').toBeCloseTo(floor, 6);
       expect(stick.position.x - from.x, `rest distance after a ${stallMs} ms stall`).toBeCloseTo(VANILLA_REST, 2);
       const rest = stick.position.clone();
       await serverTicks(server, 5);
       expect(stick.position.equals(rest), 'it stays put').toBe(true);
-      await waitUntil(() => bot.entities[stick.id]?.position.distanceTo(rest) < 0.05, 'the bot sees it at rest there', { state: () => bot.entities[stick.id]?.position });
+      await waitUntil(() => bot.entities[stick.id]?.position.distanceTo(rest) < 0.05, 'the bot sees it at rest there', {
+        state: () => bot.entities[stick.id]?.position,
+      });
       // Exactly on the floor, not a 1/4096 hair into the block below (vanilla sends the absolute position on landing).
       expect(bot.entities[stick.id]!.position.y).toBe(floor);
     }
@@ -265,7 +326,10 @@ describe('toss and pickup', () => {
     for (const dy of [-1, -2]) await server.serv.setBlock(world, pool.offset(0, dy, 0), water);
     const Item = itemClass(server.serv);
     const stick = spawnItemEntity(server.serv, {
-      world, position: pool.offset(0.5, -1.5, 0.5), item: new Item(itemId(server, 'stick'), 1), pickupDelayTicks: 200,
+      world,
+      position: pool.offset(0.5, -1.5, 0.5),
+      item: new Item(itemId(server, 'stick'), 1),
+      pickupDelayTicks: 200,
     });
     // The water's surface is 8/9 up the top cell; a floating item bobs just under it.
     const surface = pool.y - 1 + 8 / 9;
@@ -288,8 +352,12 @@ describe('toss and pickup', () => {
 describe('window clicks', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
   afterEach(() => {
     bot?.quit();
     bot = undefined;
@@ -353,7 +421,13 @@ describe('window clicks', () => {
     // prediction; the server applies it and pushes the changed slots.
     const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
     bot._client.write('window_click', {
-      windowId: 0, stateId: stateIdOf(bot), slot: 40, mouseButton: 40, mode: 2, changedSlots: [], cursorItem: Item.toNotch(null),
+      windowId: 0,
+      stateId: stateIdOf(bot),
+      slot: 40,
+      mouseButton: 40,
+      mode: 2,
+      changedSlots: [],
+      cursorItem: Item.toNotch(null),
     });
     await expectSlots('Swapper', { 40: null, 45: ['stone', 7] });
   });
@@ -365,7 +439,11 @@ describe('window clicks', () => {
     await expectSlots('Dropper', { 36: ['stone', 9] });
     await bot.clickWindow(36, 1, 4); // drop the stack
     await expectSlots('Dropper', { 36: null });
-    expect(serverItems(server).map((e) => e.itemCount).sort()).toEqual([1, 9]);
+    expect(
+      serverItems(server)
+        .map((e) => e.itemCount)
+        .sort(),
+    ).toEqual([1, 9]);
 
     await give(server, bot, 'dirt', 5);
     bot.setQuickBarSlot(0);
@@ -404,11 +482,23 @@ describe('window clicks', () => {
     const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
     const stateId = await new Promise<number>((resolve) => {
       bot!._client.once('window_items', (p: { stateId: number }) => resolve(p.stateId));
-      bot!._client.write('window_click', { windowId: 0, stateId: -1, slot: -999, mouseButton: 2, mode: 5, changedSlots: [], cursorItem: Item.toNotch(null) });
+      bot!._client.write('window_click', {
+        windowId: 0,
+        stateId: -1,
+        slot: -999,
+        mouseButton: 2,
+        mode: 5,
+        changedSlots: [],
+        cursorItem: Item.toNotch(null),
+      });
     });
     // Claim a left click on the stone turned it into 64 diamonds.
     bot._client.write('window_click', {
-      windowId: 0, stateId, slot: 36, mouseButton: 0, mode: 0,
+      windowId: 0,
+      stateId,
+      slot: 36,
+      mouseButton: 0,
+      mode: 0,
       changedSlots: [{ location: 36, item: Item.toNotch(new Item(bot.registry.itemsByName.diamond.id, 64)) }],
       cursorItem: Item.toNotch(null),
     });
@@ -425,9 +515,16 @@ describe('window clicks', () => {
 describe('block drops', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
-  afterEach(() => { bot?.quit(); bot = undefined; });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    bot?.quit();
+    bot = undefined;
+  });
 
   test('mineflayer-collectblock digs 3 grass blocks and collects 3 dirt', async () => {
     bot = await connectBot(server, 'Collector');
@@ -435,7 +532,9 @@ describe('block drops', () => {
     bot.loadPlugin(collectBlockPlugin);
     await waitUntil(() => 'tool' in bot!, 'collectblock to load mineflayer-tool (it does on the next tick)');
     const drops: Entity[] = [];
-    bot.on('itemDrop', (e) => { drops.push(e); });
+    bot.on('itemDrop', (e) => {
+      drops.push(e);
+    });
     const grass = bot.registry.blocksByName.grass_block.id;
     const blocks = bot.findBlocks({ matching: grass, maxDistance: 4, count: 3 }).map((p) => bot!.blockAt(p)!);
     expect(blocks).toHaveLength(3);

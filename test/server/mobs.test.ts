@@ -20,7 +20,10 @@ const FULL_STRENGTH_TICKS = 13;
 /** Resolves with the next entity of `name` the bot sees spawn (listen before summoning). */
 function nextSpawn(bot: Bot, name: string, timeoutMs = 5_000): Promise<Entity> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { bot.off('entitySpawn', onSpawn); reject(new Error(`no ${name} spawned`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      bot.off('entitySpawn', onSpawn);
+      reject(new Error(`no ${name} spawned`));
+    }, timeoutMs);
     const onSpawn = (entity: Entity): void => {
       if (entity.name !== name) return;
       clearTimeout(timer);
@@ -42,13 +45,17 @@ describe('mobs', () => {
     return bot;
   }
 
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
     server.serv.handleCommand('kill @e[type=!player]');
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   test('/summon cow and zombie: seen with name, health metadata; zombie approaches; /kill removes them', async () => {
     const bot = await join();
@@ -76,14 +83,22 @@ describe('mobs', () => {
     // It walks toward the bot (within 16 blocks), as seen by the bot.
     await waitUntil(() => zombie.position.distanceTo(bot.entity.position) < 4, 'zombie to come close', 10_000);
 
-    const zombieGone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === zombie.id) resolve(); }));
+    const zombieGone = new Promise<void>((resolve) =>
+      bot.on('entityGone', (e) => {
+        if (e.id === zombie.id) resolve();
+      }),
+    );
     bot.chat('/kill @e[type=minecraft:zombie]');
     await zombieGone;
     expect(bot.entities[zombie.id]).toBeUndefined();
     expect(server.serv.entities[zombie.id]).toBeUndefined();
     expect(bot.entities[cow.id]?.name).toBe('cow'); // others untouched
 
-    const cowGone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === cow.id) resolve(); }));
+    const cowGone = new Promise<void>((resolve) =>
+      bot.on('entityGone', (e) => {
+        if (e.id === cow.id) resolve();
+      }),
+    );
     bot.chat('/kill @e[type=cow]');
     await cowGone;
     expect(bot.entities[cow.id]).toBeUndefined();
@@ -108,7 +123,11 @@ describe('mobs', () => {
     const chicken = await chickenSeen;
     // Hit it where it stands: on the ground, as the server and the bot both see it.
     const chickenOnServer = (): MobState | undefined => mobState(server.serv, server.serv.entities[chicken.id]);
-    await waitUntil(() => chickenOnServer()?.onGround === true && chicken.position.distanceTo(chickenOnServer()!.entity.position) < 0.1, 'the chicken standing still, in sync', { state: () => [chicken.position, chickenOnServer()?.entity.position] });
+    await waitUntil(
+      () => chickenOnServer()?.onGround === true && chicken.position.distanceTo(chickenOnServer()!.entity.position) < 0.1,
+      'the chicken standing still, in sync',
+      { state: () => [chicken.position, chickenOnServer()?.entity.position] },
+    );
     const hitAt = chicken.position.clone();
     bot.attack(chicken);
     // Knockback alone moves it under a block; panicking (100 ticks = 5 s) it runs off.
@@ -120,7 +139,9 @@ describe('mobs', () => {
     const bot = await join();
     const feet = bot.entity.position.floored();
     // A closed 2x1 stone corridor: the cow in one cell, the bot in the other.
-    const cx = feet.x + 10, cz = feet.z, y = feet.y;
+    const cx = feet.x + 10,
+      cz = feet.z,
+      y = feet.y;
     bot.chat(`/fill ${cx - 1} ${y - 1} ${cz - 1} ${cx + 2} ${y + 2} ${cz + 1} stone outline`);
     bot.chat(`/tp ${cx + 1} ${y} ${cz}`);
     await waitUntil(() => bot.entity.position.distanceTo(new Vec3(cx + 1.5, y, cz + 0.5)) < 0.1, 'bot in the corridor');
@@ -130,9 +151,15 @@ describe('mobs', () => {
       bot.chat(`/summon cow ${cx} ${y} ${cz}`);
       const cow = await cowSeen;
       let dead = false;
-      const died = (e: Entity): void => { if (e.id === cow.id) dead = true; };
+      const died = (e: Entity): void => {
+        if (e.id === cow.id) dead = true;
+      };
       bot.on('entityDead', died);
-      const gone = new Promise<void>((resolve) => bot.on('entityGone', (e) => { if (e.id === cow.id) resolve(); }));
+      const gone = new Promise<void>((resolve) =>
+        bot.on('entityGone', (e) => {
+          if (e.id === cow.id) resolve();
+        }),
+      );
       const onServer = mobState(server.serv, server.serv.entities[cow.id])!;
       let hits = 0;
       try {

@@ -16,13 +16,17 @@ describe('player state', () => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
 
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterEach(async () => {
     configureMechanics(server.serv, { exhaustionMultiplier: 1 });
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   async function join(name: string): Promise<Bot> {
     const bot = await connectBot(server, name);
@@ -98,7 +102,9 @@ describe('player state', () => {
     player.takeDamage({ damage: 20 });
     await died;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const items = Object.values(server.serv.entities as Record<string, any>).filter((e) => e.itemId !== undefined && e.position.distanceTo(where) < 3);
+    const items = Object.values(server.serv.entities as Record<string, any>).filter(
+      (e) => e.itemId !== undefined && e.position.distanceTo(where) < 3,
+    );
     const reg = server.serv.registry;
     expect(items.map((e) => `${reg.items[e.itemId].name}x${e.itemCount}`).sort()).toEqual(['dirtx10', 'wooden_pickaxex1']);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -21,7 +21,10 @@ function recordPackets(bot: Bot, names: string[]): Array<[string, Record<string,
 function nextPlayerEvent(bot: Bot, event: 'playerLeft' | 'playerJoined', timeoutMs = 3_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${bot.username} got no ${event}`)), timeoutMs);
-    bot.once(event, (player) => { clearTimeout(timer); resolve(player.username); });
+    bot.once(event, (player) => {
+      clearTimeout(timer);
+      resolve(player.username);
+    });
   });
 }
 
@@ -40,32 +43,42 @@ describe.each(['1.21.4', '1.21.1'])('player leave on %s', (version) => {
   async function leave(bot: Bot): Promise<void> {
     bots.splice(bots.indexOf(bot), 1);
     bot.quit();
-    await waitUntil(() => !server.serv.players.some((p: { username: string }) => p.username === bot.username), `${bot.username} gone from the server`, 5_000);
+    await waitUntil(
+      () => !server.serv.players.some((p: { username: string }) => p.username === bot.username),
+      `${bot.username} gone from the server`,
+      5_000,
+    );
   }
 
-  beforeAll(async () => { server = await startTestServer({ version }); });
+  beforeAll(async () => {
+    server = await startTestServer({ version });
+  });
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   test('the others get entity_destroy then player_remove; mineflayer fires playerLeft and forgets the name', async () => {
     const alice = await join('Alice');
     const bob = await join('Bob');
-    await waitUntil(() => bob.players[alice.username]?.entity !== undefined, 'Bob to see Alice\'s entity');
+    await waitUntil(() => bob.players[alice.username]?.entity !== undefined, "Bob to see Alice's entity");
     const aliceUuid = serverPlayer(server, alice.username).uuid as string;
     const aliceEntityId = bob.players[alice.username]!.entity.id;
     const packets = recordPackets(bob, ['entity_destroy', 'player_remove', 'player_info']);
 
     const left = nextPlayerEvent(bob, 'playerLeft');
     const gone: number[] = [];
-    bob.on('entityGone', (entity) => { gone.push(entity.id); });
+    bob.on('entityGone', (entity) => {
+      gone.push(entity.id);
+    });
     await leave(alice);
     expect(await left).toBe(alice.username);
     expect(bob.players[alice.username]).toBeUndefined();
     expect(Object.values((bob as Bot & { uuidToUsername: Record<string, string> }).uuidToUsername)).not.toContain(alice.username);
-    await waitUntil(() => bob.entities[aliceEntityId] === undefined, 'Alice\'s entity gone for Bob', 2_000);
+    await waitUntil(() => bob.entities[aliceEntityId] === undefined, "Alice's entity gone for Bob", 2_000);
     expect(gone.filter((id) => id === aliceEntityId)).toEqual([aliceEntityId]);
 
     const kinds = packets.map(([name]) => name);
@@ -75,13 +88,19 @@ describe.each(['1.21.4', '1.21.1'])('player leave on %s', (version) => {
 
     // Bob moving afterwards sends no second entity_destroy for Alice (she left his nearby list).
     bob.chat('/tp ~20 ~ ~');
-    await waitUntil(() => serverPlayer(server, bob.username).position.distanceTo(serverPlayer(server, bob.username).spawnPoint) > 19, 'Bob moved', 3_000);
+    await waitUntil(
+      () => serverPlayer(server, bob.username).position.distanceTo(serverPlayer(server, bob.username).spawnPoint) > 19,
+      'Bob moved',
+      3_000,
+    );
     bob.chat('/tp ~-20 ~ ~');
     // Once the server has run the teleport back and Bob has every packet it sent meanwhile:
     await roundTrip(bob);
     expect(serverPlayer(server, bob.username).position.distanceTo(serverPlayer(server, bob.username).spawnPoint)).toBeLessThan(1);
     expect(gone.filter((id) => id === aliceEntityId)).toEqual([aliceEntityId]);
-    const destroysOfAlice = packets.filter(([name, data]) => name === 'entity_destroy' && (data.entityIds as number[]).includes(aliceEntityId));
+    const destroysOfAlice = packets.filter(
+      ([name, data]) => name === 'entity_destroy' && (data.entityIds as number[]).includes(aliceEntityId),
+    );
     expect(destroysOfAlice.length).toBe(1);
   });
 
@@ -90,12 +109,16 @@ describe.each(['1.21.4', '1.21.1'])('player leave on %s', (version) => {
     const dave = await join('Dave');
     await waitUntil(() => dave.players[carol.username] !== undefined, 'Dave to know Carol');
     const carolEntityId = serverPlayer(server, carol.username).id as number;
-    await waitUntil(() => dave.entities[carolEntityId] !== undefined, 'Dave to see Carol\'s entity');
+    await waitUntil(() => dave.entities[carolEntityId] !== undefined, "Dave to see Carol's entity");
     dave.chat('/tp ~1000 ~ ~'); // far beyond the view distance
-    await waitUntil(() => serverPlayer(server, dave.username).position.distanceTo(serverPlayer(server, carol.username).position) > 900, 'Dave far away', 3_000);
+    await waitUntil(
+      () => serverPlayer(server, dave.username).position.distanceTo(serverPlayer(server, carol.username).position) > 900,
+      'Dave far away',
+      3_000,
+    );
     // flying-squid re-tracks entities on 'move' events, which a teleport does not emit: do it here.
     serverPlayer(server, dave.username).updateAndSpawn();
-    await waitUntil(() => dave.entities[carolEntityId] === undefined, 'Carol\'s entity out of Dave\'s sight', 3_000);
+    await waitUntil(() => dave.entities[carolEntityId] === undefined, "Carol's entity out of Dave's sight", 3_000);
     const packets = recordPackets(dave, ['entity_destroy', 'player_remove']);
     const left = nextPlayerEvent(dave, 'playerLeft');
     const name = carol.username;

@@ -10,7 +10,11 @@ import { BUILTIN_PLUGINS } from '../../src/server/plugins.ts';
 import type { SquidServer } from '../../src/server/types.ts';
 
 const plugin = (name: string, requires: string[] = [], installed?: string[]): ServerPlugin => ({
-  name, requires, install: () => { installed?.push(name); },
+  name,
+  requires,
+  install: () => {
+    installed?.push(name);
+  },
 });
 
 describe('server plugin list', () => {
@@ -18,14 +22,18 @@ describe('server plugin list', () => {
     expect(() => validatePlugins(BUILTIN_PLUGINS)).not.toThrow();
     const names = BUILTIN_PLUGINS.map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(['inventory', 'movement', 'teleport', 'mobs', 'mob-ai', 'mob-combat', 'mob-loot', 'mob-commands']));
+    expect(names).toEqual(
+      expect.arrayContaining(['inventory', 'movement', 'teleport', 'mobs', 'mob-ai', 'mob-combat', 'mob-loot', 'mob-commands']),
+    );
   });
 
   test('a requirement listed after its user, or missing, is a clear error', () => {
-    expect(() => validatePlugins([plugin('digging', ['inventory']), plugin('inventory')]))
-      .toThrow('server plugin "digging" requires "inventory", which is listed after it: move "inventory" up');
-    expect(() => validatePlugins([plugin('digging', ['inventory'])]))
-      .toThrow('server plugin "digging" requires "inventory", which is not in the plugin list');
+    expect(() => validatePlugins([plugin('digging', ['inventory']), plugin('inventory')])).toThrow(
+      'server plugin "digging" requires "inventory", which is listed after it: move "inventory" up',
+    );
+    expect(() => validatePlugins([plugin('digging', ['inventory'])])).toThrow(
+      'server plugin "digging" requires "inventory", which is not in the plugin list',
+    );
     expect(() => validatePlugins([plugin('a'), plugin('a')])).toThrow('server plugin "a" is listed twice');
   });
 
@@ -40,7 +48,8 @@ describe('server plugin list', () => {
   });
 
   test('startEmbeddedServer rejects a broken extra plugin before it starts anything', async () => {
-    await expect(startEmbeddedServer({ port: 0, plugins: [plugin('extra', ['nothing'])] }))
-      .rejects.toThrow('server plugin "extra" requires "nothing", which is not in the plugin list');
+    await expect(startEmbeddedServer({ port: 0, plugins: [plugin('extra', ['nothing'])] })).rejects.toThrow(
+      'server plugin "extra" requires "nothing", which is not in the plugin list',
+    );
   });
 });

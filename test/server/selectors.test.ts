@@ -37,11 +37,17 @@ const serv = {
   getPlayer: (name: string) => players.find((p) => p.username === name) ?? null,
 } as unknown as SquidServer;
 const byAlice = { player: alice };
-const names = (found: SquidEntity[]): string[] => found.map((e) => (e.type === 'player' ? (e as SquidPlayer).username : `${e.name}@${e.position.x}`));
+const names = (found: SquidEntity[]): string[] =>
+  found.map((e) => (e.type === 'player' ? (e as SquidPlayer).username : `${e.name}@${e.position.x}`));
 
 /** The vanilla translation key of the CommandError `run` throws. */
 function errorKey(run: () => unknown): string | undefined {
-  try { run(); } catch (err) { if (err instanceof CommandError) return err.component.translate; throw err; }
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof CommandError) return err.component.translate;
+    throw err;
+  }
   return undefined;
 }
 

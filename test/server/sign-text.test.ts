@@ -13,7 +13,10 @@ const overworld = {} as SquidWorld;
 const serv = { registry: minecraftData(TEST_VERSION), overworld, netherworld: {} } as unknown as SquidServer;
 let folder: string | undefined;
 
-afterEach(() => { if (folder) rmSync(folder, { recursive: true, force: true }); folder = undefined; });
+afterEach(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+  folder = undefined;
+});
 
 describe('sign text', () => {
   test('update_sign lines are JSON text or plain text', () => {
@@ -36,8 +39,16 @@ describe('sign text', () => {
     const reloaded = new BlockEntityStore(serv, file).get(overworld, { x: 3, y: 64, z: -2 });
     expect(reloaded?.kind).toBe('oak_sign');
     expect(reloaded?.text?.front).toEqual(['Iron mine', 'to the east']);
-    const packet = signPacket(reloaded!) as { location: unknown; nbtData: { value: { front_text: { value: { messages: { value: { value: string[] } } } } } } };
+    const packet = signPacket(reloaded!) as {
+      location: unknown;
+      nbtData: { value: { front_text: { value: { messages: { value: { value: string[] } } } } } };
+    };
     expect(packet.location).toEqual({ x: 3, y: 64, z: -2 });
-    expect(packet.nbtData.value.front_text.value.messages.value.value).toEqual(['{"text":"Iron mine"}', '{"text":"to the east"}', '{"text":""}', '{"text":""}']);
+    expect(packet.nbtData.value.front_text.value.messages.value.value).toEqual([
+      '{"text":"Iron mine"}',
+      '{"text":"to the east"}',
+      '{"text":""}',
+      '{"text":""}',
+    ]);
   });
 });

@@ -24,9 +24,15 @@ describe.runIf(ON_DEFAULT_VERSION)('smelting data table', () => {
     const data = require('minecraft-data')('1.21.4');
     const names = new Set<string>();
     for (const list of Object.values(smeltingData.recipes)) {
-      for (const r of list) { r.input.forEach((n) => names.add(n)); names.add(r.result); }
+      for (const r of list) {
+        r.input.forEach((n) => names.add(n));
+        names.add(r.result);
+      }
     }
-    for (const f of smeltingData.fuels) { f.items.forEach((n) => names.add(n)); if ('remainder' in f && f.remainder) names.add(f.remainder); }
+    for (const f of smeltingData.fuels) {
+      f.items.forEach((n) => names.add(n));
+      if ('remainder' in f && f.remainder) names.add(f.remainder);
+    }
     expect(names.size).toBeGreaterThan(300);
     expect([...names].filter((n) => !data.itemsByName[n])).toEqual([]);
   });
@@ -51,9 +57,11 @@ describe.runIf(ON_DEFAULT_VERSION)('smelting data table', () => {
   });
 });
 
-
 /** A furnace block entity's slots by name ({} = empty) and its numbers, as the server holds them. */
-function serverFurnace(server: EmbeddedServer, pos: Vec3): { slots: ({ name: string; count: number } | null)[]; data: Record<string, number> } {
+function serverFurnace(
+  server: EmbeddedServer,
+  pos: Vec3,
+): { slots: ({ name: string; count: number } | null)[]; data: Record<string, number> } {
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   if (!entity) throw new Error(`no block entity at ${pos}`);
   return {
@@ -65,9 +73,16 @@ function serverFurnace(server: EmbeddedServer, pos: Vec3): { slots: ({ name: str
 describe('smelting', () => {
   let server: EmbeddedServer;
   let bot: Bot | undefined;
-  beforeAll(async () => { server = await startTestServer(); });
-  afterAll(async () => { await server?.close(); });
-  afterEach(() => { bot?.quit(); bot = undefined; });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    bot?.quit();
+    bot = undefined;
+  });
 
   test('furnace: iron_ore + coal -> iron_ingot in 200 ticks, also with the window closed', async () => {
     bot = await connectBot(server, 'Smelter');
@@ -83,8 +98,10 @@ describe('smelting', () => {
     expect(furnace.type).toBe('minecraft:furnace');
     // Dirt is no fuel: the fuel slot refuses it (the server puts it back).
     await furnace.putFuel(bot.registry.itemsByName.dirt.id, null, 1).catch(() => {});
-    await waitUntil(() => furnace.fuelItem() === null && furnace.count(bot!.registry.itemsByName.dirt.id, null) === 5,
-      'the server corrects the bot: fuel slot empty, dirt back in the inventory');
+    await waitUntil(
+      () => furnace.fuelItem() === null && furnace.count(bot!.registry.itemsByName.dirt.id, null) === 5,
+      'the server corrects the bot: fuel slot empty, dirt back in the inventory',
+    );
     expect(serverFurnace(server, block.position).slots[1]).toBeNull();
     await furnace.putFuel(bot.registry.itemsByName.coal.id, null, 1);
     await furnace.putInput(bot.registry.itemsByName.iron_ore.id, null, 2);
@@ -141,8 +158,11 @@ describe('smelting', () => {
     await load(oreSmoker, 'iron_ore');
     await load(blast, 'raw_iron');
     const clock = countTicks(server);
-    await waitUntil(() => serverFurnace(server, beefSmoker.position).slots[2] !== null && serverFurnace(server, blast.position).slots[2] !== null,
-      'smoker and blast furnace finish', 20_000);
+    await waitUntil(
+      () => serverFurnace(server, beefSmoker.position).slots[2] !== null && serverFurnace(server, blast.position).slots[2] !== null,
+      'smoker and blast furnace finish',
+      20_000,
+    );
     clock.stop();
     // 100 ticks; well under the furnace's 200.
     expect(clock.ticks).toBeLessThan(180);

@@ -9,7 +9,12 @@ import { connectBot, roundTrip, serverPlayer, startTestServer, waitUntil } from 
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
 /** A chat message as mineflayer parses it (prismarine-chat ChatMessage). */
-interface Message { translate?: string; json: unknown; toString(): string; with?: Array<{ toString(): string }> }
+interface Message {
+  translate?: string;
+  json: unknown;
+  toString(): string;
+  with?: Array<{ toString(): string }>;
+}
 
 let server: EmbeddedServer;
 let alice: Bot;
@@ -19,8 +24,12 @@ const messages: Message[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   alice = await connectBot(server, 'Alice');
-  alice.on('message', (message) => { messages.push(message as unknown as Message); });
-  alice._client.on('system_chat', (packet: unknown) => { raw.push(JSON.stringify(packet)); });
+  alice.on('message', (message) => {
+    messages.push(message as unknown as Message);
+  });
+  alice._client.on('system_chat', (packet: unknown) => {
+    raw.push(JSON.stringify(packet));
+  });
 });
 afterAll(async () => {
   alice?.quit();
@@ -47,7 +56,11 @@ describe('vanilla chat', () => {
 
   test('public chat reaches others as <name> message, literally', async () => {
     const bob = await connectBot(server, 'Carol');
-    const said = new Promise<[string, string]>((resolve) => alice.on('chat', (username, message) => { if (username === 'Carol') resolve([username, message]); }));
+    const said = new Promise<[string, string]>((resolve) =>
+      alice.on('chat', (username, message) => {
+        if (username === 'Carol') resolve([username, message]);
+      }),
+    );
     bob.chat('hello &cworld');
     expect(await said).toEqual(['Carol', 'hello &cworld']);
     bob.quit();

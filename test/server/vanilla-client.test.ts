@@ -23,7 +23,9 @@ describe('vanilla protocol client', () => {
     const client = mc.createClient({ host: server.host, port: server.port, username: 'Vanilla', version: server.version, auth: 'offline' });
     try {
       client.on('error', (err: unknown) => errors.push(err));
-      client.on('packet', (_data: unknown, meta: { name: string; state: string }) => { if (meta.state === 'play') seen.add(meta.name); });
+      client.on('packet', (_data: unknown, meta: { name: string; state: string }) => {
+        if (meta.state === 'play') seen.add(meta.name);
+      });
       // Answer teleports like a vanilla client.
       client.on('position', (p: { teleportId: number }) => client.write('teleport_confirm', { teleportId: p.teleportId }));
       await waitUntil(() => server.serv.players.some((p: { username: string }) => p.username === 'Vanilla'), 'vanilla client joins');
@@ -61,13 +63,24 @@ describe('vanilla protocol client', () => {
       // A last line from the server: once it has arrived, so has everything sent before it.
       const marker = 'vanilla-client-test: the end';
       let markerSeen = false;
-      client.on('system_chat', (packet: unknown) => { if (JSON.stringify(packet).includes(marker)) markerSeen = true; });
+      client.on('system_chat', (packet: unknown) => {
+        if (JSON.stringify(packet).includes(marker)) markerSeen = true;
+      });
       player.chat(marker);
       await waitUntil(() => markerSeen, 'the vanilla client gets the last line');
       bot.quit();
 
       expect(errors).toEqual([]);
-      for (const name of ['login', 'update_health', 'abilities', 'game_state_change', 'block_change', 'entity_metadata', 'entity_status', 'respawn']) {
+      for (const name of [
+        'login',
+        'update_health',
+        'abilities',
+        'game_state_change',
+        'block_change',
+        'entity_metadata',
+        'entity_status',
+        'respawn',
+      ]) {
         expect(seen, `saw ${name}`).toContain(name);
       }
     } finally {

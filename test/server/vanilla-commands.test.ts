@@ -34,7 +34,11 @@ const feedback = (command: string, key: string | RegExp): Promise<Message> => re
 
 describe('text commands', () => {
   test('/tellraw sends a JSON component, selector parts resolved; bad JSON is argument.component.invalid', async () => {
-    const got = new Promise<Message>((resolve) => bob.on('message', (m) => { if ((m as unknown as Message).toString().startsWith('hi ')) resolve(m as unknown as Message); }));
+    const got = new Promise<Message>((resolve) =>
+      bob.on('message', (m) => {
+        if ((m as unknown as Message).toString().startsWith('hi ')) resolve(m as unknown as Message);
+      }),
+    );
     alice.chat('/tellraw @a[name=Bob] ["hi ",{"selector":"@s","color":"gold"},{"text":"!","bold":true}]');
     expect((await got).toString()).toBe('hi Alice!');
     await feedback('/tellraw Bob {not json', 'argument.component.invalid');
@@ -43,10 +47,14 @@ describe('text commands', () => {
   test('/title shows a title, subtitle and action bar with vanilla packets and feedback', async () => {
     const packets: string[] = [];
     for (const name of ['set_title_text', 'set_title_subtitle', 'action_bar', 'set_title_time', 'clear_titles']) {
-      bob._client.on(name, () => { packets.push(name); });
+      bob._client.on(name, () => {
+        packets.push(name);
+      });
     }
     const title = new Promise<string>((resolve) => bob.once('title', (text: unknown) => resolve(JSON.stringify(text))));
-    expect((await feedback('/title Bob title {"text":"Welcome"}', 'commands.title.show.title.single')).toString()).toBe('Showing new title for Bob');
+    expect((await feedback('/title Bob title {"text":"Welcome"}', 'commands.title.show.title.single')).toString()).toBe(
+      'Showing new title for Bob',
+    );
     expect(await title).toContain('Welcome');
     await feedback('/title Bob subtitle "sub"', 'commands.title.show.subtitle.single');
     await feedback('/title @a actionbar "bar"', 'commands.title.show.actionbar.multiple');
@@ -57,7 +65,11 @@ describe('text commands', () => {
   });
 
   test('/say announces [name] message to everyone', async () => {
-    const heard = new Promise<Message>((resolve) => bob.on('message', (m) => { if ((m as unknown as Message).translate === 'chat.type.announcement') resolve(m as unknown as Message); }));
+    const heard = new Promise<Message>((resolve) =>
+      bob.on('message', (m) => {
+        if ((m as unknown as Message).translate === 'chat.type.announcement') resolve(m as unknown as Message);
+      }),
+    );
     alice.chat('/say hello all');
     expect((await heard).toString()).toBe('[Alice] hello all');
   });
@@ -65,8 +77,12 @@ describe('text commands', () => {
 
 describe('/gamerule', () => {
   test('queries and sets rules with vanilla feedback; errors for bad rules and values', async () => {
-    expect((await feedback('/gamerule keepInventory', 'commands.gamerule.query')).toString()).toBe('Gamerule keepInventory is currently set to: false');
-    expect((await feedback('/gamerule keepInventory true', 'commands.gamerule.set')).toString()).toBe('Gamerule keepInventory is now set to: true');
+    expect((await feedback('/gamerule keepInventory', 'commands.gamerule.query')).toString()).toBe(
+      'Gamerule keepInventory is currently set to: false',
+    );
+    expect((await feedback('/gamerule keepInventory true', 'commands.gamerule.set')).toString()).toBe(
+      'Gamerule keepInventory is now set to: true',
+    );
     expect(gameRule(server.serv, 'keepInventory')).toBe(true);
     await feedback('/gamerule keepInventory maybe', 'parsing.bool.invalid');
     await feedback('/gamerule noSuchRule true', 'command.unknown.argument');
@@ -153,9 +169,16 @@ describe('/execute', () => {
     const feet = bob.entity.position.floored();
     await feedback('/execute as Bob at @s run setblock ~ ~-1 ~ gold_block', 'commands.setblock.success');
     await waitUntil(() => bob.blockAt(feet.offset(0, -1, 0))?.name === 'gold_block', 'gold block under Bob');
-    await feedback(`/execute positioned ${feet.x + 2} ${feet.y} ${feet.z} in minecraft:overworld run setblock ~ ~ ~ stone`, 'commands.setblock.success');
+    await feedback(
+      `/execute positioned ${feet.x + 2} ${feet.y} ${feet.z} in minecraft:overworld run setblock ~ ~ ~ stone`,
+      'commands.setblock.success',
+    );
     await waitUntil(() => bob.blockAt(feet.offset(2, 0, 0))?.name === 'stone', 'stone beside Bob');
-    const told = new Promise<Message>((resolve) => bob.on('message', (m) => { if ((m as unknown as Message).toString() === 'from Bob') resolve(m as unknown as Message); }));
+    const told = new Promise<Message>((resolve) =>
+      bob.on('message', (m) => {
+        if ((m as unknown as Message).toString() === 'from Bob') resolve(m as unknown as Message);
+      }),
+    );
     alice.chat('/execute as @a[name=Bob] run tellraw @s {"text":"from ","extra":[{"selector":"@s"}]}');
     await told;
   });
@@ -173,8 +196,14 @@ describe('player commands', () => {
   test('/gamemode, /difficulty and /list answer as vanilla', async () => {
     expect((await feedback('/gamemode creative', 'commands.gamemode.success.self')).toString()).toBe('Set own game mode to Creative Mode');
     await waitUntil(() => alice.game.gameMode === 'creative', 'Alice in creative');
-    const told = new Promise<Message>((resolve) => bob.on('message', (m) => { if ((m as unknown as Message).translate === 'gameMode.changed') resolve(m as unknown as Message); }));
-    expect((await feedback('/gamemode adventure Bob', 'commands.gamemode.success.other')).toString()).toBe("Set Bob's game mode to Adventure Mode");
+    const told = new Promise<Message>((resolve) =>
+      bob.on('message', (m) => {
+        if ((m as unknown as Message).translate === 'gameMode.changed') resolve(m as unknown as Message);
+      }),
+    );
+    expect((await feedback('/gamemode adventure Bob', 'commands.gamemode.success.other')).toString()).toBe(
+      "Set Bob's game mode to Adventure Mode",
+    );
     expect((await told).toString()).toBe('Your game mode has been updated to Adventure Mode');
     await feedback('/gamemode survival @a', 'commands.gamemode.success.self');
     await feedback('/gamemode 1', /Usage/);
@@ -184,19 +213,23 @@ describe('player commands', () => {
     expect((await packet).difficulty).toBe('hard'); // the protocol's name (mineflayer 4.39 expects an index here)
     await feedback('/difficulty hard', 'commands.difficulty.failure');
     await feedback('/difficulty easy', 'commands.difficulty.success');
-    expect((await feedback('/list', 'commands.list.players')).toString()).toMatch(/^There are 2 of a max of \d+ players online: (Alice, Bob|Bob, Alice)$/);
+    expect((await feedback('/list', 'commands.list.players')).toString()).toMatch(
+      /^There are 2 of a max of \d+ players online: (Alice, Bob|Bob, Alice)$/,
+    );
   });
 });
 
 describe('spawn, seed and damage commands', () => {
   test('/spawnpoint, /setworldspawn, /seed and /damage answer as vanilla', async () => {
     const feet = bob.entity.position.floored();
-    expect((await feedback(`/spawnpoint Bob ${feet.x} ${feet.y} ${feet.z}`, 'commands.spawnpoint.success.single')).toString())
-      .toBe(`Set spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0] in minecraft:overworld for Bob`);
+    expect((await feedback(`/spawnpoint Bob ${feet.x} ${feet.y} ${feet.z}`, 'commands.spawnpoint.success.single')).toString()).toBe(
+      `Set spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0] in minecraft:overworld for Bob`,
+    );
     expect(serverPlayer(server, 'Bob').spawnPoint.floored()).toEqual(feet);
     const spawnPacket = new Promise<{ location: { x: number } }>((resolve) => bob._client.once('spawn_position', resolve));
-    expect((await feedback(`/setworldspawn ${feet.x} ${feet.y} ${feet.z}`, 'commands.setworldspawn.success')).toString())
-      .toBe(`Set the world spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0]`);
+    expect((await feedback(`/setworldspawn ${feet.x} ${feet.y} ${feet.z}`, 'commands.setworldspawn.success')).toString()).toBe(
+      `Set the world spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0]`,
+    );
     expect((await spawnPacket).location.x).toBe(feet.x);
     expect((await feedback('/seed', 'commands.seed.success')).toString()).toMatch(/^Seed: \[-?\d+\]$/);
     expect((await feedback('/damage Bob 3 minecraft:magic', 'commands.damage.success')).toString()).toBe('Applied 3 damage to Bob');

@@ -37,18 +37,20 @@ function ground(dx: number, dz: number): Vec3 {
 
 describe('vanilla fixes', () => {
   test('tab completion answers in the 1.13+ shape: commands, then player names', async () => {
-    const commands = await bot.tabComplete('/gamer') as unknown as Array<{ match: string }>;
+    const commands = (await bot.tabComplete('/gamer')) as unknown as Array<{ match: string }>;
     expect(commands.map((m) => m.match)).toEqual(['gamerule']);
-    const names = await bot.tabComplete('/tp Fi') as unknown as Array<{ match: string }>;
+    const names = (await bot.tabComplete('/tp Fi')) as unknown as Array<{ match: string }>;
     expect(names.map((m) => m.match)).toEqual(['Fixer']);
-    const disabled = await bot.tabComplete('/enchan') as unknown as Array<{ match: string }>;
+    const disabled = (await bot.tabComplete('/enchan')) as unknown as Array<{ match: string }>;
     expect(disabled).toEqual([]);
   });
 
   test('opening and closing a chest moves its lid (block action 1 with the viewer count)', async () => {
     const chest = await place(server, bot, 'chest', ground(2, 0));
     const lid: number[] = [];
-    bot.on('chestLidMove', (_block: unknown, isOpen: number) => { lid.push(isOpen); });
+    bot.on('chestLidMove', (_block: unknown, isOpen: number) => {
+      lid.push(isOpen);
+    });
     const window = await bot.openContainer(chest);
     await waitUntil(() => lid.includes(1), 'the lid opens');
     window.close();
@@ -73,16 +75,27 @@ describe('vanilla fixes', () => {
     bot.chat(`/item replace block ${at.x} ${at.y} ${at.z} container.0 with diamond 5`);
     await waitUntil(() => blockEntities(server.serv).get(server.serv.overworld, at)?.slots[0]?.count === 5, 'diamonds in the chest');
     bot.chat(`/fill ${at.x} ${at.y} ${at.z} ${at.x} ${at.y} ${at.z} air destroy`);
-    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item' && e.position.distanceTo(at) < 2 && (e.getDroppedItem?.()?.name === 'diamond')), 'the diamonds drop');
+    await waitUntil(
+      () =>
+        Object.values(bot.entities).some(
+          (e) => e.name === 'item' && e.position.distanceTo(at) < 2 && e.getDroppedItem?.()?.name === 'diamond',
+        ),
+      'the diamonds drop',
+    );
   });
 
   test('placing a sign opens its editor on the placer, after the sign is there', async () => {
-    const opened = new Promise<{ location: { x: number; y: number; z: number } }>((resolve) => bot._client.once('open_sign_entity', (p: { location: { x: number; y: number; z: number } }) => resolve(p)));
+    const opened = new Promise<{ location: { x: number; y: number; z: number } }>((resolve) =>
+      bot._client.once('open_sign_entity', (p: { location: { x: number; y: number; z: number } }) => resolve(p)),
+    );
     const sign = await place(server, bot, 'birch_sign', ground(-2, 0));
     const packet = await opened;
     expect(packet.location).toEqual({ x: sign.position.x, y: sign.position.y, z: sign.position.z });
     bot.updateSign(sign, 'Hello\nworld');
-    await waitUntil(() => blockEntities(server.serv).get(server.serv.overworld, sign.position)?.text?.front?.[0] === 'Hello', 'the text is stored');
+    await waitUntil(
+      () => blockEntities(server.serv).get(server.serv.overworld, sign.position)?.text?.front?.[0] === 'Hello',
+      'the text is stored',
+    );
   });
 
   test('a resync of the position after /gamemode keeps the look in degrees', async () => {
@@ -117,4 +130,3 @@ describe('vanilla fixes', () => {
     expect(String(bot.blockAt(at)?.signText ?? '')).toContain('saved');
   });
 });
-

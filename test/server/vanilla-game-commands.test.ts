@@ -32,7 +32,9 @@ const feedback = (command: string, key: string | RegExp): Promise<Message> => re
 
 describe('/xp', () => {
   test('add and set points and levels; the client follows; query reports', async () => {
-    expect((await feedback('/xp add Bob 10 points', 'commands.experience.add.points.success.single')).toString()).toBe('Gave 10 experience points to Bob');
+    expect((await feedback('/xp add Bob 10 points', 'commands.experience.add.points.success.single')).toString()).toBe(
+      'Gave 10 experience points to Bob',
+    );
     // 10 points: level 1 (7 points) and 3 of the 9 the next level needs.
     await waitUntil(() => bob.experience.level === 1, 'Bob at level 1');
     expect(bob.experience.points).toBe(10);
@@ -50,7 +52,9 @@ describe('/xp', () => {
 describe('/effect', () => {
   test('give speed: the client gets the effect; clear removes it', async () => {
     const speed = bob.registry.effectsByName.Speed!.id;
-    expect((await feedback('/effect give Bob speed 30 1', 'commands.effect.give.success.single')).toString()).toBe('Applied effect Speed to Bob');
+    expect((await feedback('/effect give Bob speed 30 1', 'commands.effect.give.success.single')).toString()).toBe(
+      'Applied effect Speed to Bob',
+    );
     await waitUntil(() => bob.entity.effects[speed]?.amplifier === 1, 'Bob has Speed II');
     await feedback('/effect clear Bob speed', 'commands.effect.clear.specific.success.single');
     await waitUntil(() => bob.entity.effects[speed] === undefined, 'Speed removed');
@@ -104,17 +108,25 @@ describe('/team', () => {
 
 describe('/bossbar', () => {
   test('add, show to players, set value/max/color/name, get, remove', async () => {
-    const created = new Promise<{ title: unknown; health: number }>((resolve) => bob.once('bossBarCreated', (bar: { title: unknown; health: number }) => resolve(bar)));
+    const created = new Promise<{ title: unknown; health: number }>((resolve) =>
+      bob.once('bossBarCreated', (bar: { title: unknown; health: number }) => resolve(bar)),
+    );
     await feedback('/bossbar add test:bar {"text":"Boss"}', 'commands.bossbar.create.success');
     await feedback('/bossbar set test:bar players @a', 'commands.bossbar.set.players.success.some');
     const bar = await created;
     expect(String(bar.title)).toContain('Boss');
-    const updated = new Promise<{ health: number }>((resolve) => bob.on('bossBarUpdated', (b: { health: number }) => { if (b.health === 0.5) resolve(b); }));
+    const updated = new Promise<{ health: number }>((resolve) =>
+      bob.on('bossBarUpdated', (b: { health: number }) => {
+        if (b.health === 0.5) resolve(b);
+      }),
+    );
     await feedback('/bossbar set test:bar value 50', 'commands.bossbar.set.value.success');
     await updated;
     await feedback('/bossbar set test:bar max 200', 'commands.bossbar.set.max.success');
     await feedback('/bossbar set test:bar color red', 'commands.bossbar.set.color.success');
-    expect((await feedback('/bossbar get test:bar value', 'commands.bossbar.get.value')).toString()).toBe('Custom bossbar [Boss] has a value of 50');
+    expect((await feedback('/bossbar get test:bar value', 'commands.bossbar.get.value')).toString()).toBe(
+      'Custom bossbar [Boss] has a value of 50',
+    );
     await feedback('/bossbar list', 'commands.bossbar.list.bars.some');
     const deleted = new Promise<void>((resolve) => bob.once('bossBarDeleted', () => resolve()));
     await feedback('/bossbar remove test:bar', 'commands.bossbar.remove.success');
@@ -125,11 +137,27 @@ describe('/bossbar', () => {
 
 describe('/playsound and /particle', () => {
   test('/playsound <sound> <source> <targets> reaches the client as a sound_effect, by registry id', async () => {
-    const packet = new Promise<{ sound: { soundId: number }; soundCategory: string; volume: number; pitch: number }>((resolve) => bob._client.once('sound_effect', resolve));
-    expect((await feedback('/execute at Bob run playsound minecraft:entity.zombie.ambient hostile Bob ~ ~ ~ 0.5 1.5', 'commands.playsound.success.single')).toString())
-      .toBe('Played sound minecraft:entity.zombie.ambient to Bob');
+    const packet = new Promise<{ sound: { soundId: number }; soundCategory: string; volume: number; pitch: number }>((resolve) =>
+      bob._client.once('sound_effect', resolve),
+    );
+    expect(
+      (
+        await feedback(
+          '/execute at Bob run playsound minecraft:entity.zombie.ambient hostile Bob ~ ~ ~ 0.5 1.5',
+          'commands.playsound.success.single',
+        )
+      ).toString(),
+    ).toBe('Played sound minecraft:entity.zombie.ambient to Bob');
     // minecraft-data numbers sounds from 1: the registry id is one less.
-    expect(await packet).toMatchObject({ sound: { soundId: (bob.registry as unknown as { soundsByName: Record<string, { id: number }> }).soundsByName['entity.zombie.ambient']!.id - 1 }, soundCategory: 'hostile', volume: 0.5, pitch: 1.5 });
+    expect(await packet).toMatchObject({
+      sound: {
+        soundId:
+          (bob.registry as unknown as { soundsByName: Record<string, { id: number }> }).soundsByName['entity.zombie.ambient']!.id - 1,
+      },
+      soundCategory: 'hostile',
+      volume: 0.5,
+      pitch: 1.5,
+    });
     await feedback('/playsound entity.zombie.ambient nosuchsource Bob', /Usage|command/);
     await feedback('/playsound entity.zombie.ambient hostile Bob 100000 0 0', 'commands.playsound.failed');
   });
@@ -137,8 +165,12 @@ describe('/playsound and /particle', () => {
   test('/particle sends world_particles with vanilla arguments', async () => {
     type Particles = { particle: { type: string }; amount: number };
     const seen: Record<'Alice' | 'Bob', Particles[]> = { Alice: [], Bob: [] };
-    alice._client.on('world_particles', (p: Particles) => { seen.Alice.push(p); });
-    bob._client.on('world_particles', (p: Particles) => { seen.Bob.push(p); });
+    alice._client.on('world_particles', (p: Particles) => {
+      seen.Alice.push(p);
+    });
+    bob._client.on('world_particles', (p: Particles) => {
+      seen.Bob.push(p);
+    });
     // At Bob: players spawn up to 42 blocks apart, beyond the 32 blocks a normal particle reaches;
     // what the server knows is printed if he sees none.
     await feedback('/execute at Bob run particle minecraft:flame ~ ~1 ~ 0.5 0.5 0.5 0.01 10', 'commands.particle.success');
@@ -147,7 +179,9 @@ describe('/playsound and /particle', () => {
         received: { Alice: seen.Alice.length, Bob: seen.Bob.length },
         server: ['Alice', 'Bob'].map((name) => {
           const p = server.serv.players.find((q) => q.username === name);
-          return p ? { name, position: p.position.toString(), disconnected: p.disconnected, world: p.world === server.serv.overworld } : { name, gone: true };
+          return p
+            ? { name, position: p.position.toString(), disconnected: p.disconnected, world: p.world === server.serv.overworld }
+            : { name, gone: true };
         }),
       }),
     });

@@ -11,7 +11,10 @@ import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { hungerOf } from '../../src/server/services/food.ts';
 import { airSupply, setAirSupply } from '../../src/server/features/survival.ts';
 
-interface Message { translate?: string; toString(): string }
+interface Message {
+  translate?: string;
+  toString(): string;
+}
 
 let server: EmbeddedServer;
 let bot: Bot;
@@ -22,9 +25,14 @@ let hits: number[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   bot = await connectBot(server, 'Survivor');
-  bot.on('message', (m) => { messages.push(m as unknown as Message); });
+  bot.on('message', (m) => {
+    messages.push(m as unknown as Message);
+  });
   let health = 20;
-  bot.on('health', () => { if (bot.health < health) hits.push(Math.round((health - bot.health) * 100) / 100); health = bot.health; });
+  bot.on('health', () => {
+    if (bot.health < health) hits.push(Math.round((health - bot.health) * 100) / 100);
+    health = bot.health;
+  });
   bot.chat('/difficulty normal');
   await waitUntil(() => server.serv.difficulty === 2, 'normal difficulty');
 });
@@ -46,8 +54,9 @@ afterEach(async () => {
 /** Resolves with the next message whose key starts with `prefix`. */
 function nextMessage(prefix: string): Promise<Message> {
   const from = messages.length;
-  return waitUntil(() => messages.slice(from).some((m) => m.translate?.startsWith(prefix) === true), `a ${prefix} message`, 20_000)
-    .then(() => messages.slice(from).find((m) => m.translate?.startsWith(prefix) === true)!);
+  return waitUntil(() => messages.slice(from).some((m) => m.translate?.startsWith(prefix) === true), `a ${prefix} message`, 20_000).then(
+    () => messages.slice(from).find((m) => m.translate?.startsWith(prefix) === true)!,
+  );
 }
 
 describe('environmental damage', () => {
@@ -193,4 +202,3 @@ describe('hunger', () => {
     expect(state.exhaustion).toBeCloseTo(0.1, 5);
   });
 });
-

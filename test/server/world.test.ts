@@ -31,7 +31,10 @@ function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<stri
 function nextWhisper(bot: Bot, timeoutMs = 5_000): Promise<[string, string]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${bot.username} got no whisper`)), timeoutMs);
-    bot.once('whisper', (username: string, message: string) => { clearTimeout(timer); resolve([username, message]); });
+    bot.once('whisper', (username: string, message: string) => {
+      clearTimeout(timer);
+      resolve([username, message]);
+    });
   });
 }
 
@@ -47,15 +50,19 @@ describe('world plugin', () => {
     return bot;
   }
 
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterEach(async () => {
     const leaving = bots.splice(0);
     for (const bot of leaving) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
-  test('whispers: /msg, /tell, /w and bot.whisper fire mineflayer\'s whisper event', async () => {
+  test("whispers: /msg, /tell, /w and bot.whisper fire mineflayer's whisper event", async () => {
     const alice = await join('Alice');
     const bob = await join('Bob');
 
@@ -73,7 +80,9 @@ describe('world plugin', () => {
 
     // Nobody else hears it.
     let aliceHeardWhisper = false;
-    alice.once('whisper', () => { aliceHeardWhisper = true; });
+    alice.once('whisper', () => {
+      aliceHeardWhisper = true;
+    });
     whisper = nextWhisper(bob);
     alice.chat(`/msg ${bob.username} secret`);
     await whisper;
@@ -100,7 +109,11 @@ describe('world plugin', () => {
     const reply = nextMessage(alice, /^Teleported /);
     alice.chat(`/tp 200 ${groundY} -200`);
     expect(await reply).toBe(`Teleported ${alice.username} to 200.500000, ${groundY}.000000, -199.500000`);
-    await waitUntil(() => alice.entity.position.xzDistanceTo(alice.entity.position.clone().set(200.5, 0, -199.5)) < 0.01, 'Alice at the destination', 3_000);
+    await waitUntil(
+      () => alice.entity.position.xzDistanceTo(alice.entity.position.clone().set(200.5, 0, -199.5)) < 0.01,
+      'Alice at the destination',
+      3_000,
+    );
     const server_ = serverPlayer(server, alice.username);
     expect(server_.position.x).toBe(200.5);
     expect(server_.position.z).toBe(-199.5);
@@ -127,7 +140,11 @@ describe('world plugin', () => {
     alice.chat('/tp ~12 ~ ~');
     await reply;
     const expectedX = aliceOnServer.position.x;
-    await waitUntil(() => Math.abs((bob.players[alice.username]?.entity?.position.x ?? NaN) - expectedX) < 0.01, 'Bob to see Alice\'s teleport', 3_000);
+    await waitUntil(
+      () => Math.abs((bob.players[alice.username]?.entity?.position.x ?? NaN) - expectedX) < 0.01,
+      "Bob to see Alice's teleport",
+      3_000,
+    );
 
     // Bob's connection survived: he still gets messages.
     const stillAlive = nextWhisper(bob);
@@ -184,13 +201,19 @@ describe('world plugin', () => {
   test('/give stores numeric counts and respects stack sizes', async () => {
     const alice = await join('Alice');
     alice.chat(`/give ${alice.username} minecraft:cobblestone 70`);
-    await waitUntil(() => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 70, 'Alice to hold 70 cobblestone');
+    await waitUntil(
+      () => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 70,
+      'Alice to hold 70 cobblestone',
+    );
     const stacks = serverPlayer(server, alice.username).inventory.slots.filter(Boolean);
     expect(stacks.map((item: { count: unknown }) => item.count).sort()).toEqual([6, 64]);
     for (const item of stacks) expect(typeof item.count).toBe('number');
 
     alice.chat(`/give ${alice.username} cobblestone 3`); // tops up the partial stack
-    await waitUntil(() => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 73, 'Alice to hold 73 cobblestone');
+    await waitUntil(
+      () => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 73,
+      'Alice to hold 73 cobblestone',
+    );
     expect(serverPlayer(server, alice.username).inventory.slots.filter(Boolean).length).toBe(2);
 
     const error = nextMessage(alice, /Unknown item 'not_an_item'/);
@@ -220,7 +243,7 @@ describe('world plugin', () => {
     reply = nextMessage(alice, /^Removed /);
     alice.chat('/clear');
     expect(await reply).toBe(`Removed 12 item(s) from player ${alice.username}`);
-    await waitUntil(() => alice.inventory.items().length === 0, 'Alice\'s inventory to be empty');
+    await waitUntil(() => alice.inventory.items().length === 0, "Alice's inventory to be empty");
     expect(serverPlayer(server, alice.username).inventory.slots.every((slot: unknown) => !slot)).toBe(true);
     expect(bob.inventory.count(itemsByName.dirt.id, null)).toBe(4); // other players untouched
 
@@ -240,10 +263,14 @@ describe('server lifecycle', () => {
     const originalLog = console.log;
     const originalWrite = process.stdout.write.bind(process.stdout);
     const crashes: unknown[] = [];
-    const onCrash = (err: unknown): void => { crashes.push(err); };
+    const onCrash = (err: unknown): void => {
+      crashes.push(err);
+    };
     process.on('uncaughtException', onCrash);
     process.on('unhandledRejection', onCrash);
-    console.log = (...args: unknown[]) => { printed.push(args.join(' ')); };
+    console.log = (...args: unknown[]) => {
+      printed.push(args.join(' '));
+    };
     process.stdout.write = ((chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
       printed.push(String(chunk));
       const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
@@ -252,7 +279,9 @@ describe('server lifecycle', () => {
     }) as typeof process.stdout.write;
     try {
       const quiet = await startTestServer();
-      listenersBefore = watched.map((event) => process.listenerCount(event) - (event === 'uncaughtException' || event === 'unhandledRejection' ? 1 : 0));
+      listenersBefore = watched.map(
+        (event) => process.listenerCount(event) - (event === 'uncaughtException' || event === 'unhandledRejection' ? 1 : 0),
+      );
       const bots = [await connectBot(quiet, 'Quiet1'), await connectBot(quiet, 'Quiet2')];
       const heard = nextMessage(bots[1]!, /hello/);
       bots[0]!.chat('hello');

@@ -9,13 +9,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  ConfigError, loadKeysFile, loadMergedProfile, loadProfile, loadSettings, profileSchema, taskDomain, unusedProfileKeysNotice, withTaskDomain,
+  ConfigError,
+  loadKeysFile,
+  loadMergedProfile,
+  loadProfile,
+  loadSettings,
+  profileSchema,
+  taskDomain,
+  unusedProfileKeysNotice,
+  withTaskDomain,
 } from '../../src/settings/index.ts';
 import { profileModelSpecs } from '../../src/app/profile-models.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/mindcraft-profiles/', import.meta.url));
 const made: string[] = [];
-afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mc-reference-'));
@@ -42,7 +52,9 @@ describe('a MINDcraft andy.json', () => {
   test('the keys not acted on are named in one line, with the bots that set them', async () => {
     const andy = await loadMergedProfile(path.join(FIXTURES, 'andy.json'));
     const plain = profileSchema.parse({ name: 'Jill' });
-    expect(unusedProfileKeysNotice([andy, plain])).toBe('Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).');
+    expect(unusedProfileKeysNotice([andy, plain])).toBe(
+      'Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).',
+    );
     expect(unusedProfileKeysNotice([plain])).toBeUndefined();
   });
 
@@ -65,7 +77,7 @@ describe('a MINDcraft andy.json', () => {
 });
 
 describe('keys.json', () => {
-  test("read beside settings.json as MINDcraft reads it; environment variables win; empty values are unset", async () => {
+  test('read beside settings.json as MINDcraft reads it; environment variables win; empty values are unset', async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, 'settings.json'), JSON.stringify({ profiles: ['./andy.json'] }));
     await copyFile(path.join(FIXTURES, 'andy.json'), path.join(dir, 'andy.json'));
@@ -95,20 +107,28 @@ describe('task domains', () => {
     expect(['techtree', 'cooking', 'construction', 'other'].map(taskDomain)).toEqual(['crafting', 'cooking', 'construction', undefined]);
   });
 
-  test.each(['techtree', 'cooking', 'construction'])('%s: each bot gets the domain prompt and examples under its own keys', async (type) => {
-    const bots = [profileSchema.parse({ name: 'Andy', model: 'oracle', modes: { hunting: false } }), profileSchema.parse({ name: 'Jill', persona: 'Be terse.', cooldown_ms: 500 })];
-    const out = await withTaskDomain(bots, type);
-    for (const p of out) {
-      expect(p.conversing).toMatch(new RegExp(`^You are \\$NAME.*${type === 'techtree' ? 'Crafting' : type === 'cooking' ? 'Cooking' : 'Construction'} tasks:`, 's'));
-      expect(p.conversing).toContain('$COMMAND_DOCS');
-      expect(p.conversation_examples!.length).toBeGreaterThanOrEqual(4);
-      for (const ex of p.conversation_examples!) expect(ex.some((t) => t.role === 'assistant')).toBe(true);
-    }
-    expect(out[0]!.modes).toEqual({ hunting: false });
-    expect(out[1]).toMatchObject({ name: 'Jill', persona: 'Be terse.', cooldown_ms: 500 });
-    // Another task type: profiles unchanged.
-    expect(await withTaskDomain(bots, 'other')).toEqual(bots);
-  });
+  test.each(['techtree', 'cooking', 'construction'])(
+    '%s: each bot gets the domain prompt and examples under its own keys',
+    async (type) => {
+      const bots = [
+        profileSchema.parse({ name: 'Andy', model: 'oracle', modes: { hunting: false } }),
+        profileSchema.parse({ name: 'Jill', persona: 'Be terse.', cooldown_ms: 500 }),
+      ];
+      const out = await withTaskDomain(bots, type);
+      for (const p of out) {
+        expect(p.conversing).toMatch(
+          new RegExp(`^You are \\$NAME.*${type === 'techtree' ? 'Crafting' : type === 'cooking' ? 'Cooking' : 'Construction'} tasks:`, 's'),
+        );
+        expect(p.conversing).toContain('$COMMAND_DOCS');
+        expect(p.conversation_examples!.length).toBeGreaterThanOrEqual(4);
+        for (const ex of p.conversation_examples!) expect(ex.some((t) => t.role === 'assistant')).toBe(true);
+      }
+      expect(out[0]!.modes).toEqual({ hunting: false });
+      expect(out[1]).toMatchObject({ name: 'Jill', persona: 'Be terse.', cooldown_ms: 500 });
+      // Another task type: profiles unchanged.
+      expect(await withTaskDomain(bots, 'other')).toEqual(bots);
+    },
+  );
 
   test('a folder without the domain file leaves the profiles as they are', async () => {
     const dir = await tempDir();

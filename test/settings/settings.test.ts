@@ -5,7 +5,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadSettings } from '../../src/settings/index.ts';
 
 const made: string[] = [];
-afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 async function project(files: Record<string, unknown>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mc-settings-'));
@@ -28,7 +30,10 @@ describe('loadSettings', () => {
     expect(file).toBe(path.join(dir, 'settings.json'));
     expect(settings.port).toBe(25570);
     expect(settings.server).toBe('embedded');
-    expect(profiles.map((p) => [p.name, p.model])).toEqual([['Andy', 'anthropic/claude-sonnet-4-5'], ['Bob', 'oracle']]);
+    expect(profiles.map((p) => [p.name, p.model])).toEqual([
+      ['Andy', 'anthropic/claude-sonnet-4-5'],
+      ['Bob', 'oracle'],
+    ]);
   });
 
   test('a wrong type names the file, the key, the expectation and the value found', async () => {
@@ -59,7 +64,11 @@ describe('loadSettings', () => {
   test('a missing profile file and duplicate names are clear errors', async () => {
     const missing = await project({ 'settings.json': { profiles: ['nope.json'] } });
     await expect(loadSettings(missing)).rejects.toThrow(/nope\.json: profile file not found/);
-    const dup = await project({ 'settings.json': { profiles: ['a.json', 'b.json'] }, 'a.json': { name: 'Same' }, 'b.json': { name: 'Same' } });
+    const dup = await project({
+      'settings.json': { profiles: ['a.json', 'b.json'] },
+      'a.json': { name: 'Same' },
+      'b.json': { name: 'Same' },
+    });
     await expect(loadSettings(dup)).rejects.toThrow(/two profiles use the name "Same"/);
   });
 

@@ -15,17 +15,28 @@ import { OPEN_TIMEOUT_MS, walkToBlock, withWindow } from '../../src/skills/conta
 /** The part of a bot withWindow touches: which windows it closed. */
 function fakeBot() {
   const closed: unknown[] = [];
-  const bot = Object.assign(new EventEmitter(), { currentWindow: null as unknown, closeWindow: (w: unknown) => { closed.push(w); } });
+  const bot = Object.assign(new EventEmitter(), {
+    currentWindow: null as unknown,
+    closeWindow: (w: unknown) => {
+      closed.push(w);
+    },
+  });
   return { bot: bot as unknown as Bot, closed };
 }
 
 test('a window the server never opens ends the use with a clear error after the bound; one that opens late is closed', async () => {
   const { bot, closed } = fakeBot();
   let openLate!: (w: Window) => void;
-  const open = new Promise<Window>((resolve) => { openLate = resolve; });
+  const open = new Promise<Window>((resolve) => {
+    openLate = resolve;
+  });
   const t0 = Date.now();
   let used = false;
-  await expect(withWindow(bot, open, new AbortController().signal, async () => { used = true; })).rejects.toThrow(`The window did not open within ${OPEN_TIMEOUT_MS / 1000} s`);
+  await expect(
+    withWindow(bot, open, new AbortController().signal, async () => {
+      used = true;
+    }),
+  ).rejects.toThrow(`The window did not open within ${OPEN_TIMEOUT_MS / 1000} s`);
   expect(Date.now() - t0).toBeGreaterThanOrEqual(OPEN_TIMEOUT_MS - 50);
   expect(used).toBe(false);
   const late = { id: 3 } as unknown as Window;
@@ -53,10 +64,18 @@ test('work in the window that stops getting answers ends after its bound, with t
   const window = { id: 2 } as unknown as Window;
   (bot as unknown as { currentWindow: unknown }).currentWindow = window;
   let told: AbortSignal | undefined;
-  await expect(withWindow(bot, Promise.resolve(window), new AbortController().signal, (_w, signal) => {
-    told = signal;
-    return new Promise<void>(() => {}); // a click whose slot update never comes
-  }, 1_000)).rejects.toThrow('The window stopped answering: the work in it was not done within 1 s. Try again.');
+  await expect(
+    withWindow(
+      bot,
+      Promise.resolve(window),
+      new AbortController().signal,
+      (_w, signal) => {
+        told = signal;
+        return new Promise<void>(() => {}); // a click whose slot update never comes
+      },
+      1_000,
+    ),
+  ).rejects.toThrow('The window stopped answering: the work in it was not done within 1 s. Try again.');
   expect(told?.aborted).toBe(true);
   expect(closed).toEqual([window]);
 });
@@ -65,9 +84,16 @@ test('a walk to a container that never arrives ends after its bound with the blo
   let stopped = 0;
   const bot = {
     entity: { position: new Vec3(0, 0, 0), height: 1.8 },
-    pathfinder: { goto: () => new Promise(() => {}), stop: () => { stopped++; } },
+    pathfinder: {
+      goto: () => new Promise(() => {}),
+      stop: () => {
+        stopped++;
+      },
+    },
   } as unknown as Bot;
   const smoker = { name: 'smoker', position: new Vec3(20, 0, 5) } as unknown as Block;
-  await expect(walkToBlock(bot, smoker, new AbortController().signal, 1_000)).rejects.toThrow('Could not walk to the smoker at (20, 0, 5) within 1 s.');
+  await expect(walkToBlock(bot, smoker, new AbortController().signal, 1_000)).rejects.toThrow(
+    'Could not walk to the smoker at (20, 0, 5) within 1 s.',
+  );
   expect(stopped).toBe(1);
 });

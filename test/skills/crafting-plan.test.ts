@@ -16,7 +16,12 @@ describe('planCrafting', () => {
   test('uses the wood the bot holds and reports leftovers', () => {
     const plan = planCrafting(data, { birch_log: 2, crafting_table: 1 }, 'wooden_pickaxe', 1);
     expect(plan.missing).toEqual({});
-    expect(plan.steps.find((s) => s.item === 'birch_planks')).toMatchObject({ kind: 'craft', times: 2, count: 8, ingredients: { birch_log: 2 } });
+    expect(plan.steps.find((s) => s.item === 'birch_planks')).toMatchObject({
+      kind: 'craft',
+      times: 2,
+      count: 8,
+      ingredients: { birch_log: 2 },
+    });
     expect(plan.steps.find((s) => s.item === 'wooden_pickaxe')).toMatchObject({ ingredients: { birch_planks: 3, stick: 2 } });
     expect(plan.leftovers).toEqual({ birch_planks: 3, stick: 2 });
     expect(plan.needsTable).toBe(false);
@@ -52,10 +57,22 @@ describe('planCrafting', () => {
   });
 
   test('smelting and gathering when the sources give them: a golden carrot from raw gold', () => {
-    const sources = { smelt: true, tableNearby: true, gather: (item: string) => item === 'carrot' ? { item, command: (n: number) => `!collectBlocks("carrots", ${n})`, perAction: 1, where: 'the farm' } : undefined };
+    const sources = {
+      smelt: true,
+      tableNearby: true,
+      gather: (item: string) =>
+        item === 'carrot'
+          ? { item, command: (n: number) => `!collectBlocks("carrots", ${n})`, perAction: 1, where: 'the farm' }
+          : undefined,
+    };
     const plan = planCrafting(data, { raw_gold: 1 }, 'golden_carrot', 1, { sources });
     expect(plan.missing).toEqual({});
-    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual(['smelt gold_ingot', 'craft gold_nugget', 'gather carrot', 'craft golden_carrot']);
+    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual([
+      'smelt gold_ingot',
+      'craft gold_nugget',
+      'gather carrot',
+      'craft golden_carrot',
+    ]);
     expect(formatPlan(plan).split('\n')).toEqual([
       'You can make 1 golden_carrot with what you have and what is around you.',
       'Steps:',

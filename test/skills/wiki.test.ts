@@ -11,7 +11,7 @@ describe('searchWiki', () => {
     expect(out).toMatch(/^Iron Ore \(iron_ore\): item, block\./);
     expect(out).toContain('hardness 3');
     expect(out).toMatch(/one of stone_pickaxe/);
-    expect(out).not.toContain("wooden_pickaxe");
+    expect(out).not.toContain('wooden_pickaxe');
     expect(out).toContain('Drops when mined: 1 iron_ore with Silk Touch; 1-2 raw_iron.');
   });
 

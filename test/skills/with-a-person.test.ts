@@ -43,7 +43,10 @@ function serverCount(username: string, item: string): number {
 async function scene(x: number, apart: number): Promise<void> {
   // The items lying around go first: with an empty inventory Steve would pick them up again.
   steve.chat('/kill @e[type=item]');
-  const lying = () => Object.values(steve.entities).filter((e) => e.name === 'item').map((e) => ({ id: e.id, at: e.position }));
+  const lying = () =>
+    Object.values(steve.entities)
+      .filter((e) => e.name === 'item')
+      .map((e) => ({ id: e.id, at: e.position }));
   await waitUntil(() => lying().length === 0, 'no items lying around', { state: lying });
   steve.chat('/clear Steve');
   steve.chat('/clear Andy');
@@ -90,7 +93,17 @@ describe('!givePlayer to a receiver who stands still', () => {
     // The server's packets about entities other than players reach Andy late, in order.
     const client = serverPlayer(server, 'Andy')._client;
     const write = client.write.bind(client);
-    const LATE = new Set(['spawn_entity', 'entity_metadata', 'collect', 'entity_destroy', 'rel_entity_move', 'entity_velocity', 'sync_entity_position', 'entity_teleport', 'entity_move_look']);
+    const LATE = new Set([
+      'spawn_entity',
+      'entity_metadata',
+      'collect',
+      'entity_destroy',
+      'rel_entity_move',
+      'entity_velocity',
+      'sync_entity_position',
+      'entity_teleport',
+      'entity_move_look',
+    ]);
     client.write = (name: string, params: unknown) => {
       if (LATE.has(name)) setTimeout(() => write(name, params), 2_500);
       else write(name, params);
@@ -99,12 +112,18 @@ describe('!givePlayer to a receiver who stands still', () => {
     let thrown: { at: number; from: Vec3 } | undefined;
     let leftAt = 0;
     // flying-squid announces a new object before it names it: the only objects here are the items.
-    const onEntity = (e: { type?: string }) => { if (e.type === 'object' && !thrown) thrown = { at: Date.now(), from: andy.bot.entity.position.clone() }; };
-    const onMove = () => { if (thrown && !leftAt && andy.bot.entity.position.distanceTo(thrown.from) > 0.5) leftAt = Date.now(); };
+    const onEntity = (e: { type?: string }) => {
+      if (e.type === 'object' && !thrown) thrown = { at: Date.now(), from: andy.bot.entity.position.clone() };
+    };
+    const onMove = () => {
+      if (thrown && !leftAt && andy.bot.entity.position.distanceTo(thrown.from) > 0.5) leftAt = Date.now();
+    };
     server.serv.on('newEntity', onEntity);
     andy.bot.on('move', onMove);
     try {
-      expect(await run('!givePlayer("Steve", "oak_planks", 3)')).toBe('Gave 3 oak_planks to Steve; they picked it up. You have 0 oak_planks left.');
+      expect(await run('!givePlayer("Steve", "oak_planks", 3)')).toBe(
+        'Gave 3 oak_planks to Steve; they picked it up. You have 0 oak_planks left.',
+      );
     } finally {
       client.write = write;
       server.serv.off('newEntity', onEntity);
@@ -140,7 +159,10 @@ describe('!givePlayer to a receiver who stands still', () => {
     await give(server, steve, 'dirt', 64 * 36); // every slot of the main inventory and hotbar
     await give(server, andy.bot, 'oak_planks', 2);
     const out = await run('!givePlayer("Steve", "oak_planks", 2)');
-    const m = /^Tossed 2 oak_planks to Steve, but they picked up none within 8 s\. 2 oak_planks lie on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\), ([\d.]+) blocks from Steve\. You have 0 oak_planks left\.$/.exec(out);
+    const m =
+      /^Tossed 2 oak_planks to Steve, but they picked up none within 8 s\. 2 oak_planks lie on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\), ([\d.]+) blocks from Steve\. You have 0 oak_planks left\.$/.exec(
+        out,
+      );
     expect(m, out).not.toBeNull();
     const reported = new Vec3(Number(m![1]), Number(m![2]), Number(m![3]));
     // The server's item entity is where the report says (to the report's 0.1 block rounding, plus a little settling).
@@ -165,7 +187,11 @@ describe('!followPlayer', () => {
       await waitUntil(() => andy.bot.entity.position.distanceTo(steve.entity.position) < 3.5, 'Andy reaches Steve', 15_000);
       // Steve stands still: let the unstuck mode look many times past its timeout.
       const ticks = unstuck.ticks;
-      await waitUntil(() => unstuck.ticks >= ticks + Math.ceil((3 * unstuck.stuckMs) / unstuck.tickMs), 'three unstuck timeouts pass', 15_000);
+      await waitUntil(
+        () => unstuck.ticks >= ticks + Math.ceil((3 * unstuck.stuckMs) / unstuck.tickMs),
+        'three unstuck timeouts pass',
+        15_000,
+      );
       expect(andy.actions.current).toBe('!followPlayer');
       expect(events).not.toContain('start mode:unstuck');
       // Steve walks off (teleports); Andy follows.

@@ -1,21 +1,37 @@
 import { describe, expect, test } from 'vitest';
 import {
-  blueprintScore, checkBlueprint, checkLevel, constructionScore, diffLines, findLevel, formatBlueprint,
-  formatBlueprintCheck, formatLevelCheck, levelCells, type BlockLookup,
+  blueprintScore,
+  checkBlueprint,
+  checkLevel,
+  constructionScore,
+  diffLines,
+  findLevel,
+  formatBlueprint,
+  formatBlueprintCheck,
+  formatLevelCheck,
+  levelCells,
+  type BlockLookup,
 } from '../../src/tasks/blueprint.ts';
 import { blueprintSchema, type Blueprint } from '../../src/tasks/schema.ts';
 
 const blueprint: Blueprint = blueprintSchema.parse({
   materials: { stone: 3, oak_planks: 1 },
   levels: [
-    { level: 0, coordinates: [10, 64, 20], placement: [['stone', 'stone'], ['air', 'minecraft:oak_planks']] },
+    {
+      level: 0,
+      coordinates: [10, 64, 20],
+      placement: [
+        ['stone', 'stone'],
+        ['air', 'minecraft:oak_planks'],
+      ],
+    },
     { level: 1, coordinates: [10, 65, 20], placement: [['stone', 'air']] },
   ],
 });
 
 /** A world from a map of "x,y,z" → name; anything else is air, unless listed as unknown. */
 function world(blocks: Record<string, string>, unknown: string[] = []): BlockLookup {
-  return (x, y, z) => unknown.includes(`${x},${y},${z}`) ? undefined : blocks[`${x},${y},${z}`] ?? 'air';
+  return (x, y, z) => (unknown.includes(`${x},${y},${z}`) ? undefined : (blocks[`${x},${y},${z}`] ?? 'air'));
 }
 
 describe('blueprint comparison', () => {
@@ -34,16 +50,28 @@ describe('blueprint comparison', () => {
   });
 
   test('wrong blocks are replaced, blocks where air belongs removed, and the score counts matches', () => {
-    const lookup = world({ '10,64,20': 'stone', '11,64,20': 'dirt', '10,64,21': 'cobblestone', '11,64,21': 'oak_planks', '10,65,20': 'stone', '11,65,20': 'cave_air' });
+    const lookup = world({
+      '10,64,20': 'stone',
+      '11,64,20': 'dirt',
+      '10,64,21': 'cobblestone',
+      '11,64,21': 'oak_planks',
+      '10,65,20': 'stone',
+      '11,65,20': 'cave_air',
+    });
     const check = checkBlueprint(blueprint, lookup);
     expect(diffLines(check)).toEqual(['Replace the dirt at (11, 64, 20) with stone', 'Remove the cobblestone at (10, 64, 21)']);
     expect(check.matching).toBe(3);
     expect(blueprintScore(blueprint, lookup)).toBe(60); // 3 / (3 + 2)
     expect(formatLevelCheck(1, checkLevel(blueprint.levels[1]!, lookup))).toBe('Level 1 is complete.');
-    expect(formatBlueprintCheck(blueprint, lookup)).toBe([
-      'Level 0 needs 2 changes:', 'Replace the dirt at (11, 64, 20) with stone', 'Remove the cobblestone at (10, 64, 21)',
-      'Level 1 is complete.', 'Construction score: 60%.',
-    ].join('\n'));
+    expect(formatBlueprintCheck(blueprint, lookup)).toBe(
+      [
+        'Level 0 needs 2 changes:',
+        'Replace the dirt at (11, 64, 20) with stone',
+        'Remove the cobblestone at (10, 64, 21)',
+        'Level 1 is complete.',
+        'Construction score: 60%.',
+      ].join('\n'),
+    );
   });
 
   test('a finished build scores 100; unknown cells are listed but not counted', () => {

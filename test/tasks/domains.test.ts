@@ -46,33 +46,50 @@ async function run(file: string, id: string, patch: Record<string, unknown>, onR
 describe('cooking tasks', () => {
   test('the cooking world is built around agent 0: farm at full age, fuelled furnace and smoker, bed, 8 of each animal', async () => {
     let checked = false;
-    const result = await run(path.join(COOKING, '2_agent.json'), 'multiagent_cooking_2_1_bread_1_golden_apple', { timeout: 2 }, async ({ agents, origin }) => {
-      const l = cookingLayout(origin);
-      const wheat = await blockAt(l.crops[0]!.box.min.x, origin.y, l.crops[0]!.box.min.z);
-      expect(wheat.name).toBe('wheat');
-      expect(String(wheat.getProperties().age)).toBe('7');
-      const beet = await blockAt(l.crops[3]!.box.max.x, origin.y, l.crops[3]!.box.max.z);
-      expect([beet.name, String(beet.getProperties().age)]).toEqual(['beetroots', '3']);
-      expect((await blockAt(l.crops[0]!.box.min.x, origin.y - 1, l.crops[0]!.box.min.z)).name).toBe('farmland');
-      expect((await blockAt(origin.x + 3, origin.y - 1, origin.z + 7)).name).toBe('water');
-      expect((await blockAt(l.sugarCane[0]!.x, origin.y + 1, l.sugarCane[0]!.z)).name).toBe('sugar_cane');
-      expect((await blockAt(l.mushrooms[0]!.pos.x, origin.y, l.mushrooms[0]!.pos.z)).name).toBe('red_mushroom');
-      expect((await blockAt(l.craftingTable.x, l.craftingTable.y, l.craftingTable.z)).name).toBe('crafting_table');
-      const head = await blockAt(l.bed.head.x, l.bed.head.y, l.bed.head.z);
-      expect([head.name, head.getProperties().part]).toEqual(['red_bed', 'head']);
-      for (const kind of ['furnace', 'smoker'] as const) {
-        const p = l[kind];
-        expect((await blockAt(p.x, p.y, p.z)).name).toBe(kind);
-        const entity = await blockEntityAt(server.serv, server.serv.overworld, new Vec3(p.x, p.y, p.z));
-        expect(entity?.slots[1]).toMatchObject({ name: 'coal', count: 64 });
-      }
-      const alive = allMobs(server.serv).filter((m) => !m.dead && m.entity.position.distanceTo(new Vec3(origin.x, origin.y, origin.z)) < 30);
-      for (const type of COOKING_ANIMALS) expect(alive.filter((m) => m.name === type).length, type).toBeGreaterThanOrEqual(8);
-      // Inventories as the task gives them; agent 1 stands beside agent 0.
-      expect(agents[1]!.bot.inventory.items().map((i) => [i.name, i.count]).sort()).toEqual([['apple', 1], ['gold_ingot', 5]]);
-      expect(serverPlayer(server, agents[1]!.name).position.distanceTo(new Vec3(origin.x + 2.5, origin.y, origin.z + 0.5))).toBeLessThan(1.5);
-      checked = true;
-    });
+    const result = await run(
+      path.join(COOKING, '2_agent.json'),
+      'multiagent_cooking_2_1_bread_1_golden_apple',
+      { timeout: 2 },
+      async ({ agents, origin }) => {
+        const l = cookingLayout(origin);
+        const wheat = await blockAt(l.crops[0]!.box.min.x, origin.y, l.crops[0]!.box.min.z);
+        expect(wheat.name).toBe('wheat');
+        expect(String(wheat.getProperties().age)).toBe('7');
+        const beet = await blockAt(l.crops[3]!.box.max.x, origin.y, l.crops[3]!.box.max.z);
+        expect([beet.name, String(beet.getProperties().age)]).toEqual(['beetroots', '3']);
+        expect((await blockAt(l.crops[0]!.box.min.x, origin.y - 1, l.crops[0]!.box.min.z)).name).toBe('farmland');
+        expect((await blockAt(origin.x + 3, origin.y - 1, origin.z + 7)).name).toBe('water');
+        expect((await blockAt(l.sugarCane[0]!.x, origin.y + 1, l.sugarCane[0]!.z)).name).toBe('sugar_cane');
+        expect((await blockAt(l.mushrooms[0]!.pos.x, origin.y, l.mushrooms[0]!.pos.z)).name).toBe('red_mushroom');
+        expect((await blockAt(l.craftingTable.x, l.craftingTable.y, l.craftingTable.z)).name).toBe('crafting_table');
+        const head = await blockAt(l.bed.head.x, l.bed.head.y, l.bed.head.z);
+        expect([head.name, head.getProperties().part]).toEqual(['red_bed', 'head']);
+        for (const kind of ['furnace', 'smoker'] as const) {
+          const p = l[kind];
+          expect((await blockAt(p.x, p.y, p.z)).name).toBe(kind);
+          const entity = await blockEntityAt(server.serv, server.serv.overworld, new Vec3(p.x, p.y, p.z));
+          expect(entity?.slots[1]).toMatchObject({ name: 'coal', count: 64 });
+        }
+        const alive = allMobs(server.serv).filter(
+          (m) => !m.dead && m.entity.position.distanceTo(new Vec3(origin.x, origin.y, origin.z)) < 30,
+        );
+        for (const type of COOKING_ANIMALS) expect(alive.filter((m) => m.name === type).length, type).toBeGreaterThanOrEqual(8);
+        // Inventories as the task gives them; agent 1 stands beside agent 0.
+        expect(
+          agents[1]!.bot.inventory
+            .items()
+            .map((i) => [i.name, i.count])
+            .sort(),
+        ).toEqual([
+          ['apple', 1],
+          ['gold_ingot', 5],
+        ]);
+        expect(serverPlayer(server, agents[1]!.name).position.distanceTo(new Vec3(origin.x + 2.5, origin.y, origin.z + 0.5))).toBeLessThan(
+          1.5,
+        );
+        checked = true;
+      },
+    );
     expect(result.error).toBeUndefined();
     expect(checked).toBe(true);
     expect(result).toMatchObject({ success: false, score: 0 });
@@ -83,22 +100,27 @@ describe('cooking tasks', () => {
     let handOver: Promise<void> = Promise.resolve();
     const started = Date.now();
     // No ingredients: nobody can cook, only the test hands out dishes.
-    const result = await run(path.join(COOKING, '2_agent_hells_kitchen.json'), 'multiagent_cooking_bread_golden_apple_hells_kitchen', { timeout: 20, initial_inventory: {} }, ({ agents }) => {
-      const [andy, jill] = agents.map((a) => serverPlayer(server, a.name));
-      // Agent 0's dish is bread, agent 1's golden_apple (target[i]).
-      giveItems(andy, 'bread', 1);
-      giveItems(andy, 'golden_apple', 1);
-      // The validator runs on every game tick of agent 0's bot: once that bot holds both dishes,
-      // 20 of its ticks go by without success before agent 1 gets its own.
-      const bot = agents[0]!.bot;
-      const holds = (name: string) => bot.inventory.items().some((i) => i.name === name);
-      handOver = (async () => {
-        await waitUntil(() => holds('bread') && holds('golden_apple'), 'agent 0 holds both dishes');
-        await bot.waitForTicks(20);
-        handedAt = Date.now();
-        giveItems(jill, 'golden_apple', 1);
-      })();
-    });
+    const result = await run(
+      path.join(COOKING, '2_agent_hells_kitchen.json'),
+      'multiagent_cooking_bread_golden_apple_hells_kitchen',
+      { timeout: 20, initial_inventory: {} },
+      ({ agents }) => {
+        const [andy, jill] = agents.map((a) => serverPlayer(server, a.name));
+        // Agent 0's dish is bread, agent 1's golden_apple (target[i]).
+        giveItems(andy, 'bread', 1);
+        giveItems(andy, 'golden_apple', 1);
+        // The validator runs on every game tick of agent 0's bot: once that bot holds both dishes,
+        // 20 of its ticks go by without success before agent 1 gets its own.
+        const bot = agents[0]!.bot;
+        const holds = (name: string) => bot.inventory.items().some((i) => i.name === name);
+        handOver = (async () => {
+          await waitUntil(() => holds('bread') && holds('golden_apple'), 'agent 0 holds both dishes');
+          await bot.waitForTicks(20);
+          handedAt = Date.now();
+          giveItems(jill, 'golden_apple', 1);
+        })();
+      },
+    );
     await handOver;
     expect(result.error).toBeUndefined();
     expect(result).toMatchObject({ success: true, score: 1 });
@@ -124,9 +146,10 @@ describe('construction tasks', () => {
     const started = Date.now();
     const result = await run(path.join(CONSTRUCTION, 'pyramid.json'), 'pyramid', { timeout: 45 }, async ({ agents, blueprint }) => {
       expect(blueprint).toEqual(expected);
-      for (let x = box.min.x; x <= box.min.x + 3; x++) for (let y = box.min.y; y <= box.min.y + 2; y++) {
-        expect((await blockAt(x, y, box.min.z + 1)).name).toBe('air');
-      }
+      for (let x = box.min.x; x <= box.min.x + 3; x++)
+        for (let y = box.min.y; y <= box.min.y + 2; y++) {
+          expect((await blockAt(x, y, box.min.z + 1)).name).toBe('air');
+        }
       const [x0, y0, z0] = expected.levels[0]!.coordinates;
       agents.forEach((a, i) => {
         expect(serverPlayer(server, a.name).position.distanceTo(new Vec3(x0 + 2 * i + 0.5, y0, z0 + 0.5))).toBeLessThan(1.5);
@@ -175,7 +198,10 @@ describe('construction tasks', () => {
     const ground = -60; // the embedded superflat world's surface (grass at y = -61)
     builder.chat(`/fill ${at.x - 2} ${ground} ${at.z - 2} ${at.x + 2} ${ground + 2} ${at.z + 2} oak_planks`);
     builder.chat(`/tp Builder ${at.x + 0.5} ${ground + 3} ${at.z + 0.5}`);
-    await waitUntil(() => builder.blockAt(new Vec3(at.x, ground + 2, at.z))?.name === 'oak_planks' && builder.entity.position.y === ground + 3, 'the builder stands on the building');
+    await waitUntil(
+      () => builder.blockAt(new Vec3(at.x, ground + 2, at.z))?.name === 'oak_planks' && builder.entity.position.y === ground + 3,
+      'the builder stands on the building',
+    );
     const feet = builder.entity.position.floored();
     expect(feet.y).toBe(ground + 3);
     expect(groundLevel(builder, feet)).toBe(ground);

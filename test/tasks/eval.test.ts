@@ -19,7 +19,9 @@ import { loadTask, TaskError } from '../../src/tasks/loader.ts';
 
 const FIXTURES = path.resolve('test/fixtures/minecollab');
 const made: string[] = [];
-afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe('confidence intervals', () => {
   test('Wilson score interval: textbook values, never outside [0, 1], uninformative for n = 0', () => {
@@ -56,14 +58,36 @@ describe('prices', () => {
   test('cost: uncached, cached and cache-write input and output, per million tokens', () => {
     const price = { input: 3, cached_input: 0.3, cache_write_input: 3.75, output: 15 };
     expect(costOf({ input: 1_000_000, cached: 0, cacheWrite: 0, output: 0 }, price)).toBeCloseTo(3);
-    expect(costOf({ input: 1_000_000, cached: 500_000, cacheWrite: 100_000, output: 200_000 }, price)).toBeCloseTo(0.4 * 3 + 0.5 * 0.3 + 0.1 * 3.75 + 0.2 * 15);
+    expect(costOf({ input: 1_000_000, cached: 500_000, cacheWrite: 100_000, output: 200_000 }, price)).toBeCloseTo(
+      0.4 * 3 + 0.5 * 0.3 + 0.1 * 3.75 + 0.2 * 15,
+    );
   });
 
   test('the recorder counts per agent and prices the tokens', () => {
     const seen: string[] = [];
     const r = new RunRecorder({ Andy: 'openai/gpt-4o', Jill: 'oracle' }, { forward: (e) => seen.push(e.type) });
-    r.emit({ type: 'request', t: 0, agent: 'Andy', model: 'openai/gpt-4o', purpose: 'conversing', system: '', turns: [], reply: 'hi', usage: { input: 1000, cached: 0, cacheWrite: 0, output: 100 }, ms: 5 });
-    r.emit({ type: 'command', t: 0, agent: 'Jill', command: '!craftRecipe("stick", 4)', kind: 'action', ok: false, output: 'no planks', ms: 3 });
+    r.emit({
+      type: 'request',
+      t: 0,
+      agent: 'Andy',
+      model: 'openai/gpt-4o',
+      purpose: 'conversing',
+      system: '',
+      turns: [],
+      reply: 'hi',
+      usage: { input: 1000, cached: 0, cacheWrite: 0, output: 100 },
+      ms: 5,
+    });
+    r.emit({
+      type: 'command',
+      t: 0,
+      agent: 'Jill',
+      command: '!craftRecipe("stick", 4)',
+      kind: 'action',
+      ok: false,
+      output: 'no planks',
+      ms: 3,
+    });
     r.emit({ type: 'message', t: 0, agent: 'Jill', direction: 'received', peer: 'Andy', channel: 'bot', text: 'hi' });
     expect(r.stats('Andy')).toMatchObject({ requests: 1, tokens: { input: 1000, output: 100 }, cost_usd: 0.0035 });
     expect(r.stats('Jill')).toMatchObject({ commands_run: 1, commands_failed: 1, messages_received: 1, cost_usd: 0 });
@@ -85,10 +109,15 @@ describe('campaigns', () => {
     ]);
     expect(runs[0]!.folder).toBe('minecollab__crafting_2_agents__multiagent_crafting_firework_rocket_partial_plan__depth_0__1');
     expect(runFolder('a/b c/1')).toBe('a__b_c__1');
-    expect(fileKeys(['/x/a/tasks.json', '/y/a/tasks.json'])).toEqual(new Map([['/x/a/tasks.json', 'x/a/tasks'], ['/y/a/tasks.json', 'y/a/tasks']]));
+    expect(fileKeys(['/x/a/tasks.json', '/y/a/tasks.json'])).toEqual(
+      new Map([
+        ['/x/a/tasks.json', 'x/a/tasks'],
+        ['/y/a/tasks.json', 'y/a/tasks'],
+      ]),
+    );
   });
 
-  test('--max-timeout caps each task\'s timeout and leaves shorter ones alone', async () => {
+  test("--max-timeout caps each task's timeout and leaves shorter ones alone", async () => {
     const own = await planCampaign({ inputs: [FIXTURES] });
     const capped = await planCampaign({ inputs: [FIXTURES], maxTimeoutS: 60 });
     expect(own.some((r) => r.task.timeout > 60)).toBe(true);
@@ -108,9 +137,20 @@ describe('campaigns', () => {
   });
 
   test('conditions: depth, missing items, blocked actions, plan access', async () => {
-    const task = await loadTask(path.join(FIXTURES, 'crafting_2_agents.json'), 'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0');
-    expect(taskConditions(task)).toEqual({ depth: 0, missing_items: [], blocked_actions: { 0: ['!getCraftingPlan'] }, plan_access: 'partial' });
-    const full = await loadTask(path.join(FIXTURES, 'crafting_2_agents.json'), 'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0');
+    const task = await loadTask(
+      path.join(FIXTURES, 'crafting_2_agents.json'),
+      'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0',
+    );
+    expect(taskConditions(task)).toEqual({
+      depth: 0,
+      missing_items: [],
+      blocked_actions: { 0: ['!getCraftingPlan'] },
+      plan_access: 'partial',
+    });
+    const full = await loadTask(
+      path.join(FIXTURES, 'crafting_2_agents.json'),
+      'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0',
+    );
     expect(taskConditions(full)).toMatchObject({ plan_access: 'full' });
     expect(taskConditions(full).blocked_actions).toBeUndefined();
     expect(taskConditions({ ...full, blocked_actions: { 0: ['!getCraftingPlan'], 1: ['!getCraftingPlan'] } }).plan_access).toBe('none');
@@ -121,11 +161,39 @@ describe('campaigns', () => {
 
 /** A result line as the runner writes it, with the fields a test varies. */
 function result(fields: Partial<RunResult> & { run_id: string }): RunResult {
-  const perAgent = { Andy: { model: 'oracle', messages_sent: 1, messages_received: 1, commands_run: 2, commands_failed: 0, requests: 3, request_errors: 0, tokens: { input: 0, cached: 0, cache_write: 0, output: 0 }, cost_usd: 0 } };
+  const perAgent = {
+    Andy: {
+      model: 'oracle',
+      messages_sent: 1,
+      messages_received: 1,
+      commands_run: 2,
+      commands_failed: 0,
+      requests: 3,
+      request_errors: 0,
+      tokens: { input: 0, cached: 0, cache_write: 0, output: 0 },
+      cost_usd: 0,
+    },
+  };
   return {
-    task_id: fields.run_id.split('/').at(-2)!, task_file: 'f.json', episode: 1, type: 'techtree', agent_count: 2, human_count: 0,
-    score: 0, success: false, end_reason: 'timeout', duration_s: 10, setup_s: 2, play_s: 8, started_at: new Date(0).toISOString(),
-    agents: ['Andy'], models: { Andy: 'oracle' }, goals: { Andy: 'g' }, commands: { Andy: [] }, per_agent: perAgent, ...totals(perAgent),
+    task_id: fields.run_id.split('/').at(-2)!,
+    task_file: 'f.json',
+    episode: 1,
+    type: 'techtree',
+    agent_count: 2,
+    human_count: 0,
+    score: 0,
+    success: false,
+    end_reason: 'timeout',
+    duration_s: 10,
+    setup_s: 2,
+    play_s: 8,
+    started_at: new Date(0).toISOString(),
+    agents: ['Andy'],
+    models: { Andy: 'oracle' },
+    goals: { Andy: 'g' },
+    commands: { Andy: [] },
+    per_agent: perAgent,
+    ...totals(perAgent),
     ...fields,
   };
 }
@@ -144,7 +212,10 @@ describe('summary', () => {
     expect(all).toMatchObject({ runs: 4, successes: 2, failed_runs: 1, cost_usd: null });
     expect(all.success).toEqual(wilsonInterval(2, 4));
     expect(all.score).toEqual(meanInterval([1, 0, 1, 0]));
-    expect(rows.filter((r) => r.dimension === 'agents').map((r) => [r.group, r.runs, r.successes])).toEqual([['2', 2, 1], ['3', 2, 1]]);
+    expect(rows.filter((r) => r.dimension === 'agents').map((r) => [r.group, r.runs, r.successes])).toEqual([
+      ['2', 2, 1],
+      ['3', 2, 1],
+    ]);
     expect(rows.filter((r) => r.dimension === 'plan access').map((r) => r.group)).toEqual(['full', 'none', 'partial']);
     expect(rows.filter((r) => r.dimension === 'depth').map((r) => r.runs)).toEqual([2, 2]);
     const table = formatSummary(rows);
@@ -167,7 +238,13 @@ describe('summary', () => {
   });
 
   test('report.html is one self-contained page: the chart library inlined, no network', () => {
-    const html = reportHtml({ title: 'T <1>', results, rows: summarise(results), chartJs: 'window.Chart = function () {}; /* </script> */', generatedAt: new Date(0) });
+    const html = reportHtml({
+      title: 'T <1>',
+      results,
+      rows: summarise(results),
+      chartJs: 'window.Chart = function () {}; /* </script> */',
+      generatedAt: new Date(0),
+    });
     expect(html).toContain('<title>T &lt;1&gt;</title>');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\//);
     expect(html.match(/<\/script>/g)!.length).toBe(2);
@@ -177,18 +254,40 @@ describe('summary', () => {
 
 describe('SFT export: one conversation per bot', () => {
   const req = (turns: [string, string][], reply: string, fields: Partial<RequestEvent> = {}): RequestEvent => ({
-    type: 'request', t: 0, agent: 'Jill', model: 'oracle', purpose: 'conversing', system: 'You are Jill.', ms: 1,
-    turns: turns.map(([role, content]) => ({ role: role as 'user' | 'assistant', content })), reply, ...fields,
+    type: 'request',
+    t: 0,
+    agent: 'Jill',
+    model: 'oracle',
+    purpose: 'conversing',
+    system: 'You are Jill.',
+    ms: 1,
+    turns: turns.map(([role, content]) => ({ role: role as 'user' | 'assistant', content })),
+    reply,
+    ...fields,
   });
 
   test('turns since the last reply, then the whole reply; other purposes and failed calls left out', () => {
     const messages = conversationOf([
       req([['user', 'Andy (a bot): hi']], 'Hello! !inventory'),
-      req([['user', 'Andy (a bot): hi'], ['assistant', 'Hello! !inventory'], ['user', 'SYSTEM: Inventory: empty']], 'I need sticks.'),
+      req(
+        [
+          ['user', 'Andy (a bot): hi'],
+          ['assistant', 'Hello! !inventory'],
+          ['user', 'SYSTEM: Inventory: empty'],
+        ],
+        'I need sticks.',
+      ),
       req([['user', 'x']], 'yes', { purpose: 'respond', maxTokens: 5 }),
       req([['user', 'y']], '', { error: 'aborted', reply: undefined }),
       // The window lost the oldest turns; the nudge of the goal loop is the last turn.
-      req([['assistant', 'I need sticks.'], ['user', 'Andy (a bot): here'], ['user', 'SYSTEM: take the next step']], '!craftRecipe("stick", 4)'),
+      req(
+        [
+          ['assistant', 'I need sticks.'],
+          ['user', 'Andy (a bot): here'],
+          ['user', 'SYSTEM: take the next step'],
+        ],
+        '!craftRecipe("stick", 4)',
+      ),
     ]);
     expect(messages).toEqual([
       { role: 'system', content: 'You are Jill.' },

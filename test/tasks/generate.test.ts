@@ -4,9 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
-import {
-  COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks,
-} from '../../src/tasks/generate.ts';
+import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../../src/tasks/generate.ts';
 import { checkTaskForVersion, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { type LoadedTask, taskSchema } from '../../src/tasks/schema.ts';
 import { blueprintClashes } from '../../src/models/oracle/construction-plan.ts';
@@ -22,7 +20,7 @@ function valid(tasks: Record<string, unknown>): LoadedTask[] {
 }
 
 describe('generated tasks', () => {
-  test('crafting: valid MineCollab tasks, the same for the same seed, solvable from the agents\' pool', () => {
+  test("crafting: valid MineCollab tasks, the same for the same seed, solvable from the agents' pool", () => {
     const options = { agents: 3, count: 12, seed: 5, depth: 1, blocked: ['!craftRecipe', '!getCraftingPlan'] };
     const tasks = generateCraftingTasks(data, options);
     expect(generateCraftingTasks(data, options)).toEqual(tasks);
@@ -37,7 +35,14 @@ describe('generated tasks', () => {
   });
 
   test('crafting with missing items: the left-out items are ones the world gives, and are not handed out', () => {
-    const tasks = generateCraftingTasks(data, { agents: 2, count: 3, seed: 14, depth: 1, missing: 1, targets: ['chest', 'wooden_pickaxe', 'ladder', 'oak_slab'] });
+    const tasks = generateCraftingTasks(data, {
+      agents: 2,
+      count: 3,
+      seed: 14,
+      depth: 1,
+      missing: 1,
+      targets: ['chest', 'wooden_pickaxe', 'ladder', 'oak_slab'],
+    });
     for (const task of valid(tasks)) {
       const missing = (task as { missing_items?: string[] }).missing_items ?? [];
       expect(missing).toHaveLength(1);
@@ -46,7 +51,7 @@ describe('generated tasks', () => {
     }
   });
 
-  test('cooking: dishes the cooking world can make, hand-outs dealt, Hell\'s Kitchen per-agent targets', () => {
+  test("cooking: dishes the cooking world can make, hand-outs dealt, Hell's Kitchen per-agent targets", () => {
     for (const task of valid(generateCookingTasks(data, { agents: 4, count: 8, seed: 3 }))) {
       const pool = addCounts(...Object.values(task.initial_inventory));
       expect(planProduction(data, pool, taskTargets(task), COOKING_WORLD_SOURCES).missing).toEqual({});
@@ -63,7 +68,8 @@ describe('generated tasks', () => {
     for (const task of valid(generateConstructionTasks(data, { agents: 2, count: 6, seed: 8, size: 5, levels: 3 }))) {
       expect(blueprintClashes(task.blueprint!)).toEqual([]);
       const cells: Record<string, number> = {};
-      for (const l of task.blueprint!.levels) for (const row of l.placement) for (const b of row) if (b !== 'air') cells[b] = (cells[b] ?? 0) + 1;
+      for (const l of task.blueprint!.levels)
+        for (const row of l.placement) for (const b of row) if (b !== 'air') cells[b] = (cells[b] ?? 0) + 1;
       expect(task.blueprint!.materials).toEqual(cells);
       expect(addCounts(...Object.values(task.initial_inventory))).toEqual(cells);
     }
@@ -71,8 +77,14 @@ describe('generated tasks', () => {
 
   test('the fixtures in test/fixtures/generated are what the generator writes for their seeds', async () => {
     const read = async (file: string) => JSON.parse(await readFile(path.resolve('test/fixtures/generated', file), 'utf8'));
-    expect(await read('crafting_3_agents_depth_1_blocked.json')).toEqual(generateCraftingTasks(data, { agents: 3, count: 4, seed: 12, depth: 1, blocked: ['!craftRecipe'] }));
-    expect(await read('cooking_2_agents_hells_kitchen.json')).toEqual(generateCookingTasks(data, { agents: 2, count: 3, seed: 23, hellsKitchen: true }));
-    expect(await read('construction_2_agents.json')).toEqual(generateConstructionTasks(data, { agents: 2, count: 3, seed: 31, size: 4, levels: 2 }));
+    expect(await read('crafting_3_agents_depth_1_blocked.json')).toEqual(
+      generateCraftingTasks(data, { agents: 3, count: 4, seed: 12, depth: 1, blocked: ['!craftRecipe'] }),
+    );
+    expect(await read('cooking_2_agents_hells_kitchen.json')).toEqual(
+      generateCookingTasks(data, { agents: 2, count: 3, seed: 23, hellsKitchen: true }),
+    );
+    expect(await read('construction_2_agents.json')).toEqual(
+      generateConstructionTasks(data, { agents: 2, count: 3, seed: 31, size: 4, levels: 2 }),
+    );
   });
 });

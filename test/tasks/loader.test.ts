@@ -10,7 +10,9 @@ const COOKING = path.resolve('test/fixtures/benchmark/cooking_tasks/require_coll
 const CONSTRUCTION = path.resolve('test/fixtures/benchmark/construction_tasks/custom');
 
 const made: string[] = [];
-afterAll(async () => { await Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 async function tempFile(content: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mc-task-'));
@@ -38,7 +40,10 @@ describe('MineCollab task files', () => {
   });
 
   test('a task keeps the benchmark fields', async () => {
-    const task = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0');
+    const task = await loadTask(
+      path.join(CRAFTING, '2_agent.json'),
+      'multiagent_crafting_purple_banner_full_plan_requires_ctable__depth_0',
+    );
     expect(task.agent_count).toBe(2);
     expect(task.initial_inventory['1']).toEqual({ purple_wool: 3, crafting_table: 1 });
     expect(taskTargets(task)).toEqual({ purple_banner: 1 });
@@ -67,7 +72,9 @@ describe('MineCollab task files', () => {
 
   test('names unknown in the version are reported with the closest valid name', async () => {
     const task = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_magenta_wool_full_plan__depth_2');
-    expect(() => checkTaskForVersion(task, gameData('1.21.4'))).toThrow(/initial_inventory\["0"\]: "rose_red" is not an item in Minecraft 1\.21\.4/);
+    expect(() => checkTaskForVersion(task, gameData('1.21.4'))).toThrow(
+      /initial_inventory\["0"\]: "rose_red" is not an item in Minecraft 1\.21\.4/,
+    );
     const ok = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0');
     expect(checkTaskForVersion(ok, gameData('1.21.4'))).toEqual([]); // no problems (it would throw) and no warnings
   });
@@ -86,7 +93,7 @@ describe('MineCollab task files', () => {
     expect(seen).toEqual({ cooking: 36, construction: 3 });
   });
 
-  test('cooking targets: an item → count map keeps its counts; Hell\'s Kitchen lists one dish per agent', async () => {
+  test("cooking targets: an item → count map keeps its counts; Hell's Kitchen lists one dish per agent", async () => {
     const task = await loadTask(path.join(COOKING, '3_agent.json'), 'multiagent_cooking_2_1_bread_1_golden_apple');
     expect(taskTargets(task)).toEqual({ golden_apple: 1, bread: 1 });
     expect(taskTargets({ ...task, target: { bread: 3 } })).toEqual({ bread: 3 });
@@ -106,14 +113,27 @@ describe('MineCollab task files', () => {
     const solo = await loadTask(path.join(CRAFTING, '1_agent.json'), 'multiagent_crafting_pink_wool_full_plan__depth_0');
     expect(solo.blocked_actions).toEqual({ 0: [], 1: [] });
     expect(checkTaskForVersion(solo, gameData('1.21.4'))).toEqual(['blocked_actions: agent "1" is ignored, agent_count is 1']);
-    const badBlock = { ...church, blueprint: { levels: [{ level: 0, coordinates: [0, 0, 0] as [number, number, number], placement: [['stone_brick']] }] } };
-    expect(() => checkTaskForVersion(badBlock, gameData('1.21.4'))).toThrow(/blueprint level 0: "stone_brick" is not a block in Minecraft 1\.21\.4 \(closest: "stone_bricks"/);
-    expect(() => checkTaskForVersion({ ...church, blueprint: undefined }, gameData('1.21.4'))).toThrow(/a construction task needs a "blueprint"/);
+    const badBlock = {
+      ...church,
+      blueprint: { levels: [{ level: 0, coordinates: [0, 0, 0] as [number, number, number], placement: [['stone_brick']] }] },
+    };
+    expect(() => checkTaskForVersion(badBlock, gameData('1.21.4'))).toThrow(
+      /blueprint level 0: "stone_brick" is not a block in Minecraft 1\.21\.4 \(closest: "stone_bricks"/,
+    );
+    expect(() => checkTaskForVersion({ ...church, blueprint: undefined }, gameData('1.21.4'))).toThrow(
+      /a construction task needs a "blueprint"/,
+    );
     const badTarget = await tempFile(JSON.stringify({ t: { type: 'cooking', goal: 'x', target: { bread: 'many' } } }));
-    await expect(loadTaskFile(badTarget)).rejects.toThrow(/task "t": key "target": expected an item name, a list of item names, an item → count map or an agent index → item map, found an object/);
-    const byItem = await tempFile(JSON.stringify({ t: { type: 'techtree', goal: 'x', target: 'stick', initial_inventory: { oak_planks: 2 } } }));
+    await expect(loadTaskFile(badTarget)).rejects.toThrow(
+      /task "t": key "target": expected an item name, a list of item names, an item → count map or an agent index → item map, found an object/,
+    );
+    const byItem = await tempFile(
+      JSON.stringify({ t: { type: 'techtree', goal: 'x', target: 'stick', initial_inventory: { oak_planks: 2 } } }),
+    );
     await expect(loadTaskFile(byItem)).rejects.toThrow(/task "t": key "initial_inventory": "oak_planks" is not an agent index such as "0"/);
-    const noLevels = await tempFile(JSON.stringify({ t: { type: 'construction', goal: 'x', blueprint: { levels: [{ level: 0, coordinates: [0, 0], placement: [] }] } } }));
+    const noLevels = await tempFile(
+      JSON.stringify({ t: { type: 'construction', goal: 'x', blueprint: { levels: [{ level: 0, coordinates: [0, 0], placement: [] }] } } }),
+    );
     await expect(loadTaskFile(noLevels)).rejects.toThrow(/blueprint\.levels\.0\.coordinates/);
   });
 });

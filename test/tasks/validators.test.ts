@@ -2,10 +2,21 @@ import { describe, expect, test } from 'vitest';
 import type { BlockLookup } from '../../src/tasks/blueprint.ts';
 import { taskSchema, type Task } from '../../src/tasks/schema.ts';
 import { perAgentTargets, validatorFor, type TaskState } from '../../src/tasks/validators.ts';
-import { blueprintBox, cookingBlockCommands, cookingLayout, fillBoxCommands, FILL_LIMIT, PLAIN_RADIUS, shiftBlueprint } from '../../src/tasks/worlds.ts';
+import {
+  blueprintBox,
+  cookingBlockCommands,
+  cookingLayout,
+  fillBoxCommands,
+  FILL_LIMIT,
+  PLAIN_RADIUS,
+  shiftBlueprint,
+} from '../../src/tasks/worlds.ts';
 
 type Inv = Record<string, number>;
-const task = (fields: Record<string, unknown>, id?: string): Task & { id?: string } => ({ ...taskSchema.parse({ goal: 'g', ...fields }), id });
+const task = (fields: Record<string, unknown>, id?: string): Task & { id?: string } => ({
+  ...taskSchema.parse({ goal: 'g', ...fields }),
+  id,
+});
 const state = (inventories: Inv[], lookup: BlockLookup = () => 'air'): TaskState => ({ inventories: () => inventories, lookup });
 
 describe('item validators', () => {
@@ -23,7 +34,10 @@ describe('item validators', () => {
   });
 
   test("Hell's Kitchen (benchmark shape: list + id suffix): each agent holds its own target", () => {
-    const t = task({ type: 'cooking', agent_count: 2, target: ['bread', 'golden_apple'] }, 'multiagent_cooking_bread_golden_apple_hells_kitchen');
+    const t = task(
+      { type: 'cooking', agent_count: 2, target: ['bread', 'golden_apple'] },
+      'multiagent_cooking_bread_golden_apple_hells_kitchen',
+    );
     expect(perAgentTargets(t)).toEqual({ 0: 'bread', 1: 'golden_apple' });
     const v = validatorFor(t)!;
     expect(v(state([{ bread: 1, golden_apple: 1 }, {}])).success).toBe(false); // one agent with both is not enough
@@ -47,19 +61,40 @@ describe('item validators', () => {
 });
 
 describe('construction validator', () => {
-  const blueprint = { levels: [
-    { level: 0, coordinates: [0, 5, 0], placement: [['stone', 'stone'], ['air', 'dirt']] },
-    { level: 1, coordinates: [0, 6, 0], placement: [['stone', 'air'], ['air', 'air']] },
-  ] };
-  const world = (blocks: Record<string, string>, unknown: string[] = []): BlockLookup =>
-    (x, y, z) => (unknown.includes(`${x},${y},${z}`) ? undefined : blocks[`${x},${y},${z}`] ?? 'air');
+  const blueprint = {
+    levels: [
+      {
+        level: 0,
+        coordinates: [0, 5, 0],
+        placement: [
+          ['stone', 'stone'],
+          ['air', 'dirt'],
+        ],
+      },
+      {
+        level: 1,
+        coordinates: [0, 6, 0],
+        placement: [
+          ['stone', 'air'],
+          ['air', 'air'],
+        ],
+      },
+    ],
+  };
+  const world =
+    (blocks: Record<string, string>, unknown: string[] = []): BlockLookup =>
+    (x, y, z) =>
+      unknown.includes(`${x},${y},${z}`) ? undefined : (blocks[`${x},${y},${z}`] ?? 'air');
   const v = validatorFor(task({ type: 'construction', blueprint }))!;
 
   test('the score is the matching fraction; both-air cells are skipped; success only at 100', () => {
     expect(v(state([], world({})))).toEqual({ success: false, score: 0 });
     // 2 of the 4 wanted blocks, plus a stray block where air belongs: 2 / (2 + 2 + 1).
     expect(v(state([], world({ '0,5,0': 'stone', '1,5,0': 'stone', '1,6,1': 'dirt' })))).toEqual({ success: false, score: 0.4 });
-    expect(v(state([], world({ '0,5,0': 'stone', '1,5,0': 'stone', '1,5,1': 'minecraft:dirt', '0,6,0': 'stone' })))).toEqual({ success: true, score: 1 });
+    expect(v(state([], world({ '0,5,0': 'stone', '1,5,0': 'stone', '1,5,1': 'minecraft:dirt', '0,6,0': 'stone' })))).toEqual({
+      success: true,
+      score: 1,
+    });
   });
 
   test('a cell the bot cannot see blocks success even when everything seen matches', () => {
@@ -74,12 +109,17 @@ describe('construction validator', () => {
 
 describe('task worlds', () => {
   test('blueprints move vertically only; their box is where the cells are', () => {
-    const bp = taskSchema.shape.blueprint.parse({ levels: [
-      { level: 0, coordinates: [-60, -60, 6], placement: [['stone', 'air', 'stone']] },
-      { level: 1, coordinates: [-60, -59, 6], placement: [['air'], ['stone']] },
-    ] })!;
+    const bp = taskSchema.shape.blueprint.parse({
+      levels: [
+        { level: 0, coordinates: [-60, -60, 6], placement: [['stone', 'air', 'stone']] },
+        { level: 1, coordinates: [-60, -59, 6], placement: [['air'], ['stone']] },
+      ],
+    })!;
     const moved = shiftBlueprint(bp, 65);
-    expect(moved.levels.map((l) => l.coordinates)).toEqual([[-60, 5, 6], [-60, 6, 6]]);
+    expect(moved.levels.map((l) => l.coordinates)).toEqual([
+      [-60, 5, 6],
+      [-60, 6, 6],
+    ]);
     expect(bp.levels[0]!.coordinates).toEqual([-60, -60, 6]); // the original is untouched
     expect(blueprintBox(moved)).toEqual({ min: { x: -60, y: 5, z: 6 }, max: { x: -58, y: 6, z: 7 } });
   });
@@ -98,7 +138,17 @@ describe('task worlds', () => {
   test('the cooking world stays on its plain and every /fill is within the limit', () => {
     const o = { x: 100, y: 5, z: -40 };
     const l = cookingLayout(o);
-    const points = [l.craftingTable, l.furnace, l.smoker, l.bed.head, l.bed.foot, ...l.sugarCane, ...l.mushrooms.map((m) => m.pos), ...l.animals.map((a) => a.pos), ...l.crops.flatMap((c) => [c.box.min, c.box.max])];
+    const points = [
+      l.craftingTable,
+      l.furnace,
+      l.smoker,
+      l.bed.head,
+      l.bed.foot,
+      ...l.sugarCane,
+      ...l.mushrooms.map((m) => m.pos),
+      ...l.animals.map((a) => a.pos),
+      ...l.crops.flatMap((c) => [c.box.min, c.box.max]),
+    ];
     for (const p of points) {
       expect(Math.abs(p.x - o.x)).toBeLessThanOrEqual(PLAIN_RADIUS);
       expect(Math.abs(p.z - o.z)).toBeLessThanOrEqual(PLAIN_RADIUS);

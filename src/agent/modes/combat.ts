@@ -11,8 +11,18 @@ export function ensurePvp(bot: Bot): void {
 
 /** Attack damage of melee items, best first (enough to pick a weapon). */
 const WEAPONS = [
-  'netherite_sword', 'diamond_sword', 'netherite_axe', 'iron_sword', 'diamond_axe', 'iron_axe', 'stone_sword',
-  'stone_axe', 'golden_sword', 'wooden_sword', 'golden_axe', 'wooden_axe',
+  'netherite_sword',
+  'diamond_sword',
+  'netherite_axe',
+  'iron_sword',
+  'diamond_axe',
+  'iron_axe',
+  'stone_sword',
+  'stone_axe',
+  'golden_sword',
+  'wooden_sword',
+  'golden_axe',
+  'wooden_axe',
 ];
 
 /** Holds the best weapon in the inventory, if any. */

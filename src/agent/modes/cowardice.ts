@@ -36,14 +36,23 @@ export class Cowardice extends Mode {
 
   #flee(entity: Entity): void {
     if (!this.host.mayAct(this)) return;
-    this.host.fire(this, `a ${entity.name} came within ${COWARDICE_RANGE} blocks`, async (signal) => {
-      const p = entity.position;
-      try {
-        await goTo(this.bot, new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, COWARDICE_RANGE + 8)), AbortSignal.any([signal, AbortSignal.timeout(10_000)]));
-      } catch {
-        throwIfAborted(signal);
-      }
-      return `Ran ${distanceTo(this.bot, entity).toFixed(0)} blocks away from the ${entity.name}.`;
-    }, 12_000);
+    this.host.fire(
+      this,
+      `a ${entity.name} came within ${COWARDICE_RANGE} blocks`,
+      async (signal) => {
+        const p = entity.position;
+        try {
+          await goTo(
+            this.bot,
+            new goals.GoalInvert(new goals.GoalNear(p.x, p.y, p.z, COWARDICE_RANGE + 8)),
+            AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
+          );
+        } catch {
+          throwIfAborted(signal);
+        }
+        return `Ran ${distanceTo(this.bot, entity).toFixed(0)} blocks away from the ${entity.name}.`;
+      },
+      12_000,
+    );
   }
 }

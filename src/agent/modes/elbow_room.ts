@@ -54,33 +54,38 @@ export class ElbowRoom extends Mode {
   }
 
   #stepAway(player: Entity): void {
-    this.host.fire(this, `${player.username ?? 'a player'} is standing in you`, async (signal) => {
-      const me = this.bot.entity.position;
-      const them = player.position;
-      let dx = me.x - them.x;
-      let dz = me.z - them.z;
-      const apart = Math.hypot(dx, dz);
-      if (apart < SAME_SPOT) {
-        const angle = angleOf(`${this.bot.username}:${this.#steps++}`);
-        dx = Math.cos(angle);
-        dz = Math.sin(angle);
-      } else {
-        dx /= apart;
-        dz /= apart;
-      }
-      const bound = AbortSignal.any([signal, AbortSignal.timeout(3_000)]);
-      try {
-        await goTo(this.bot, new goals.GoalNearXZ(me.x + dx * STEP, me.z + dz * STEP, 1), bound);
-      } catch {
-        throwIfAborted(signal);
-        // The way there is blocked: anywhere a block away from the player will do.
+    this.host.fire(
+      this,
+      `${player.username ?? 'a player'} is standing in you`,
+      async (signal) => {
+        const me = this.bot.entity.position;
+        const them = player.position;
+        let dx = me.x - them.x;
+        let dz = me.z - them.z;
+        const apart = Math.hypot(dx, dz);
+        if (apart < SAME_SPOT) {
+          const angle = angleOf(`${this.bot.username}:${this.#steps++}`);
+          dx = Math.cos(angle);
+          dz = Math.sin(angle);
+        } else {
+          dx /= apart;
+          dz /= apart;
+        }
+        const bound = AbortSignal.any([signal, AbortSignal.timeout(3_000)]);
         try {
-          await goTo(this.bot, new goals.GoalInvert(new goals.GoalNear(them.x, them.y, them.z, 1)), bound);
+          await goTo(this.bot, new goals.GoalNearXZ(me.x + dx * STEP, me.z + dz * STEP, 1), bound);
         } catch {
           throwIfAborted(signal);
+          // The way there is blocked: anywhere a block away from the player will do.
+          try {
+            await goTo(this.bot, new goals.GoalInvert(new goals.GoalNear(them.x, them.y, them.z, 1)), bound);
+          } catch {
+            throwIfAborted(signal);
+          }
         }
-      }
-      return `Made room for ${player.username ?? 'a player'}.`;
-    }, 4_000);
+        return `Made room for ${player.username ?? 'a player'}.`;
+      },
+      4_000,
+    );
   }
 }

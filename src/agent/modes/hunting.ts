@@ -33,6 +33,11 @@ export class Hunting extends Mode {
   }
 
   #hunt(entity: Entity): void {
-    this.host.fire(this, `a ${entity.name} is within ${HUNTING_RANGE} blocks`, (signal) => this.#givenUp.guard(this.bot, entity, signal, () => fight(this.bot, entity, HUNTING_RANGE * 3, signal)), 20_000);
+    this.host.fire(
+      this,
+      `a ${entity.name} is within ${HUNTING_RANGE} blocks`,
+      (signal) => this.#givenUp.guard(this.bot, entity, signal, () => fight(this.bot, entity, HUNTING_RANGE * 3, signal)),
+      20_000,
+    );
   }
 }

@@ -90,16 +90,28 @@ export class ModeController {
     this.#options = options;
     const { actions } = options;
     this.#modes = [
-      new SelfPreservation(), new Unstuck(actions), new Cowardice(), new SelfDefense(), new Hunting(),
-      new ItemCollecting(), new TorchPlacing(), new ElbowRoom(), new IdleStaring(), new Cheat(),
+      new SelfPreservation(),
+      new Unstuck(actions),
+      new Cowardice(),
+      new SelfDefense(),
+      new Hunting(),
+      new ItemCollecting(),
+      new TorchPlacing(),
+      new ElbowRoom(),
+      new IdleStaring(),
+      new Cheat(),
     ];
     this.#host = {
       bot: options.bot,
       current: () => actions.current,
       mayAct: (mode) => this.#mayAct(mode),
       fire: (mode, reason, action, timeoutMs) => this.#fire(mode, reason, action, timeoutMs),
-      tally: () => { this.stats.checks++; },
-      heard: () => { this.stats.events++; },
+      tally: () => {
+        this.stats.checks++;
+      },
+      heard: () => {
+        this.stats.events++;
+      },
       log: (line) => this.#log(line),
     };
     const profile = options.profileModes ?? {};
@@ -233,16 +245,20 @@ export class ModeController {
     this.#active = active;
     this.stats.fired++;
     this.#log(`mode ${mode.name}: ${reason}${active.interrupted ? ` (interrupting ${active.interrupted})` : ''}`);
-    void this.#options.actions.run(`mode:${mode.name}`, action, { timeoutMs, urgent: mode.interrupts === 'all', preempt: true }).then((result) => {
-      if (this.#active !== active) return; // a more important mode took over and will report
-      this.#active = undefined;
-      this.#log(`mode ${mode.name}: ${result.output}`);
-      // Cancelled by a newer command or !stop: whoever did that knows already.
-      if (active.interrupted && !result.interrupted) {
-        this.#options.onInterrupt(`Your action ${active.interrupted} was interrupted by mode ${mode.name}: ${reason}. ${result.output} The action was not resumed: run it again if it is still needed.`);
-      }
-      this.#queueRecheck();
-    });
+    void this.#options.actions
+      .run(`mode:${mode.name}`, action, { timeoutMs, urgent: mode.interrupts === 'all', preempt: true })
+      .then((result) => {
+        if (this.#active !== active) return; // a more important mode took over and will report
+        this.#active = undefined;
+        this.#log(`mode ${mode.name}: ${result.output}`);
+        // Cancelled by a newer command or !stop: whoever did that knows already.
+        if (active.interrupted && !result.interrupted) {
+          this.#options.onInterrupt(
+            `Your action ${active.interrupted} was interrupted by mode ${mode.name}: ${reason}. ${result.output} The action was not resumed: run it again if it is still needed.`,
+          );
+        }
+        this.#queueRecheck();
+      });
     return true;
   }
 

@@ -98,7 +98,10 @@ export class ItemCollecting extends Mode {
     for (const entity of Object.values(this.bot.entities)) {
       if (entity.name !== 'item' || (this.#thrown.get(entity.id) ?? 0) > now || isOwnToss(this.bot, entity.id)) continue;
       const d = distanceTo(this.bot, entity);
-      if (d <= bestDistance) { best = entity; bestDistance = d; }
+      if (d <= bestDistance) {
+        best = entity;
+        bestDistance = d;
+      }
     }
     if (best) this.#collect(best);
   }
@@ -130,30 +133,38 @@ export class ItemCollecting extends Mode {
   #recheckAfterGrace(): void {
     if (this.#graceTimer) return;
     const next = Math.min(...this.#thrown.values());
-    this.#graceTimer = setTimeout(() => {
-      this.#graceTimer = undefined;
-      if (this.#thrown.size) {
-        const now = Date.now();
-        for (const [id, until] of this.#thrown) if (until <= now) this.#thrown.delete(id);
-        if (this.#thrown.size) this.#recheckAfterGrace();
-      }
-      this.check();
-    }, Math.max(0, next - Date.now()) + 50);
+    this.#graceTimer = setTimeout(
+      () => {
+        this.#graceTimer = undefined;
+        if (this.#thrown.size) {
+          const now = Date.now();
+          for (const [id, until] of this.#thrown) if (until <= now) this.#thrown.delete(id);
+          if (this.#thrown.size) this.#recheckAfterGrace();
+        }
+        this.check();
+      },
+      Math.max(0, next - Date.now()) + 50,
+    );
     this.#graceTimer.unref();
   }
 
   #collect(item: Entity): void {
-    this.host.fire(this, 'an item is lying nearby', async (signal) => {
-      const gone = () => !this.bot.entities[item.id];
-      const name = item.getDroppedItem?.()?.name ?? 'item';
-      try {
-        const p = item.position;
-        await goTo(this.bot, new goals.GoalNear(p.x, p.y, p.z, 0), AbortSignal.any([signal, AbortSignal.timeout(8_000)]));
-      } catch {
-        throwIfAborted(signal);
-      }
-      for (let i = 0; i < 20 && !gone(); i++) await sleep(100, signal); // the server's pickup
-      return gone() ? `Picked up ${name}.` : `Could not reach the ${name}.`;
-    }, 12_000);
+    this.host.fire(
+      this,
+      'an item is lying nearby',
+      async (signal) => {
+        const gone = () => !this.bot.entities[item.id];
+        const name = item.getDroppedItem?.()?.name ?? 'item';
+        try {
+          const p = item.position;
+          await goTo(this.bot, new goals.GoalNear(p.x, p.y, p.z, 0), AbortSignal.any([signal, AbortSignal.timeout(8_000)]));
+        } catch {
+          throwIfAborted(signal);
+        }
+        for (let i = 0; i < 20 && !gone(); i++) await sleep(100, signal); // the server's pickup
+        return gone() ? `Picked up ${name}.` : `Could not reach the ${name}.`;
+      },
+      12_000,
+    );
   }
 }

@@ -9,8 +9,16 @@ import { Vec3 } from 'vec3';
 
 /** The mode names, in the order the reference checks them (earlier = more important). */
 export const MODE_NAMES = [
-  'self_preservation', 'unstuck', 'cowardice', 'self_defense', 'hunting',
-  'item_collecting', 'torch_placing', 'elbow_room', 'idle_staring', 'cheat',
+  'self_preservation',
+  'unstuck',
+  'cowardice',
+  'self_defense',
+  'hunting',
+  'item_collecting',
+  'torch_placing',
+  'elbow_room',
+  'idle_staring',
+  'cheat',
 ] as const;
 export type ModeName = (typeof MODE_NAMES)[number];
 
@@ -135,7 +143,10 @@ export function nearestEntity(bot: Bot, range: number, match: (e: Entity) => boo
   for (const entity of Object.values(bot.entities)) {
     if (entity === bot.entity || !match(entity)) continue;
     const d = distanceTo(bot, entity);
-    if (d <= bestDistance) { best = entity; bestDistance = d; }
+    if (d <= bestDistance) {
+      best = entity;
+      bestDistance = d;
+    }
   }
   return best;
 }
@@ -163,10 +174,11 @@ export function isSafeStand(bot: Bot, feet: Vec3): boolean {
 export function nearestSafeStand(bot: Bot, radius: number): Vec3 | undefined {
   const feet = bot.entity.position.floored();
   const spots: Vec3[] = [];
-  for (let dx = -radius; dx <= radius; dx++) for (let dz = -radius; dz <= radius; dz++) {
-    if (dx === 0 && dz === 0) continue;
-    for (const dy of [0, 1, -1]) spots.push(feet.offset(dx, dy, dz));
-  }
+  for (let dx = -radius; dx <= radius; dx++)
+    for (let dz = -radius; dz <= radius; dz++) {
+      if (dx === 0 && dz === 0) continue;
+      for (const dy of [0, 1, -1]) spots.push(feet.offset(dx, dy, dz));
+    }
   spots.sort((a, b) => a.distanceSquared(feet) - b.distanceSquared(feet));
   return spots.find((p) => isSafeStand(bot, p));
 }

@@ -33,6 +33,11 @@ export class SelfDefense extends Mode {
 
   #engage(entity: Entity): void {
     if (!this.host.mayAct(this)) return;
-    this.host.fire(this, `a ${entity.name} came within ${DEFENSE_RANGE} blocks`, (signal) => this.#givenUp.guard(this.bot, entity, signal, () => fight(this.bot, entity, DEFENSE_RANGE * 3, signal)), 30_000);
+    this.host.fire(
+      this,
+      `a ${entity.name} came within ${DEFENSE_RANGE} blocks`,
+      (signal) => this.#givenUp.guard(this.bot, entity, signal, () => fight(this.bot, entity, DEFENSE_RANGE * 3, signal)),
+      30_000,
+    );
   }
 }

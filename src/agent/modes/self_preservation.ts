@@ -56,7 +56,12 @@ export class SelfPreservation extends Mode {
       if (!me) return;
       if (Math.abs(entity.position.x - me.x) < 1.2 && Math.abs(entity.position.z - me.z) < 1.2 && entity.position.y > me.y) {
         this.host.tally();
-        this.host.fire(this, 'a block is falling on you', (signal) => this.#escape(signal, 'Stepped out from under a falling block.'), ESCAPE_MS);
+        this.host.fire(
+          this,
+          'a block is falling on you',
+          (signal) => this.#escape(signal, 'Stepped out from under a falling block.'),
+          ESCAPE_MS,
+        );
       }
     });
   }
@@ -144,7 +149,11 @@ export class SelfPreservation extends Mode {
     const threat = nearestEntity(this.bot, 16, isHostile);
     const from = threat?.position ?? this.bot.entity.position;
     try {
-      await goTo(this.bot, new goals.GoalInvert(new goals.GoalNear(from.x, from.y, from.z, 12)), AbortSignal.any([signal, AbortSignal.timeout(6_000)]));
+      await goTo(
+        this.bot,
+        new goals.GoalInvert(new goals.GoalNear(from.x, from.y, from.z, 12)),
+        AbortSignal.any([signal, AbortSignal.timeout(6_000)]),
+      );
     } catch (err) {
       throwIfAborted(signal);
     }

@@ -41,12 +41,17 @@ export class TorchPlacing extends Mode {
     if (!dark) return;
     const torch = this.bot.inventory.items().find((i) => i.name === 'torch');
     if (!torch) return;
-    this.host.fire(this, 'it is dark here', async (signal) => {
-      await abortable(this.bot.equip(torch, 'hand'), signal);
-      await abortable(this.bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
-      this.#lastTorch = p.clone();
-      return 'Placed a torch.';
-    }, 5_000);
+    this.host.fire(
+      this,
+      'it is dark here',
+      async (signal) => {
+        await abortable(this.bot.equip(torch, 'hand'), signal);
+        await abortable(this.bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
+        this.#lastTorch = p.clone();
+        return 'Placed a torch.';
+      },
+      5_000,
+    );
     this.#lastTorch = p.clone(); // one try per spot, even if placing fails
   }
 }

@@ -90,12 +90,20 @@ export class Unstuck extends Mode {
   async #moveAway(signal: AbortSignal): Promise<string> {
     const from = this.bot.entity.position.clone();
     try {
-      await goTo(this.bot, new goals.GoalInvert(new goals.GoalNear(from.x, from.y, from.z, 4)), AbortSignal.any([signal, AbortSignal.timeout(8_000)]));
+      await goTo(
+        this.bot,
+        new goals.GoalInvert(new goals.GoalNear(from.x, from.y, from.z, 4)),
+        AbortSignal.any([signal, AbortSignal.timeout(8_000)]),
+      );
     } catch {
       throwIfAborted(signal);
       this.bot.setControlState('jump', true);
       this.bot.setControlState('back', true);
-      try { await sleep(800, signal); } finally { this.bot.clearControlStates(); }
+      try {
+        await sleep(800, signal);
+      } finally {
+        this.bot.clearControlStates();
+      }
     }
     const moved = this.bot.entity.position.distanceTo(from);
     return moved >= 1 ? `Moved ${moved.toFixed(1)} blocks away.` : 'Could not move away either.';

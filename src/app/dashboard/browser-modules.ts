@@ -32,12 +32,14 @@ const require = createRequire(import.meta.url);
 
 /** Folder of each vendored package (`/vendor/<name>/` serves it). */
 export function vendorDirs(): Record<string, string> {
-  return Object.fromEntries(Object.keys(VENDOR).map((name) => {
-    // Not every package exports its package.json: find the folder from its main entry.
-    const entry = require.resolve(name);
-    const marker = `${path.sep}node_modules${path.sep}${name}${path.sep}`;
-    return [name, entry.slice(0, entry.lastIndexOf(marker) + marker.length - 1)];
-  }));
+  return Object.fromEntries(
+    Object.keys(VENDOR).map((name) => {
+      // Not every package exports its package.json: find the folder from its main entry.
+      const entry = require.resolve(name);
+      const marker = `${path.sep}node_modules${path.sep}${name}${path.sep}`;
+      return [name, entry.slice(0, entry.lastIndexOf(marker) + marker.length - 1)];
+    }),
+  );
 }
 
 /** The page's import map: bare specifier → `/vendor/...` URL. */

@@ -73,7 +73,15 @@ export class CampaignBoard {
     const run = this.#planned.get(runId);
     if (!run) return;
     const now = Date.now();
-    this.#active.set(runId, { runId, taskId: run.taskId, file: run.file, agents: [...info.agents], score: null, startedAt: now, deadline: now + info.timeoutS * 1000 });
+    this.#active.set(runId, {
+      runId,
+      taskId: run.taskId,
+      file: run.file,
+      agents: [...info.agents],
+      score: null,
+      startedAt: now,
+      deadline: now + info.timeoutS * 1000,
+    });
     this.#changed();
   }
 
@@ -91,7 +99,13 @@ export class CampaignBoard {
     if (!run) return;
     this.#active.delete(runId);
     this.#finished.unshift({
-      runId, taskId: run.taskId, file: run.file, success: result.success, score: result.score, endReason: result.endReason, link: this.#link(result.folder),
+      runId,
+      taskId: run.taskId,
+      file: run.file,
+      success: result.success,
+      score: result.score,
+      endReason: result.endReason,
+      link: this.#link(result.folder),
     });
     this.#changed();
   }
@@ -128,7 +142,9 @@ export class CampaignBoard {
   /** Calls `listener` with the view after every change. @returns the unsubscribe function. */
   subscribe(listener: (view: CampaignView) => void): () => void {
     this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
+    return () => {
+      this.#listeners.delete(listener);
+    };
   }
 
   #link(folder: string | undefined): string | null {

@@ -26,7 +26,14 @@ import type { RunningBots } from '../start-bots.ts';
 import { importMap, pageModules, vendorDirs, PAGE_ENTRY } from './browser-modules.ts';
 import type { CampaignBoard } from './campaign.ts';
 import {
-  CLOSE_BAD_TOKEN, clientMessageSchema, fieldErrors, type BotView, type ClientMessage, type PlayerView, type Reply, type ServerMessage,
+  CLOSE_BAD_TOKEN,
+  clientMessageSchema,
+  fieldErrors,
+  type BotView,
+  type ClientMessage,
+  type PlayerView,
+  type Reply,
+  type ServerMessage,
 } from './public/protocol.ts';
 import { openViewer, tokenMatches, ViewerUnavailableError, type BotViewer } from './viewer.ts';
 
@@ -38,7 +45,10 @@ export const EVENTS_KEPT = 200;
 export const TOKEN_COOKIE = 'mindcraft_token';
 
 /** The part of the running bots the dashboard reads and controls. */
-export type DashboardBots = Pick<RunningBots, 'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'>;
+export type DashboardBots = Pick<
+  RunningBots,
+  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'
+>;
 
 export interface DashboardOptions {
   /** Address to bind (default 127.0.0.1). Not loopback: `token` is required. */
@@ -80,18 +90,30 @@ export function isLoopback(host: string): boolean {
  *
  * @throws ConfigError when the host is not loopback and no token is set.
  */
-export function dashboardSettings(settings: Pick<Settings, 'dashboard_port' | 'dashboard_host' | 'dashboard_token' | 'dashboard_viewer'>): Pick<DashboardOptions, 'host' | 'port' | 'token' | 'viewer'> | undefined {
+export function dashboardSettings(
+  settings: Pick<Settings, 'dashboard_port' | 'dashboard_host' | 'dashboard_token' | 'dashboard_viewer'>,
+): Pick<DashboardOptions, 'host' | 'port' | 'token' | 'viewer'> | undefined {
   if (settings.dashboard_port === 0) return undefined;
   if (!isLoopback(settings.dashboard_host) && !settings.dashboard_token) {
-    throw new ConfigError(`"dashboard_host": "${settings.dashboard_host}" opens the dashboard beyond this machine: set a "dashboard_token" too (the page asks for it), or bind 127.0.0.1.`);
+    throw new ConfigError(
+      `"dashboard_host": "${settings.dashboard_host}" opens the dashboard beyond this machine: set a "dashboard_token" too (the page asks for it), or bind 127.0.0.1.`,
+    );
   }
-  return { host: settings.dashboard_host, port: settings.dashboard_port, token: settings.dashboard_token, viewer: settings.dashboard_viewer };
+  return {
+    host: settings.dashboard_host,
+    port: settings.dashboard_port,
+    token: settings.dashboard_token,
+    viewer: settings.dashboard_viewer,
+  };
 }
 
 const PUBLIC_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'public');
 
 function cookie(req: FastifyRequest, name: string): string | undefined {
-  const found = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('=')).find(([k]) => k === name);
+  const found = (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim().split('='))
+    .find(([k]) => k === name);
   return found ? decodeURIComponent(found.slice(1).join('=')) : undefined;
 }
 
@@ -126,7 +148,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? '';
   if (!isLoopback(host) && !token) {
-    throw new ConfigError(`"dashboard_host": "${host}" opens the dashboard beyond this machine: set a "dashboard_token" too (the page asks for it), or bind 127.0.0.1.`);
+    throw new ConfigError(
+      `"dashboard_host": "${host}" opens the dashboard beyond this machine: set a "dashboard_token" too (the page asks for it), or bind 127.0.0.1.`,
+    );
   }
   const { bots, campaign } = options;
   const botsDir = path.resolve(options.botsDir ?? 'bots');
@@ -139,9 +163,21 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const authorised = (req: FastifyRequest) => !token || tokenMatches(token, presented(req));
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024 } });
-  await app.register(fastifyStatic, { root: PUBLIC_DIR, prefix: '/', index: false, serve: true, wildcard: false, allowedPath: (p) => /\.(css|svg|png)$/.test(p) });
+  await app.register(fastifyStatic, {
+    root: PUBLIC_DIR,
+    prefix: '/',
+    index: false,
+    serve: true,
+    wildcard: false,
+    allowedPath: (p) => /\.(css|svg|png)$/.test(p),
+  });
   for (const [name, dir] of Object.entries(vendorDirs())) {
-    await app.register(fastifyStatic, { root: dir, prefix: `/vendor/${name}/`, decorateReply: false, allowedPath: (p) => /\.(m?js)$/.test(p) });
+    await app.register(fastifyStatic, {
+      root: dir,
+      prefix: `/vendor/${name}/`,
+      decorateReply: false,
+      allowedPath: (p) => /\.(m?js)$/.test(p),
+    });
   }
   if (campaign?.recordsRoot) {
     const root = campaign.recordsRoot;
@@ -150,13 +186,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         if (!authorised(req)) await reply.code(401).send('The run records need the dashboard token.');
       });
       await scope.register(fastifyStatic, {
-        root, prefix: '/runs/', decorateReply: false, index: false,
+        root,
+        prefix: '/runs/',
+        decorateReply: false,
+        index: false,
         list: {
           format: 'html',
-          render: (dirs, files) => `<!doctype html><meta charset="utf-8"><title>Run records</title><ul>${[
-            ...dirs.map((d) => `<li><a href="${encodeURIComponent(d.name)}/">${escapeHtml(d.name)}/</a></li>`),
-            ...files.map((f) => `<li><a href="${encodeURIComponent(f.name)}">${escapeHtml(f.name)}</a></li>`),
-          ].join('')}</ul>`,
+          render: (dirs, files) =>
+            `<!doctype html><meta charset="utf-8"><title>Run records</title><ul>${[
+              ...dirs.map((d) => `<li><a href="${encodeURIComponent(d.name)}/">${escapeHtml(d.name)}/</a></li>`),
+              ...files.map((f) => `<li><a href="${encodeURIComponent(f.name)}">${escapeHtml(f.name)}</a></li>`),
+            ].join('')}</ul>`,
         },
       });
     });
@@ -202,8 +242,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       const agent = findAgent(profile.name);
       if (!agent) {
         views.push({
-          name: profile.name, model: typeof profile.model === 'string' ? profile.model : profile.model.model, status: 'stopped',
-          health: null, food: null, position: null, action: null, goal: { state: 'stopped', text: '' }, partner: null, inventory: {}, modes: {},
+          name: profile.name,
+          model: typeof profile.model === 'string' ? profile.model : profile.model.model,
+          status: 'stopped',
+          health: null,
+          food: null,
+          position: null,
+          action: null,
+          goal: { state: 'stopped', text: '' },
+          partner: null,
+          inventory: {},
+          modes: {},
         });
         continue;
       }
@@ -238,13 +287,22 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const serv = bots.server?.serv as { players?: { username: string; position?: { x: number; y: number; z: number } }[] } | undefined;
     if (serv?.players) {
       for (const p of serv.players) {
-        players.set(p.username, { name: p.username, bot: ours.has(p.username), position: p.position ? { x: rounded(p.position.x), y: rounded(p.position.y), z: rounded(p.position.z) } : null });
+        players.set(p.username, {
+          name: p.username,
+          bot: ours.has(p.username),
+          position: p.position ? { x: rounded(p.position.x), y: rounded(p.position.y), z: rounded(p.position.z) } : null,
+        });
       }
     } else {
       for (const agent of bots.agents) {
         for (const [name, player] of Object.entries(agent.bot.players ?? {})) {
           const pos = player.entity?.position;
-          if (!players.has(name) || pos) players.set(name, { name, bot: ours.has(name), position: pos ? { x: rounded(pos.x), y: rounded(pos.y), z: rounded(pos.z) } : null });
+          if (!players.has(name) || pos)
+            players.set(name, {
+              name,
+              bot: ours.has(name),
+              position: pos ? { x: rounded(pos.x), y: rounded(pos.y), z: rounded(pos.z) } : null,
+            });
         }
       }
     }
@@ -252,16 +310,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   };
 
   if (bots) {
-    cleanups.push(bots.bus.subscribe((event) => {
-      if (event.type === 'action' && event.phase === 'start') actionSince.set(event.bot, { label: event.label, since: event.t });
-      if (event.type === 'connection') {
-        if (event.state === 'closed' && event.detail === 'stopped') stopped.add(event.bot);
-        if (event.state === 'online') stopped.delete(event.bot);
-      }
-      const shown = event.type === 'model' ? { ...event, request: undefined } : event;
-      keep(shown);
-      broadcast({ type: 'event', event: shown });
-    }));
+    cleanups.push(
+      bots.bus.subscribe((event) => {
+        if (event.type === 'action' && event.phase === 'start') actionSince.set(event.bot, { label: event.label, since: event.t });
+        if (event.type === 'connection') {
+          if (event.state === 'closed' && event.detail === 'stopped') stopped.add(event.bot);
+          if (event.state === 'online') stopped.delete(event.bot);
+        }
+        const shown = event.type === 'model' ? { ...event, request: undefined } : event;
+        keep(shown);
+        broadcast({ type: 'event', event: shown });
+      }),
+    );
   }
   let lastBots = '';
   let lastPlayers = '';
@@ -279,7 +339,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       broadcast({ type: 'players', players });
     }
   };
-  const sampler = setInterval(() => { try { sample(); } catch { /* a bot mid-reconnect; next time */ } }, SAMPLE_MS);
+  const sampler = setInterval(() => {
+    try {
+      sample();
+    } catch {
+      /* a bot mid-reconnect; next time */
+    }
+  }, SAMPLE_MS);
   sampler.unref();
   cleanups.push(() => clearInterval(sampler));
   if (campaign) cleanups.push(campaign.subscribe((view) => broadcast({ type: 'campaign', campaign: view })));
@@ -289,7 +355,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       if (!bots) throw new PageError('This dashboard has no bots to add to (an evaluation runs its own).');
       const parsed = profileSchema.safeParse(message.profile);
       if (!parsed.success) throw new PageError('The profile is not valid: see the fields marked.', fieldErrors(parsed.error.issues));
-      if (bots.agents.some((a) => a.name === parsed.data.name)) throw new PageError(`A bot named "${parsed.data.name}" is running already.`, { name: 'a bot of this name is running already' });
+      if (bots.agents.some((a) => a.name === parsed.data.name))
+        throw new PageError(`A bot named "${parsed.data.name}" is running already.`, { name: 'a bot of this name is running already' });
       const agent = await bots.addBot(parsed.data);
       stopped.delete(agent.name);
       return { text: `${agent.name} joined as ${agent.model.id}.` };
@@ -314,7 +381,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         return { text: `${agent.name} got your message as ${message.from}'s whisper.` };
       case 'command': {
         const parsed = parseCommand(message.text, agent.commands, names!);
-        if (parsed.kind !== 'command') throw new PageError(parsed.kind === 'error' ? parsed.message : `"${message.text}" is not a command ${agent.name} knows. !help lists them.`);
+        if (parsed.kind !== 'command')
+          throw new PageError(
+            parsed.kind === 'error' ? parsed.message : `"${message.text}" is not a command ${agent.name} knows. !help lists them.`,
+          );
         bots.bus.publish({ type: 'chat', bot: agent.name, direction: 'in', channel: 'whisper', peer: message.from, text: message.text });
         agent.receive({ from: message.from, text: message.text, channel: 'whisper' });
         return { text: `${agent.name} runs ${parsed.source}; its output follows in the log.` };
@@ -329,11 +399,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       case 'stopBot':
         await bots.stopBot(agent.name);
         stopped.add(agent.name);
-        viewers.get(agent.name)?.then((v) => v.close(), () => {});
+        viewers.get(agent.name)?.then(
+          (v) => v.close(),
+          () => {},
+        );
         viewers.delete(agent.name);
         return { text: `${agent.name} left the server. Restart brings it back.` };
       case 'memory':
-        return { text: 'memory.json', data: agent.memoryStore.file ? await memoryFile(agent.memoryStore.file) : { memory: agent.memory, turns: agent.history } };
+        return {
+          text: 'memory.json',
+          data: agent.memoryStore.file ? await memoryFile(agent.memoryStore.file) : { memory: agent.memory, turns: agent.history },
+        };
       case 'viewer': {
         if (!options.viewer) throw new PageError('The 3D view is off: set "dashboard_viewer": true in settings.json.');
         let viewer = viewers.get(agent.name);
@@ -343,7 +419,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           viewer.catch(() => viewers.delete(agent.name));
         }
         const { port } = await viewer.catch((err: unknown) => {
-          throw new PageError(err instanceof ViewerUnavailableError ? err.message : `The 3D view could not start: ${(err as Error).message}`);
+          throw new PageError(
+            err instanceof ViewerUnavailableError ? err.message : `The 3D view could not start: ${(err as Error).message}`,
+          );
         });
         return { text: `3D view of ${agent.name}`, data: { port } };
       }
@@ -376,18 +454,31 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         raw = undefined;
       }
       const id = typeof (raw as { id?: unknown })?.id === 'number' ? (raw as { id: number }).id : 0;
-      const send = (reply: Reply) => { if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply)); };
+      const send = (reply: Reply) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply));
+      };
       const parsed = clientMessageSchema.safeParse(raw);
       if (!parsed.success) {
         const fields = fieldErrors(parsed.error.issues);
-        send({ type: 'reply', id, ok: false, error: `The request was not understood: ${Object.entries(fields).map(([k, v]) => (k ? `${k}: ${v}` : v)).join('; ')}`, fields });
+        send({
+          type: 'reply',
+          id,
+          ok: false,
+          error: `The request was not understood: ${Object.entries(fields)
+            .map(([k, v]) => (k ? `${k}: ${v}` : v))
+            .join('; ')}`,
+          fields,
+        });
         return;
       }
       handle(parsed.data).then(
         (done) => send({ type: 'reply', id, ok: true, ...done }),
-        (err: unknown) => send(err instanceof PageError
-          ? { type: 'reply', id, ok: false, error: err.message, ...(err.fields ? { fields: err.fields } : {}) }
-          : { type: 'reply', id, ok: false, error: (err as Error).message }),
+        (err: unknown) =>
+          send(
+            err instanceof PageError
+              ? { type: 'reply', id, ok: false, error: err.message, ...(err.fields ? { fields: err.fields } : {}) }
+              : { type: 'reply', id, ok: false, error: (err as Error).message },
+          ),
       );
     });
   });
@@ -397,7 +488,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   } catch (err) {
     await app.close();
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    throw new ConfigError(`The dashboard's port ${options.port} on ${host} is taken (another program, or another mindcraft-ts): set "dashboard_port" in settings.json to a free port, or to 0 for no dashboard.`);
+    throw new ConfigError(
+      `The dashboard's port ${options.port} on ${host} is taken (another program, or another mindcraft-ts): set "dashboard_port" in settings.json to a free port, or to 0 for no dashboard.`,
+    );
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -408,7 +501,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     port,
     async close() {
       for (const cleanup of cleanups) cleanup();
-      for (const viewer of viewers.values()) viewer.then((v) => v.close(), () => {});
+      for (const viewer of viewers.values())
+        viewer.then(
+          (v) => v.close(),
+          () => {},
+        );
       for (const socket of sockets) socket.terminate();
       await app.close();
     },
@@ -429,7 +526,11 @@ async function memoryFile(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8')) as unknown;
   } catch (err) {
-    throw new PageError((err as NodeJS.ErrnoException).code === 'ENOENT' ? `No memory file yet (${file}): it is written once the bot has something to remember.` : `${file}: ${(err as Error).message}`);
+    throw new PageError(
+      (err as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `No memory file yet (${file}): it is written once the bot has something to remember.`
+        : `${file}: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -37,7 +37,10 @@ export function tokenMatches(token: string, given: string | undefined): boolean 
 }
 
 function cookieToken(req: IncomingMessage): string | undefined {
-  const found = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('=')).find(([k]) => k === COOKIE);
+  const found = (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim().split('='))
+    .find(([k]) => k === COOKIE);
   return found ? decodeURIComponent(found.slice(1).join('=')) : undefined;
 }
 
@@ -52,7 +55,9 @@ function load(): Loaded {
   try {
     root = path.dirname(require.resolve('prismarine-viewer/package.json'));
   } catch {
-    throw new ViewerUnavailableError('The 3D view needs prismarine-viewer, an optional dependency that is not installed: run `npm install prismarine-viewer`.');
+    throw new ViewerUnavailableError(
+      'The 3D view needs prismarine-viewer, an optional dependency that is not installed: run `npm install prismarine-viewer`.',
+    );
   }
   const fromViewer = createRequire(path.join(root, 'package.json'));
   loaded = {
@@ -93,7 +98,8 @@ export async function openViewer(bot: Bot, options: { host: string; token?: stri
   const http = createServer(app);
   const io = new SocketServer(http, {
     path: '/socket.io',
-    allowRequest: (req: IncomingMessage, done: (err: string | null, ok: boolean) => void) => done(null, !token || tokenMatches(token, cookieToken(req))),
+    allowRequest: (req: IncomingMessage, done: (err: string | null, ok: boolean) => void) =>
+      done(null, !token || tokenMatches(token, cookieToken(req))),
   });
   io.on('connection', (socket: any) => {
     socket.emit('version', bot.version);

@@ -22,12 +22,29 @@ import { ConfigError } from '../../settings/index.ts';
 import type { PlannedRun } from '../../tasks/eval/campaign.ts';
 import { runResultSchema, type RunResult } from '../../tasks/eval/records.ts';
 import {
-  evaluationFiles, prepareCampaign, previousResults, writeSummaryFiles, type Evaluation, type EvaluateOptions, type EvaluationProgress,
+  evaluationFiles,
+  prepareCampaign,
+  previousResults,
+  writeSummaryFiles,
+  type Evaluation,
+  type EvaluateOptions,
+  type EvaluationProgress,
 } from '../evaluate.ts';
 import { appendResult, runFolderOf } from '../run-task.ts';
 import {
-  campaignId, DEFAULT_ATTEMPTS, failedRunResult, JOB_FORMAT, jobId, jobSettings, modelKey, openQueue, parseJobData, QUEUE_NAME,
-  redactedUrl, redisConnection, type RunJobData,
+  campaignId,
+  DEFAULT_ATTEMPTS,
+  failedRunResult,
+  JOB_FORMAT,
+  jobId,
+  jobSettings,
+  modelKey,
+  openQueue,
+  parseJobData,
+  QUEUE_NAME,
+  redactedUrl,
+  redisConnection,
+  type RunJobData,
 } from './jobs.ts';
 
 /** Options of {@link evaluateOnQueue}: those of a local evaluation, without workers or servers. */
@@ -53,7 +70,11 @@ const BATCH = 200;
  */
 export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Evaluation> {
   const began = Date.now();
-  const log = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const log =
+    options.log ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`);
+    });
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   if (!Number.isInteger(attempts) || attempts < 1) throw new ConfigError(`--attempts expects a whole number ≥ 1, got ${options.attempts}`);
   redisConnection(options.queue); // a malformed URL is bad input, found before anything else
@@ -65,12 +86,21 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
   const doneHere = new Set(recorded.map((r) => r.run_id));
   const runs = new Map<string, PlannedRun>();
   for (const run of plan) {
-    if (!doneHere.has(run.runId)) runs.set(jobId(campaign, run.runId, modelKey(options.model, profiles.slice(0, run.task.agent_count))), run);
+    if (!doneHere.has(run.runId))
+      runs.set(jobId(campaign, run.runId, modelKey(options.model, profiles.slice(0, run.task.agent_count))), run);
   }
   const dataOf = (run: PlannedRun): RunJobData => ({
-    format: JOB_FORMAT, campaign, out, runId: run.runId, episode: run.episode, task: run.task,
-    profiles: profiles.slice(0, run.task.agent_count), ...(options.model !== undefined ? { model: options.model } : {}),
-    settings: jobSettings(options.settings), ...(options.humansTimeoutMs !== undefined ? { humansTimeoutMs: options.humansTimeoutMs } : {}), attempts,
+    format: JOB_FORMAT,
+    campaign,
+    out,
+    runId: run.runId,
+    episode: run.episode,
+    task: run.task,
+    profiles: profiles.slice(0, run.task.agent_count),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    settings: jobSettings(options.settings),
+    ...(options.humansTimeoutMs !== undefined ? { humansTimeoutMs: options.humansTimeoutMs } : {}),
+    attempts,
   });
 
   await mkdir(out, { recursive: true });
@@ -83,7 +113,9 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
   let appending = Promise.resolve();
   let following = false;
   let allDone!: () => void;
-  const finished = new Promise<void>((resolve) => { allDone = resolve; });
+  const finished = new Promise<void>((resolve) => {
+    allDone = resolve;
+  });
 
   /** Records a finished job once: its result line, the progress (or the skipped count while reading). */
   const record = async (id: string, result: RunResult) => {
@@ -92,7 +124,12 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
     appending = appending.then(() => appendResult(out, result).then(() => undefined));
     await appending;
     if (following) {
-      options.board?.finished(result.run_id, { success: result.success, score: result.score, endReason: result.end_reason, folder: runFolderOf(out, result.run_id) });
+      options.board?.finished(result.run_id, {
+        success: result.success,
+        score: result.score,
+        endReason: result.end_reason,
+        folder: runFolderOf(out, result.run_id),
+      });
       progress.done++;
       if (result.success) progress.successes++;
       progress.tokens += result.tokens.input + result.tokens.output;
@@ -110,7 +147,16 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
     const state = await job.getState();
     if (state === 'completed') {
       const parsed = runResultSchema.safeParse(job.returnvalue);
-      await record(id, parsed.success ? parsed.data : failedRunResult(dataOf(runs.get(id)!), `the worker's result is not a run result (${parsed.error.issues[0]?.message})`, job.processedOn ?? job.timestamp));
+      await record(
+        id,
+        parsed.success
+          ? parsed.data
+          : failedRunResult(
+              dataOf(runs.get(id)!),
+              `the worker's result is not a run result (${parsed.error.issues[0]?.message})`,
+              job.processedOn ?? job.timestamp,
+            ),
+      );
     } else if (state === 'failed') {
       let data: RunJobData;
       try {
@@ -152,8 +198,8 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
     events.on('active', ({ jobId: id }) => onEvent(async () => started(id)));
     events.on('waiting', ({ jobId: id }) => onEvent(async () => back(id)));
     events.on('stalled', ({ jobId: id }) => onEvent(async () => back(id)));
-    events.on('completed', ({ jobId: id }) => onEvent(() => runs.has(id) ? settle(id) : Promise.resolve()));
-    events.on('failed', ({ jobId: id }) => onEvent(() => runs.has(id) ? settle(id) : Promise.resolve()));
+    events.on('completed', ({ jobId: id }) => onEvent(() => (runs.has(id) ? settle(id) : Promise.resolve())));
+    events.on('failed', ({ jobId: id }) => onEvent(() => (runs.has(id) ? settle(id) : Promise.resolve())));
     await events.waitUntilReady();
 
     // What Redis already has of this campaign: finished runs are recorded (as resumed), running
@@ -164,9 +210,11 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
       const batch = ids.slice(i, i + BATCH);
       const found = await Promise.all(batch.map((id) => queue.getJob(id)));
       if (!options.resume && found.some(Boolean)) {
-        throw new ConfigError(`campaign "${campaign}" already has jobs in ${redactedUrl(options.queue)}: pass --resume to re-attach to it, or name a new campaign (another --out folder, or --campaign)`);
+        throw new ConfigError(
+          `campaign "${campaign}" already has jobs in ${redactedUrl(options.queue)}: pass --resume to re-attach to it, or name a new campaign (another --out folder, or --campaign)`,
+        );
       }
-      const got = await Promise.all(batch.map((id, j) => found[j] ? settle(id, found[j]) : Promise.resolve('missing')));
+      const got = await Promise.all(batch.map((id, j) => (found[j] ? settle(id, found[j]) : Promise.resolve('missing'))));
       batch.forEach((id, j) => states.set(id, got[j]!));
     }
     // Every run not finished is added: BullMQ ignores an add whose job id exists (waiting or
@@ -174,14 +222,19 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
     const missing = ids.filter((id) => states.get(id) === 'missing');
     const unfinished = ids.filter((id) => outstanding.has(id));
     for (let i = 0; i < unfinished.length; i += BATCH) {
-      await queue.addBulk(unfinished.slice(i, i + BATCH).map((id) => ({
-        name: 'run', data: dataOf(runs.get(id)!),
-        opts: { jobId: id, attempts, removeOnComplete: false, removeOnFail: false },
-      })));
+      await queue.addBulk(
+        unfinished.slice(i, i + BATCH).map((id) => ({
+          name: 'run',
+          data: dataOf(runs.get(id)!),
+          opts: { jobId: id, attempts, removeOnComplete: false, removeOnFail: false },
+        })),
+      );
     }
     const waiting = [...states.values()].filter((s) => !['missing', 'completed', 'failed', 'active'].includes(s)).length;
     if (skipped) log(`Resuming: ${skipped} of ${plan.length} runs are already recorded (${files.results}, or in Redis).`);
-    log(`Campaign "${campaign}" on ${redactedUrl(options.queue)}: ${missing.length} run(s) submitted${waiting > 0 ? `, ${waiting} already waiting` : ''}${running.size ? `, ${running.size} running` : ''}. Workers: npm run worker -- --queue <this URL>`);
+    log(
+      `Campaign "${campaign}" on ${redactedUrl(options.queue)}: ${missing.length} run(s) submitted${waiting > 0 ? `, ${waiting} already waiting` : ''}${running.size ? `, ${running.size} running` : ''}. Workers: npm run worker -- --queue <this URL>`,
+    );
 
     progress.total = outstanding.size;
     progress.running = running.size;
@@ -203,8 +256,14 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
 
   const { results, rows, table } = await writeSummaryFiles(files, options.inputs, plan);
   return {
-    results, rows, table, planned: plan.length, skipped, made: progress.done,
+    results,
+    rows,
+    table,
+    planned: plan.length,
+    skipped,
+    made: progress.done,
     interrupted: outstanding.size > 0,
-    wall_s: Math.round((Date.now() - began) / 100) / 10, files,
+    wall_s: Math.round((Date.now() - began) / 100) / 10,
+    files,
   };
 }

@@ -76,7 +76,12 @@ const jobDataSchema = z.object({
 export function parseJobData(data: unknown): RunJobData {
   const parsed = jobDataSchema.safeParse(data);
   if (!parsed.success) {
-    throw new Error(`not a run job of this version (format ${JOB_FORMAT}): ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `not a run job of this version (format ${JOB_FORMAT}): ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || 'data'}: ${i.message}`)
+        .join('; ')}`,
+    );
   }
   return parsed.data as RunJobData;
 }
@@ -98,7 +103,14 @@ export function plannedRun(data: RunJobData): PlannedRun {
  * @throws ConfigError for an empty name.
  */
 export function campaignId(out: string, given?: string): string {
-  const id = (given ?? out.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '').trim();
+  const id = (
+    given ??
+    out
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ??
+    ''
+  ).trim();
   if (!id) throw new ConfigError(`--campaign: a campaign needs a name (got "${given ?? out}")`);
   return id;
 }
@@ -149,10 +161,13 @@ export function redisConnection(url: string): ConnectionOptions {
     throw new ConfigError(`--queue: "${redactedUrl(url)}" is not a URL; expected redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`--queue: "${redactedUrl(url)}" is not a redis:// or rediss:// URL; expected redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0`);
+    throw new ConfigError(
+      `--queue: "${redactedUrl(url)}" is not a redis:// or rediss:// URL; expected redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0`,
+    );
   }
   const db = parsed.pathname.replace(/^\//, '');
-  if (db && !/^\d+$/.test(db)) throw new ConfigError(`--queue: the database in "${redactedUrl(url)}" must be a number (redis://HOST:PORT/0)`);
+  if (db && !/^\d+$/.test(db))
+    throw new ConfigError(`--queue: the database in "${redactedUrl(url)}" must be a number (redis://HOST:PORT/0)`);
   // Workers block on Redis: BullMQ wants unlimited retries per request, and no offline queue
   // would make a brief outage fail the calls instead of waiting for the reconnect.
   return { url, maxRetriesPerRequest: null };
@@ -167,7 +182,13 @@ export async function openQueue(url: string): Promise<Queue> {
   const queue = new Queue(QUEUE_NAME, { connection: redisConnection(url) });
   let timer: NodeJS.Timeout | undefined;
   const failed = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`cannot reach Redis at ${redactedUrl(url)} within ${CONNECT_TIMEOUT_MS / 1000} s (is redis-server running there?)`)), CONNECT_TIMEOUT_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`cannot reach Redis at ${redactedUrl(url)} within ${CONNECT_TIMEOUT_MS / 1000} s (is redis-server running there?)`),
+        ),
+      CONNECT_TIMEOUT_MS,
+    );
   });
   queue.on('error', () => {}); // reconnects are ioredis's; a failure at start-up is reported below
   try {
@@ -187,7 +208,9 @@ export async function openQueue(url: string): Promise<Queue> {
  */
 export function failedRunResult(data: RunJobData, reason: string, startedAt: number): RunResult {
   const profiles = data.profiles.slice(0, data.task.agent_count);
-  const recorder = new RunRecorder(Object.fromEntries(profiles.map((p) => [p.name, modelId(data.model ?? p.model)])), { prices: data.settings.model_prices });
+  const recorder = new RunRecorder(Object.fromEntries(profiles.map((p) => [p.name, modelId(data.model ?? p.model)])), {
+    prices: data.settings.model_prices,
+  });
   const perAgent = Object.fromEntries(profiles.map((p) => [p.name, recorder.stats(p.name)]));
   return {
     run_id: data.runId,

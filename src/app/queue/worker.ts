@@ -83,13 +83,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     throw new ConfigError(`--parallel ${parallel} needs ${parallel} servers (one per slot), --servers gives ${options.servers.length}`);
   }
   const name = options.name ?? `${os.hostname()}:${process.pid}`;
-  const say = options.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const say =
+    options.log ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`);
+    });
   const queue = await openQueue(options.queue); // fails fast when Redis is not there; reads job logs
   const botsRoot = await mkdtemp(path.join(os.tmpdir(), 'mindcraft-worker-'));
   const logs = new Map<string, ReturnType<typeof openLog>>();
   const logFor = (dir: string) => {
     let log = logs.get(dir);
-    if (!log) logs.set(dir, log = openLog(path.join(dir, 'eval.log')));
+    if (!log) logs.set(dir, (log = openLog(path.join(dir, 'eval.log'))));
     return log;
   };
   const slots: boolean[] = Array.from({ length: parallel }, () => false);
@@ -114,12 +118,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const workers = lines.map((l) => /on (\S+)$/.exec(l)?.[1]).filter(Boolean);
     const parts = [];
     if (job.stalledCounter) parts.push(`${job.stalledCounter} time(s) its worker was lost (killed, or it stopped renewing its lock)`);
-    if (job.attemptsMade) parts.push(`${job.attemptsMade} time(s) the worker failed${job.failedReason ? ` (last: ${job.failedReason})` : ''}`);
+    if (job.attemptsMade)
+      parts.push(`${job.attemptsMade} time(s) the worker failed${job.failedReason ? ` (last: ${job.failedReason})` : ''}`);
     return `no attempt finished: started ${job.attemptsMade + job.stalledCounter} time(s), the limit (--attempts ${data.attempts}); ${parts.join('; ')}${workers.length ? `; taken by: ${workers.join(', ')}` : ''}`;
   };
 
   // Three parameters: BullMQ passes the AbortSignal of worker.cancelJob() only to processors that declare it.
-  const processor = async (job: Job<RunJobData, RunResult>, token: string | undefined, signal: AbortSignal | undefined): Promise<RunResult> => {
+  const processor = async (
+    job: Job<RunJobData, RunResult>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RunResult> => {
     let data: RunJobData;
     try {
       data = parseJobData(job.data);
@@ -135,15 +144,26 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     try {
       const server = options.servers?.[slot];
       const settings: Settings = {
-        ...data.settings, bot_key: options.secrets?.bot_key ?? '', dashboard_token: options.secrets?.dashboard_token ?? '',
+        ...data.settings,
+        bot_key: options.secrets?.bot_key ?? '',
+        dashboard_token: options.secrets?.dashboard_token ?? '',
         ...(server ? { server: 'external', host: server.host, port: server.port } : { server: 'embedded' }),
       };
       const dir = options.out ? path.join(path.resolve(options.out), data.campaign) : data.out;
       const log = await logFor(dir);
       const world = server ? undefined : await worldFor(slot, settings);
-      const result = await playOne(plannedRun(data), settings, data.profiles, { model: data.model, env: options.env, humansTimeoutMs: data.humansTimeoutMs, signal }, {
-        out: dir, botsDir: path.join(botsRoot, `slot-${slot}`), log: (line) => log.write(`[${name} w${slot} ${data.runId}] ${line}`), world,
-      });
+      const result = await playOne(
+        plannedRun(data),
+        settings,
+        data.profiles,
+        { model: data.model, env: options.env, humansTimeoutMs: data.humansTimeoutMs, signal },
+        {
+          out: dir,
+          botsDir: path.join(botsRoot, `slot-${slot}`),
+          log: (line) => log.write(`[${name} w${slot} ${data.runId}] ${line}`),
+          world,
+        },
+      );
       if (result.end_reason === 'interrupted') {
         // Handed back (or its lock was lost): back to the head of the queue, no attempt used.
         if (token) await job.moveToWait(token).catch(() => {});
@@ -171,7 +191,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   worker.on('failed', (job, err) => {
     if (job) say(`${name}: ${job.data.runId} failed: ${err.message}`);
   });
-  worker.on('error', (err) => { say(`${name}: ${err.message}`); });
+  worker.on('error', (err) => {
+    say(`${name}: ${err.message}`);
+  });
   // A job whose lock could not be renewed now belongs to the stalled check: end our run of it.
   worker.on('lockRenewalFailed', (ids: string[]) => {
     for (const id of ids) worker.cancelJob(id, 'lock lost');
@@ -180,15 +202,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => { resolveClosed = resolve; });
-  const close = () => closing ??= (async () => {
-    await worker.close();
-    await Promise.all(worlds.map((w) => w?.world.close()));
-    await queue.close().catch(() => {});
-    await Promise.all([...logs.values()].map(async (l) => (await l).close()));
-    await rm(botsRoot, { recursive: true, force: true });
-    resolveClosed();
-  })();
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  const close = () =>
+    (closing ??= (async () => {
+      await worker.close();
+      await Promise.all(worlds.map((w) => w?.world.close()));
+      await queue.close().catch(() => {});
+      await Promise.all([...logs.values()].map(async (l) => (await l).close()));
+      await rm(botsRoot, { recursive: true, force: true });
+      resolveClosed();
+    })());
   return {
     name,
     running: () => slots.filter(Boolean).length,

@@ -77,10 +77,16 @@ export function blueprintClashes(blueprint: Blueprint): Clash[] {
     for (const c of levelCells(level)) {
       const key = cellKey(c);
       const before = seen.get(key);
-      if (!before) { seen.set(key, { block: c.block, level: level.level }); continue; }
+      if (!before) {
+        seen.set(key, { block: c.block, level: level.level });
+        continue;
+      }
       if (before.block === c.block) continue;
       const clash = clashes.get(key) ?? { x: c.x, y: c.y, z: c.z, blocks: [before.block], levels: [before.level] };
-      if (!clash.blocks.includes(c.block)) { clash.blocks.push(c.block); clash.levels.push(level.level); }
+      if (!clash.blocks.includes(c.block)) {
+        clash.blocks.push(c.block);
+        clash.levels.push(level.level);
+      }
       clashes.set(key, clash);
     }
   }
@@ -102,7 +108,10 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
   const plan: BuildPlan = { owner: new Map(), transfers: [], faults: [] };
   const clashes = blueprintClashes(blueprint);
   if (clashes.length) {
-    const where = clashes.slice(0, 3).map((c) => `(${c.x}, ${c.y}, ${c.z}) is ${c.blocks.join(' or ')} in levels ${c.levels.join(', ')}`).join('; ');
+    const where = clashes
+      .slice(0, 3)
+      .map((c) => `(${c.x}, ${c.y}, ${c.z}) is ${c.blocks.join(' or ')} in levels ${c.levels.join(', ')}`)
+      .join('; ');
     return {
       ...plan,
       faults: clashes.map((c) => ({ x: c.x, y: c.y, z: c.z, block: c.blocks[0]!, level: c.levels[0]! })),
@@ -134,7 +143,8 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
     const have = (name: string) => Math.min(hold.get(name)![material] ?? 0, need);
     for (;;) {
       const taker = leastLoaded();
-      const giver = builders.filter((b) => b.canGive && b.name !== taker && have(b.name) > 0 && load(b.name) > share)
+      const giver = builders
+        .filter((b) => b.canGive && b.name !== taker && have(b.name) > 0 && load(b.name) > share)
         .sort((a, b) => load(b.name) - load(a.name) || a.name.localeCompare(b.name))[0];
       const count = giver ? Math.min(load(giver.name) - share, share - load(taker), have(giver.name)) : 0;
       if (!giver || count <= 0) break;
@@ -146,7 +156,10 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
     const quota = builders.map((b) => ({ name: b.name, q: hold.get(b.name)![material] ?? 0, got: 0 })).filter((h) => h.q > 0);
     for (const cell of list) {
       const open = quota.filter((h) => h.got < h.q);
-      if (open.length === 0) { plan.faults.push(cell); continue; }
+      if (open.length === 0) {
+        plan.faults.push(cell);
+        continue;
+      }
       const pick = open.reduce((a, b) => ((a.q - a.got) / a.q >= (b.q - b.got) / b.q ? a : b));
       pick.got++;
       plan.owner.set(cellKey(cell), pick.name);
@@ -156,7 +169,10 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
     const short = new Map<string, number>();
     for (const f of plan.faults) short.set(f.block, (short.get(f.block) ?? 0) + 1);
     const what = [...short].map(([b, n]) => `${n} more ${b}`).join(', ');
-    const where = plan.faults.slice(0, 6).map((f) => `(${f.x}, ${f.y}, ${f.z})`).join(', ');
+    const where = plan.faults
+      .slice(0, 6)
+      .map((f) => `(${f.x}, ${f.y}, ${f.z})`)
+      .join(', ');
     plan.unsolvable = `the blueprint needs ${what} than we hold, for the cells at ${where}${plan.faults.length > 6 ? ` and ${plan.faults.length - 6} more` : ''}`;
   }
   return plan;

@@ -22,8 +22,27 @@ import { blueprintBox } from '../../tasks/worlds.ts';
 import type { ChatTurn } from '../types.ts';
 import { blueprintCells, type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
 import {
-  formatLying, formatNeed, formatShort, formatStatus, formatTeam, formatUnsolvable, isDone, type Limit, type MissedHandOver, parseCollector, parseLying, parseMissedHandOver, parseNeed,
-  parseShort, parseStatus, parseSummary, parseTeam, parseTeammates, parseUnsolvable, type Spot, type Status,
+  formatLying,
+  formatNeed,
+  formatShort,
+  formatStatus,
+  formatTeam,
+  formatUnsolvable,
+  isDone,
+  type Limit,
+  type MissedHandOver,
+  parseCollector,
+  parseLying,
+  parseMissedHandOver,
+  parseNeed,
+  parseShort,
+  parseStatus,
+  parseSummary,
+  parseTeam,
+  parseTeammates,
+  parseUnsolvable,
+  type Spot,
+  type Status,
 } from './protocol.ts';
 import { sourcesFrom } from '../../skills/surroundings.ts';
 import { type Job, planTeam, type TeamPlan, transfersFrom } from './team-plan.ts';
@@ -123,7 +142,10 @@ export class OraclePolicy {
     // A hand-over that went astray is put right first (see #putRight).
     const relay = this.#relays.shift();
     if (relay) {
-      if (relay.startsWith('!givePlayer(')) this.#giveAgain = () => { this.#relays.unshift(relay); };
+      if (relay.startsWith('!givePlayer('))
+        this.#giveAgain = () => {
+          this.#relays.unshift(relay);
+        };
       return relay;
     }
     const fetch = this.#fetch;
@@ -244,7 +266,8 @@ export class OraclePolicy {
     // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
     // make up the shortfall, and each gives what it has.
     const short = parseShort(text);
-    if (short && direct && this.#isCoordinator(obs)) this.#shortfall = { worker: from, items: short.items, target: short.target, asked: new Set() };
+    if (short && direct && this.#isCoordinator(obs))
+      this.#shortfall = { worker: from, items: short.items, target: short.target, asked: new Set() };
     const need = parseNeed(text);
     // A caller's new call replaces its earlier one; calls of different callers queue.
     if (need && direct) this.#needs.splice(0, this.#needs.length, ...this.#needs.filter((n) => n.from !== from), { ...need, from });
@@ -289,7 +312,9 @@ export class OraclePolicy {
   #decide(obs: Observation): string {
     if (!obs.targets && !obs.blueprint) {
       const last = obs.turns.at(-1)?.content ?? '';
-      return last.startsWith('SYSTEM') || / \(a bot\): /.test(last) ? '' : 'I am the offline oracle policy: I play MineCollab tasks and run the commands you type (an exclamation mark, then the command; the help command lists them). Configure a model in my profile to chat.';
+      return last.startsWith('SYSTEM') || / \(a bot\): /.test(last)
+        ? ''
+        : 'I am the offline oracle policy: I play MineCollab tasks and run the commands you type (an exclamation mark, then the command; the help command lists them). Configure a model in my profile to chat.';
     }
     if (!this.#team) this.#team = [obs.name];
     const give = this.#answerNeed(obs);
@@ -306,7 +331,9 @@ export class OraclePolicy {
   #answerNeed(obs: Observation): string | undefined {
     const need = this.#needs[0];
     if (!need) return undefined;
-    const give = this.#giveToward(obs, need, () => { if (!this.#needs.includes(need)) this.#needs.unshift(need); });
+    const give = this.#giveToward(obs, need, () => {
+      if (!this.#needs.includes(need)) this.#needs.unshift(need);
+    });
     if (give) return give;
     this.#needs.shift();
     // A teammate with hand-overs of the plan still to make makes them first; its report of them
@@ -359,7 +386,9 @@ export class OraclePolicy {
   #makeUp(obs: Observation): string | undefined {
     const s = this.#shortfall;
     if (!s) return undefined;
-    const give = this.#giveToward(obs, s, () => { this.#shortfall ??= s; });
+    const give = this.#giveToward(obs, s, () => {
+      this.#shortfall ??= s;
+    });
     if (give) return give;
     for (const mate of this.#team!) {
       if (mate === obs.name || mate === s.worker || s.asked.has(mate)) continue;
@@ -395,7 +424,10 @@ export class OraclePolicy {
       const have = Math.min(spare[item] ?? 0, n);
       if (have <= 0) continue;
       call.items[item] = n - have;
-      this.#giveAgain = () => { call.items[item] = (call.items[item] ?? 0) + have; again(); };
+      this.#giveAgain = () => {
+        call.items[item] = (call.items[item] ?? 0) + have;
+        again();
+      };
       return `!givePlayer("${call.worker}", "${item}", ${have})`;
     }
     if (obs.blueprint) return undefined; // blocks are placed, not crafted
@@ -421,7 +453,8 @@ export class OraclePolicy {
       const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
       Object.assign(kept, planProduction(this.#data, obs.inventory, targets, sources).consumed);
     }
-    for (const t of this.#plan ? transfersFrom(this.#plan.plan, obs.name).slice(this.#given) : []) kept[t.item] = (kept[t.item] ?? 0) + t.count;
+    for (const t of this.#plan ? transfersFrom(this.#plan.plan, obs.name).slice(this.#given) : [])
+      kept[t.item] = (kept[t.item] ?? 0) + t.count;
     const spare: Counts = {};
     for (const [item, n] of Object.entries(obs.inventory)) if (n - (kept[item] ?? 0) > 0) spare[item] = n - (kept[item] ?? 0);
     return spare;
@@ -452,7 +485,9 @@ export class OraclePolicy {
       if (give) return give;
       if (!this.#reportedDone && this.#transfers().some((t) => t.from === obs.name)) {
         this.#reportedDone = true;
-        const mine = this.#transfers().filter((t) => t.from === obs.name).map((t) => `${t.count} ${t.item} to ${t.to}`);
+        const mine = this.#transfers()
+          .filter((t) => t.from === obs.name)
+          .map((t) => `${t.count} ${t.item} to ${t.to}`);
         // To the coordinator, who waits for it, even when this agent last spoke to someone else
         // (a hand-over put right).
         const coordinator = this.#team![0]!;
@@ -475,7 +510,14 @@ export class OraclePolicy {
     const team = this.#team ?? [obs.name];
     const members = team.map((name) => {
       const s = this.#statuses.get(name) ?? { inventory: {}, wants: {}, cannot: [] };
-      return { name, inventory: s.inventory, canCraft: !s.cannot.includes('craft'), canGive: !s.cannot.includes('give'), canGather: !s.cannot.includes('gather'), canBuild: !s.cannot.includes('build') };
+      return {
+        name,
+        inventory: s.inventory,
+        canCraft: !s.cannot.includes('craft'),
+        canGive: !s.cannot.includes('give'),
+        canGather: !s.cannot.includes('gather'),
+        canBuild: !s.cannot.includes('build'),
+      };
     });
     if (obs.blueprint) {
       const plan = planConstruction(obs.blueprint, members);
@@ -535,7 +577,9 @@ export class OraclePolicy {
       const t = mine[index]!;
       const have = obs.inventory[t.item] ?? 0;
       if (have === 0) continue;
-      this.#giveAgain = () => { this.#given = Math.min(this.#given, index); };
+      this.#giveAgain = () => {
+        this.#given = Math.min(this.#given, index);
+      };
       return `!givePlayer("${t.to}", "${t.item}", ${Math.min(have, t.count)})`;
     }
     return undefined;
@@ -570,7 +614,11 @@ export class OraclePolicy {
     const sowing = harvest && this.#sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
     if (sowing) return sowing;
     let lacking = next.missing;
-    if (Object.keys(lacking).length > 0 && next.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') && !left.crafting_table) {
+    if (
+      Object.keys(lacking).length > 0 &&
+      next.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') &&
+      !left.crafting_table
+    ) {
       // Short, and a table would be made too: it asks for the table itself (a teammate holds one;
       // one that holds planks gives those instead).
       lacking = { ...planProduction(this.#data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
@@ -647,20 +695,27 @@ export class OraclePolicy {
         }
       } else {
         const builders = [...new Set(plan.owner.values())].sort((a, b) => a.localeCompare(b));
-        const ownerOf = (p: { x: number; y: number; z: number }) => plan.owner.get(cellKey(p)) ?? builders[Math.abs(p.x + p.z) % builders.length];
+        const ownerOf = (p: { x: number; y: number; z: number }) =>
+          plan.owner.get(cellKey(p)) ?? builders[Math.abs(p.x + p.z) % builders.length];
         // A cell that keeps failing (someone stands in it, nothing to place against) is left
         // for later passes, and given up after a few.
         // A block this builder does not hold is not tried (it waits off the site for it, or a
         // teammate with blocks to spare takes the cell over).
-        const held = (c: string) => { const m = /^!placeBlockAt\("([a-z0-9_]+)"/.exec(c); return !m || (obs.inventory[m[1]!] ?? 0) > 0; };
-        const commands = (owner: typeof ownerOf) => lines.slice(1).flatMap((line) => cellCommands(line, owner, obs.name))
-          .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS && held(c))
-          .flatMap((c) => {
-            const at = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(c);
-            const key = at ? `${at[1]},${at[2]},${at[3]}` : '';
-            if (!this.#refused.delete(key)) return [c];
-            return ['!moveAway(2)', c];
-          });
+        const held = (c: string) => {
+          const m = /^!placeBlockAt\("([a-z0-9_]+)"/.exec(c);
+          return !m || (obs.inventory[m[1]!] ?? 0) > 0;
+        };
+        const commands = (owner: typeof ownerOf) =>
+          lines
+            .slice(1)
+            .flatMap((line) => cellCommands(line, owner, obs.name))
+            .filter((c) => (this.#attempts.get(c) ?? 0) < MAX_CELL_ATTEMPTS && held(c))
+            .flatMap((c) => {
+              const at = /(-?\d+), (-?\d+), (-?\d+)\)$/.exec(c);
+              const key = at ? `${at[1]},${at[2]},${at[3]}` : '';
+              if (!this.#refused.delete(key)) return [c];
+              return ['!moveAway(2)', c];
+            });
         this.#queue = commands(ownerOf);
         // Its own cells done, a builder that has waited a while on a teammate's takes them over
         // (their owner may be stuck, or out of the block) with the blocks its own cells of the
@@ -671,10 +726,12 @@ export class OraclePolicy {
           for (const c of blueprintCells(obs.blueprint!)) {
             if (c.level > levelNum && plan.owner.get(cellKey(c)) === obs.name) spare[c.block] = (spare[c.block] ?? 0) - 1;
           }
-          const toPlace = new Map<string, string>(lines.slice(1).flatMap((l) => {
-            const m = /^Place ([a-z0-9_]+) at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(l);
-            return m ? [[`${m[2]},${m[3]},${m[4]}`, m[1]!] as const] : [];
-          }));
+          const toPlace = new Map<string, string>(
+            lines.slice(1).flatMap((l) => {
+              const m = /^Place ([a-z0-9_]+) at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(l);
+              return m ? [[`${m[2]},${m[3]},${m[4]}`, m[1]!] as const] : [];
+            }),
+          );
           const mine = (p: { x: number; y: number; z: number }) => {
             const block = toPlace.get(cellKey(p));
             if (!block || (spare[block] ?? 0) <= 0) return ownerOf(p);
@@ -759,11 +816,14 @@ interface Harvest {
  * choice for a later one goes last.
  */
 export function pickStep(data: GameData, steps: readonly ProductionStep[], inventory: Counts): ProductionStep | undefined {
-  const ready = (s: ProductionStep, inv: Counts) => s.kind !== 'craft' || Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
-  const ambiguous = (s: ProductionStep, inv: Counts) => s.kind === 'craft' && usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {
-    const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
-    return ings.some(([i]) => !(i in s.ingredients)) && ings.every(([i, n]) => (inv[i] ?? 0) >= n);
-  });
+  const ready = (s: ProductionStep, inv: Counts) =>
+    s.kind !== 'craft' || Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+  const ambiguous = (s: ProductionStep, inv: Counts) =>
+    s.kind === 'craft' &&
+    usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {
+      const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
+      return ings.some(([i]) => !(i in s.ingredients)) && ings.every(([i, n]) => (inv[i] ?? 0) >= n);
+    });
   const after = (s: ProductionStep): Counts => {
     if (s.kind !== 'craft') return inventory;
     const inv = { ...inventory };
@@ -785,7 +845,10 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
 export function sharedRecipe(goal: string | undefined): string {
   const m = /You have their recipe:\s*([\s\S]*?)(?:\n\s*\n|$)/.exec(goal ?? '');
   if (!m) return '';
-  const text = m[1]!.replace(/["'!\[\]]/g, '').replace(/\s+/g, ' ').trim();
+  const text = m[1]!
+    .replace(/["'!\[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text ? ` Your recipe: ${text}` : '';
 }
 

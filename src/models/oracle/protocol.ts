@@ -66,10 +66,12 @@ export interface TeamMessage {
  * @param summary the plan in words, for people (`Jill makes 1 bread, Andy gives Jill 2 wheat`).
  */
 export function formatTeam(go: boolean, team: Record<string, Status>, summary: string): string {
-  const parts = Object.entries(team).sort(([a], [b]) => a.localeCompare(b)).map(([name, s]) => {
-    const wants = formatCounts(s.wants);
-    return `${name} has ${formatCounts(s.inventory) || 'nothing'}${wants ? ` and wants ${wants}` : ''}${s.cannot.length ? ` and cannot ${s.cannot.join(', ')}` : ''}`;
-  });
+  const parts = Object.entries(team)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, s]) => {
+      const wants = formatCounts(s.wants);
+      return `${name} has ${formatCounts(s.inventory) || 'nothing'}${wants ? ` and wants ${wants}` : ''}${s.cannot.length ? ` and cannot ${s.cannot.join(', ')}` : ''}`;
+    });
   return `${go ? 'Go.' : 'Plan.'} Team: ${parts.join('; ')}.${summary ? ` So ${summary}.` : ''}`;
 }
 
@@ -81,7 +83,11 @@ export function parseTeam(text: string): TeamMessage | undefined {
   for (const part of m[2]!.split(';')) {
     const p = /^\s*([A-Za-z0-9_]+) has (.*?)(?: and wants (.*?))?(?: and cannot ([a-z, ]+))?\s*$/.exec(part);
     if (!p) continue;
-    team[p[1]!] = { inventory: p[2]!.trim() === 'nothing' ? {} : parseCounts(p[2]!), wants: parseCounts(p[3] ?? ''), cannot: parseLimits(p[4]) };
+    team[p[1]!] = {
+      inventory: p[2]!.trim() === 'nothing' ? {} : parseCounts(p[2]!),
+      wants: parseCounts(p[3] ?? ''),
+      cannot: parseLimits(p[4]),
+    };
   }
   return { go: m[1] === 'Go', team };
 }
@@ -136,7 +142,11 @@ export function parseNeed(text: string): { worker: string; items: Counts; target
 }
 
 /** A block position (x, y, z). */
-export interface Spot { x: number; y: number; z: number }
+export interface Spot {
+  x: number;
+  y: number;
+  z: number;
+}
 
 /** What became of a hand-over its recipient did not pick up, read from `!givePlayer`'s report. */
 export interface MissedHandOver {
@@ -162,7 +172,8 @@ export function parseMissedHandOver(result: string): MissedHandOver | undefined 
   const out: MissedHandOver = { to: head[2]!, item: head[1]!, takenBy: {}, takenBack: 0 };
   const back = /You picked (\d+) back up\./.exec(rest);
   if (back) out.takenBack = Number(back[1]);
-  for (const m of rest.matchAll(/(?:^|\.)\s*([A-Za-z0-9_]+) picked up (\d+)\./g)) out.takenBy[m[1]!] = (out.takenBy[m[1]!] ?? 0) + Number(m[2]);
+  for (const m of rest.matchAll(/(?:^|\.)\s*([A-Za-z0-9_]+) picked up (\d+)\./g))
+    out.takenBy[m[1]!] = (out.takenBy[m[1]!] ?? 0) + Number(m[2]);
   const lying = /\d+ [a-z0-9_]+ lies? on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(rest);
   if (lying) {
     const [x, y, z] = [lying[1], lying[2], lying[3]].map((v) => Math.floor(Number(v))) as [number, number, number];
@@ -203,7 +214,12 @@ export function parseUnsolvable(text: string): string | undefined {
  */
 export function parseTeammates(text: string): string[] | undefined {
   const m = /namely ([A-Za-z0-9_, ]+?) to complete/.exec(text) ?? /Work together with ([A-Za-z0-9_, ]+)\./.exec(text);
-  return m ? m[1]!.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  return m
+    ? m[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 }
 
 /**

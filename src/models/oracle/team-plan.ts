@@ -9,7 +9,15 @@
  * (logs, crops, meat) are gathered by the worker, not handed over.
  */
 import { type GameData, type Recipe, recipeIngredients, recipeResultCount } from '../../game/data.ts';
-import { addCounts, type Counts, formatCounts, planProduction, type ProductionPlan, type ProductionSources, usableRecipes } from '../../game/production.ts';
+import {
+  addCounts,
+  type Counts,
+  formatCounts,
+  planProduction,
+  type ProductionPlan,
+  type ProductionSources,
+  usableRecipes,
+} from '../../game/production.ts';
 
 /** What the team knows of one member (from its status message, or its own view). */
 export interface Member {
@@ -58,10 +66,12 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
   const open = jobs.filter((j) => !j.worker);
   const fixed = jobs.filter((j) => j.worker) as Required<Job>[];
 
-  const available = (worker: Member): Counts => addCounts(left.get(worker.name)!, ...team.filter((m) => m.name !== worker.name && m.canGive).map((m) => left.get(m.name)!));
-  const feasible = (worker: Member, p: ProductionPlan): boolean => Object.keys(p.missing).length === 0
-    && (worker.canCraft || !p.steps.some((s) => s.kind === 'craft'))
-    && (worker.canGather || !p.steps.some((s) => s.kind === 'gather' || s.kind === 'smelt'));
+  const available = (worker: Member): Counts =>
+    addCounts(left.get(worker.name)!, ...team.filter((m) => m.name !== worker.name && m.canGive).map((m) => left.get(m.name)!));
+  const feasible = (worker: Member, p: ProductionPlan): boolean =>
+    Object.keys(p.missing).length === 0 &&
+    (worker.canCraft || !p.steps.some((s) => s.kind === 'craft')) &&
+    (worker.canGather || !p.steps.some((s) => s.kind === 'gather' || s.kind === 'smelt'));
   const moves = (worker: Member, p: ProductionPlan): number => {
     const own = left.get(worker.name)!;
     return Object.entries(p.consumed).reduce((sum, [item, n]) => sum + Math.max(0, n - (own[item] ?? 0)), 0);
@@ -123,8 +133,17 @@ function whyNot(data: GameData, team: readonly Member[], targets: Counts, source
   for (const [item, n] of Object.entries(p.missing)) {
     // The recipe variant the team holds most of; what it lacks of it is what is missing.
     const held = (r: Recipe) => [...recipeIngredients(r)].reduce((sum, [id, k]) => sum + Math.min(k, pool[data.items[id]!.name] ?? 0), 0);
-    const recipe = item in targets ? usableRecipes(data, data.itemsByName[item]!.id).reduce<Recipe | undefined>((best, r) => (!best || held(r) > held(best) ? r : best), undefined) : undefined;
-    if (!recipe) { named[item] = (named[item] ?? 0) + n; continue; }
+    const recipe =
+      item in targets
+        ? usableRecipes(data, data.itemsByName[item]!.id).reduce<Recipe | undefined>(
+            (best, r) => (!best || held(r) > held(best) ? r : best),
+            undefined,
+          )
+        : undefined;
+    if (!recipe) {
+      named[item] = (named[item] ?? 0) + n;
+      continue;
+    }
     const times = Math.ceil(n / recipeResultCount(recipe));
     for (const [id, k] of recipeIngredients(recipe)) {
       const name = data.items[id]!.name;

@@ -50,7 +50,36 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-const STOPWORDS = new Set(['a', 'an', 'the', 'to', 'of', 'and', 'or', 'i', 'you', 'me', 'my', 'your', 'it', 'is', 'are', 'be', 'can', 'do', 'some', 'for', 'in', 'on', 'at', 'with', 'that', 'this', 'what', 'please']);
+const STOPWORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'and',
+  'or',
+  'i',
+  'you',
+  'me',
+  'my',
+  'your',
+  'it',
+  'is',
+  'are',
+  'be',
+  'can',
+  'do',
+  'some',
+  'for',
+  'in',
+  'on',
+  'at',
+  'with',
+  'that',
+  'this',
+  'what',
+  'please',
+]);
 
 /** MiniSearch's term filter: lower case, no stopwords, no one-letter terms. */
 function searchTerm(term: string): string | null {
@@ -112,8 +141,10 @@ export function exampleKey(example: Example): string {
  */
 export function formatExamples(examples: readonly Example[]): string {
   if (examples.length === 0) return '';
-  const blocks = examples.map((ex, i) =>
-    `Example ${i + 1}:\n${ex.map((t) => `${t.role === 'assistant' ? 'Your output' : t.role === 'system' ? 'System output' : 'User input'}: ${t.content}`).join('\n')}`);
+  const blocks = examples.map(
+    (ex, i) =>
+      `Example ${i + 1}:\n${ex.map((t) => `${t.role === 'assistant' ? 'Your output' : t.role === 'system' ? 'System output' : 'User input'}: ${t.content}`).join('\n')}`,
+  );
   return `Examples of how to respond:\n${blocks.join('\n\n')}`;
 }
 
@@ -169,8 +200,19 @@ export class ExampleSelector {
    */
   static async load(file: string, options: ExampleSelectorOptions = {}): Promise<ExampleSelector> {
     const data: unknown = JSON.parse(await readFile(file, 'utf8'));
-    const ok = Array.isArray(data) && data.every((ex) => Array.isArray(ex) && ex.every((t) =>
-      t && typeof t === 'object' && ['user', 'assistant', 'system'].includes((t as ExampleTurn).role) && typeof (t as ExampleTurn).content === 'string'));
+    const ok =
+      Array.isArray(data) &&
+      data.every(
+        (ex) =>
+          Array.isArray(ex) &&
+          ex.every(
+            (t) =>
+              t &&
+              typeof t === 'object' &&
+              ['user', 'assistant', 'system'].includes((t as ExampleTurn).role) &&
+              typeof (t as ExampleTurn).content === 'string',
+          ),
+      );
     if (!ok) throw new Error(`${file}: expected an array of dialogues, each an array of { role: "user"|"assistant"|"system", content }`);
     return new ExampleSelector(data as Example[], options);
   }
@@ -194,7 +236,10 @@ export class ExampleSelector {
    */
   async select(history: readonly { content: string }[], k = 2): Promise<Example[]> {
     if (k <= 0 || this.examples.length === 0) return [];
-    const query = history.slice(-this.#queryTurns).map((t) => t.content).join('\n');
+    const query = history
+      .slice(-this.#queryTurns)
+      .map((t) => t.content)
+      .join('\n');
     let scores: number[] | undefined;
     if (this.#embedder && query.trim()) {
       try {
@@ -228,7 +273,9 @@ export class ExampleSelector {
         const cached: unknown = JSON.parse(await readFile(file, 'utf8'));
         const vectors = (cached as { vectors?: unknown })?.vectors;
         if (isVectorList(vectors, this.#keys.length)) return vectors;
-      } catch { /* missing or unreadable: embed again */ }
+      } catch {
+        /* missing or unreadable: embed again */
+      }
     }
     // Providers reject empty input texts.
     const vectors: unknown = await this.#embedder!.embed(this.#keys.map((key) => key.trim() || '(no text)'));

@@ -5,8 +5,18 @@
 
 /** The variables the shipped prompts use. */
 export const PROMPT_VARIABLES = [
-  'NAME', 'PERSONA', 'STATS', 'INVENTORY', 'ACTION', 'COMMAND_DOCS', 'CODE_DOCS', 'EXAMPLES', 'MEMORY',
-  'TO_SUMMARIZE', 'CONVO', 'SELF_PROMPT',
+  'NAME',
+  'PERSONA',
+  'STATS',
+  'INVENTORY',
+  'ACTION',
+  'COMMAND_DOCS',
+  'CODE_DOCS',
+  'EXAMPLES',
+  'MEMORY',
+  'TO_SUMMARIZE',
+  'CONVO',
+  'SELF_PROMPT',
 ] as const;
 
 /** A variable name in {@link PROMPT_VARIABLES}. */

@@ -34,7 +34,11 @@ const BED_HEIGHT = 0.5625;
 /** animation id "leave bed" (protocol); mineflayer emits `entityWake`. */
 const ANIMATION_WAKE = 2;
 
-interface Sleeper { head: Position; foot: Position; ticks: number }
+interface Sleeper {
+  head: Position;
+  foot: Position;
+  ticks: number;
+}
 const sleepers = new WeakMap<SquidPlayer, Sleeper>();
 
 /** True while the player is in a bed. */
@@ -61,9 +65,15 @@ async function setOccupied(serv: SquidServer, world: SquidWorld, pos: Position, 
 
 /** True when a hostile mob (minecraft-data entity type `hostile`) is near the bed. */
 function monstersNear(serv: SquidServer, world: SquidWorld, pos: Position): boolean {
-  return Object.values(serv.entities).some((e) => e.type === 'mob' && e.world === world
-    && serv.registry.entitiesByName[e.name ?? '']?.type === 'hostile'
-    && Math.abs(e.position.x - pos.x - 0.5) <= MONSTER_XZ && Math.abs(e.position.y - pos.y) <= MONSTER_Y && Math.abs(e.position.z - pos.z - 0.5) <= MONSTER_XZ);
+  return Object.values(serv.entities).some(
+    (e) =>
+      e.type === 'mob' &&
+      e.world === world &&
+      serv.registry.entitiesByName[e.name ?? '']?.type === 'hostile' &&
+      Math.abs(e.position.x - pos.x - 0.5) <= MONSTER_XZ &&
+      Math.abs(e.position.y - pos.y) <= MONSTER_Y &&
+      Math.abs(e.position.z - pos.z - 0.5) <= MONSTER_XZ,
+  );
 }
 
 /**
@@ -81,16 +91,29 @@ export async function useBed(serv: SquidServer, player: SquidPlayer, pos: Positi
   if (!headBlock?.name.endsWith('_bed')) return true;
   if (isSleeping(player) || player.health <= 0) return true;
   const p = player.position;
-  const reachable = (b: Position): boolean => Math.abs(p.x - b.x - 0.5) <= BED_REACH_XZ && Math.abs(p.y - b.y) <= BED_REACH_Y && Math.abs(p.z - b.z - 0.5) <= BED_REACH_XZ;
-  if (!reachable(head) && !reachable(foot)) { sendActionBar(serv, player, translatable('block.minecraft.bed.too_far_away')); return true; }
-  if (headBlock.getProperties().occupied) { sendActionBar(serv, player, translatable('block.minecraft.bed.occupied')); return true; }
+  const reachable = (b: Position): boolean =>
+    Math.abs(p.x - b.x - 0.5) <= BED_REACH_XZ && Math.abs(p.y - b.y) <= BED_REACH_Y && Math.abs(p.z - b.z - 0.5) <= BED_REACH_XZ;
+  if (!reachable(head) && !reachable(foot)) {
+    sendActionBar(serv, player, translatable('block.minecraft.bed.too_far_away'));
+    return true;
+  }
+  if (headBlock.getProperties().occupied) {
+    sendActionBar(serv, player, translatable('block.minecraft.bed.occupied'));
+    return true;
+  }
   const spawn = vec(head.x + 0.5, head.y + BED_HEIGHT, head.z + 0.5);
   const changed = !player.spawnPoint || !player.spawnPoint.equals(spawn);
   player.spawnPoint = spawn;
   if (changed) sendActionBar(serv, player, translatable('block.minecraft.set_spawn'));
   const time = timeOfDay(serv.time);
-  if (time < NIGHT_START || time > NIGHT_END) { sendActionBar(serv, player, translatable('block.minecraft.bed.no_sleep')); return true; }
-  if (player.gameMode !== 1 && monstersNear(serv, player.world, head)) { sendActionBar(serv, player, translatable('block.minecraft.bed.not_safe')); return true; }
+  if (time < NIGHT_START || time > NIGHT_END) {
+    sendActionBar(serv, player, translatable('block.minecraft.bed.no_sleep'));
+    return true;
+  }
+  if (player.gameMode !== 1 && monstersNear(serv, player.world, head)) {
+    sendActionBar(serv, player, translatable('block.minecraft.bed.not_safe'));
+    return true;
+  }
   sleepers.set(player, { head, foot, ticks: 0 });
   player.position = vec(head.x + 0.5, head.y + BED_HEIGHT, head.z + 0.5);
   await setOccupied(serv, player.world, head, true);
@@ -120,9 +143,13 @@ export function installBeds(serv: SquidServer): void {
     player._client.on('entity_action', ({ actionId }: { actionId: number | string }) => {
       if (actionId === 'stop_sleeping' || actionId === 2) void wakeUp(serv, player).catch((err: unknown) => serv.emit('error', err));
     });
-    player.once('disconnected', () => { void wakeUp(serv, player).catch(() => {}); });
+    player.once('disconnected', () => {
+      void wakeUp(serv, player).catch(() => {});
+    });
   });
-  serv.on('playerDied', (player) => { void wakeUp(serv, player).catch(() => {}); });
+  serv.on('playerDied', (player) => {
+    void wakeUp(serv, player).catch(() => {});
+  });
 
   serv.on('tick', () => {
     const players = serv.players;

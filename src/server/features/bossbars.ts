@@ -42,13 +42,20 @@ export function installBossBars(serv: SquidServer): void {
   const write = (bar: BossBar, action: number, players: Iterable<SquidPlayer> = bar.players): void => {
     if (!bar.visible && action !== ACTION.remove) return;
     const params = {
-      entityUUID: bar.uuid, action, title: encodeComponent(serv, bar.name), health: bar.max > 0 ? bar.value / bar.max : 0,
-      color: COLOURS.indexOf(bar.color), dividers: STYLES.indexOf(bar.style), flags: 0,
+      entityUUID: bar.uuid,
+      action,
+      title: encodeComponent(serv, bar.name),
+      health: bar.max > 0 ? bar.value / bar.max : 0,
+      color: COLOURS.indexOf(bar.color),
+      dividers: STYLES.indexOf(bar.style),
+      flags: 0,
     };
     for (const player of players) if (!player.disconnected) player._client.write('boss_bar', params);
   };
   serv.on('newPlayer', (player) => {
-    const forget = (): void => { for (const bar of bars.values()) bar.players.delete(player); };
+    const forget = (): void => {
+      for (const bar of bars.values()) bar.players.delete(player);
+    };
     player.on('disconnected', forget);
   });
   const get = (token: string | undefined): BossBar => {
@@ -71,7 +78,17 @@ export function installBossBars(serv: SquidServer): void {
           const id = parseId(idToken);
           if (args.length < 3) throw usageError('/bossbar add <id> <name>');
           if (bars.has(id)) throw new CommandError(translatable('commands.bossbar.create.failed', [id]));
-          const bar: BossBar = { id, uuid: randomUUID(), name: parseComponent(restAfter(raw, args, 2)), color: 'white', style: 'progress', value: 0, max: 100, visible: true, players: new Set() };
+          const bar: BossBar = {
+            id,
+            uuid: randomUUID(),
+            name: parseComponent(restAfter(raw, args, 2)),
+            color: 'white',
+            style: 'progress',
+            value: 0,
+            max: 100,
+            visible: true,
+            players: new Set(),
+          };
           bars.set(id, bar);
           sendFeedback(serv, ctx, translatable('commands.bossbar.create.success', [label(bar)]));
           return;
@@ -84,20 +101,44 @@ export function installBossBars(serv: SquidServer): void {
           return;
         }
         case 'list':
-          sendFeedback(serv, ctx, bars.size === 0
-            ? translatable('commands.bossbar.list.bars.none')
-            : translatable('commands.bossbar.list.bars.some', [bars.size, { text: '', extra: [...bars.values()].flatMap((b, i) => (i ? [', ', label(b)] : [label(b)])) }]));
+          sendFeedback(
+            serv,
+            ctx,
+            bars.size === 0
+              ? translatable('commands.bossbar.list.bars.none')
+              : translatable('commands.bossbar.list.bars.some', [
+                  bars.size,
+                  { text: '', extra: [...bars.values()].flatMap((b, i) => (i ? [', ', label(b)] : [label(b)])) },
+                ]),
+          );
           return;
         case 'get': {
           const bar = get(idToken);
           switch (property) {
-            case 'value': sendFeedback(serv, ctx, translatable('commands.bossbar.get.value', [label(bar), bar.value])); return;
-            case 'max': sendFeedback(serv, ctx, translatable('commands.bossbar.get.max', [label(bar), bar.max])); return;
-            case 'visible': sendFeedback(serv, ctx, translatable(`commands.bossbar.get.visible.${bar.visible ? 'visible' : 'hidden'}`, [label(bar)])); return;
-            case 'players': sendFeedback(serv, ctx, bar.players.size === 0
-              ? translatable('commands.bossbar.get.players.none', [label(bar)])
-              : translatable('commands.bossbar.get.players.some', [label(bar), bar.players.size, [...bar.players].map(displayName).join(', ')])); return;
-            default: throw usageError('/bossbar get <id> value|max|visible|players');
+            case 'value':
+              sendFeedback(serv, ctx, translatable('commands.bossbar.get.value', [label(bar), bar.value]));
+              return;
+            case 'max':
+              sendFeedback(serv, ctx, translatable('commands.bossbar.get.max', [label(bar), bar.max]));
+              return;
+            case 'visible':
+              sendFeedback(serv, ctx, translatable(`commands.bossbar.get.visible.${bar.visible ? 'visible' : 'hidden'}`, [label(bar)]));
+              return;
+            case 'players':
+              sendFeedback(
+                serv,
+                ctx,
+                bar.players.size === 0
+                  ? translatable('commands.bossbar.get.players.none', [label(bar)])
+                  : translatable('commands.bossbar.get.players.some', [
+                      label(bar),
+                      bar.players.size,
+                      [...bar.players].map(displayName).join(', '),
+                    ]),
+              );
+              return;
+            default:
+              throw usageError('/bossbar get <id> value|max|visible|players');
           }
         }
         case 'set':
@@ -111,11 +152,19 @@ export function installBossBars(serv: SquidServer): void {
 }
 
 function setProperty(
-  serv: SquidServer, bar: BossBar, property: string | undefined, values: string[], ctx: CommandContext, raw: string, args: string[],
-  write: (bar: BossBar, action: number, players?: Iterable<SquidPlayer>) => void, label: (bar: BossBar) => TextComponent,
+  serv: SquidServer,
+  bar: BossBar,
+  property: string | undefined,
+  values: string[],
+  ctx: CommandContext,
+  raw: string,
+  args: string[],
+  write: (bar: BossBar, action: number, players?: Iterable<SquidPlayer>) => void,
+  label: (bar: BossBar) => TextComponent,
 ): void {
   const value = values[0];
-  const done = (key: string, ...extra: Array<TextComponent | string | number>): void => sendFeedback(serv, ctx, translatable(`commands.bossbar.set.${key}`, [label(bar), ...extra]));
+  const done = (key: string, ...extra: Array<TextComponent | string | number>): void =>
+    sendFeedback(serv, ctx, translatable(`commands.bossbar.set.${key}`, [label(bar), ...extra]));
   switch (property) {
     case 'name':
       if (value === undefined) throw usageError('/bossbar set <id> name <name>');
@@ -156,17 +205,33 @@ function setProperty(
     case 'visible': {
       if (value !== 'true' && value !== 'false') throw new CommandError(translatable('parsing.bool.invalid', [value ?? '']));
       const visible = value === 'true';
-      if (bar.visible === visible) throw new CommandError(translatable(`commands.bossbar.set.visibility.unchanged.${visible ? 'visible' : 'hidden'}`));
-      if (visible) { bar.visible = true; write(bar, ACTION.add); } else { write(bar, ACTION.remove); bar.visible = false; }
+      if (bar.visible === visible)
+        throw new CommandError(translatable(`commands.bossbar.set.visibility.unchanged.${visible ? 'visible' : 'hidden'}`));
+      if (visible) {
+        bar.visible = true;
+        write(bar, ACTION.add);
+      } else {
+        write(bar, ACTION.remove);
+        bar.visible = false;
+      }
       done(`visible.success.${visible ? 'visible' : 'hidden'}`);
       return;
     }
     case 'players': {
       const players = value === undefined ? [] : resolvePlayers(serv, value, ctx);
       const next = new Set(players);
-      if (next.size === bar.players.size && [...next].every((p) => bar.players.has(p))) throw new CommandError(translatable('commands.bossbar.set.players.unchanged'));
-      write(bar, ACTION.remove, [...bar.players].filter((p) => !next.has(p)));
-      write(bar, ACTION.add, [...next].filter((p) => !bar.players.has(p)));
+      if (next.size === bar.players.size && [...next].every((p) => bar.players.has(p)))
+        throw new CommandError(translatable('commands.bossbar.set.players.unchanged'));
+      write(
+        bar,
+        ACTION.remove,
+        [...bar.players].filter((p) => !next.has(p)),
+      );
+      write(
+        bar,
+        ACTION.add,
+        [...next].filter((p) => !bar.players.has(p)),
+      );
       bar.players = next;
       if (next.size === 0) done('players.success.none');
       else done('players.success.some', next.size, players.map(displayName).join(', '));

@@ -24,8 +24,15 @@ import { blockEntities, slotCountOf, syncViewers, type BlockEntity } from '../se
 import { blockAt, isTrue, placedState, setBlockState } from '../services/blocks.ts';
 import { dropContents } from '../services/drops.ts';
 import {
-  CLOCKWISE, COUNTER_CLOCKWISE, HORIZONTALS, OPPOSITE, OPPOSITE_HORIZONTAL, lookDirectionTo, offset,
-  type Horizontal, type Position,
+  CLOCKWISE,
+  COUNTER_CLOCKWISE,
+  HORIZONTALS,
+  OPPOSITE,
+  OPPOSITE_HORIZONTAL,
+  lookDirectionTo,
+  offset,
+  type Horizontal,
+  type Position,
 } from '../services/geometry.ts';
 import { closeContainer, inventorySession, openMenu } from '../services/inventory.ts';
 import { createStorageMenu, type InventorySession, type Menu } from '../services/menus.ts';
@@ -37,10 +44,17 @@ const TITLES: Record<string, string> = { chest: 'Chest', trapped_chest: 'Chest',
 const DOUBLE_CHEST_TITLE = 'Large Chest';
 
 type ChestType = 'single' | 'left' | 'right';
-interface ChestState { facing: Horizontal; type: ChestType; waterlogged: boolean }
+interface ChestState {
+  facing: Horizontal;
+  type: ChestType;
+  waterlogged: boolean;
+}
 
 /** A chest block's facing and type, or null when the block is not a chest of `kind`. */
-function chestState(block: { name: string; getProperties(): Record<string, string | number | boolean> } | null, kind: string): ChestState | null {
+function chestState(
+  block: { name: string; getProperties(): Record<string, string | number | boolean> } | null,
+  kind: string,
+): ChestState | null {
   if (!block || block.name !== kind) return null;
   const p = block.getProperties();
   return { facing: p.facing as Horizontal, type: p.type as ChestType, waterlogged: isTrue(p.waterlogged) };
@@ -74,26 +88,34 @@ async function chestHalves(world: SquidWorld, pos: Position, kind: string): Prom
 export function installContainers(serv: SquidServer): void {
   const store = blockEntities(serv);
   for (const kind of CHEST_KINDS) {
-    serv.onItemPlace(kind, async ({ player, placedPosition }) => {
-      const facing = OPPOSITE_HORIZONTAL[lookDirectionTo(player.position, placedPosition, true) as Horizontal];
-      let type: ChestType = 'single';
-      // vanilla candidatePartnerFacing: a single chest of the same kind beside it, with its facing.
-      const candidate = async (d: Horizontal): Promise<Horizontal | null> => {
-        const s = chestState(await blockAt(player.world, offset(placedPosition, d)), kind);
-        return s && s.type === 'single' ? s.facing : null;
-      };
-      if (!player.crouching) {
-        if (facing === await candidate(CLOCKWISE[facing])) type = 'left';
-        else if (facing === await candidate(COUNTER_CLOCKWISE[facing])) type = 'right';
-      }
-      if (type !== 'single') {
-        // The partner's neighbour update (vanilla updateShape) makes it the other half.
-        const partnerPos = offset(placedPosition, connectedDirection({ facing, type }));
-        const partner = chestState(await blockAt(player.world, partnerPos), kind)!;
-        await setBlockState(serv, player.world, partnerPos, kind, { facing, type: type === 'left' ? 'right' : 'left', waterlogged: partner.waterlogged });
-      }
-      return placedState(serv, kind, { facing, type, waterlogged: false });
-    }, false);
+    serv.onItemPlace(
+      kind,
+      async ({ player, placedPosition }) => {
+        const facing = OPPOSITE_HORIZONTAL[lookDirectionTo(player.position, placedPosition, true) as Horizontal];
+        let type: ChestType = 'single';
+        // vanilla candidatePartnerFacing: a single chest of the same kind beside it, with its facing.
+        const candidate = async (d: Horizontal): Promise<Horizontal | null> => {
+          const s = chestState(await blockAt(player.world, offset(placedPosition, d)), kind);
+          return s && s.type === 'single' ? s.facing : null;
+        };
+        if (!player.crouching) {
+          if (facing === (await candidate(CLOCKWISE[facing]))) type = 'left';
+          else if (facing === (await candidate(COUNTER_CLOCKWISE[facing]))) type = 'right';
+        }
+        if (type !== 'single') {
+          // The partner's neighbour update (vanilla updateShape) makes it the other half.
+          const partnerPos = offset(placedPosition, connectedDirection({ facing, type }));
+          const partner = chestState(await blockAt(player.world, partnerPos), kind)!;
+          await setBlockState(serv, player.world, partnerPos, kind, {
+            facing,
+            type: type === 'left' ? 'right' : 'left',
+            waterlogged: partner.waterlogged,
+          });
+        }
+        return placedState(serv, kind, { facing, type, waterlogged: false });
+      },
+      false,
+    );
     serv.onBlockInteraction(kind, async ({ block, player }) => {
       const session = inventorySession(player);
       if (!session || player.crouching) return false;
@@ -105,8 +127,12 @@ export function installContainers(serv: SquidServer): void {
     });
   }
 
-  serv.onItemPlace('barrel', ({ player, placedPosition }) =>
-    placedState(serv, 'barrel', { facing: OPPOSITE[lookDirectionTo(player.position, placedPosition, false)], open: false }), false);
+  serv.onItemPlace(
+    'barrel',
+    ({ player, placedPosition }) =>
+      placedState(serv, 'barrel', { facing: OPPOSITE[lookDirectionTo(player.position, placedPosition, false)], open: false }),
+    false,
+  );
   serv.onBlockInteraction('barrel', async ({ block, player }) => {
     const session = inventorySession(player);
     if (!session || player.crouching) return false;
@@ -140,14 +166,22 @@ function sendLid(serv: SquidServer, entities: BlockEntity[], opening: boolean): 
     const blockId = serv.registry.blocksByName[entity.kind]?.id;
     if (blockId === undefined) continue;
     const location = { x: entity.pos.x, y: entity.pos.y, z: entity.pos.z };
-    serv._writeArray('block_action', { location, byte1: CHEST_LID_EVENT, byte2: entity.viewers.size, blockId }, serv.players.filter((p) => p.world === world));
+    serv._writeArray(
+      'block_action',
+      { location, byte1: CHEST_LID_EVENT, byte2: entity.viewers.size, blockId },
+      serv.players.filter((p) => p.world === world),
+    );
   }
   const first = entities[0];
   const count = first?.viewers.size ?? 0;
   if (first && (opening ? count === 1 : count === 0)) {
     const centre = new Vec3(first.pos.x + 0.5, first.pos.y + 0.5, first.pos.z + 0.5);
     // vanilla ChestBlockEntity.playSound: volume 0.5, pitch 0.9–1.0.
-    serv.playSound?.(opening ? 'block.chest.open' : 'block.chest.close', store.worldOf(first.dimension), centre, { volume: 0.5, pitch: 0.9 + Math.random() * 0.1, soundCategory: 'block' });
+    serv.playSound?.(opening ? 'block.chest.open' : 'block.chest.close', store.worldOf(first.dimension), centre, {
+      volume: 0.5,
+      pitch: 0.9 + Math.random() * 0.1,
+      soundCategory: 'block',
+    });
   }
 }
 
@@ -169,22 +203,41 @@ function openStorage(serv: SquidServer, session: InventorySession, entities: Blo
   const windowType = entities.length === 2 ? 'minecraft:generic_9x6' : 'minecraft:generic_9x3';
   const locate = (slot: number): [BlockEntity, number] => [entities[Math.floor(slot / 27)]!, slot % 27];
   const store = blockEntities(serv);
-  const menu = openMenu(session, (id) => createStorageMenu(session.player, id, 'container', {
-    size,
-    get: (slot) => { const [e, i] = locate(slot); return e.slots[i] ?? null; },
-    set: (slot, item) => { const [e, i] = locate(slot); if (item) item.slot = i; e.slots[i] = item; },
-  }, {
-    // vanilla ChestMenu.quickMoveStack: container → inventory from the end, inventory → container.
-    quickMoveTargets: (slot) => (slot < size ? [[size, size + 36, true]] : [[0, size, false]]),
-    onChanged: (by) => {
-      store.markDirty();
-      syncViewers(entities, by);
-    },
-    onClose: (by) => {
-      for (const e of entities) e.viewers.delete(by);
-      onClosed?.();
-    },
-  }), windowType, title);
+  const menu = openMenu(
+    session,
+    (id) =>
+      createStorageMenu(
+        session.player,
+        id,
+        'container',
+        {
+          size,
+          get: (slot) => {
+            const [e, i] = locate(slot);
+            return e.slots[i] ?? null;
+          },
+          set: (slot, item) => {
+            const [e, i] = locate(slot);
+            if (item) item.slot = i;
+            e.slots[i] = item;
+          },
+        },
+        {
+          // vanilla ChestMenu.quickMoveStack: container → inventory from the end, inventory → container.
+          quickMoveTargets: (slot) => (slot < size ? [[size, size + 36, true]] : [[0, size, false]]),
+          onChanged: (by) => {
+            store.markDirty();
+            syncViewers(entities, by);
+          },
+          onClose: (by) => {
+            for (const e of entities) e.viewers.delete(by);
+            onClosed?.();
+          },
+        },
+      ),
+    windowType,
+    title,
+  );
   // After openMenu: it closes the previous window first, which may be on the same storage.
   for (const e of entities) e.viewers.add(session);
   return menu;

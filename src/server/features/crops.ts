@@ -25,9 +25,15 @@ const tracked = new WeakMap<SquidServer, Map<SquidWorld, Map<string, Position>>>
 
 function cropsOf(serv: SquidServer, world: SquidWorld): Map<string, Position> {
   let byWorld = tracked.get(serv);
-  if (!byWorld) { byWorld = new Map(); tracked.set(serv, byWorld); }
+  if (!byWorld) {
+    byWorld = new Map();
+    tracked.set(serv, byWorld);
+  }
   let crops = byWorld.get(world);
-  if (!crops) { crops = new Map(); byWorld.set(world, crops); }
+  if (!crops) {
+    crops = new Map();
+    byWorld.set(world, crops);
+  }
   return crops;
 }
 
@@ -93,9 +99,17 @@ export function installCrops(serv: SquidServer): void {
       for (const [key, pos] of crops) {
         const times = randomTicks(CROP_CHECK_TICKS, speed);
         if (times === 0) continue;
-        work.push(randomTickCrop(serv, world, pos, times).then((still) => { if (!still) crops.delete(key); }));
+        work.push(
+          randomTickCrop(serv, world, pos, times).then((still) => {
+            if (!still) crops.delete(key);
+          }),
+        );
       }
     }
-    Promise.all(work).catch((err: unknown) => serv.emit('error', err)).finally(() => { busy = false; });
+    Promise.all(work)
+      .catch((err: unknown) => serv.emit('error', err))
+      .finally(() => {
+        busy = false;
+      });
   });
 }

@@ -24,7 +24,8 @@ export function installDataCommand(serv: SquidServer): void {
     op: true,
     action: commandAction(serv, async (args, ctx) => {
       const [verb, target] = args;
-      if (target !== 'block' || (verb !== 'merge' && verb !== 'get')) throw new CommandError({ text: `Usage: ${USAGE} (entity and storage targets are not supported)` });
+      if (target !== 'block' || (verb !== 'merge' && verb !== 'get'))
+        throw new CommandError({ text: `Usage: ${USAGE} (entity and storage targets are not supported)` });
       if (verb === 'merge' ? args.length !== 6 : args.length < 5 || args.length > 6) throw usageError(USAGE);
       const position = parseBlockPos(args.slice(2, 5), ctx);
       const patch = verb === 'merge' ? parseSnbt(args[5]!) : undefined;
@@ -34,7 +35,8 @@ export function installDataCommand(serv: SquidServer): void {
       const current = blockEntityNbt(serv, entity);
       if (patch) {
         // vanilla DataCommands.mergeData: fails when merging changes nothing.
-        if (formatSnbt(mergeCompound(structuredClone(current), patch)) === formatSnbt(current)) throw new CommandError(translatable('commands.data.merge.failed'));
+        if (formatSnbt(mergeCompound(structuredClone(current), patch)) === formatSnbt(current))
+          throw new CommandError(translatable('commands.data.merge.failed'));
         loadBlockEntityNbt(serv, entity, patch);
         sendFeedback(serv, ctx, translatable('commands.data.block.modified', [position.x, position.y, position.z]));
         return;

@@ -21,9 +21,7 @@ import type { BlockBrokenEvent, SquidPlayer, SquidServer, SquidWorld } from '../
 import { blockAt, isAir } from '../services/blocks.ts';
 import { popDrops } from '../services/drops.ts';
 import { addExhaustion, EXHAUSTION } from '../services/food.ts';
-import {
-  BLOCK_REACH, FACES, OPPOSITE, PLAYER_EYE_HEIGHT, isHorizontal, offset, toVec, vec, type Position,
-} from '../services/geometry.ts';
+import { BLOCK_REACH, FACES, OPPOSITE, PLAYER_EYE_HEIGHT, isHorizontal, offset, toVec, vec, type Position } from '../services/geometry.ts';
 import { damageHeldTool, heldItem, PLAYER_SLOTS } from '../services/items.ts';
 import { blockDrops, type DropStack } from '../services/loot.ts';
 import { movementOf } from '../services/movement.ts';
@@ -37,7 +35,11 @@ export const DIG_TOLERANCE = 0.7;
 /** Network slack allowed on top of the tolerance, in ms (one tick). */
 const DIG_SLACK_MS = 50;
 
-interface DigState { pos: Position; stateId: number; startMs: number }
+interface DigState {
+  pos: Position;
+  stateId: number;
+  startMs: number;
+}
 const digs = new WeakMap<SquidPlayer, DigState>();
 /** Players with a delayed destroy pending (vanilla `ServerPlayerGameMode.hasDelayedDestroy`). */
 const delayed = new WeakSet<SquidPlayer>();
@@ -58,7 +60,11 @@ export function expectedDigTime(player: SquidPlayer, block: Block): number {
   }
   const eyes = player.position.offset(0, PLAYER_EYE_HEIGHT, 0).floored();
   let inWater = false;
-  try { inWater = player.world.sync?.getBlock(eyes)?.name === 'water'; } catch { inWater = false; }
+  try {
+    inWater = player.world.sync?.getBlock(eyes)?.name === 'water';
+  } catch {
+    inWater = false;
+  }
   return block.digTime(held?.type ?? null, player.gameMode === 1, inWater, !movementOf(player).onGround, enchants as never, [] as never);
 }
 
@@ -95,7 +101,13 @@ function needsFloor(block: Block): boolean {
  *
  * @returns the drops spawned.
  */
-export async function breakBlock(serv: SquidServer, player: SquidPlayer, pos: Position, block: Block, withDrops: boolean): Promise<DropStack[]> {
+export async function breakBlock(
+  serv: SquidServer,
+  player: SquidPlayer,
+  pos: Position,
+  block: Block,
+  withDrops: boolean,
+): Promise<DropStack[]> {
   const world = player.world;
   const drops = withDrops ? blockDrops(serv, block, heldItem(player)?.type ?? null) : [];
   const other = linkedHalf(block, pos);
@@ -121,7 +133,8 @@ async function breakDependents(serv: SquidServer, player: SquidPlayer, pos: Posi
   for (const face of FACES.slice(2)) {
     const side = offset(pos, face);
     const block = await blockAt(world, side);
-    if (block?.name.includes('wall_torch') && block.getProperties().facing === face) await breakSupported(serv, world, side, block, withDrops);
+    if (block?.name.includes('wall_torch') && block.getProperties().facing === face)
+      await breakSupported(serv, world, side, block, withDrops);
   }
 }
 
@@ -141,11 +154,21 @@ function reject(player: SquidPlayer, pos: Position, stateId: number, sequence: n
 
 function ack(player: SquidPlayer, sequence: number | undefined): void {
   if (sequence === undefined) return;
-  player._client.write('acknowledge_player_digging', { sequenceId: sequence, location: vec(0, 0, 0), block: 0, status: 0, successful: true });
+  player._client.write('acknowledge_player_digging', {
+    sequenceId: sequence,
+    location: vec(0, 0, 0),
+    block: 0,
+    status: 0,
+    successful: true,
+  });
 }
 
 /** The fields of a `block_dig` packet digging reads. */
-interface DigPacket { status: number; location: Position; sequence?: number }
+interface DigPacket {
+  status: number;
+  location: Position;
+  sequence?: number;
+}
 
 /**
  * Handles one dig packet. `receivedMs` is when the packet arrived (`Date.now()` in the packet
@@ -156,7 +179,10 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
   const { status, sequence } = packet;
   const pos = vec(packet.location.x, packet.location.y, packet.location.z);
   const block = await blockAt(player.world, pos);
-  if (!block) { ack(player, sequence); return; }
+  if (!block) {
+    ack(player, sequence);
+    return;
+  }
   if (status === CANCEL) {
     digs.delete(player);
     ack(player, sequence);
@@ -182,7 +208,10 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
   }
   const expected = expectedDigTime(player, block);
   if (status === START) {
-    if (expected === Infinity) { reject(player, pos, block.stateId, sequence); return; }
+    if (expected === Infinity) {
+      reject(player, pos, block.stateId, sequence);
+      return;
+    }
     if (expected === 0) {
       await finishSurvivalBreak(serv, player, pos, block);
       ack(player, sequence);
@@ -220,14 +249,19 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
  */
 function delayDestroy(serv: SquidServer, player: SquidPlayer, pos: Position, stateId: number, dueMs: number): void {
   delayed.add(player);
-  const timer = setTimeout(() => {
-    delayed.delete(player);
-    void (async () => {
-      const block = await blockAt(player.world, pos);
-      if (!block || block.stateId !== stateId || player.disconnected || player.health <= 0 || player.gameMode !== 0) return;
-      await finishSurvivalBreak(serv, player, pos, block);
-    })().catch((err: unknown) => { serv.emit('error', err); });
-  }, Math.max(0, dueMs - Date.now()));
+  const timer = setTimeout(
+    () => {
+      delayed.delete(player);
+      void (async () => {
+        const block = await blockAt(player.world, pos);
+        if (!block || block.stateId !== stateId || player.disconnected || player.health <= 0 || player.gameMode !== 0) return;
+        await finishSurvivalBreak(serv, player, pos, block);
+      })().catch((err: unknown) => {
+        serv.emit('error', err);
+      });
+    },
+    Math.max(0, dueMs - Date.now()),
+  );
   timer.unref();
 }
 
@@ -255,7 +289,11 @@ export function installDigging(serv: SquidServer): void {
         // Handle a player's dig packets in order (START of an instant break before its FINISH),
         // timed by their arrival.
         const receivedMs = Date.now();
-        queue = queue.then(() => onDig(serv, player, packet, receivedMs)).catch((err: unknown) => { serv.emit('error', err); });
+        queue = queue
+          .then(() => onDig(serv, player, packet, receivedMs))
+          .catch((err: unknown) => {
+            serv.emit('error', err);
+          });
         return;
       }
       for (const listener of previous) listener.call(client, packet);

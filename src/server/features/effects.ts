@@ -38,10 +38,18 @@ function applyEffect(serv: SquidServer, player: SquidPlayer, effect: ActiveEffec
     return interval <= 0 || tick % interval === 0;
   };
   switch (effect.name) {
-    case 'regeneration': if (every(50)) heal(player, 1); break;
-    case 'poison': if (every(25) && player.health > 1) hurtPlayer(serv, player, 1, { type: 'magic' }); break;
-    case 'wither': if (every(40)) hurtPlayer(serv, player, 1, { type: 'wither' }); break;
-    case 'hunger': addExhaustion(serv, player, 0.005 * (effect.amplifier + 1)); break;
+    case 'regeneration':
+      if (every(50)) heal(player, 1);
+      break;
+    case 'poison':
+      if (every(25) && player.health > 1) hurtPlayer(serv, player, 1, { type: 'magic' });
+      break;
+    case 'wither':
+      if (every(40)) hurtPlayer(serv, player, 1, { type: 'wither' });
+      break;
+    case 'hunger':
+      addExhaustion(serv, player, 0.005 * (effect.amplifier + 1));
+      break;
     case 'saturation':
       if (player.gameMode === 0 || player.gameMode === 2) {
         player.food = Math.min(MAX_FOOD, player.food + effect.amplifier + 1);
@@ -49,9 +57,14 @@ function applyEffect(serv: SquidServer, player: SquidPlayer, effect: ActiveEffec
         player.updateHealth(player.health);
       }
       break;
-    case 'instant_health': heal(player, Math.max(4 << effect.amplifier, 0)); break;
-    case 'instant_damage': hurtPlayer(serv, player, 6 << effect.amplifier, { type: 'magic' }); break;
-    default: break;
+    case 'instant_health':
+      heal(player, Math.max(4 << effect.amplifier, 0));
+      break;
+    case 'instant_damage':
+      hurtPlayer(serv, player, 6 << effect.amplifier, { type: 'magic' });
+      break;
+    default:
+      break;
   }
 }
 
@@ -73,7 +86,9 @@ export function installEffects(serv: SquidServer): void {
       }
     }
   });
-  serv.on('playerDied', (player) => { clearEffects(serv, player); });
+  serv.on('playerDied', (player) => {
+    clearEffects(serv, player);
+  });
 
   serv.commands.add({
     base: 'effect',
@@ -89,19 +104,28 @@ export function installEffects(serv: SquidServer): void {
           if (!effect) throw new CommandError(translatable('effect.effectNotFound', [name]));
           const cleared = targets.filter((t) => removeEffect(serv, t, effect.name));
           if (cleared.length === 0) throw new CommandError(translatable('commands.effect.clear.specific.failed'));
-          sendFeedback(serv, ctx, cleared.length === 1
-            ? translatable('commands.effect.clear.specific.success.single', [effectName(effect.name), displayName(cleared[0]!)])
-            : translatable('commands.effect.clear.specific.success.multiple', [effectName(effect.name), cleared.length]));
+          sendFeedback(
+            serv,
+            ctx,
+            cleared.length === 1
+              ? translatable('commands.effect.clear.specific.success.single', [effectName(effect.name), displayName(cleared[0]!)])
+              : translatable('commands.effect.clear.specific.success.multiple', [effectName(effect.name), cleared.length]),
+          );
           return;
         }
         const cleared = targets.filter((t) => clearEffects(serv, t) > 0);
         if (cleared.length === 0) throw new CommandError(translatable('commands.effect.clear.everything.failed'));
-        sendFeedback(serv, ctx, cleared.length === 1
-          ? translatable('commands.effect.clear.everything.success.single', [displayName(cleared[0]!)])
-          : translatable('commands.effect.clear.everything.success.multiple', [cleared.length]));
+        sendFeedback(
+          serv,
+          ctx,
+          cleared.length === 1
+            ? translatable('commands.effect.clear.everything.success.single', [displayName(cleared[0]!)])
+            : translatable('commands.effect.clear.everything.success.multiple', [cleared.length]),
+        );
         return;
       }
-      if (action !== 'give' || name === undefined || args.length > 6) throw usageError('/effect give <targets> <effect> [seconds] [amplifier] [hideParticles]');
+      if (action !== 'give' || name === undefined || args.length > 6)
+        throw usageError('/effect give <targets> <effect> [seconds] [amplifier] [hideParticles]');
       const targets = resolvePlayers(serv, selector, ctx);
       const effect = effectByName(serv, name);
       if (!effect) throw new CommandError(translatable('effect.effectNotFound', [name]));
@@ -111,11 +135,17 @@ export function installEffects(serv: SquidServer): void {
       const hide = args[5] === undefined ? false : args[5] === 'true' ? true : args[5] === 'false' ? false : undefined;
       if (hide === undefined) throw new CommandError(translatable('parsing.bool.invalid', [args[5]!]));
       const duration = seconds === -1 ? -1 : instant ? 1 : (seconds ?? DEFAULT_SECONDS) * 20;
-      const given = targets.filter((t) => t.health > 0 && addEffect(serv, t, { id: effect.id, name: effect.name, amplifier, duration, showParticles: !hide }));
+      const given = targets.filter(
+        (t) => t.health > 0 && addEffect(serv, t, { id: effect.id, name: effect.name, amplifier, duration, showParticles: !hide }),
+      );
       if (given.length === 0) throw new CommandError(translatable('commands.effect.give.failed'));
-      sendFeedback(serv, ctx, given.length === 1
-        ? translatable('commands.effect.give.success.single', [effectName(effect.name), displayName(given[0]!)])
-        : translatable('commands.effect.give.success.multiple', [effectName(effect.name), given.length]));
+      sendFeedback(
+        serv,
+        ctx,
+        given.length === 1
+          ? translatable('commands.effect.give.success.single', [effectName(effect.name), displayName(given[0]!)])
+          : translatable('commands.effect.give.success.multiple', [effectName(effect.name), given.length]),
+      );
     }),
   });
 }

@@ -13,18 +13,27 @@
  */
 import type { CommandContext, SquidEntity, SquidServer } from '../types.ts';
 import {
-  callerPosition, callerWorld, commandAction, CommandError, parseBlockArgument, parseBlockPos, parseLocation, restAfter, usageError,
+  callerPosition,
+  callerWorld,
+  commandAction,
+  CommandError,
+  parseBlockArgument,
+  parseBlockPos,
+  parseLocation,
+  restAfter,
+  usageError,
 } from '../services/command-arguments.ts';
 import { runCommand } from '../services/commands.ts';
 import { byteToDegrees } from '../services/geometry.ts';
 import { isPlayer, resolveTargets } from '../services/selectors.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
-const USAGE = '/execute (as|at <targets>|in <dimension>|positioned <pos>|if|unless entity <targets>|if|unless block <pos> <block>)... run <command>';
+const USAGE =
+  '/execute (as|at <targets>|in <dimension>|positioned <pos>|if|unless entity <targets>|if|unless block <pos> <block>)... run <command>';
 
 /** A context that runs as `entity` (vanilla `CommandSourceStack.withEntity`). */
 function asEntity(ctx: CommandContext, entity: SquidEntity): CommandContext {
-  const output = ctx.output === undefined ? ctx.player ?? null : ctx.output;
+  const output = ctx.output === undefined ? (ctx.player ?? null) : ctx.output;
   return isPlayer(entity) ? { ...ctx, player: entity, entity: undefined, output } : { ...ctx, player: undefined, entity, output };
 }
 
@@ -64,9 +73,14 @@ export function installExecuteCommand(serv: SquidServer): void {
             i += 2;
             break;
           case 'at':
-            contexts = contexts.flatMap((c) => targetsOrNone(serv, arg, c).map((e) => ({
-              ...c, position: e.position.clone(), world: e.world, rotation: { yaw: byteToDegrees(e.yaw), pitch: byteToDegrees(e.pitch) },
-            })));
+            contexts = contexts.flatMap((c) =>
+              targetsOrNone(serv, arg, c).map((e) => ({
+                ...c,
+                position: e.position.clone(),
+                world: e.world,
+                rotation: { yaw: byteToDegrees(e.yaw), pitch: byteToDegrees(e.pitch) },
+              })),
+            );
             i += 2;
             break;
           case 'in': {
@@ -89,13 +103,14 @@ export function installExecuteCommand(serv: SquidServer): void {
               i += 4;
             }
             break;
-          case 'if': case 'unless': {
+          case 'if':
+          case 'unless': {
             const wanted = sub === 'if';
             if (arg === 'entity') {
               const selector = args[i + 2];
               if (!selector) throw usageError(USAGE);
               const counts = contexts.map((c) => targetsOrNone(serv, selector, c).length);
-              contexts = contexts.filter((_, k) => (counts[k]! > 0) === wanted);
+              contexts = contexts.filter((_, k) => counts[k]! > 0 === wanted);
               lastCount = wanted ? counts.reduce((a, b) => a + b, 0) : contexts.length;
               i += 3;
             } else if (arg === 'block') {
@@ -105,7 +120,12 @@ export function installExecuteCommand(serv: SquidServer): void {
               const kept: CommandContext[] = [];
               for (const c of contexts) {
                 const block = await callerWorld(serv, c).getBlock(parseBlockPos(args.slice(i + 2, i + 5), c));
-                const written = /\[([^\]]*)\]/.exec(blockToken)?.[1]?.split(',').map((p) => p.split('=')[0]!.trim()).filter(Boolean) ?? [];
+                const written =
+                  /\[([^\]]*)\]/
+                    .exec(blockToken)?.[1]
+                    ?.split(',')
+                    .map((p) => p.split('=')[0]!.trim())
+                    .filter(Boolean) ?? [];
                 const properties = block.getProperties() as Record<string, unknown>;
                 const matches = block.name === expected.name && written.every((k) => String(properties[k]) === expected.properties[k]);
                 if (matches === wanted) kept.push(c);
@@ -122,7 +142,13 @@ export function installExecuteCommand(serv: SquidServer): void {
       }
       if (lastCount === undefined) throw usageError(USAGE);
       if (contexts.length === 0) throw new CommandError(translatable('commands.execute.conditional.fail'));
-      sendFeedback(serv, ctx, lastCount === 1 ? translatable('commands.execute.conditional.pass') : translatable('commands.execute.conditional.pass_count', [lastCount]));
+      sendFeedback(
+        serv,
+        ctx,
+        lastCount === 1
+          ? translatable('commands.execute.conditional.pass')
+          : translatable('commands.execute.conditional.pass_count', [lastCount]),
+      );
     }),
   });
 }

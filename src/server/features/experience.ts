@@ -12,7 +12,11 @@ import { displayName, resolvePlayers } from '../services/selectors.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
 /** A player's experience (vanilla `experienceLevel`, `experienceProgress`, `totalExperience`). */
-interface Experience { level: number; progress: number; total: number }
+interface Experience {
+  level: number;
+  progress: number;
+  total: number;
+}
 
 const experience = new WeakMap<SquidPlayer, Experience>();
 
@@ -42,7 +46,13 @@ function addPoints(xp: Experience, points: number): void {
   xp.total = Math.max(0, Math.min(2_147_483_647, xp.total + points));
   while (xp.progress < 0) {
     const removed = xp.progress * pointsForNextLevel(xp.level);
-    if (xp.level > 0) { addLevels(xp, -1); xp.progress = 1 + removed / pointsForNextLevel(xp.level); } else { addLevels(xp, -1); xp.progress = 0; }
+    if (xp.level > 0) {
+      addLevels(xp, -1);
+      xp.progress = 1 + removed / pointsForNextLevel(xp.level);
+    } else {
+      addLevels(xp, -1);
+      xp.progress = 0;
+    }
   }
   while (xp.progress >= 1) {
     xp.progress = (xp.progress - 1) * pointsForNextLevel(xp.level);
@@ -54,13 +64,19 @@ function addPoints(xp: Experience, points: number): void {
 /** vanilla `giveExperienceLevels`. */
 function addLevels(xp: Experience, levels: number): void {
   xp.level += levels;
-  if (xp.level < 0) { xp.level = 0; xp.progress = 0; xp.total = 0; }
+  if (xp.level < 0) {
+    xp.level = 0;
+    xp.progress = 0;
+    xp.total = 0;
+  }
 }
 
 /** Registers `/xp` and `/experience` (op only). */
 export function installExperience(serv: SquidServer): void {
   // vanilla: death loses the experience unless the game rule keepInventory is on.
-  serv.on('playerDied', (player) => { if (!gameRule(serv, 'keepInventory')) experience.set(player, { level: 0, progress: 0, total: 0 }); });
+  serv.on('playerDied', (player) => {
+    if (!gameRule(serv, 'keepInventory')) experience.set(player, { level: 0, progress: 0, total: 0 });
+  });
   serv.on('newPlayer', (player) => player.once('spawned', () => send(player, experienceOf(player))));
   serv.commands.add({
     base: 'experience',
@@ -92,7 +108,8 @@ function runXp(serv: SquidServer, args: string[], ctx: CommandContext): void {
   for (const target of targets) {
     const xp = experienceOf(target);
     if (action === 'add') {
-      if (unit === 'points') addPoints(xp, amount); else addLevels(xp, amount);
+      if (unit === 'points') addPoints(xp, amount);
+      else addLevels(xp, amount);
     } else if (unit === 'levels') {
       xp.level = amount;
     } else {
@@ -102,7 +119,11 @@ function runXp(serv: SquidServer, args: string[], ctx: CommandContext): void {
     send(target, xp);
   }
   const key = `commands.experience.${action}.${unit}.success`;
-  sendFeedback(serv, ctx, targets.length === 1
-    ? translatable(`${key}.single`, [amount, displayName(targets[0]!)])
-    : translatable(`${key}.multiple`, [amount, targets.length]));
+  sendFeedback(
+    serv,
+    ctx,
+    targets.length === 1
+      ? translatable(`${key}.single`, [amount, displayName(targets[0]!)])
+      : translatable(`${key}.multiple`, [amount, targets.length]),
+  );
 }

@@ -10,7 +10,13 @@ import { Vec3 } from 'vec3';
 import type { SquidServer, SquidWorld } from '../types.ts';
 import { blockOfState, isAir, propertiesOfState } from '../services/blocks.ts';
 import {
-  callerWorld, commandAction, CommandError, parseBlockArgument, parseBlockPos, usageError, writtenProperties,
+  callerWorld,
+  commandAction,
+  CommandError,
+  parseBlockArgument,
+  parseBlockPos,
+  usageError,
+  writtenProperties,
   type BlockArgument,
 } from '../services/command-arguments.ts';
 import { blockEntities } from '../services/block-entities.ts';
@@ -23,7 +29,10 @@ import { sendFeedback, translatable } from '../services/text.ts';
 export const FILL_VOLUME_LIMIT = 32_768;
 
 /** One block write. */
-export interface BlockWrite { position: Vec3; stateId: number }
+export interface BlockWrite {
+  position: Vec3;
+  stateId: number;
+}
 
 /**
  * Writes many blocks to `world` and shows them to every player in that world: one
@@ -34,11 +43,15 @@ export async function writeBlocks(serv: SquidServer, world: SquidWorld, writes: 
   const sections = new Map<string, { x: number; y: number; z: number; records: number[]; last: BlockWrite }>();
   for (const write of writes) {
     await world.setBlockStateId(write.position, write.stateId);
-    const sx = Math.floor(write.position.x / 16), sy = Math.floor(write.position.y / 16), sz = Math.floor(write.position.z / 16);
+    const sx = Math.floor(write.position.x / 16),
+      sy = Math.floor(write.position.y / 16),
+      sz = Math.floor(write.position.z / 16);
     const key = `${sx},${sy},${sz}`;
     let section = sections.get(key);
     if (!section) sections.set(key, (section = { x: sx, y: sy, z: sz, records: [], last: write }));
-    const lx = write.position.x - sx * 16, ly = write.position.y - sy * 16, lz = write.position.z - sz * 16;
+    const lx = write.position.x - sx * 16,
+      ly = write.position.y - sy * 16,
+      lz = write.position.z - sz * 16;
     // Protocol record: stateId << 12 | x << 8 | z << 4 | y (section-local).
     section.records.push(write.stateId * 4096 + ((lx << 8) | (lz << 4) | ly));
     section.last = write;
@@ -47,7 +60,11 @@ export async function writeBlocks(serv: SquidServer, world: SquidWorld, writes: 
   for (const section of sections.values()) {
     for (const player of players) {
       if (section.records.length === 1) player.sendBlock(section.last.position, section.last.stateId);
-      else player._client.write('multi_block_change', { chunkCoordinates: { x: section.x, y: section.y, z: section.z }, records: section.records });
+      else
+        player._client.write('multi_block_change', {
+          chunkCoordinates: { x: section.x, y: section.y, z: section.z },
+          records: section.records,
+        });
     }
   }
 }

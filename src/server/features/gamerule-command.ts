@@ -14,7 +14,8 @@ import { sendFeedback, translatable } from '../services/text.ts';
 export function installGameruleCommand(serv: SquidServer): void {
   onGameRuleChange(serv, (name, value) => {
     if (name !== 'doImmediateRespawn') return;
-    for (const player of serv.players) if (!player.disconnected) player._client.write('game_state_change', { reason: 'immediate_respawn', gameMode: value ? 1 : 0 });
+    for (const player of serv.players)
+      if (!player.disconnected) player._client.write('game_state_change', { reason: 'immediate_respawn', gameMode: value ? 1 : 0 });
   });
   serv.commands.add({
     base: 'gamerule',

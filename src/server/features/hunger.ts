@@ -25,7 +25,11 @@ const EAT_TICKS_BY_ITEM: Record<string, number> = { dried_kelp: 16 };
 const ALWAYS_EDIBLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'honey_bottle', 'suspicious_stew']);
 /** Items left in hand after eating the last one (vanilla `use_remainder` / `BowlFoodItem`). */
 const REMAINDER: Record<string, string> = {
-  mushroom_stew: 'bowl', rabbit_stew: 'bowl', beetroot_soup: 'bowl', suspicious_stew: 'bowl', honey_bottle: 'glass_bottle',
+  mushroom_stew: 'bowl',
+  rabbit_stew: 'bowl',
+  beetroot_soup: 'bowl',
+  suspicious_stew: 'bowl',
+  honey_bottle: 'glass_bottle',
 };
 /** entity_status: "use item complete" (vanilla EntityEvent 9); mineflayer's consume() waits for it. */
 const STATUS_USE_ITEM_COMPLETE = 9;
@@ -130,14 +134,17 @@ export function installHunger(serv: SquidServer): void {
     const move = movementOf(player);
     const horizontal = Math.hypot(to.x - from.x, to.z - from.z);
     // Jumping: leaving the ground upwards (vanilla `Player.jumpFromGround`).
-    if (wasOnGround && !move.onGround && to.y > from.y) addExhaustion(serv, player, move.sprinting ? EXHAUSTION.sprintJump : EXHAUSTION.jump);
+    if (wasOnGround && !move.onGround && to.y > from.y)
+      addExhaustion(serv, player, move.sprinting ? EXHAUSTION.sprintJump : EXHAUSTION.jump);
     if (horizontal <= 0) return;
     if (isInWater(player)) addExhaustion(serv, player, EXHAUSTION.swimPerBlock * Math.hypot(to.x - from.x, to.y - from.y, to.z - from.z));
     else if (move.onGround && move.sprinting) addExhaustion(serv, player, EXHAUSTION.sprintPerBlock * horizontal);
   });
 
   // Dying stops eating (the player-state feature announces deaths).
-  serv.on('playerDied', (player) => { hungerOf(player).eating = null; });
+  serv.on('playerDied', (player) => {
+    hungerOf(player).eating = null;
+  });
 
   serv.on('newPlayer', (player) => {
     const state = hungerOf(player);
@@ -150,8 +157,14 @@ export function installHunger(serv: SquidServer): void {
     client.on('block_dig', ({ status }: { status: number }) => {
       if (status === DIG_STATUS_RELEASE_USE_ITEM) state.eating = null;
     });
-    client.on('held_item_slot', () => { state.eating = null; });
-    player.on('spawned', () => { state.exhaustion = 0; state.timer = 0; state.eating = null; });
+    client.on('held_item_slot', () => {
+      state.eating = null;
+    });
+    player.on('spawned', () => {
+      state.exhaustion = 0;
+      state.timer = 0;
+      state.eating = null;
+    });
   });
 }
 

@@ -24,10 +24,30 @@ const INTERACT_REACH = 6;
 const MOUSE_INTERACT = 0;
 /** Sheep metadata `wool` byte: bit 0x10 = sheared, low 4 bits = colour. */
 const SHEARED_BIT = 0x10;
-const WOOL_COLOURS = ['white', 'orange', 'magenta', 'light_blue', 'yellow', 'lime', 'pink', 'gray', 'light_gray', 'cyan', 'purple', 'blue', 'brown', 'green', 'red', 'black'];
+const WOOL_COLOURS = [
+  'white',
+  'orange',
+  'magenta',
+  'light_blue',
+  'yellow',
+  'lime',
+  'pink',
+  'gray',
+  'light_gray',
+  'cyan',
+  'purple',
+  'blue',
+  'brown',
+  'green',
+  'red',
+  'black',
+];
 
 /** Per-sheep wool state: colour index and whether it is sheared. */
-interface SheepState { colour: number; sheared: boolean }
+interface SheepState {
+  colour: number;
+  sheared: boolean;
+}
 const sheepStates = new WeakMap<SquidEntity, SheepState>();
 
 /** A sheep's wool state (white and unsheared until changed). */
@@ -53,7 +73,10 @@ function sendWool(serv: SquidServer, sheep: SquidEntity): void {
 function milk(serv: SquidServer, player: SquidPlayer, hand: number): boolean {
   const item = heldItem(player, hand);
   if (!item || itemName(serv, item) !== 'bucket') return false;
-  if (player.gameMode === 1) { giveItems(player, 'milk_bucket', 1); return true; }
+  if (player.gameMode === 1) {
+    giveItems(player, 'milk_bucket', 1);
+    return true;
+  }
   if (item.count === 1) {
     const Item = itemClass(serv);
     player.inventory.updateSlot(handSlot(player, hand), new Item(serv.registry.itemsByName.milk_bucket!.id, 1));
@@ -74,7 +97,9 @@ function shear(serv: SquidServer, player: SquidPlayer, sheep: SquidEntity, hand:
   sendWool(serv, sheep);
   const count = 1 + Math.floor(Math.random() * 3);
   const p = sheep.position;
-  popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [{ item: `${WOOL_COLOURS[state.colour]!}_wool`, count }]);
+  popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [
+    { item: `${WOOL_COLOURS[state.colour]!}_wool`, count },
+  ]);
   damageHeldTool(serv, player, 1, hand);
   return true;
 }

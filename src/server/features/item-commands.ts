@@ -11,8 +11,18 @@ import type { SquidPlayer, SquidServer } from '../types.ts';
 import { blockEntityAt } from '../services/block-entities.ts';
 import { setBlockEntitySlot } from '../services/block-entity-nbt.ts';
 import {
-  callerWorld, commandAction, CommandError, itemLabel, newStack, parseBlockPos, parseInteger, parseItem,
-  playerWindowSlot, requirePlayer, usageError, type ItemInfo,
+  callerWorld,
+  commandAction,
+  CommandError,
+  itemLabel,
+  newStack,
+  parseBlockPos,
+  parseInteger,
+  parseItem,
+  playerWindowSlot,
+  requirePlayer,
+  usageError,
+  type ItemInfo,
 } from '../services/command-arguments.ts';
 import { giveItems } from '../services/inventory.ts';
 import { countOf } from '../services/items.ts';
@@ -36,12 +46,18 @@ export function clearInventory(player: SquidPlayer, item: ItemInfo | undefined, 
     const existing = slots[slot];
     if (!existing || (item && existing.type !== item.id)) continue;
     const count = countOf(existing);
-    if (maxCount === 0) { total += count; continue; }
+    if (maxCount === 0) {
+      total += count;
+      continue;
+    }
     const take = maxCount < 0 ? count : Math.min(count, maxCount - total);
     if (take <= 0) break;
     total += take;
     if (take === count) player.inventory.updateSlot(slot, null);
-    else { existing.count = count - take; player.inventory.updateSlot(slot, existing); }
+    else {
+      existing.count = count - take;
+      player.inventory.updateSlot(slot, existing);
+    }
   }
   return total;
 }
@@ -63,9 +79,13 @@ export function installItemCommands(serv: SquidServer): void {
       const limit = item.stackSize * MAX_GIVE_STACKS;
       if (count > limit) throw new CommandError(translatable('commands.give.failed.toomanyitems', [limit, item.name]));
       for (const player of players) giveItems(player, item.name, count);
-      sendFeedback(serv, ctx, players.length === 1
-        ? translatable('commands.give.success.single', [count, itemLabel(item), players[0]!.username])
-        : translatable('commands.give.success.multiple', [count, itemLabel(item), players.length]));
+      sendFeedback(
+        serv,
+        ctx,
+        players.length === 1
+          ? translatable('commands.give.success.single', [count, itemLabel(item), players[0]!.username])
+          : translatable('commands.give.success.multiple', [count, itemLabel(item), players.length]),
+      );
     }),
   });
 
@@ -85,9 +105,11 @@ export function installItemCommands(serv: SquidServer): void {
       for (const player of players) total += clearInventory(player, item, maxCount);
       if (total === 0) {
         // Vanilla's failure keys have no `commands.` prefix.
-        throw new CommandError(players.length === 1
-          ? translatable('clear.failed.single', [players[0]!.username])
-          : translatable('clear.failed.multiple', [players.length]));
+        throw new CommandError(
+          players.length === 1
+            ? translatable('clear.failed.single', [players[0]!.username])
+            : translatable('clear.failed.multiple', [players.length]),
+        );
       }
       const testOnly = maxCount === 0;
       const key = `commands.clear.${testOnly ? 'test' : 'success'}.${players.length === 1 ? 'single' : 'multiple'}`;
@@ -127,9 +149,13 @@ export function installItemCommands(serv: SquidServer): void {
         const slots = players.map((player) => playerWindowSlot(args[3]!, player.heldItemSlot ?? 0));
         if (slots.some((slot) => slot === undefined)) throw new CommandError(translatable('commands.item.target.no_such_slot', [args[3]!]));
         players.forEach((player, i) => player.inventory.updateSlot(slots[i]!, info.name === 'air' ? null : newStack(serv, info, count)));
-        sendFeedback(serv, ctx, players.length === 1
-          ? translatable('commands.item.entity.set.success.single', [displayName(players[0]!), itemLabel(info)])
-          : translatable('commands.item.entity.set.success.multiple', [players.length, itemLabel(info)]));
+        sendFeedback(
+          serv,
+          ctx,
+          players.length === 1
+            ? translatable('commands.item.entity.set.success.single', [displayName(players[0]!), itemLabel(info)])
+            : translatable('commands.item.entity.set.success.multiple', [players.length, itemLabel(info)]),
+        );
         return;
       }
       throw usageError(itemUsage);

@@ -76,12 +76,19 @@ function moveAxis(serv: SquidServer, mob: MobState, pos: Vec3, axis: 'x' | 'z', 
   if (amount === 0) return true;
   const next = pos.clone();
   next[axis] += amount;
-  if (!collides(serv, mob.entity.world, mob, next)) { pos[axis] = next[axis]; return true; }
+  if (!collides(serv, mob.entity.world, mob, next)) {
+    pos[axis] = next[axis];
+    return true;
+  }
   const stepped = next.offset(0, 1, 0);
   if (mob.onGround && !collides(serv, mob.entity.world, mob, stepped) && !collides(serv, mob.entity.world, mob, pos.offset(0, 1, 0))) {
     // Only a step of at most one block: the obstacle's top must be reachable.
     const ground = groundBelow(serv, mob.entity.world, mob, stepped);
-    if (ground > pos.y && ground <= pos.y + 1) { pos[axis] = next[axis]; pos.y = ground; return true; }
+    if (ground > pos.y && ground <= pos.y + 1) {
+      pos[axis] = next[axis];
+      pos.y = ground;
+      return true;
+    }
   }
   return false;
 }
@@ -99,7 +106,10 @@ function nearestSurvivalPlayer(serv: SquidServer, mob: MobState): SquidPlayer | 
   for (const player of serv.players) {
     if (player.world !== mob.entity.world || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
     const d = player.position.distanceTo(mob.entity.position);
-    if (d <= bestDistance) { best = player; bestDistance = d; }
+    if (d <= bestDistance) {
+      best = player;
+      bestDistance = d;
+    }
   }
   return best;
 }
@@ -115,7 +125,10 @@ function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void 
   // Goals (vanilla goal priorities: panic > follow player > stroll).
   if (moves) {
     if (panicking) {
-      if (!mob.target) { mob.target = randomTarget(pos); mob.targetSpeed = mob.stats.panic!; }
+      if (!mob.target) {
+        mob.target = randomTarget(pos);
+        mob.targetSpeed = mob.stats.panic!;
+      }
     } else if (mob.hostile) {
       const player = nearestSurvivalPlayer(serv, mob);
       const attack = HOSTILE_ATTACKS[mob.name];
@@ -148,19 +161,23 @@ function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void 
     const distance = Math.hypot(dx, dz);
     const step = groundSpeed(mob.stats.speed * mob.targetSpeed * (mob.baby ? 1.5 : 1)) * AI_STEP_TICKS;
     if (distance <= step) {
-      walkX = dx; walkZ = dz;
+      walkX = dx;
+      walkZ = dz;
       mob.target = null;
     } else {
-      walkX = (dx / distance) * step; walkZ = (dz / distance) * step;
+      walkX = (dx / distance) * step;
+      walkZ = (dz / distance) * step;
     }
     if (distance > 1e-3) entity.yaw = degreesToByte((Math.atan2(-dx, dz) * 180) / Math.PI);
   }
   let momentumX = 0;
   let momentumZ = 0;
   for (let t = 0; t < AI_STEP_TICKS; t++) {
-    momentumX += mob.motion.x; momentumZ += mob.motion.z;
+    momentumX += mob.motion.x;
+    momentumZ += mob.motion.z;
     const friction = mob.onGround ? GROUND_FRICTION : AIR_FRICTION;
-    mob.motion.x *= friction; mob.motion.z *= friction;
+    mob.motion.x *= friction;
+    mob.motion.z *= friction;
   }
   if (Math.abs(mob.motion.x) < 0.003) mob.motion.x = 0;
   if (Math.abs(mob.motion.z) < 0.003) mob.motion.z = 0;
@@ -183,7 +200,13 @@ function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void 
     mob.onGround = true;
   } else {
     const next = pos.offset(0, dy, 0);
-    if (!collides(serv, mob.entity.world, mob, next)) { pos.y = next.y; mob.onGround = false; } else { mob.motion.y = 0; mob.onGround = dy < 0; }
+    if (!collides(serv, mob.entity.world, mob, next)) {
+      pos.y = next.y;
+      mob.onGround = false;
+    } else {
+      mob.motion.y = 0;
+      mob.onGround = dy < 0;
+    }
   }
 
   if (!pos.equals(entity.position)) {
@@ -228,8 +251,18 @@ function knockBack(player: SquidPlayer, from: Vec3): void {
   const dx = player.position.x - from.x;
   const dz = player.position.z - from.z;
   const length = Math.hypot(dx, dz) || 1;
-  const velocity = { x: Math.round((dx / length) * MELEE_KNOCKBACK * VELOCITY_UNIT), y: Math.round(MELEE_KNOCKBACK * VELOCITY_UNIT), z: Math.round((dz / length) * MELEE_KNOCKBACK * VELOCITY_UNIT) };
-  player._client.write('entity_velocity', { entityId: player.id, velocity, velocityX: velocity.x, velocityY: velocity.y, velocityZ: velocity.z });
+  const velocity = {
+    x: Math.round((dx / length) * MELEE_KNOCKBACK * VELOCITY_UNIT),
+    y: Math.round(MELEE_KNOCKBACK * VELOCITY_UNIT),
+    z: Math.round((dz / length) * MELEE_KNOCKBACK * VELOCITY_UNIT),
+  };
+  player._client.write('entity_velocity', {
+    entityId: player.id,
+    velocity,
+    velocityX: velocity.x,
+    velocityY: velocity.y,
+    velocityZ: velocity.z,
+  });
 }
 
 /**

@@ -46,7 +46,14 @@ function playerAttackDamage(registry: MobRegistry, clock: AttackClock, player: S
  * damage above that hit's counts; a player attacker's damage comes from their held item, and the
  * hit knocks the mob back and makes passive mobs panic. At 0 health the mob dies.
  */
-function hurtMob(serv: SquidServer, registry: MobRegistry, clock: AttackClock, mob: MobState, baseDamage: number, attacker?: SquidPlayer): void {
+function hurtMob(
+  serv: SquidServer,
+  registry: MobRegistry,
+  clock: AttackClock,
+  mob: MobState,
+  baseDamage: number,
+  attacker?: SquidPlayer,
+): void {
   if (mob.dead) return;
   if (attacker && attacker.position.distanceTo(mob.entity.position) > ATTACK_REACH + mob.halfWidth) return;
   let damage = attacker ? playerAttackDamage(registry, clock, attacker) : baseDamage;
@@ -62,13 +69,17 @@ function hurtMob(serv: SquidServer, registry: MobRegistry, clock: AttackClock, m
   mob.health = Math.max(0, mob.health - damage);
   mob.entity.health = mob.health;
   const watchers = mob.entity.getNearbyPlayers();
-  serv._writeArray('damage_event', {
-    entityId: mob.entity.id,
-    sourceTypeId: 0,
-    sourceCauseId: attacker ? attacker.id + 1 : 0,
-    sourceDirectId: attacker ? attacker.id + 1 : 0,
-    sourcePosition: undefined,
-  }, watchers);
+  serv._writeArray(
+    'damage_event',
+    {
+      entityId: mob.entity.id,
+      sourceTypeId: 0,
+      sourceCauseId: attacker ? attacker.id + 1 : 0,
+      sourceDirectId: attacker ? attacker.id + 1 : 0,
+      sourcePosition: undefined,
+    },
+    watchers,
+  );
   sendMobMetadata(serv, mob, watchers);
   if (attacker) {
     // vanilla LivingEntity.knockback(0.4, attacker.x - x, attacker.z - z): away from the attacker.
@@ -80,7 +91,10 @@ function hurtMob(serv: SquidServer, registry: MobRegistry, clock: AttackClock, m
     if (mob.onGround) mob.motion.y = Math.min(KNOCKBACK, mob.motion.y / 2 + KNOCKBACK);
     mob.onGround = false;
   }
-  if (mob.health <= 0) { killMob(serv, mob, attacker); return; }
+  if (mob.health <= 0) {
+    killMob(serv, mob, attacker);
+    return;
+  }
   const type = serv.registry.entities[mob.entity.entityType ?? -1]?.type;
   if (mob.stats.panic !== undefined && type !== undefined && PANICKING_TYPES.has(type)) {
     mob.target = null; // re-targeted by the next AI step while panicking

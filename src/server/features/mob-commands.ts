@@ -6,7 +6,13 @@
  */
 import type { SquidEntity, SquidServer } from '../types.ts';
 import {
-  callerPosition, callerWorld, commandAction, CommandError, parseLocation, requirePlayer, usageError,
+  callerPosition,
+  callerWorld,
+  commandAction,
+  CommandError,
+  parseLocation,
+  requirePlayer,
+  usageError,
 } from '../services/command-arguments.ts';
 import { hurtPlayer } from '../services/damage.ts';
 import { killMob, LIVING_TYPES, mobState, spawnMob } from '../services/mobs.ts';
@@ -20,7 +26,10 @@ import { sendFeedback, translatable } from '../services/text.ts';
  */
 function killEntity(serv: SquidServer, entity: SquidEntity): void {
   const mob = mobState(serv, entity);
-  if (mob) { killMob(serv, mob); return; }
+  if (mob) {
+    killMob(serv, mob);
+    return;
+  }
   if (isPlayer(entity)) {
     if (entity.health > 0) hurtPlayer(serv, entity, Infinity, { type: 'generic_kill' });
     return;
@@ -70,13 +79,18 @@ export function installMobCommands(serv: SquidServer): void {
     op: true,
     action: commandAction(serv, (args, ctx) => {
       if (args.length > 1) throw usageError(killUsage);
-      const targets = (args[0] === undefined ? [requirePlayer(ctx)] : resolveTargets(serv, args[0], ctx))
-        .filter((entity) => !mobState(serv, entity)?.dead);
+      const targets = (args[0] === undefined ? [requirePlayer(ctx)] : resolveTargets(serv, args[0], ctx)).filter(
+        (entity) => !mobState(serv, entity)?.dead,
+      );
       if (targets.length === 0) throw new CommandError(translatable('argument.entity.notfound.entity'));
       for (const entity of targets) killEntity(serv, entity);
-      sendFeedback(serv, ctx, targets.length === 1
-        ? translatable('commands.kill.success.single', [displayName(targets[0]!)])
-        : translatable('commands.kill.success.multiple', [targets.length]));
+      sendFeedback(
+        serv,
+        ctx,
+        targets.length === 1
+          ? translatable('commands.kill.success.single', [displayName(targets[0]!)])
+          : translatable('commands.kill.success.multiple', [targets.length]),
+      );
     }),
   });
 }

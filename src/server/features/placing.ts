@@ -22,8 +22,19 @@ import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockAt, isReplaceable, isSolid, isTrue, stateOf, withProperties, type PropertyValue } from '../services/blocks.ts';
 import { cropForSeed, TILLED } from '../services/farming.ts';
 import {
-  BLOCK_REACH, DIRECTION_OFFSET, FACES, OPPOSITE, PLAYER_EYE_HEIGHT, PLAYER_HALF_WIDTH, PLAYER_HEIGHT, horizontalFacing, offset, vec,
-  type Direction, type Horizontal, type Position,
+  BLOCK_REACH,
+  DIRECTION_OFFSET,
+  FACES,
+  OPPOSITE,
+  PLAYER_EYE_HEIGHT,
+  PLAYER_HALF_WIDTH,
+  PLAYER_HEIGHT,
+  horizontalFacing,
+  offset,
+  vec,
+  type Direction,
+  type Horizontal,
+  type Position,
 } from '../services/geometry.ts';
 import { consumeHeld, damageHeldTool, heldItem } from '../services/items.ts';
 import { movementOf } from '../services/movement.ts';
@@ -76,10 +87,18 @@ async function toggle(ctx: UseContext): Promise<void> {
 
 /** True when no player's hitbox overlaps the block cell at `pos`. */
 function cellFree(serv: SquidServer, world: SquidWorld, pos: Position): boolean {
-  return !serv.players.some((p) => p.world === world && p.health > 0 && p.gameMode !== 3
-    && p.position.x + PLAYER_HALF_WIDTH > pos.x && p.position.x - PLAYER_HALF_WIDTH < pos.x + 1
-    && p.position.z + PLAYER_HALF_WIDTH > pos.z && p.position.z - PLAYER_HALF_WIDTH < pos.z + 1
-    && p.position.y + PLAYER_HEIGHT > pos.y && p.position.y < pos.y + 1);
+  return !serv.players.some(
+    (p) =>
+      p.world === world &&
+      p.health > 0 &&
+      p.gameMode !== 3 &&
+      p.position.x + PLAYER_HALF_WIDTH > pos.x &&
+      p.position.x - PLAYER_HALF_WIDTH < pos.x + 1 &&
+      p.position.z + PLAYER_HALF_WIDTH > pos.z &&
+      p.position.z - PLAYER_HALF_WIDTH < pos.z + 1 &&
+      p.position.y + PLAYER_HEIGHT > pos.y &&
+      p.position.y < pos.y + 1,
+  );
 }
 
 /** Where a placement goes: the clicked block when it is replaceable, else across the face (if replaceable). */
@@ -132,7 +151,12 @@ const placeBed: Placer = async (ctx, name) => {
 };
 
 /** Places a single block with the given properties at the target, when free. */
-async function placeSingle(ctx: UseContext, name: string, props: (at: Vec3, replacingClicked: boolean) => Record<string, PropertyValue> | null, collides = true): Promise<boolean> {
+async function placeSingle(
+  ctx: UseContext,
+  name: string,
+  props: (at: Vec3, replacingClicked: boolean) => Record<string, PropertyValue> | null,
+  collides = true,
+): Promise<boolean> {
   const t = await target(ctx);
   if (!t) return false;
   if (collides && !cellFree(ctx.serv, ctx.player.world, t.at)) return false;
@@ -142,12 +166,13 @@ async function placeSingle(ctx: UseContext, name: string, props: (at: Vec3, repl
   return true;
 }
 
-const placeTrapdoor: Placer = (ctx, name) => placeSingle(ctx, name, (at, replacingClicked) => {
-  if (!replacingClicked && ctx.face !== 'up' && ctx.face !== 'down') {
-    return { facing: ctx.face, half: clickY(ctx, at) > 0.5 ? 'top' : 'bottom', open: false };
-  }
-  return { facing: OPPOSITE[ctx.facing], half: ctx.face === 'up' ? 'bottom' : 'top', open: false };
-});
+const placeTrapdoor: Placer = (ctx, name) =>
+  placeSingle(ctx, name, (at, replacingClicked) => {
+    if (!replacingClicked && ctx.face !== 'up' && ctx.face !== 'down') {
+      return { facing: ctx.face, half: clickY(ctx, at) > 0.5 ? 'top' : 'bottom', open: false };
+    }
+    return { facing: OPPOSITE[ctx.facing], half: ctx.face === 'up' ? 'bottom' : 'top', open: false };
+  });
 
 const placeFenceGate: Placer = (ctx, name) => placeSingle(ctx, name, () => ({ facing: ctx.facing, open: false }));
 
@@ -156,9 +181,12 @@ function lowerHalf(ctx: UseContext, at: Position): boolean {
   return ctx.face !== 'down' && (ctx.face === 'up' || clickY(ctx, at) <= 0.5);
 }
 
-const placeStairs: Placer = (ctx, name) => placeSingle(ctx, name, (at) => ({
-  facing: ctx.facing, half: lowerHalf(ctx, at) ? 'bottom' : 'top', shape: 'straight',
-}));
+const placeStairs: Placer = (ctx, name) =>
+  placeSingle(ctx, name, (at) => ({
+    facing: ctx.facing,
+    half: lowerHalf(ctx, at) ? 'bottom' : 'top',
+    shape: 'straight',
+  }));
 
 const placeSlab: Placer = async (ctx, name) => {
   const { serv, player, block } = ctx;
@@ -194,7 +222,9 @@ const placeTorch: Placer = async (ctx, name) => {
   }
   if (ctx.face === 'down' || !serv.registry.blocksByName[wall]) return false;
   if (!isSolid(await blockAt(player.world, offset(t.at, OPPOSITE[ctx.face])))) return false;
-  const props: Record<string, string> = serv.registry.blocksByName[wall]?.states?.some((s) => s.name === 'facing') ? { facing: ctx.face } : {};
+  const props: Record<string, string> = serv.registry.blocksByName[wall]?.states?.some((s) => s.name === 'facing')
+    ? { facing: ctx.face }
+    : {};
   await serv.setBlock(player.world, t.at, stateOf(serv, wall, props));
   return true;
 };
@@ -240,7 +270,8 @@ function placerFor(serv: SquidServer, itemName: string): { placer: Placer; consu
   if (itemName.endsWith('_fence_gate')) return { placer: placeFenceGate, consumes: true };
   if (itemName.endsWith('_stairs')) return { placer: placeStairs, consumes: true };
   if (itemName.endsWith('_slab')) return { placer: placeSlab, consumes: true };
-  if (itemName.endsWith('torch') && serv.registry.blocksByName[itemName.replace(/torch$/, 'wall_torch')]) return { placer: placeTorch, consumes: true };
+  if (itemName.endsWith('torch') && serv.registry.blocksByName[itemName.replace(/torch$/, 'wall_torch')])
+    return { placer: placeTorch, consumes: true };
   if (itemName.endsWith('_carpet')) return { placer: placeCarpet, consumes: true };
   return undefined;
 }
@@ -269,13 +300,18 @@ async function placeRegistered(ctx: UseContext, item: Item, hand: number, packet
   // flying-squid's placement data (its placeBlock plugin): angle from the player to the block, in [0, 360).
   const dx = player.position.x - (placedPosition.x + 0.5);
   const dz = player.position.z - (placedPosition.z + 0.5);
-  const angle = Math.atan2(dx, -dz) * 180 / Math.PI + 180;
+  const angle = (Math.atan2(dx, -dz) * 180) / Math.PI + 180;
   const half = ctx.face === 'down' ? 'top' : ctx.face === 'up' ? 'bottom' : clickY(ctx, placedPosition) > 0.5 ? 'top' : 'bottom';
   const { id, data } = await serv.placeItem({
-    item, angle, direction: packet.direction, player,
-    referencePosition: ctx.pos, placedPosition, directionVector: placedPosition.minus(ctx.pos),
+    item,
+    angle,
+    direction: packet.direction,
+    player,
+    referencePosition: ctx.pos,
+    placedPosition,
+    directionVector: placedPosition.minus(ctx.pos),
     properties: {
-      rotation: Math.floor(angle / 22.5 + 0.5) & 0xF,
+      rotation: Math.floor(angle / 22.5 + 0.5) & 0xf,
       axis: AXIS_BY_FACE[ctx.face],
       facing: FACING_BY_QUADRANT[Math.floor(angle / 90 + 0.5) & 0x3],
       half,
@@ -309,14 +345,21 @@ async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket
   const hand = packet.hand ?? 0;
   const move = movementOf(player);
   const ctx: UseContext = {
-    serv, player, pos, block, face,
+    serv,
+    player,
+    pos,
+    block,
+    face,
     cursor: { x: packet.cursorX ?? 0.5, y: packet.cursorY ?? 0.5, z: packet.cursorZ ?? 0.5 },
     facing: horizontalFacing(move.yaw),
   };
   const item = heldItem(player, hand);
   if (player.gameMode === 3) return;
   if (!move.sneaking || !item) {
-    if (toggleable(block.name)) { await toggle(ctx); return; }
+    if (toggleable(block.name)) {
+      await toggle(ctx);
+      return;
+    }
     // flying-squid's interaction registry; handlers resolve true when they used the click.
     const used = Object.assign(block, { position: pos, direction: packet.direction });
     if (await serv.interactWithBlock({ block: used, player })) return;
@@ -328,7 +371,7 @@ async function onUse(serv: SquidServer, player: SquidPlayer, packet: PlacePacket
     await placeRegistered(ctx, item, hand, packet);
     return;
   }
-  if (await rule.placer(ctx, itemName) && rule.consumes) consumeHeld(player, 1, hand);
+  if ((await rule.placer(ctx, itemName)) && rule.consumes) consumeHeld(player, 1, hand);
 }
 
 /** Re-sends the clicked block and the one across the clicked face (vanilla after every `useItemOn`). */
@@ -339,7 +382,14 @@ async function resendAround(player: SquidPlayer, packet: PlacePacket): Promise<v
     const block = await blockAt(player.world, at);
     if (block) player._client.write('block_change', { location: at, type: block.stateId });
   }
-  if (packet.sequence !== undefined) player._client.write('acknowledge_player_digging', { sequenceId: packet.sequence, location: pos, block: 0, status: 0, successful: true });
+  if (packet.sequence !== undefined)
+    player._client.write('acknowledge_player_digging', {
+      sequenceId: packet.sequence,
+      location: pos,
+      block: 0,
+      status: 0,
+      successful: true,
+    });
 }
 
 /**
@@ -354,10 +404,14 @@ export function installPlacing(serv: SquidServer): void {
     client.removeAllListeners('block_place');
     let queue: Promise<void> = Promise.resolve();
     client.on('block_place', (packet: PlacePacket) => {
-      queue = queue.then(async () => {
-        await onUse(serv, player, packet);
-        if (packet.direction >= 0 && packet.direction <= 5) await resendAround(player, packet);
-      }).catch((err: unknown) => { serv.emit('error', err); });
+      queue = queue
+        .then(async () => {
+          await onUse(serv, player, packet);
+          if (packet.direction >= 0 && packet.direction <= 5) await resendAround(player, packet);
+        })
+        .catch((err: unknown) => {
+          serv.emit('error', err);
+        });
     });
   });
 }

@@ -62,9 +62,13 @@ export function installPlayerCommands(serv: SquidServer): void {
       const angle = parseAngle(args[4]);
       for (const target of targets) target.spawnPoint = new Vec3(pos.x + 0.5, pos.y, pos.z + 0.5);
       const where = [pos.x, pos.y, pos.z, angle, 'minecraft:overworld'];
-      sendFeedback(serv, ctx, targets.length === 1
-        ? translatable('commands.spawnpoint.success.single', [...where, displayName(targets[0]!)])
-        : translatable('commands.spawnpoint.success.multiple', [...where, targets.length]));
+      sendFeedback(
+        serv,
+        ctx,
+        targets.length === 1
+          ? translatable('commands.spawnpoint.success.single', [...where, displayName(targets[0]!)])
+          : translatable('commands.spawnpoint.success.multiple', [...where, targets.length]),
+      );
     }),
   });
 
@@ -74,7 +78,11 @@ export function installPlayerCommands(serv: SquidServer): void {
     usage: '/seed',
     action: commandAction(serv, (_args, ctx) => {
       const seed = String(serv.seed ?? 0);
-      sendFeedback(serv, ctx, translatable('commands.seed.success', [translatable('chat.square_brackets', [{ text: seed, color: 'green' }])]));
+      sendFeedback(
+        serv,
+        ctx,
+        translatable('commands.seed.success', [translatable('chat.square_brackets', [{ text: seed, color: 'green' }])]),
+      );
     }),
   });
 
@@ -91,7 +99,8 @@ export function installPlayerCommands(serv: SquidServer): void {
       if (!Number.isFinite(amount)) throw new CommandError(translatable('parsing.float.invalid', [amountToken]));
       if (amount < 0) throw new CommandError(translatable('argument.float.low', [0, amount]));
       const type = typeToken.replace(/^minecraft:/, '');
-      if (!damageTypes(serv).has(type)) throw new CommandError(translatable('argument.resource.not_found', [typeToken, 'minecraft:damage_type']));
+      if (!damageTypes(serv).has(type))
+        throw new CommandError(translatable('argument.resource.not_found', [typeToken, 'minecraft:damage_type']));
       const [target] = resolveTargets(serv, selector, ctx, { single: true });
       const attacker = attackerSelector ? resolveTargets(serv, attackerSelector, ctx, { single: true })[0] : undefined;
       if (isPlayer(target!)) {
@@ -109,7 +118,11 @@ export function installPlayerCommands(serv: SquidServer): void {
     usage: '/list',
     action: commandAction(serv, (_args, ctx) => {
       const max = (serv as SquidServer & { _server?: { maxPlayers?: number } })._server?.maxPlayers ?? serv.players.length;
-      sendFeedback(serv, ctx, translatable('commands.list.players', [serv.players.length, max, serv.players.map((p) => p.username).join(', ')]));
+      sendFeedback(
+        serv,
+        ctx,
+        translatable('commands.list.players', [serv.players.length, max, serv.players.map((p) => p.username).join(', ')]),
+      );
     }),
   });
 
@@ -145,14 +158,20 @@ export function installPlayerCommands(serv: SquidServer): void {
     action: commandAction(serv, (args, ctx) => {
       const [name] = args;
       if (name === undefined) {
-        sendFeedback(serv, ctx, translatable('commands.difficulty.query', [translatable(`options.difficulty.${DIFFICULTIES[serv.difficulty] ?? 'easy'}`)]));
+        sendFeedback(
+          serv,
+          ctx,
+          translatable('commands.difficulty.query', [translatable(`options.difficulty.${DIFFICULTIES[serv.difficulty] ?? 'easy'}`)]),
+        );
         return;
       }
       const difficulty = DIFFICULTIES.indexOf(name);
       if (difficulty < 0 || args.length > 1) throw usageError('/difficulty [peaceful|easy|normal|hard]');
-      if (serv.difficulty === difficulty) throw new CommandError(translatable('commands.difficulty.failure', [translatable(`options.difficulty.${name}`)]));
+      if (serv.difficulty === difficulty)
+        throw new CommandError(translatable('commands.difficulty.failure', [translatable(`options.difficulty.${name}`)]));
       serv.difficulty = difficulty;
-      for (const player of serv.players) if (!player.disconnected) player._client.write('difficulty', { difficulty: name, difficultyLocked: false });
+      for (const player of serv.players)
+        if (!player.disconnected) player._client.write('difficulty', { difficulty: name, difficultyLocked: false });
       sendFeedback(serv, ctx, translatable('commands.difficulty.success', [translatable(`options.difficulty.${name}`)]));
     }),
   });

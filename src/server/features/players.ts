@@ -37,7 +37,9 @@ function installNoEmptyDestroy(serv: SquidServer): void {
     const withDespawn = player as SquidPlayer & { despawnEntities?(entities: unknown[]): void };
     const despawn = withDespawn.despawnEntities?.bind(player);
     if (!despawn) return;
-    withDespawn.despawnEntities = (entities: unknown[]) => { if (entities.length > 0) despawn(entities); };
+    withDespawn.despawnEntities = (entities: unknown[]) => {
+      if (entities.length > 0) despawn(entities);
+    };
   });
 }
 
@@ -111,7 +113,8 @@ function playerLeaveSender(serv: SquidServer): ((leaving: SquidPlayer) => void) 
     const seenBy = others.filter((p) => p.nearbyEntities?.includes(leaving));
     for (const other of seenBy) other._client.write('entity_destroy', { entityIds: [leaving.id] });
     for (const entity of Object.values(serv.entities)) {
-      if (entity !== leaving && Array.isArray(entity.nearbyEntities)) entity.nearbyEntities = entity.nearbyEntities.filter((e) => e !== leaving);
+      if (entity !== leaving && Array.isArray(entity.nearbyEntities))
+        entity.nearbyEntities = entity.nearbyEntities.filter((e) => e !== leaving);
     }
     // flying-squid's logout then despawns the player for the leaver's own `nearbyPlayers()`, a list
     // that can name players who no longer see it: emptied, as the despawn was done just above.
@@ -131,7 +134,7 @@ function installFoodSaturation(serv: SquidServer): void {
 function gameModeNames(serv: SquidServer): Record<string, string> {
   const spawnInfo = containerFields(sharedType(serv, 'SpawnInfo') ?? toClientType(serv, 'SpawnInfo'));
   const mappings = dig(spawnInfo.find((f) => f.name === 'gamemode')?.type, 1, 'mappings');
-  return mappings && typeof mappings === 'object' ? mappings as Record<string, string> : {};
+  return mappings && typeof mappings === 'object' ? (mappings as Record<string, string>) : {};
 }
 
 /**

@@ -48,18 +48,22 @@ export function signLine(raw: unknown): string {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed === 'string') return parsed;
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { text?: unknown }).text === 'string') return (parsed as { text: string }).text;
-  } catch { /* not JSON: plain text */ }
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { text?: unknown }).text === 'string')
+      return (parsed as { text: string }).text;
+  } catch {
+    /* not JSON: plain text */
+  }
   return raw;
 }
 
 /** The `tile_entity_data` packet that shows a sign's text. */
 export function signPacket(entity: BlockEntity): { location: Position; action: number; nbtData: unknown } {
-  const side = (lines: string[] | undefined) => nbt.comp({
-    messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: lines?.[i] ?? '' })))),
-    color: nbt.string('black'),
-    has_glowing_text: nbt.byte(0),
-  });
+  const side = (lines: string[] | undefined) =>
+    nbt.comp({
+      messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: lines?.[i] ?? '' })))),
+      color: nbt.string('black'),
+      has_glowing_text: nbt.byte(0),
+    });
   return {
     location: entity.pos,
     action: entity.kind.endsWith('_hanging_sign') ? HANGING_SIGN_TYPE : SIGN_TYPE,
@@ -76,7 +80,13 @@ function playersIn(serv: SquidServer, world: SquidWorld): SquidPlayer[] {
  *
  * @returns false when there is no sign at `pos`.
  */
-export async function setSignText(serv: SquidServer, world: SquidWorld, pos: Position, lines: string[], side: 'front' | 'back' = 'front'): Promise<boolean> {
+export async function setSignText(
+  serv: SquidServer,
+  world: SquidWorld,
+  pos: Position,
+  lines: string[],
+  side: 'front' | 'back' = 'front',
+): Promise<boolean> {
   const block = await blockAt(world, pos);
   if (!block || !isSignBlock(block.name)) return false;
   const store = blockEntities(serv);
@@ -92,21 +102,30 @@ export async function setSignText(serv: SquidServer, world: SquidWorld, pos: Pos
 export function installSigns(serv: SquidServer): void {
   const store = blockEntities(serv);
   serv.on('newPlayer', (player) => {
-    player._client.on('update_sign', (packet: { location: Position; isFrontText?: boolean; text1?: string; text2?: string; text3?: string; text4?: string }) => {
-      const { location } = packet;
-      const centre = { x: location.x + 0.5, y: location.y + 0.5, z: location.z + 0.5 };
-      if (Math.hypot(player.position.x - centre.x, player.position.y - centre.y, player.position.z - centre.z) > EDIT_REACH) return;
-      const lines = [packet.text1, packet.text2, packet.text3, packet.text4].map(signLine);
-      void setSignText(serv, player.world, location, lines, packet.isFrontText === false ? 'back' : 'front')
-        .catch((err: unknown) => serv.emit('error', err));
-    });
+    player._client.on(
+      'update_sign',
+      (packet: { location: Position; isFrontText?: boolean; text1?: string; text2?: string; text3?: string; text4?: string }) => {
+        const { location } = packet;
+        const centre = { x: location.x + 0.5, y: location.y + 0.5, z: location.z + 0.5 };
+        if (Math.hypot(player.position.x - centre.x, player.position.y - centre.y, player.position.z - centre.z) > EDIT_REACH) return;
+        const lines = [packet.text1, packet.text2, packet.text3, packet.text4].map(signLine);
+        void setSignText(serv, player.world, location, lines, packet.isFrontText === false ? 'back' : 'front').catch((err: unknown) =>
+          serv.emit('error', err),
+        );
+      },
+    );
     const sendChunk = player.sendChunk.bind(player);
     player.sendChunk = async (chunkX: number, chunkZ: number, column: unknown): Promise<void> => {
       await sendChunk(chunkX, chunkZ, column);
       if (player.disconnected) return;
       const dimension = store.dimensionOf(player.world);
       for (const entity of store.all()) {
-        if (entity.text && entity.dimension === dimension && Math.floor(entity.pos.x / 16) === chunkX && Math.floor(entity.pos.z / 16) === chunkZ) {
+        if (
+          entity.text &&
+          entity.dimension === dimension &&
+          Math.floor(entity.pos.x / 16) === chunkX &&
+          Math.floor(entity.pos.z / 16) === chunkZ
+        ) {
           player._client.write('tile_entity_data', signPacket(entity));
         }
       }
@@ -117,11 +136,16 @@ export function installSigns(serv: SquidServer): void {
     const standing = item.name;
     const wall = standing.replace(/_sign$/, '_wall_sign');
     if (!serv.registry.blocksByName[standing] || !serv.registry.blocksByName[wall]) continue;
-    serv.onItemPlace(standing, ({ direction, properties }) => {
-      if (direction === 0) return {}; // no sign under a ceiling (that is a hanging sign)
-      if (direction === 1) return placedState(serv, standing, { rotation: Number(properties.rotation ?? 0), waterlogged: properties.waterlogged === true });
-      return placedState(serv, wall, { facing: WALL_FACING[direction - 2]!, waterlogged: properties.waterlogged === true });
-    }, false);
+    serv.onItemPlace(
+      standing,
+      ({ direction, properties }) => {
+        if (direction === 0) return {}; // no sign under a ceiling (that is a hanging sign)
+        if (direction === 1)
+          return placedState(serv, standing, { rotation: Number(properties.rotation ?? 0), waterlogged: properties.waterlogged === true });
+        return placedState(serv, wall, { facing: WALL_FACING[direction - 2]!, waterlogged: properties.waterlogged === true });
+      },
+      false,
+    );
   }
   serv.on('blockPlaced', ({ player, position, name }) => {
     if (isSignBlock(name) && !player.disconnected) player._client.write('open_sign_entity', { location: position, isFrontText: true });

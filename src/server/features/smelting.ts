@@ -48,8 +48,15 @@ export function installSmelting(serv: SquidServer): void {
 
   for (const [kind, spec] of Object.entries(FURNACE_KINDS)) {
     // vanilla AbstractFurnaceBlock.getStateForPlacement: the front faces the player.
-    serv.onItemPlace(kind, ({ player, placedPosition }) =>
-      placedState(serv, kind, { facing: OPPOSITE_HORIZONTAL[lookDirectionTo(player.position, placedPosition, true) as Horizontal], lit: false }), false);
+    serv.onItemPlace(
+      kind,
+      ({ player, placedPosition }) =>
+        placedState(serv, kind, {
+          facing: OPPOSITE_HORIZONTAL[lookDirectionTo(player.position, placedPosition, true) as Horizontal],
+          lit: false,
+        }),
+      false,
+    );
     serv.onBlockInteraction(kind, ({ block, player }) => {
       const session = inventorySession(player);
       if (!session || player.crouching) return false;
@@ -59,28 +66,50 @@ export function installSmelting(serv: SquidServer): void {
     });
   }
 
-  const recipeFor = (type: CookingType, item: Item | null): CookingRecipe | undefined => (item ? table.recipes[type].get(item.type) : undefined);
+  const recipeFor = (type: CookingType, item: Item | null): CookingRecipe | undefined =>
+    item ? table.recipes[type].get(item.type) : undefined;
 
-  function openFurnace(session: InventorySession, entity: BlockEntity, spec: typeof FURNACE_KINDS[string]): void {
+  function openFurnace(session: InventorySession, entity: BlockEntity, spec: (typeof FURNACE_KINDS)[string]): void {
     const isFuel = (item: Item): boolean => table.fuels.has(item.type) || item.type === bucket;
-    openMenu(session, (id) => createStorageMenu(session.player, id, 'furnace', {
-      size: 3,
-      get: (slot) => entity.slots[slot] ?? null,
-      set: (slot, item) => { if (item) item.slot = slot; entity.slots[slot] = item; },
-    }, {
-      // vanilla FurnaceFuelSlot / FurnaceResultSlot.
-      mayPlace: (slot, item) => (slot === FURNACE_SLOTS.fuel ? isFuel(item) : slot !== FURNACE_SLOTS.result),
-      quickMoveTargets: (slot, item) => {
-        const { inventoryStart: inv, hotbarStart: hot, end } = FURNACE_SLOTS;
-        if (slot === FURNACE_SLOTS.result) return [[inv, end, true]];
-        if (slot < inv) return [[inv, end, false]];
-        if (recipeFor(spec.type, item)) return [[FURNACE_SLOTS.input, FURNACE_SLOTS.input + 1, false]];
-        if (isFuel(item)) return [[FURNACE_SLOTS.fuel, FURNACE_SLOTS.fuel + 1, false]];
-        return slot < hot ? [[hot, end, false]] : [[inv, hot, false]];
-      },
-      onChanged: (by) => { store.markDirty(); syncViewers([entity], by); },
-      onClose: (by) => { entity.viewers.delete(by); sentProperties.delete(by); },
-    }), spec.window, spec.title);
+    openMenu(
+      session,
+      (id) =>
+        createStorageMenu(
+          session.player,
+          id,
+          'furnace',
+          {
+            size: 3,
+            get: (slot) => entity.slots[slot] ?? null,
+            set: (slot, item) => {
+              if (item) item.slot = slot;
+              entity.slots[slot] = item;
+            },
+          },
+          {
+            // vanilla FurnaceFuelSlot / FurnaceResultSlot.
+            mayPlace: (slot, item) => (slot === FURNACE_SLOTS.fuel ? isFuel(item) : slot !== FURNACE_SLOTS.result),
+            quickMoveTargets: (slot, item) => {
+              const { inventoryStart: inv, hotbarStart: hot, end } = FURNACE_SLOTS;
+              if (slot === FURNACE_SLOTS.result) return [[inv, end, true]];
+              if (slot < inv) return [[inv, end, false]];
+              if (recipeFor(spec.type, item)) return [[FURNACE_SLOTS.input, FURNACE_SLOTS.input + 1, false]];
+              if (isFuel(item)) return [[FURNACE_SLOTS.fuel, FURNACE_SLOTS.fuel + 1, false]];
+              return slot < hot ? [[hot, end, false]] : [[inv, hot, false]];
+            },
+            onChanged: (by) => {
+              store.markDirty();
+              syncViewers([entity], by);
+            },
+            onClose: (by) => {
+              entity.viewers.delete(by);
+              sentProperties.delete(by);
+            },
+          },
+        ),
+      spec.window,
+      spec.title,
+    );
     entity.viewers.add(session);
     // All four properties go out with the next tick's update, not with the window: mineflayer
     // listens for them only once its openFurnace has seen the window open.
@@ -128,7 +157,10 @@ export function installSmelting(serv: SquidServer): void {
           else slots[FURNACE_SLOTS.result] = new Item(recipe.result, 1);
           input = input!;
           input.count = countOf(input) - 1;
-          if (input.count <= 0) { slots[FURNACE_SLOTS.input] = null; d.inputType = -1; }
+          if (input.count <= 0) {
+            slots[FURNACE_SLOTS.input] = null;
+            d.inputType = -1;
+          }
           changed = true;
         }
       } else {

@@ -14,7 +14,14 @@
 import { Vec3 } from 'vec3';
 import type { CommandContext, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import {
-  callerPosition, callerWorld, commandAction, CommandError, isCoordinate, parseBlockArgument, parseLocation, usageError,
+  callerPosition,
+  callerWorld,
+  commandAction,
+  CommandError,
+  isCoordinate,
+  parseBlockArgument,
+  parseLocation,
+  usageError,
 } from '../services/command-arguments.ts';
 import { dig, sharedType } from '../services/protocol.ts';
 import { displayName, resolvePlayers } from '../services/selectors.ts';
@@ -44,7 +51,15 @@ function soundRegistryId(serv: SquidServer, sound: string): number | undefined {
  * carries id + 1; node-minecraft-protocol adds the 1). Sounds outside the registry are not sent:
  * node-minecraft-protocol cannot encode an inline sound event (it skips the 0 marker byte).
  */
-export function writeSound(serv: SquidServer, player: SquidPlayer, sound: string, source: string, position: Vec3, volume: number, pitch: number): void {
+export function writeSound(
+  serv: SquidServer,
+  player: SquidPlayer,
+  sound: string,
+  source: string,
+  position: Vec3,
+  volume: number,
+  pitch: number,
+): void {
   const soundId = soundRegistryId(serv, sound);
   if (player.disconnected || soundId === undefined) return;
   player._client.write('sound_effect', {
@@ -67,14 +82,33 @@ function particleNames(serv: SquidServer): Set<string> {
 
 /** Installs the `serv.playSound` fix, `/playsound` and `/particle`. */
 export function installSoundsParticles(serv: SquidServer): void {
-  const withSound = serv as SquidServer & { playSound: unknown; getNearby(o: { world: SquidWorld; position: Vec3; radius: number }): SquidPlayer[] };
-  withSound.playSound = (sound: string, world: SquidWorld, position: Vec3 | null, options: { whitelist?: SquidPlayer | SquidPlayer[]; blacklist?: SquidPlayer[]; radius?: number; volume?: number; pitch?: number; soundCategory?: number | string } = {}) => {
+  const withSound = serv as SquidServer & {
+    playSound: unknown;
+    getNearby(o: { world: SquidWorld; position: Vec3; radius: number }): SquidPlayer[];
+  };
+  withSound.playSound = (
+    sound: string,
+    world: SquidWorld,
+    position: Vec3 | null,
+    options: {
+      whitelist?: SquidPlayer | SquidPlayer[];
+      blacklist?: SquidPlayer[];
+      radius?: number;
+      volume?: number;
+      pitch?: number;
+      soundCategory?: number | string;
+    } = {},
+  ) => {
     const { blacklist = [], radius = 32, volume = 1, pitch = 1, soundCategory = 0 } = options;
-    const players = options.whitelist !== undefined
-      ? (Array.isArray(options.whitelist) ? options.whitelist : [options.whitelist])
-      : serv.players.filter((p) => p.world === world && position && p.position.distanceTo(position) <= radius);
-    const source = typeof soundCategory === 'number' ? SOUND_SOURCES[soundCategory] ?? 'master' : soundCategory;
-    for (const player of players) if (!blacklist.includes(player)) writeSound(serv, player, sound, source, position ?? player.position, volume, pitch);
+    const players =
+      options.whitelist !== undefined
+        ? Array.isArray(options.whitelist)
+          ? options.whitelist
+          : [options.whitelist]
+        : serv.players.filter((p) => p.world === world && position && p.position.distanceTo(position) <= radius);
+    const source = typeof soundCategory === 'number' ? (SOUND_SOURCES[soundCategory] ?? 'master') : soundCategory;
+    for (const player of players)
+      if (!blacklist.includes(player)) writeSound(serv, player, sound, source, position ?? player.position, volume, pitch);
   };
 
   serv.commands.add({
@@ -103,7 +137,8 @@ function runPlaysound(serv: SquidServer, args: string[], ctx: CommandContext): v
   if (!/^([a-z0-9_.-]+:)?[a-z0-9_./-]+$/.test(sound)) throw new CommandError(translatable('argument.id.invalid'));
   const targets = resolvePlayers(serv, selector, ctx);
   const rest = args.slice(3);
-  const position = rest.length >= 3 && rest.slice(0, 3).every(isCoordinate) ? parseLocation(rest.splice(0, 3), callerPosition(ctx)) : callerPosition(ctx);
+  const position =
+    rest.length >= 3 && rest.slice(0, 3).every(isCoordinate) ? parseLocation(rest.splice(0, 3), callerPosition(ctx)) : callerPosition(ctx);
   const number = (token: string | undefined, fallback: number, min: number, max: number): number => {
     if (token === undefined) return fallback;
     const n = Number(token);
@@ -117,7 +152,7 @@ function runPlaysound(serv: SquidServer, args: string[], ctx: CommandContext): v
   const minVolume = number(rest[2], 0, 0, 1);
   const world = callerWorld(serv, ctx);
   // vanilla PlaySoundCommand: heard within (volume > 1 ? volume × 16 : 16) blocks; beyond, at minVolume 2 blocks from the listener.
-  const range = (volume > 1 ? volume * 16 : 16);
+  const range = volume > 1 ? volume * 16 : 16;
   const heard: SquidPlayer[] = [];
   for (const target of targets) {
     const eyes = target.position.offset(0, 1.62, 0);
@@ -131,9 +166,13 @@ function runPlaysound(serv: SquidServer, args: string[], ctx: CommandContext): v
     heard.push(target);
   }
   if (heard.length === 0) throw new CommandError(translatable('commands.playsound.failed'));
-  sendFeedback(serv, ctx, heard.length === 1
-    ? translatable('commands.playsound.success.single', [sound, displayName(heard[0]!)])
-    : translatable('commands.playsound.success.multiple', [sound, heard.length]));
+  sendFeedback(
+    serv,
+    ctx,
+    heard.length === 1
+      ? translatable('commands.playsound.success.single', [sound, displayName(heard[0]!)])
+      : translatable('commands.playsound.success.multiple', [sound, heard.length]),
+  );
 }
 
 function runParticle(serv: SquidServer, names: Set<string>, args: string[], ctx: CommandContext): void {
@@ -172,8 +211,16 @@ function runParticle(serv: SquidServer, names: Set<string>, args: string[], ctx:
   const shown = viewers.filter((p) => !p.disconnected && p.world === world && p.position.distanceTo(position) <= range);
   for (const player of shown) {
     player._client.write('world_particles', {
-      longDistance: mode === 'force', alwaysShow: mode === 'force', x: position.x, y: position.y, z: position.z,
-      offsetX: delta.x, offsetY: delta.y, offsetZ: delta.z, velocityOffset: speed, amount: count,
+      longDistance: mode === 'force',
+      alwaysShow: mode === 'force',
+      x: position.x,
+      y: position.y,
+      z: position.z,
+      offsetX: delta.x,
+      offsetY: delta.y,
+      offsetZ: delta.z,
+      velocityOffset: speed,
+      amount: count,
       particle: { type: name, data },
     });
   }

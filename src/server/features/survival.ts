@@ -42,7 +42,21 @@ const BURN_DAMAGE = 1;
 /** vanilla `LivingEntity.calculateFallDamage`: the safe fall distance (attribute `safe_fall_distance`). */
 const SAFE_FALL = 3;
 /** Blocks that stop a fall (vanilla resets `fallDistance` in water, cobwebs and on climbable blocks). */
-const FALL_STOPPERS = new Set(['water', 'bubble_column', 'cobweb', 'ladder', 'vine', 'scaffolding', 'twisting_vines', 'twisting_vines_plant', 'weeping_vines', 'weeping_vines_plant', 'cave_vines', 'cave_vines_plant', 'powder_snow']);
+const FALL_STOPPERS = new Set([
+  'water',
+  'bubble_column',
+  'cobweb',
+  'ladder',
+  'vine',
+  'scaffolding',
+  'twisting_vines',
+  'twisting_vines_plant',
+  'weeping_vines',
+  'weeping_vines_plant',
+  'cave_vines',
+  'cave_vines_plant',
+  'powder_snow',
+]);
 /** Blocks that count as water for breathing and putting fire out (waterlogged plants included). */
 const WATER = new Set(['water', 'bubble_column', 'kelp', 'kelp_plant', 'seagrass', 'tall_seagrass']);
 const FIRE_BLOCKS: Record<string, number> = { fire: 1, soul_fire: 2 };
@@ -122,9 +136,15 @@ export function installSurvival(serv: SquidServer): void {
     const state = stateOf(player);
     const teleported = state.last !== null && Math.hypot(from.x - state.last.x, from.y - state.last.y, from.z - state.last.z) > 0.01;
     state.last = to;
-    if (teleported || !takesDamage(player)) { state.fallFrom = null; return; }
+    if (teleported || !takesDamage(player)) {
+      state.fallFrom = null;
+      return;
+    }
     const feet = blockName(player, to.x, to.y, to.z);
-    if (feet !== undefined && FALL_STOPPERS.has(feet)) { state.fallFrom = null; return; }
+    if (feet !== undefined && FALL_STOPPERS.has(feet)) {
+      state.fallFrom = null;
+      return;
+    }
     if (!movementOf(player).onGround) {
       state.fallFrom = Math.max(state.fallFrom ?? from.y, from.y, to.y);
       return;
@@ -160,7 +180,10 @@ export function installSurvival(serv: SquidServer): void {
         state.air = Math.min(MAX_AIR, state.air + AIR_REFILL);
         sendAir(player, state.air);
       }
-      if (!survival) { state.fireTicks = 0; continue; }
+      if (!survival) {
+        state.fireTicks = 0;
+        continue;
+      }
 
       // Lava and fire blocks.
       if (feet === 'lava' || body === 'lava') {
@@ -175,7 +198,8 @@ export function installSurvival(serv: SquidServer): void {
           hurtPlayer(serv, player, fire, { type: 'in_fire' });
         }
         const below = blockName(player, x, y - 0.2, z);
-        if (below === 'magma_block' && !movementOf(player).sneaking && !fireResistant) hurtPlayer(serv, player, BURN_DAMAGE, { type: 'hot_floor' });
+        if (below === 'magma_block' && !movementOf(player).sneaking && !fireResistant)
+          hurtPlayer(serv, player, BURN_DAMAGE, { type: 'hot_floor' });
       }
 
       // Burning.

@@ -12,7 +12,24 @@ import { displayName, resolveTargets } from '../services/selectors.ts';
 import { encodeComponent, sendFeedback, translatable, type TextComponent } from '../services/text.ts';
 
 /** Team colours in the protocol's `formatting` order (vanilla `ChatFormatting` ids); `reset` is 21. */
-const COLOURS = ['black', 'dark_blue', 'dark_green', 'dark_aqua', 'dark_red', 'dark_purple', 'gold', 'gray', 'dark_gray', 'blue', 'green', 'aqua', 'red', 'light_purple', 'yellow', 'white'];
+const COLOURS = [
+  'black',
+  'dark_blue',
+  'dark_green',
+  'dark_aqua',
+  'dark_red',
+  'dark_purple',
+  'gold',
+  'gray',
+  'dark_gray',
+  'blue',
+  'green',
+  'aqua',
+  'red',
+  'light_purple',
+  'yellow',
+  'white',
+];
 const RESET = 21;
 const VISIBILITY = ['always', 'never', 'hideForOtherTeams', 'hideForOwnTeam'];
 const COLLISION = ['always', 'never', 'pushOtherTeams', 'pushOwnTeam'];
@@ -73,7 +90,8 @@ export function installTeams(serv: SquidServer): void {
     if (!team) throw new CommandError(translatable('team.notFound', [name]));
     return team;
   };
-  const memberNames = (selector: string, ctx: CommandContext): string[] => resolveTargets(serv, selector, ctx).map((e) => (e.type === 'player' ? displayName(e) : e.uuid ?? String(e.id)));
+  const memberNames = (selector: string, ctx: CommandContext): string[] =>
+    resolveTargets(serv, selector, ctx).map((e) => (e.type === 'player' ? displayName(e) : (e.uuid ?? String(e.id))));
 
   serv.commands.add({
     base: 'team',
@@ -87,8 +105,16 @@ export function installTeams(serv: SquidServer): void {
           if (!name) throw usageError('/team add <team> [displayName]');
           if (teams.has(name)) throw new CommandError(translatable('commands.team.add.duplicate'));
           const team: Team = {
-            name, displayName: args.length > 2 ? parseComponent(restAfter(raw, args, 2)) : { text: name }, color: 'reset',
-            friendlyFire: true, seeFriendlyInvisibles: true, nametagVisibility: 'always', collisionRule: 'always', prefix: { text: '' }, suffix: { text: '' }, members: new Set(),
+            name,
+            displayName: args.length > 2 ? parseComponent(restAfter(raw, args, 2)) : { text: name },
+            color: 'reset',
+            friendlyFire: true,
+            seeFriendlyInvisibles: true,
+            nametagVisibility: 'always',
+            collisionRule: 'always',
+            prefix: { text: '' },
+            suffix: { text: '' },
+            members: new Set(),
           };
           teams.set(name, team);
           write({ team: name, mode: 0, ...teamInfo(serv, team), players: [] });
@@ -121,9 +147,13 @@ export function installTeams(serv: SquidServer): void {
             team.members.add(member);
           }
           write({ team: team.name, mode: 3, players: members });
-          sendFeedback(serv, ctx, members.length === 1
-            ? translatable('commands.team.join.success.single', [members[0]!, formatted(team)])
-            : translatable('commands.team.join.success.multiple', [members.length, formatted(team)]));
+          sendFeedback(
+            serv,
+            ctx,
+            members.length === 1
+              ? translatable('commands.team.join.success.single', [members[0]!, formatted(team)])
+              : translatable('commands.team.join.success.multiple', [members.length, formatted(team)]),
+          );
           return;
         }
         case 'leave': {
@@ -131,22 +161,34 @@ export function installTeams(serv: SquidServer): void {
           const members = memberNames(name, ctx);
           const left = members.filter(leave);
           if (left.length === 0) throw new CommandError(translatable('commands.team.leave.failure'));
-          sendFeedback(serv, ctx, left.length === 1
-            ? translatable('commands.team.leave.success.single', [left[0]!])
-            : translatable('commands.team.leave.success.multiple', [left.length]));
+          sendFeedback(
+            serv,
+            ctx,
+            left.length === 1
+              ? translatable('commands.team.leave.success.single', [left[0]!])
+              : translatable('commands.team.leave.success.multiple', [left.length]),
+          );
           return;
         }
         case 'list': {
           if (name) {
             const team = get(name);
-            sendFeedback(serv, ctx, team.members.size === 0
-              ? translatable('commands.team.list.members.empty', [formatted(team)])
-              : translatable('commands.team.list.members.success', [formatted(team), team.members.size, [...team.members].join(', ')]));
+            sendFeedback(
+              serv,
+              ctx,
+              team.members.size === 0
+                ? translatable('commands.team.list.members.empty', [formatted(team)])
+                : translatable('commands.team.list.members.success', [formatted(team), team.members.size, [...team.members].join(', ')]),
+            );
             return;
           }
-          sendFeedback(serv, ctx, teams.size === 0
-            ? translatable('commands.team.list.teams.empty')
-            : translatable('commands.team.list.teams.success', [teams.size, [...teams.values()].map((t) => `[${t.name}]`).join(', ')]));
+          sendFeedback(
+            serv,
+            ctx,
+            teams.size === 0
+              ? translatable('commands.team.list.teams.empty')
+              : translatable('commands.team.list.teams.success', [teams.size, [...teams.values()].map((t) => `[${t.name}]`).join(', ')]),
+          );
           return;
         }
         case 'modify': {
@@ -163,22 +205,48 @@ export function installTeams(serv: SquidServer): void {
           switch (option) {
             case 'color':
               if (value !== 'reset' && !COLOURS.includes(value)) throw new CommandError(translatable('argument.color.invalid', [value]));
-              team.color = value; key = 'commands.team.option.color.success'; args2 = [formatted(team), value];
+              team.color = value;
+              key = 'commands.team.option.color.success';
+              args2 = [formatted(team), value];
               break;
-            case 'friendlyFire': team.friendlyFire = bool(); key = `commands.team.option.friendlyfire.${team.friendlyFire ? 'enabled' : 'disabled'}`; break;
-            case 'seeFriendlyInvisibles': team.seeFriendlyInvisibles = bool(); key = `commands.team.option.seeFriendlyInvisibles.${team.seeFriendlyInvisibles ? 'enabled' : 'disabled'}`; break;
+            case 'friendlyFire':
+              team.friendlyFire = bool();
+              key = `commands.team.option.friendlyfire.${team.friendlyFire ? 'enabled' : 'disabled'}`;
+              break;
+            case 'seeFriendlyInvisibles':
+              team.seeFriendlyInvisibles = bool();
+              key = `commands.team.option.seeFriendlyInvisibles.${team.seeFriendlyInvisibles ? 'enabled' : 'disabled'}`;
+              break;
             case 'nametagVisibility':
-              if (!VISIBILITY.includes(value)) throw usageError('/team modify <team> nametagVisibility always|never|hideForOtherTeams|hideForOwnTeam');
-              team.nametagVisibility = value; key = 'commands.team.option.nametagVisibility.success'; args2 = [formatted(team), translatable(`team.visibility.${value}`)];
+              if (!VISIBILITY.includes(value))
+                throw usageError('/team modify <team> nametagVisibility always|never|hideForOtherTeams|hideForOwnTeam');
+              team.nametagVisibility = value;
+              key = 'commands.team.option.nametagVisibility.success';
+              args2 = [formatted(team), translatable(`team.visibility.${value}`)];
               break;
             case 'collisionRule':
               if (!COLLISION.includes(value)) throw usageError('/team modify <team> collisionRule always|never|pushOtherTeams|pushOwnTeam');
-              team.collisionRule = value; key = 'commands.team.option.collisionRule.success'; args2 = [formatted(team), translatable(`team.collision.${value}`)];
+              team.collisionRule = value;
+              key = 'commands.team.option.collisionRule.success';
+              args2 = [formatted(team), translatable(`team.collision.${value}`)];
               break;
-            case 'displayName': team.displayName = parseComponent(restAfter(raw, args, 3)); key = 'commands.team.option.name.success'; args2 = [formatted(team)]; break;
-            case 'prefix': team.prefix = parseComponent(restAfter(raw, args, 3)); key = 'commands.team.option.prefix.success'; args2 = [team.prefix]; break;
-            case 'suffix': team.suffix = parseComponent(restAfter(raw, args, 3)); key = 'commands.team.option.suffix.success'; args2 = [team.suffix]; break;
-            default: throw new CommandError(translatable('command.unknown.argument'));
+            case 'displayName':
+              team.displayName = parseComponent(restAfter(raw, args, 3));
+              key = 'commands.team.option.name.success';
+              args2 = [formatted(team)];
+              break;
+            case 'prefix':
+              team.prefix = parseComponent(restAfter(raw, args, 3));
+              key = 'commands.team.option.prefix.success';
+              args2 = [team.prefix];
+              break;
+            case 'suffix':
+              team.suffix = parseComponent(restAfter(raw, args, 3));
+              key = 'commands.team.option.suffix.success';
+              args2 = [team.suffix];
+              break;
+            default:
+              throw new CommandError(translatable('command.unknown.argument'));
           }
           write({ team: team.name, mode: 2, ...teamInfo(serv, team) });
           sendFeedback(serv, ctx, translatable(key, args2));

@@ -10,7 +10,13 @@
 import type { Vec3 } from 'vec3';
 import type { CommandContext, SquidEntity, SquidServer } from '../types.ts';
 import {
-  callerPosition, commandAction, CommandError, isCoordinate, parseLocation, requirePlayer, usageError,
+  callerPosition,
+  commandAction,
+  CommandError,
+  isCoordinate,
+  parseLocation,
+  requirePlayer,
+  usageError,
 } from '../services/command-arguments.ts';
 import { displayName, resolveTargets } from '../services/selectors.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
@@ -43,9 +49,13 @@ async function runTeleportCommand(serv: SquidServer, args: string[], ctx: Comman
     const targets = args.length === 1 ? [requirePlayer(ctx)] : resolveTargets(serv, args[0]!, ctx);
     const [destination] = resolveTargets(serv, args[args.length - 1]!, ctx, { single: true }) as [SquidEntity];
     await teleportAll(targets, destination.position);
-    sendFeedback(serv, ctx, targets.length === 1
-      ? translatable('commands.teleport.success.entity.single', [displayName(targets[0]!), displayName(destination)])
-      : translatable('commands.teleport.success.entity.multiple', [targets.length, displayName(destination)]));
+    sendFeedback(
+      serv,
+      ctx,
+      targets.length === 1
+        ? translatable('commands.teleport.success.entity.single', [displayName(targets[0]!), displayName(destination)])
+        : translatable('commands.teleport.success.entity.multiple', [targets.length, displayName(destination)]),
+    );
     return;
   }
   if (args.length === 3 || args.length === 4) {
@@ -55,9 +65,13 @@ async function runTeleportCommand(serv: SquidServer, args: string[], ctx: Comman
     const destination = parseLocation(locationTokens, callerPosition(ctx));
     await teleportAll(targets, destination);
     const coordinates = [destination.x, destination.y, destination.z].map(formatCoordinate);
-    sendFeedback(serv, ctx, targets.length === 1
-      ? translatable('commands.teleport.success.location.single', [displayName(targets[0]!), ...coordinates])
-      : translatable('commands.teleport.success.location.multiple', [targets.length, ...coordinates]));
+    sendFeedback(
+      serv,
+      ctx,
+      targets.length === 1
+        ? translatable('commands.teleport.success.location.single', [displayName(targets[0]!), ...coordinates])
+        : translatable('commands.teleport.success.location.multiple', [targets.length, ...coordinates]),
+    );
     return;
   }
   throw usageError(USAGE);

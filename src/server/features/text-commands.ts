@@ -23,7 +23,8 @@ export function installTextCommands(serv: SquidServer): void {
       if (args.length < 2) throw usageError('/tellraw <targets> <message>');
       const targets = resolvePlayers(serv, args[0]!, ctx);
       const component = parseComponent(restAfter(raw, args, 1));
-      for (const target of targets) sendSystemMessage(serv, target, resolveComponent(serv, component, { ...ctx, player: ctx.player ?? target }));
+      for (const target of targets)
+        sendSystemMessage(serv, target, resolveComponent(serv, component, { ...ctx, player: ctx.player ?? target }));
     }),
   });
 
@@ -68,11 +69,17 @@ function runTitle(serv: SquidServer, args: string[], ctx: CommandContext, raw: s
   const targets = resolvePlayers(serv, args[0]!, ctx);
   const action = args[1]!;
   const feedback = (key: string, ...extra: Array<string | number>): void => {
-    sendFeedback(serv, ctx, targets.length === 1
-      ? translatable(`commands.title.${key}.single`, [...extra, displayName(targets[0]!)])
-      : translatable(`commands.title.${key}.multiple`, [...extra, targets.length]));
+    sendFeedback(
+      serv,
+      ctx,
+      targets.length === 1
+        ? translatable(`commands.title.${key}.single`, [...extra, displayName(targets[0]!)])
+        : translatable(`commands.title.${key}.multiple`, [...extra, targets.length]),
+    );
   };
-  const each = (write: (player: SquidPlayer) => void): void => { for (const target of targets) if (!target.disconnected) write(target); };
+  const each = (write: (player: SquidPlayer) => void): void => {
+    for (const target of targets) if (!target.disconnected) write(target);
+  };
   switch (action) {
     case 'clear':
       each((p) => p._client.write('clear_titles', { reset: false }));
@@ -82,11 +89,15 @@ function runTitle(serv: SquidServer, args: string[], ctx: CommandContext, raw: s
       each((p) => p._client.write('clear_titles', { reset: true }));
       feedback('reset');
       return;
-    case 'title': case 'subtitle': case 'actionbar': {
+    case 'title':
+    case 'subtitle':
+    case 'actionbar': {
       if (args.length < 3) throw usageError(usage);
       const component = parseComponent(restAfter(raw, args, 2));
       const packet = action === 'title' ? 'set_title_text' : action === 'subtitle' ? 'set_title_subtitle' : 'action_bar';
-      each((p) => p._client.write(packet, { text: encodeComponent(serv, resolveComponent(serv, component, { ...ctx, player: ctx.player ?? p })) }));
+      each((p) =>
+        p._client.write(packet, { text: encodeComponent(serv, resolveComponent(serv, component, { ...ctx, player: ctx.player ?? p })) }),
+      );
       feedback(`show.${action}`);
       return;
     }

@@ -13,14 +13,25 @@ import type { SquidPlayer, SquidServer } from '../types.ts';
 import { runCommand } from '../services/commands.ts';
 import { deathMessage } from '../services/damage.ts';
 import { gameRule } from '../services/game-rules.ts';
-import { broadcastSystemMessage, encodeComponent, fromLegacy, sendSystemMessage, translatable, type TextComponent } from '../services/text.ts';
+import {
+  broadcastSystemMessage,
+  encodeComponent,
+  fromLegacy,
+  sendSystemMessage,
+  translatable,
+  type TextComponent,
+} from '../services/text.ts';
 
 /** flying-squid's join and leave lines (login.js, logout.js), replaced by vanilla's. */
 const LEGACY_JOIN = /^&e(\S+) joined the game\.$/;
 const LEGACY_LEAVE = /^&e(\S+) left the game\.$/;
 
 /** flying-squid's broadcast options (chat.js). */
-interface BroadcastOptions { whitelist?: SquidPlayer[] | SquidPlayer; blacklist?: SquidPlayer[]; system?: boolean }
+interface BroadcastOptions {
+  whitelist?: SquidPlayer[] | SquidPlayer;
+  blacklist?: SquidPlayer[];
+  system?: boolean;
+}
 
 /**
  * A component from what flying-squid passes around: a legacy-coded string (converted), or a JSON
@@ -53,7 +64,8 @@ export function installVanillaChat(serv: SquidServer): void {
         return;
       }
     }
-    const whitelist = options.whitelist === undefined ? serv.players : Array.isArray(options.whitelist) ? options.whitelist : [options.whitelist];
+    const whitelist =
+      options.whitelist === undefined ? serv.players : Array.isArray(options.whitelist) ? options.whitelist : [options.whitelist];
     const blacklist = options.blacklist ?? [];
     const component = toComponent(message);
     for (const player of whitelist) if (!blacklist.includes(player)) sendSystemMessage(serv, player, component);
@@ -70,15 +82,25 @@ export function installVanillaChat(serv: SquidServer): void {
     const client = player._client;
     client.removeAllListeners('chat_message');
     client.on('chat_message', (data: { message: string }) => {
-      void player.behavior('chat', { message: data.message, prefix: `<${player.username}> `, text: data.message, whitelist: serv.players, blacklist: [] }, async () => {
-        broadcastSystemMessage(serv, translatable('chat.type.text', [player.username, data.message]));
-      });
+      void player.behavior(
+        'chat',
+        { message: data.message, prefix: `<${player.username}> `, text: data.message, whitelist: serv.players, blacklist: [] },
+        async () => {
+          broadcastSystemMessage(serv, translatable('chat.type.text', [player.username, data.message]));
+        },
+      );
     });
   });
 
   serv.on('playerDied', (player) => {
     const message = deathMessage(serv, player);
-    if (!player.disconnected) player._client.write('death_combat_event', { playerId: player.id, entityId: player.id, killerId: -1, message: encodeComponent(serv, message) });
+    if (!player.disconnected)
+      player._client.write('death_combat_event', {
+        playerId: player.id,
+        entityId: player.id,
+        killerId: -1,
+        message: encodeComponent(serv, message),
+      });
     if (gameRule(serv, 'showDeathMessages')) broadcastSystemMessage(serv, message);
   });
 }

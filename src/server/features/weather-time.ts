@@ -71,7 +71,13 @@ function parseTime(token: string, min = 0): number {
 
 /** Installs `/weather`, `/time`, the weather cycle and the day-cycle game rule. */
 export function installWeatherTime(serv: SquidServer): void {
-  const weather: Weather = { raining: false, thundering: false, rainTime: between(RAIN_DELAY), thunderTime: between(THUNDER_DELAY), clearTime: 0 };
+  const weather: Weather = {
+    raining: false,
+    thundering: false,
+    rainTime: between(RAIN_DELAY),
+    thunderTime: between(THUNDER_DELAY),
+    clearTime: 0,
+  };
   const setWeather = (raining: boolean, thundering: boolean): void => {
     const changed = raining !== weather.raining || thundering !== weather.thundering;
     weather.raining = raining;
@@ -80,7 +86,9 @@ export function installWeatherTime(serv: SquidServer): void {
   };
 
   serv.on('newPlayer', (player) => {
-    player.once('spawned', () => { if (weather.raining) sendWeather([player], weather); });
+    player.once('spawned', () => {
+      if (weather.raining) sendWeather([player], weather);
+    });
   });
 
   // flying-squid's day cycle: `changeTime` ({ old, newTime }) is emitted after a first await, and
@@ -116,7 +124,8 @@ export function installWeatherTime(serv: SquidServer): void {
     op: true,
     action: commandAction(serv, (args, ctx) => {
       const kind = args[0];
-      if (!kind || args.length > 2 || !['clear', 'rain', 'thunder'].includes(kind)) throw usageError('/weather clear|rain|thunder [duration]');
+      if (!kind || args.length > 2 || !['clear', 'rain', 'thunder'].includes(kind))
+        throw usageError('/weather clear|rain|thunder [duration]');
       const duration = args[1] === undefined ? -1 : parseTime(args[1], 1);
       if (kind === 'clear') {
         weather.clearTime = duration < 0 ? between(RAIN_DELAY) : duration;
@@ -152,7 +161,14 @@ function runTime(serv: SquidServer, args: string[], ctx: CommandContext): void {
   const [action, value] = args;
   if (args.length !== 2 || !action || !value) throw usageError(usage);
   if (action === 'query') {
-    const answer = value === 'daytime' ? now % DAY_TICKS : value === 'gametime' ? serv.tickCount : value === 'day' ? Math.floor(now / DAY_TICKS) : undefined;
+    const answer =
+      value === 'daytime'
+        ? now % DAY_TICKS
+        : value === 'gametime'
+          ? serv.tickCount
+          : value === 'day'
+            ? Math.floor(now / DAY_TICKS)
+            : undefined;
     if (answer === undefined) throw usageError(usage);
     sendFeedback(serv, ctx, translatable('commands.time.query', [answer]));
     return;

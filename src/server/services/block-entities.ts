@@ -39,8 +39,22 @@ export interface BlockEntity {
   viewers: Set<InventorySession>;
 }
 
-interface StoredItem { slot: number; name: string; count: number; components?: unknown }
-interface StoredEntity { kind: string; dimension: string; x: number; y: number; z: number; items: StoredItem[]; data: Record<string, number>; text?: Record<string, string[]> }
+interface StoredItem {
+  slot: number;
+  name: string;
+  count: number;
+  components?: unknown;
+}
+interface StoredEntity {
+  kind: string;
+  dimension: string;
+  x: number;
+  y: number;
+  z: number;
+  items: StoredItem[];
+  data: Record<string, number>;
+  text?: Record<string, string[]>;
+}
 
 /** The block entities of one server. Get it with {@link blockEntities}. */
 export class BlockEntityStore {
@@ -139,12 +153,17 @@ export class BlockEntityStore {
    * @throws Error when the file cannot be written.
    */
   flush(): void {
-    if (this.#saveTimer) { clearTimeout(this.#saveTimer); this.#saveTimer = undefined; }
+    if (this.#saveTimer) {
+      clearTimeout(this.#saveTimer);
+      this.#saveTimer = undefined;
+    }
     if (!this.#file) return;
     const stored: StoredEntity[] = [];
     for (const e of this.#entities.values()) {
       const items: StoredItem[] = [];
-      e.slots.forEach((item, slot) => { if (item && countOf(item) > 0) items.push(this.#storeItem(slot, item)); });
+      e.slots.forEach((item, slot) => {
+        if (item && countOf(item) > 0) items.push(this.#storeItem(slot, item));
+      });
       stored.push({ kind: e.kind, dimension: e.dimension, ...e.pos, items, data: e.data, ...(e.text ? { text: e.text } : {}) });
     }
     mkdirSync(path.dirname(this.#file), { recursive: true });
@@ -159,7 +178,11 @@ export class BlockEntityStore {
     const components = (item as Item & { components?: unknown[] }).components;
     if (Array.isArray(components) && components.length > 0) {
       // Components hold NBT; BigInt values (longs) do not survive JSON: keep those items bare.
-      try { out.components = JSON.parse(JSON.stringify(components)); } catch { /* dropped */ }
+      try {
+        out.components = JSON.parse(JSON.stringify(components));
+      } catch {
+        /* dropped */
+      }
     }
     return out;
   }
@@ -189,7 +212,12 @@ export class BlockEntityStore {
 
 /** Slot counts of the block entities we know (vanilla), 0 for anything else. */
 const SLOT_COUNTS: Record<string, number> = {
-  chest: 27, trapped_chest: 27, barrel: 27, furnace: 3, smoker: 3, blast_furnace: 3,
+  chest: 27,
+  trapped_chest: 27,
+  barrel: 27,
+  furnace: 3,
+  smoker: 3,
+  blast_furnace: 3,
 };
 
 /** Number of slots of a block entity kind (a chest half has 27; a furnace 3), 0 when unknown. */
@@ -209,7 +237,11 @@ export function blockEntities(serv: SquidServer): BlockEntityStore {
     const folder = serv.worldFolder;
     const created = new BlockEntityStore(serv, folder ? path.join(folder, BLOCK_ENTITY_FILE) : undefined);
     serv.on('close', () => {
-      try { created.flush(); } catch (err) { serv.err(`saving block entities: ${String(err)}`); }
+      try {
+        created.flush();
+      } catch (err) {
+        serv.err(`saving block entities: ${String(err)}`);
+      }
     });
     stores.set(serv, created);
     store = created;

@@ -21,7 +21,8 @@ const MAX_NBT_COUNT = 99;
 export function blockEntityNbt(serv: SquidServer, entity: BlockEntity): NbtCompound {
   const items: NbtCompound[] = [];
   entity.slots.forEach((item, slot) => {
-    if (item && countOf(item) > 0) items.push({ Slot: slot, id: `minecraft:${serv.registry.items[item.type]?.name ?? item.type}`, count: countOf(item) });
+    if (item && countOf(item) > 0)
+      items.push({ Slot: slot, id: `minecraft:${serv.registry.items[item.type]?.name ?? item.type}`, count: countOf(item) });
   });
   return {
     id: `minecraft:${entity.kind}`,

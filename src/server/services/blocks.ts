@@ -69,7 +69,13 @@ export async function blockAt(world: SquidWorld, position: Position): Promise<Bl
 }
 
 /** Writes a block state given by properties (others at their default) and shows it to players. */
-export async function setBlockState(serv: SquidServer, world: SquidWorld, position: Position, name: string, properties: Record<string, PropertyValue>): Promise<void> {
+export async function setBlockState(
+  serv: SquidServer,
+  world: SquidWorld,
+  position: Position,
+  name: string,
+  properties: Record<string, PropertyValue>,
+): Promise<void> {
   await serv.setBlock(world, toVec(position), stateOf(serv, name, properties));
 }
 
@@ -86,8 +92,19 @@ export function isAir(name: string | undefined): boolean {
  * replaceable plants). Names, not ids: resolved through minecraft-data.
  */
 const REPLACEABLE = new Set([
-  ...AIR, 'water', 'lava', 'short_grass', 'grass', 'fern', 'dead_bush',
-  'vine', 'seagrass', 'fire', 'soul_fire', 'light', 'structure_void',
+  ...AIR,
+  'water',
+  'lava',
+  'short_grass',
+  'grass',
+  'fern',
+  'dead_bush',
+  'vine',
+  'seagrass',
+  'fire',
+  'soul_fire',
+  'light',
+  'structure_void',
 ]);
 
 /** True when a placement may overwrite this block. */

@@ -23,7 +23,10 @@ export interface Click {
 /** Slot outside the window (protocol). */
 export const OUTSIDE_SLOT = -999;
 
-interface DragState { button: number; slots: number[] }
+interface DragState {
+  button: number;
+  slots: number[];
+}
 const drags = new WeakMap<InventorySession, DragState>();
 
 /**
@@ -37,13 +40,20 @@ export function applyClick(session: InventorySession, menu: Menu, click: Click):
   if (mode !== 5) drags.delete(session);
   if (slot !== OUTSIDE_SLOT && (slot < 0 || slot >= menu.size)) return;
   switch (mode) {
-    case 0: return pickup(session, menu, slot, button);
-    case 1: return quickMoveRepeated(session, menu, slot);
-    case 2: return swapWithHotbar(session, menu, slot, button);
-    case 4: return throwFromSlot(session, menu, slot, button);
-    case 5: return drag(session, menu, slot, button);
-    case 6: return collectToCursor(session, menu, slot);
-    default: return; // 3 (clone) is creative-only
+    case 0:
+      return pickup(session, menu, slot, button);
+    case 1:
+      return quickMoveRepeated(session, menu, slot);
+    case 2:
+      return swapWithHotbar(session, menu, slot, button);
+    case 4:
+      return throwFromSlot(session, menu, slot, button);
+    case 5:
+      return drag(session, menu, slot, button);
+    case 6:
+      return collectToCursor(session, menu, slot);
+    default:
+      return; // 3 (clone) is creative-only
   }
 }
 
@@ -307,12 +317,22 @@ function drag(session: InventorySession, menu: Menu, slot: number, button: numbe
     else drags.delete(session);
     return;
   }
-  if (!state || state.button !== kind) { drags.delete(session); return; }
+  if (!state || state.button !== kind) {
+    drags.delete(session);
+    return;
+  }
   if (phase === 1) {
     const item = menu.get(slot);
     const carried = session.carried;
-    if (slot !== OUTSIDE_SLOT && !isResult(menu, slot) && carried && !state.slots.includes(slot) && mayPlace(menu, slot, carried) &&
-      (!item || sameItem(session.Item, item, carried)) && state.slots.length < countOf(carried)) {
+    if (
+      slot !== OUTSIDE_SLOT &&
+      !isResult(menu, slot) &&
+      carried &&
+      !state.slots.includes(slot) &&
+      mayPlace(menu, slot, carried) &&
+      (!item || sameItem(session.Item, item, carried)) &&
+      state.slots.length < countOf(carried)
+    ) {
       state.slots.push(slot);
     }
     return;

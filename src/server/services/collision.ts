@@ -69,7 +69,10 @@ export function groundBelow(serv: SquidServer, world: SquidWorld, box: EntityBox
   for (const [x, z] of footprint(box, feet)) {
     for (let y = Math.floor(feet.y - EPS); y >= Math.floor(feet.y - depth) - 1; y--) {
       const top = cellTop(serv, world, x, y, z);
-      if (top > 0 && y + top <= feet.y + EPS && y + top >= feet.y - depth) { best = Math.max(best, y + top); break; }
+      if (top > 0 && y + top <= feet.y + EPS && y + top >= feet.y - depth) {
+        best = Math.max(best, y + top);
+        break;
+      }
     }
   }
   return best;
@@ -94,13 +97,23 @@ export function moveWithCollisions(serv: SquidServer, world: SquidWorld, box: En
       const amount = total / pieces;
       if (axis === 'y' && amount < 0) {
         const ground = groundBelow(serv, world, box, feet, -amount);
-        if (ground > -Infinity) { feet.y = ground; motion.y = 0; landed = true; break; }
+        if (ground > -Infinity) {
+          feet.y = ground;
+          motion.y = 0;
+          landed = true;
+          break;
+        }
       }
       const next = feet.clone();
       next[axis] += amount;
-      if (!collides(serv, world, box, next)) { feet[axis] = next[axis]; continue; }
+      if (!collides(serv, world, box, next)) {
+        feet[axis] = next[axis];
+        continue;
+      }
       // Against the face of the block entered: horizontally, full-width columns at whole coordinates.
-      if (axis !== 'y') feet[axis] = amount > 0 ? Math.floor(next[axis] + box.halfWidth) - box.halfWidth : Math.floor(next[axis] - box.halfWidth) + 1 + box.halfWidth;
+      if (axis !== 'y')
+        feet[axis] =
+          amount > 0 ? Math.floor(next[axis] + box.halfWidth) - box.halfWidth : Math.floor(next[axis] - box.halfWidth) + 1 + box.halfWidth;
       motion[axis] = 0;
       break;
     }

@@ -8,7 +8,10 @@
  */
 
 /** Attack damage (half-hearts, base 1 included) and attack speed (attacks per second) of a held item. */
-export interface WeaponStats { damage: number; attackSpeed: number }
+export interface WeaponStats {
+  damage: number;
+  attackSpeed: number;
+}
 
 /** Empty hand / any item not listed: vanilla player base attack damage 1, attack speed 4. */
 export const HAND: WeaponStats = { damage: 1, attackSpeed: 4 };
@@ -58,7 +61,12 @@ export const WEAPONS: Readonly<Record<string, WeaponStats>> = {
  * - `panic`: speed multiplier while fleeing after being hurt (vanilla `PanicGoal`), passive mobs only;
  * - `moves`: false for mobs that do not walk on the ground (fliers, swimmers, stationary).
  */
-export interface MobStats { health: number; speed: number; panic?: number; moves?: boolean }
+export interface MobStats {
+  health: number;
+  speed: number;
+  panic?: number;
+  moves?: boolean;
+}
 
 /** Defaults for mobs not listed in {@link MOBS}. */
 export const DEFAULT_MOB: MobStats = { health: 20, speed: 0.25 };

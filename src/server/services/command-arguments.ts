@@ -46,7 +46,11 @@ export function tokenize(raw: string | undefined): string[] {
       if (ch === quote) quote = null;
       continue;
     }
-    if (ch === '"' || ch === "'") { quote = ch; current += ch; continue; }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      current += ch;
+      continue;
+    }
     if (ch === '[' || ch === '{') depth++;
     if (ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
     if (/\s/.test(ch) && depth === 0) {
@@ -218,14 +222,23 @@ function parseBlockCoordinate(token: string, base: number): number {
 export function parseBlockPos(tokens: string[], ctx: CommandContext): Vec3 {
   if (tokens.length < 3) throw new CommandError(translatable('argument.pos3d.incomplete'));
   const origin = callerPosition(ctx).floored();
-  return new Vec3(parseBlockCoordinate(tokens[0]!, origin.x), parseBlockCoordinate(tokens[1]!, origin.y), parseBlockCoordinate(tokens[2]!, origin.z));
+  return new Vec3(
+    parseBlockCoordinate(tokens[0]!, origin.x),
+    parseBlockCoordinate(tokens[1]!, origin.y),
+    parseBlockCoordinate(tokens[2]!, origin.z),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Items
 
 /** The minecraft-data item fields commands use. */
-export interface ItemInfo { id: number; name: string; displayName?: string; stackSize: number }
+export interface ItemInfo {
+  id: number;
+  name: string;
+  displayName?: string;
+  stackSize: number;
+}
 
 /**
  * An item argument `[minecraft:]name[components]` → the minecraft-data item (components are
@@ -281,7 +294,12 @@ export function newStack(serv: SquidServer, item: ItemInfo, count: number, slot?
 // Block states
 
 /** One minecraft-data block state description (`blocks[].states[]`). */
-interface StateInfo { name: string; type: string; num_values: number; values?: string[] }
+interface StateInfo {
+  name: string;
+  type: string;
+  num_values: number;
+  values?: string[];
+}
 
 /** A parsed block argument: the block, the full property set and the resulting state id. */
 export interface BlockArgument {
@@ -315,7 +333,10 @@ export function parseBlockArgument(serv: SquidServer, token: string): BlockArgum
   const states = (block.states ?? []) as StateInfo[];
   const properties = propertiesOfState(serv, block.defaultState);
   const given = new Set<string>();
-  for (const pair of (propertyList ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (propertyList ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value] = pair.split('=').map((p) => p.trim()) as [string, string | undefined];
     const state = states.find((s) => s.name === key);
     if (!state) throw new CommandError(translatable('argument.block.property.unknown', [name, key]));
@@ -335,6 +356,9 @@ export function parseBlockArgument(serv: SquidServer, token: string): BlockArgum
  */
 export function writtenProperties(argument: BlockArgument, token: string): Record<string, string> {
   const written = /\[([^\]]*)\]/.exec(token)?.[1] ?? '';
-  const keys = written.split(',').map((p) => p.split('=')[0]!.trim()).filter(Boolean);
+  const keys = written
+    .split(',')
+    .map((p) => p.split('=')[0]!.trim())
+    .filter(Boolean);
   return Object.fromEntries(keys.map((k) => [k, argument.properties[k]!]));
 }

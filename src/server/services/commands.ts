@@ -16,9 +16,21 @@ import { fromLegacy, sendError, translatable, type TextComponent } from './text.
  */
 export const DISABLED_COMMANDS: ReadonlySet<string> = new Set([
   // Out of scope (README: "Out of scope"): nether travel, enchanting.
-  'portal', 'changeworld', 'enchant',
+  'portal',
+  'changeworld',
+  'enchant',
   // flying-squid's own, not vanilla.
-  'modpe', 'bug', 'selector', 'velocity', 'summonMany', 'pile', 'attach', 'setblockaction', 'playsoundforall', 'night', 'day',
+  'modpe',
+  'bug',
+  'selector',
+  'velocity',
+  'summonMany',
+  'pile',
+  'attach',
+  'setblockaction',
+  'playsoundforall',
+  'night',
+  'day',
 ]);
 
 /** How far back the context line shows the command (vanilla `CommandSyntaxException.CONTEXT_AMOUNT`). */
@@ -68,7 +80,7 @@ export async function runCommand(serv: SquidServer, input: string, ctx: CommandC
       sendError(serv, ctx, stripped(String(userError.message)));
       return;
     }
-    serv.err(`command "${text}" failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    serv.err(`command "${text}" failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sendError(serv, ctx, translatable('command.failed'));
   }
 }
@@ -77,5 +89,5 @@ export async function runCommand(serv: SquidServer, input: string, ctx: CommandC
 function stripped(reply: string): TextComponent {
   const component = fromLegacy(reply);
   if (!component.extra) return component;
-  return { text: component.extra.map((part) => (typeof part === 'object' ? part.text ?? '' : String(part))).join('') };
+  return { text: component.extra.map((part) => (typeof part === 'object' ? (part.text ?? '') : String(part))).join('') };
 }

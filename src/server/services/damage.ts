@@ -43,20 +43,33 @@ const INVULNERABLE_TICKS = 10;
 const BYPASSES_INVULNERABILITY = new Set(['out_of_world', 'generic_kill']);
 /** Damage types each game rule turns off (vanilla `Player.isInvulnerableTo`). */
 const RULE_OF_TYPE: Record<string, 'fallDamage' | 'fireDamage' | 'drowningDamage' | 'freezeDamage'> = {
-  fall: 'fallDamage', in_fire: 'fireDamage', on_fire: 'fireDamage', lava: 'fireDamage', hot_floor: 'fireDamage',
-  campfire: 'fireDamage', drown: 'drowningDamage', freeze: 'freezeDamage',
+  fall: 'fallDamage',
+  in_fire: 'fireDamage',
+  on_fire: 'fireDamage',
+  lava: 'fireDamage',
+  hot_floor: 'fireDamage',
+  campfire: 'fireDamage',
+  drown: 'drowningDamage',
+  freeze: 'freezeDamage',
 };
 
 const typesByServer = new WeakMap<SquidServer, Map<string, DamageType>>();
 
-interface NbtValue { type: string; value: unknown }
+interface NbtValue {
+  type: string;
+  value: unknown;
+}
 
 /** The version's damage types by name (from the registry the client gets). */
 export function damageTypes(serv: SquidServer): Map<string, DamageType> {
   let types = typesByServer.get(serv);
   if (types) return types;
   types = new Map();
-  const login = (serv.registry as unknown as { loginPacket?: { dimensionCodec?: Record<string, { entries?: Array<{ key: string; value: { value: Record<string, NbtValue> } }> }> } }).loginPacket;
+  const login = (
+    serv.registry as unknown as {
+      loginPacket?: { dimensionCodec?: Record<string, { entries?: Array<{ key: string; value: { value: Record<string, NbtValue> } }> }> };
+    }
+  ).loginPacket;
   const entries = login?.dimensionCodec?.['minecraft:damage_type']?.entries ?? [];
   entries.forEach((entry, id) => {
     const fields = entry.value?.value ?? {};
@@ -73,7 +86,11 @@ export function damageTypes(serv: SquidServer): Map<string, DamageType> {
 }
 
 /** A player's last hits, for the invulnerability window and the death message. */
-interface HurtState { tick: number; amount: number; source: DamageSource | null }
+interface HurtState {
+  tick: number;
+  amount: number;
+  source: DamageSource | null;
+}
 
 const hurtStates = new WeakMap<SquidPlayer, HurtState>();
 
@@ -101,13 +118,19 @@ export function resetDamage(player: SquidPlayer): void {
  * normal `d`, hard `d × 1.5`), for types that scale with the source.
  */
 export function scaleForDifficulty(serv: SquidServer, amount: number, type: DamageType | undefined, attacker?: SquidEntity): number {
-  const scales = type?.scaling === 'always' || (type?.scaling === 'when_caused_by_living_non_player' && attacker !== undefined && attacker.type !== 'player');
+  const scales =
+    type?.scaling === 'always' ||
+    (type?.scaling === 'when_caused_by_living_non_player' && attacker !== undefined && attacker.type !== 'player');
   if (!scales) return amount;
   switch (serv.difficulty) {
-    case 0: return 0;
-    case 1: return Math.min(amount / 2 + 1, amount);
-    case 3: return amount * 1.5;
-    default: return amount;
+    case 0:
+      return 0;
+    case 1:
+      return Math.min(amount / 2 + 1, amount);
+    case 3:
+      return amount * 1.5;
+    default:
+      return amount;
   }
 }
 
@@ -148,9 +171,17 @@ export function hurtPlayer(serv: SquidServer, player: SquidPlayer, amount: numbe
   if (type && type.exhaustion > 0) addExhaustion(serv, player, type.exhaustion);
   const viewers = [player, ...player.getNearbyPlayers().filter((p) => p !== player)];
   const cause = source.attacker ? source.attacker.id + 1 : 0;
-  serv._writeArray('damage_event', {
-    entityId: player.id, sourceTypeId: type?.id ?? 0, sourceCauseId: cause, sourceDirectId: cause, sourcePosition: undefined,
-  }, viewers);
+  serv._writeArray(
+    'damage_event',
+    {
+      entityId: player.id,
+      sourceTypeId: type?.id ?? 0,
+      sourceCauseId: cause,
+      sourceDirectId: cause,
+      sourcePosition: undefined,
+    },
+    viewers,
+  );
   player.updateHealth(Math.max(0, player.health - damage));
   return damage;
 }
@@ -171,7 +202,8 @@ export function deathMessage(serv: SquidServer, player: SquidPlayer): TextCompon
   if (!source) return translatable('death.attack.generic', [player.username]);
   const type = damageTypes(serv).get(source.type);
   if (type?.deathMessageType === 'fall_variants') return translatable('death.fell.accident.generic', [player.username]);
-  if (type?.deathMessageType === 'intentional_game_design') return translatable(`death.attack.${type.messageId}.message`, [player.username, '[Intentional Game Design]']);
+  if (type?.deathMessageType === 'intentional_game_design')
+    return translatable(`death.attack.${type.messageId}.message`, [player.username, '[Intentional Game Design]']);
   const key = `death.attack.${type?.messageId ?? 'generic'}`;
   // vanilla DamageSource.getLocalizedDeathMessage: with a causing entity, the key takes its name.
   if (source.attacker) return translatable(key, [player.username, entityName(serv, source.attacker)]);

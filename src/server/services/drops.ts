@@ -77,7 +77,15 @@ function vanillaPositionUpdates(serv: SquidServer, entity: SquidEntity): void {
     const sent = await send(position, onGround, teleport);
     if (landingChanged && serv.entities[entity.id] === entity) {
       const at = entity.position;
-      entity._writeOthersNearby('entity_teleport', { entityId: entity.id, x: at.x, y: at.y, z: at.z, yaw: entity.yaw, pitch: entity.pitch, onGround });
+      entity._writeOthersNearby('entity_teleport', {
+        entityId: entity.id,
+        x: at.x,
+        y: at.y,
+        z: at.z,
+        yaw: entity.yaw,
+        pitch: entity.pitch,
+        onGround,
+      });
       entity.knownPosition = at.clone();
     }
     return sent;
@@ -113,7 +121,8 @@ const ITEM_REST_SQR = 1e-5;
  * or 1 when water continues above.
  */
 function waterHeight(world: SquidWorld, x: number, y: number, z: number): number {
-  const water = (block: ReturnType<SquidWorld['sync']['getBlock']> | undefined) => !!block && (block.name === 'water' || block.getProperties().waterlogged === true);
+  const water = (block: ReturnType<SquidWorld['sync']['getBlock']> | undefined) =>
+    !!block && (block.name === 'water' || block.getProperties().waterlogged === true);
   const at = world.sync.getColumnAt(new Vec3(x, y, z)) ? world.sync.getBlock(new Vec3(x, y, z)) : undefined;
   if (!water(at)) return 0;
   if (water(world.sync.getBlock(new Vec3(x, y + 1, z)))) return 1;
@@ -247,7 +256,11 @@ export function popDrops(serv: SquidServer, world: SquidWorld, position: Positio
     if (!info) continue;
     spawnItemEntity(serv, {
       world,
-      position: { x: position.x + 0.25 + Math.random() * 0.5, y: position.y + 0.25 + Math.random() * 0.5 - 0.125, z: position.z + 0.25 + Math.random() * 0.5 },
+      position: {
+        x: position.x + 0.25 + Math.random() * 0.5,
+        y: position.y + 0.25 + Math.random() * 0.5 - 0.125,
+        z: position.z + 0.25 + Math.random() * 0.5,
+      },
       velocity: perTickToPerSecond({ x: Math.random() * 0.2 - 0.1, y: 0.2, z: Math.random() * 0.2 - 0.1 }),
       item: new Item(info.id, drop.count),
       pickupDelayTicks: BLOCK_DROP_PICKUP_DELAY_TICKS,
@@ -270,7 +283,11 @@ export function dropContents(serv: SquidServer, world: SquidWorld, position: Pos
       left -= n;
       spawnItemEntity(serv, {
         world,
-        position: { x: position.x + 0.125 + Math.random() * 0.75, y: position.y + 0.125 + Math.random() * 0.75, z: position.z + 0.125 + Math.random() * 0.75 },
+        position: {
+          x: position.x + 0.125 + Math.random() * 0.75,
+          y: position.y + 0.125 + Math.random() * 0.75,
+          z: position.z + 0.125 + Math.random() * 0.75,
+        },
         velocity: perTickToPerSecond({ x: triangle(0, 0.11485), y: triangle(0.2, 0.11485), z: triangle(0, 0.11485) }),
         item: withCount(Item, stack, n),
         pickupDelayTicks: BLOCK_DROP_PICKUP_DELAY_TICKS,
@@ -283,7 +300,12 @@ export function dropContents(serv: SquidServer, world: SquidWorld, position: Pos
  * Spawns item entities for `drops` where a mob stands (vanilla `Entity.spawnAtLocation`): half a
  * block above its feet, a small random horizontal toss and 0.2 blocks/tick up.
  */
-export function dropFromEntity(serv: SquidServer, entity: SquidEntity, drops: DropStack[], pickupDelayTicks = BLOCK_DROP_PICKUP_DELAY_TICKS): void {
+export function dropFromEntity(
+  serv: SquidServer,
+  entity: SquidEntity,
+  drops: DropStack[],
+  pickupDelayTicks = BLOCK_DROP_PICKUP_DELAY_TICKS,
+): void {
   const Item = itemClass(serv);
   const pos = entity.position;
   for (const drop of drops) {

@@ -40,7 +40,10 @@ export function effectsOf(player: SquidPlayer): Map<string, ActiveEffect> {
 /** minecraft-data's effect for a vanilla name (`speed`, `minecraft:instant_health`), or undefined. */
 export function effectByName(serv: SquidServer, name: string): { id: number; name: string } | undefined {
   const plain = name.replace(/^minecraft:/, '');
-  const camel = plain.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const camel = plain
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
   const effect = serv.registry.effectsByName[camel] as { id: number } | undefined;
   return effect ? { id: effect.id, name: plain } : undefined;
 }
@@ -52,14 +55,18 @@ function viewers(player: SquidPlayer): SquidPlayer[] {
 
 /** Sends an effect to the player and those around (vanilla `ClientboundUpdateMobEffectPacket`). */
 export function sendEffect(serv: SquidServer, player: SquidPlayer, effect: ActiveEffect): void {
-  serv._writeArray('entity_effect', {
-    entityId: player.id,
-    effectId: effect.id,
-    amplifier: effect.amplifier,
-    duration: effect.duration,
-    flags: (effect.showParticles ? FLAG_PARTICLES : 0) | FLAG_ICON,
-    hideParticles: !effect.showParticles,
-  }, viewers(player).filter((p) => !p.disconnected));
+  serv._writeArray(
+    'entity_effect',
+    {
+      entityId: player.id,
+      effectId: effect.id,
+      amplifier: effect.amplifier,
+      duration: effect.duration,
+      flags: (effect.showParticles ? FLAG_PARTICLES : 0) | FLAG_ICON,
+      hideParticles: !effect.showParticles,
+    },
+    viewers(player).filter((p) => !p.disconnected),
+  );
 }
 
 /**
@@ -72,7 +79,11 @@ export function addEffect(serv: SquidServer, player: SquidPlayer, effect: Active
   const effects = effectsOf(player);
   const current = effects.get(effect.name);
   const longer = (a: number, b: number): boolean => (a === -1 ? b !== -1 : b !== -1 && a > b);
-  if (current && (effect.amplifier < current.amplifier || (effect.amplifier === current.amplifier && !longer(effect.duration, current.duration)))) return false;
+  if (
+    current &&
+    (effect.amplifier < current.amplifier || (effect.amplifier === current.amplifier && !longer(effect.duration, current.duration)))
+  )
+    return false;
   effects.set(effect.name, { ...effect });
   sendEffect(serv, player, effect);
   return true;
@@ -84,7 +95,11 @@ export function removeEffect(serv: SquidServer, player: SquidPlayer, name: strin
   const effect = effects.get(name);
   if (!effect) return false;
   effects.delete(name);
-  serv._writeArray('remove_entity_effect', { entityId: player.id, effectId: effect.id }, viewers(player).filter((p) => !p.disconnected));
+  serv._writeArray(
+    'remove_entity_effect',
+    { entityId: player.id, effectId: effect.id },
+    viewers(player).filter((p) => !p.disconnected),
+  );
   return true;
 }
 

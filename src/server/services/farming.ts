@@ -5,7 +5,10 @@
 
 /** Crop block name → the item that plants it (vanilla `CropBlock` subclasses). */
 export const CROP_SEEDS: Readonly<Record<string, string>> = {
-  wheat: 'wheat_seeds', carrots: 'carrot', potatoes: 'potato', beetroots: 'beetroot_seeds',
+  wheat: 'wheat_seeds',
+  carrots: 'carrot',
+  potatoes: 'potato',
+  beetroots: 'beetroot_seeds',
 };
 
 /** The crop block a seed item plants, or undefined. */
@@ -19,4 +22,9 @@ export function isCrop(name: string): boolean {
 }
 
 /** vanilla `HoeItem.TILLABLES`: block → tilled block (the block above must be air). */
-export const TILLED: Readonly<Record<string, string>> = { dirt: 'farmland', grass_block: 'farmland', dirt_path: 'farmland', coarse_dirt: 'dirt' };
+export const TILLED: Readonly<Record<string, string>> = {
+  dirt: 'farmland',
+  grass_block: 'farmland',
+  dirt_path: 'farmland',
+  coarse_dirt: 'dirt',
+};

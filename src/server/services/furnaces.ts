@@ -27,8 +27,11 @@ export interface FurnaceData {
 /** A furnace block entity's numbers (stored in `entity.data`), with vanilla's defaults filled in. */
 export function furnaceData(entity: BlockEntity): FurnaceData {
   const d = entity.data;
-  d.litTime ??= 0; d.litDuration ??= 0; d.cookingProgress ??= 0;
-  d.cookingTotalTime ??= DEFAULT_COOKING_TIME; d.inputType ??= -1;
+  d.litTime ??= 0;
+  d.litDuration ??= 0;
+  d.cookingProgress ??= 0;
+  d.cookingTotalTime ??= DEFAULT_COOKING_TIME;
+  d.inputType ??= -1;
   return d as unknown as FurnaceData;
 }
 
@@ -37,11 +40,16 @@ export function furnaceData(entity: BlockEntity): FurnaceData {
  * total burn time, which 1.21.1 recomputed from the fuel slot); commands accept both sets.
  */
 const FURNACE_NBT_KEYS = {
-  current: { litTime: 'lit_time_remaining', litDuration: 'lit_total_time', cookingProgress: 'cooking_time_spent', cookingTotalTime: 'cooking_total_time' },
+  current: {
+    litTime: 'lit_time_remaining',
+    litDuration: 'lit_total_time',
+    cookingProgress: 'cooking_time_spent',
+    cookingTotalTime: 'cooking_total_time',
+  },
   legacy: { litTime: 'BurnTime', litDuration: undefined, cookingProgress: 'CookTime', cookingTotalTime: 'CookTimeTotal' },
 } as const;
 
-function nbtKeysFor(serv: SquidServer): typeof FURNACE_NBT_KEYS[keyof typeof FURNACE_NBT_KEYS] {
+function nbtKeysFor(serv: SquidServer): (typeof FURNACE_NBT_KEYS)[keyof typeof FURNACE_NBT_KEYS] {
   return serv.registry.version['>=']('1.21.4') ? FURNACE_NBT_KEYS.current : FURNACE_NBT_KEYS.legacy;
 }
 

@@ -42,7 +42,8 @@ export function mechanicsOptions(serv: SquidServer): MechanicsOptions {
  */
 export function configureMechanics(serv: SquidServer, changes: Partial<MechanicsOptions>): MechanicsOptions {
   for (const [key, value] of Object.entries(changes)) {
-    if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${key} must be a number >= 0, got ${value}`);
+    if (typeof value === 'number' && (!Number.isFinite(value) || value < 0))
+      throw new RangeError(`${key} must be a number >= 0, got ${value}`);
   }
   return Object.assign(mechanicsOptions(serv), changes);
 }
@@ -128,7 +129,8 @@ export function gameRule<K extends GameRuleName>(serv: SquidServer, name: K): Ga
  * @throws TypeError when the value's type is not the rule's (boolean or integer).
  */
 export function setGameRule(serv: SquidServer, name: GameRuleName, value: boolean | number): void {
-  if (typeof value !== typeof GAME_RULE_DEFAULTS[name]) throw new TypeError(`game rule ${name} takes a ${typeof GAME_RULE_DEFAULTS[name]}, got ${String(value)}`);
+  if (typeof value !== typeof GAME_RULE_DEFAULTS[name])
+    throw new TypeError(`game rule ${name} takes a ${typeof GAME_RULE_DEFAULTS[name]}, got ${String(value)}`);
   if (name === 'randomTickSpeed') configureMechanics(serv, { randomTickSpeed: value as number });
   else if (name === 'naturalRegeneration') configureMechanics(serv, { naturalRegeneration: value as boolean });
   else rulesOf(serv)[name] = value;

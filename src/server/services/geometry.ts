@@ -6,7 +6,11 @@
 import { Vec3 } from 'vec3';
 
 /** A position in blocks (block positions are integers; entity positions need not be). */
-export interface Position { x: number; y: number; z: number }
+export interface Position {
+  x: number;
+  y: number;
+  z: number;
+}
 
 /** A vec3 `Vec3` at (x, y, z), in blocks. */
 export function vec(x: number, y: number, z: number): Vec3 {
@@ -53,7 +57,12 @@ export const DIRECTION_OFFSET: Readonly<Record<Direction, Position>> = {
 
 /** The opposite of each direction. */
 export const OPPOSITE: Readonly<Record<Direction, Direction>> = {
-  down: 'up', up: 'down', north: 'south', south: 'north', west: 'east', east: 'west',
+  down: 'up',
+  up: 'down',
+  north: 'south',
+  south: 'north',
+  west: 'east',
+  east: 'west',
 };
 /** The opposite of each horizontal direction. */
 export const OPPOSITE_HORIZONTAL: Readonly<Record<Horizontal, Horizontal>> = { north: 'south', south: 'north', west: 'east', east: 'west' };
@@ -104,7 +113,7 @@ export function lookDirectionTo(feet: Position, placed: Position, horizontalOnly
 
 /** Degrees → protocol angle byte (1/256 of a turn, signed), as flying-squid stores yaw and pitch. */
 export function degreesToByte(degrees: number): number {
-  let b = Math.floor((((degrees % 360) + 360) % 360) * 256 / 360);
+  let b = Math.floor(((((degrees % 360) + 360) % 360) * 256) / 360);
   if (b > 127) b -= 256;
   return b;
 }

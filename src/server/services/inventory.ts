@@ -15,8 +15,16 @@ import { applyClick, type Click } from './clicks.ts';
 import { sendItemMetadata, throwFromPlayer } from './drops.ts';
 import { PLAYER_SLOTS, countOf, itemClass, maxStack, sameItem, withCount, type Slot } from './items.ts';
 import {
-  activeMenu, applyClientPrediction, broadcastChanges, createInventoryMenu, gridSlots, refreshCraftingResult,
-  sendFullState, windowTypeId, type InventorySession, type Menu,
+  activeMenu,
+  applyClientPrediction,
+  broadcastChanges,
+  createInventoryMenu,
+  gridSlots,
+  refreshCraftingResult,
+  sendFullState,
+  windowTypeId,
+  type InventorySession,
+  type Menu,
 } from './menus.ts';
 
 const sessions = new WeakMap<SquidPlayer, InventorySession>();
@@ -52,8 +60,13 @@ const PICKUP_REACH = { horizontal: 0.3 + 1 + 0.125, below: 0.5 + 0.25, above: 1.
 export function withinPickupReach(player: SquidPlayer, item: SquidEntity): boolean {
   const p = player.position;
   const i = item.position;
-  return item.world === player.world && Math.abs(i.x - p.x) < PICKUP_REACH.horizontal && Math.abs(i.z - p.z) < PICKUP_REACH.horizontal
-    && i.y > p.y - PICKUP_REACH.below && i.y < p.y + PICKUP_REACH.above;
+  return (
+    item.world === player.world &&
+    Math.abs(i.x - p.x) < PICKUP_REACH.horizontal &&
+    Math.abs(i.z - p.z) < PICKUP_REACH.horizontal &&
+    i.y > p.y - PICKUP_REACH.below &&
+    i.y < p.y + PICKUP_REACH.above
+  );
 }
 
 /**
@@ -174,7 +187,12 @@ function installPlayer(serv: SquidServer, player: SquidPlayer): void {
 }
 
 /** The fields of a `window_click` packet the service reads. */
-type WindowClickPacket = Click & { windowId: number; stateId: number; changedSlots: { location: number; item: unknown }[]; cursorItem: unknown };
+type WindowClickPacket = Click & {
+  windowId: number;
+  stateId: number;
+  changedSlots: { location: number; item: unknown }[];
+  cursorItem: unknown;
+};
 
 function onWindowClick(session: InventorySession, packet: WindowClickPacket): void {
   const menu = activeMenu(session);

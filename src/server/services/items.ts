@@ -105,7 +105,10 @@ export function consumeHeld(player: SquidPlayer, n = 1, hand = MAIN_HAND): void 
 }
 
 /** Data components of a 1.20.5+ item (not in prismarine-item's typings). */
-type WithComponents = Item & { components?: { type: string; data: unknown }[]; componentMap?: Map<string, { type: string; data: unknown }> };
+type WithComponents = Item & {
+  components?: { type: string; data: unknown }[];
+  componentMap?: Map<string, { type: string; data: unknown }>;
+};
 
 /** Damage taken so far by a tool (0 = new), from its `damage` component (1.20.5+) or NBT. */
 export function damageOf(item: Item): number {

@@ -6,7 +6,10 @@ import type { Block } from 'prismarine-block';
 import type { SquidServer } from '../types.ts';
 
 /** One item stack dropped: minecraft-data item name and count. */
-export interface DropStack { item: string; count: number }
+export interface DropStack {
+  item: string;
+  count: number;
+}
 
 /** One flattened loot entry of minecraft-data. */
 interface LootEntry {
@@ -55,7 +58,9 @@ export function blockDrops(serv: SquidServer, block: Block, heldType: number | n
   const entries = loot.drops.filter((d) => !d.silkTouch);
   const aged = entries.filter((d) => d.blockAge !== undefined);
   const out: DropStack[] = [];
-  const push = (item: string, count: number): void => { if (count > 0) out.push({ item, count }); };
+  const push = (item: string, count: number): void => {
+    if (count > 0) out.push({ item, count });
+  };
   if (aged.length > 0 && age !== undefined) {
     const matching = aged.filter((d) => d.blockAge === age);
     // An aged entry listed with chance 0.5 is one side of a flattened age alternative: it always drops.

@@ -93,7 +93,8 @@ function cloneSlot(Item: ItemClass, item: Slot): Slot {
 }
 
 function slotsEqual(Item: ItemClass, a: Slot, b: Slot): boolean {
-  const ea = !a || countOf(a) <= 0, eb = !b || countOf(b) <= 0;
+  const ea = !a || countOf(a) <= 0,
+    eb = !b || countOf(b) <= 0;
   if (ea || eb) return ea === eb;
   return countOf(a) === countOf(b) && sameItem(Item, a, b);
 }
@@ -240,8 +241,14 @@ export function sendFullState(session: InventorySession): void {
 export function broadcastChanges(session: InventorySession, force: number[] = []): void {
   const menu = activeMenu(session);
   const { Item } = session;
-  if (session.remote.length !== menu.size) { sendFullState(session); return; }
-  if (!slotsEqual(Item, session.carried, session.remoteCarried)) { sendFullState(session); return; }
+  if (session.remote.length !== menu.size) {
+    sendFullState(session);
+    return;
+  }
+  if (!slotsEqual(Item, session.carried, session.remoteCarried)) {
+    sendFullState(session);
+    return;
+  }
   for (let i = 0; i < menu.size; i++) {
     const item = menu.get(i);
     if (slotsEqual(Item, item, session.remote[i]) && !force.includes(i)) continue;

@@ -90,7 +90,9 @@ export function allMobs(serv: SquidServer): MobState[] {
 export function installMobs(serv: SquidServer): void {
   const registry: MobRegistry = { mobs: new Map(), tick: 0 };
   registries.set(serv, registry);
-  serv.on('tick', () => { registry.tick++; });
+  serv.on('tick', () => {
+    registry.tick++;
+  });
   serv.on('newPlayer', (player) => {
     const spawnEntity = player.spawnEntity;
     player.spawnEntity = (entity) => {
@@ -159,8 +161,13 @@ export function spawnMob(serv: SquidServer, name: string, options: SpawnMobOptio
     lastHurtTick: -Infinity,
     lastHurtDamage: 0,
   };
-  entity.updateHealth = (health) => { mob.health = health; entity.health = health; };
-  entity.takeDamage = ({ damage, attacker }) => { serv.emit('mobHurt', { entity, damage: damage ?? 1, attacker }); };
+  entity.updateHealth = (health) => {
+    mob.health = health;
+    entity.health = health;
+  };
+  entity.takeDamage = ({ damage, attacker }) => {
+    serv.emit('mobHurt', { entity, damage: damage ?? 1, attacker });
+  };
   registry.mobs.set(entity.id, mob);
   entity.updateAndSpawn();
   return mob;

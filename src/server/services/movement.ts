@@ -49,7 +49,15 @@ const TELEPORT_DISTANCE = 10;
 /** `entity_action` ids before 1.20.5 mapped them to names. */
 const ENTITY_ACTIONS = ['start_sneaking', 'stop_sneaking', 'stop_sleeping', 'start_sprinting', 'stop_sprinting'];
 
-interface MovePacket { x?: number; y?: number; z?: number; yaw?: number; pitch?: number; onGround?: boolean; flags?: { onGround?: boolean } | number }
+interface MovePacket {
+  x?: number;
+  y?: number;
+  z?: number;
+  yaw?: number;
+  pitch?: number;
+  onGround?: boolean;
+  flags?: { onGround?: boolean } | number;
+}
 
 /**
  * Installs movement tracking for every player who joins afterwards. Must come after the
@@ -80,8 +88,13 @@ export function installMovement(serv: SquidServer): void {
       const action = typeof actionId === 'number' ? ENTITY_ACTIONS[actionId] : actionId;
       if (action === 'start_sprinting') state.sprinting = true;
       else if (action === 'stop_sprinting') state.sprinting = false;
-      else if (action === 'start_sneaking') { state.sneaking = true; player.crouching = true; }
-      else if (action === 'stop_sneaking') { state.sneaking = false; player.crouching = false; }
+      else if (action === 'start_sneaking') {
+        state.sneaking = true;
+        player.crouching = true;
+      } else if (action === 'stop_sneaking') {
+        state.sneaking = false;
+        player.crouching = false;
+      }
     });
     if (serv.supportFeature('newPlayerInputPacket')) {
       client.on('player_input', ({ inputs }: { inputs?: { shift?: boolean } }) => {

@@ -6,7 +6,10 @@
 import type { SquidServer } from '../types.ts';
 
 /** One field of a protodef container: its name and type definition. */
-export interface ProtocolField { name: string; type: unknown }
+export interface ProtocolField {
+  name: string;
+  type: unknown;
+}
 
 /**
  * Follows `path` (object keys and array indices) into an untyped value.

@@ -29,12 +29,18 @@ type Cells = (number | null)[];
 /** Trims a `width`-wide grid to the bounding box of its non-empty cells; null when all empty. */
 function trim(cells: Cells, width: number): { width: number; height: number; cells: Cells } | null {
   const height = Math.ceil(cells.length / width);
-  let minX = width, maxX = -1, minY = height, maxY = -1;
+  let minX = width,
+    maxX = -1,
+    minY = height,
+    maxY = -1;
   for (let i = 0; i < cells.length; i++) {
     if (cells[i] == null) continue;
-    const x = i % width, y = Math.floor(i / width);
-    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    const x = i % width,
+      y = Math.floor(i / width);
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
   }
   if (maxX < 0) return null;
   const out: Cells = [];

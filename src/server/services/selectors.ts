@@ -66,9 +66,21 @@ function splitOptions(text: string): string[] {
   let current = '';
   let quote: string | null = null;
   for (const ch of text) {
-    if (quote) { current += ch; if (ch === quote) quote = null; continue; }
-    if (ch === '"' || ch === "'") { quote = ch; current += ch; continue; }
-    if (ch === ',') { out.push(current); current = ''; continue; }
+    if (quote) {
+      current += ch;
+      if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      current += ch;
+      continue;
+    }
+    if (ch === ',') {
+      out.push(current);
+      current = '';
+      continue;
+    }
     current += ch;
   }
   out.push(current);
@@ -140,7 +152,8 @@ function applyOption(serv: SquidServer, selector: Selector, key: string, value: 
     }
     case 'name': {
       const { negated, value: name } = negatable(value);
-      const nameOf = (entity: SquidEntity): string | undefined => (isPlayer(entity) ? entity.username : serv.registry.entitiesByName[entity.name ?? '']?.displayName);
+      const nameOf = (entity: SquidEntity): string | undefined =>
+        isPlayer(entity) ? entity.username : serv.registry.entitiesByName[entity.name ?? '']?.displayName;
       selector.filters.push((entity) => (nameOf(entity) === name) !== negated);
       return;
     }
@@ -152,7 +165,8 @@ function applyOption(serv: SquidServer, selector: Selector, key: string, value: 
       return;
     }
     case 'sort': {
-      if (!['nearest', 'furthest', 'random', 'arbitrary'].includes(value)) throw new CommandError(translatable('argument.entity.options.sort.irreversible', [value]));
+      if (!['nearest', 'furthest', 'random', 'arbitrary'].includes(value))
+        throw new CommandError(translatable('argument.entity.options.sort.irreversible', [value]));
       selector.sort = value as Sort;
       if (value === 'nearest' || value === 'furthest') selector.sameWorld = true;
       return;
@@ -173,7 +187,9 @@ function applyOption(serv: SquidServer, selector: Selector, key: string, value: 
       selector.filters.push((entity) => isPlayer(entity) && (entity.gameMode === id) !== negated);
       return;
     }
-    case 'x': case 'y': case 'z': {
+    case 'x':
+    case 'y':
+    case 'z': {
       const n = Number(value);
       if (value === '' || !Number.isFinite(n)) throw new CommandError(translatable('parsing.double.invalid', [value]));
       selector.origin[key] = n;
@@ -226,7 +242,8 @@ export function resolveTargets(serv: SquidServer, selector: string, ctx: Command
     found = player ? [player] : [];
   }
   if (options.playersOnly) found = found.filter(isPlayer);
-  if (found.length === 0) throw new CommandError(translatable(options.playersOnly ? 'argument.entity.notfound.player' : 'argument.entity.notfound.entity'));
+  if (found.length === 0)
+    throw new CommandError(translatable(options.playersOnly ? 'argument.entity.notfound.player' : 'argument.entity.notfound.entity'));
   if (options.single && found.length > 1) {
     throw new CommandError(translatable(options.playersOnly ? 'argument.player.toomany' : 'argument.entity.toomany'));
   }
@@ -234,7 +251,12 @@ export function resolveTargets(serv: SquidServer, selector: string, ctx: Command
 }
 
 /** Resolves to players only (see {@link resolveTargets}). */
-export function resolvePlayers(serv: SquidServer, selector: string, ctx: CommandContext, options: Omit<ResolveOptions, 'playersOnly'> = {}): SquidPlayer[] {
+export function resolvePlayers(
+  serv: SquidServer,
+  selector: string,
+  ctx: CommandContext,
+  options: Omit<ResolveOptions, 'playersOnly'> = {},
+): SquidPlayer[] {
   return resolveTargets(serv, selector, ctx, { ...options, playersOnly: true }).filter(isPlayer);
 }
 
@@ -250,7 +272,11 @@ export function resolveComponent(serv: SquidServer, component: TextComponent, ct
   if (typeof component.selector === 'string') {
     const { selector, separator: _separator, ...style } = component;
     let names: string[] = [];
-    try { names = resolveTargets(serv, selector, ctx).map(displayName); } catch { names = []; }
+    try {
+      names = resolveTargets(serv, selector, ctx).map(displayName);
+    } catch {
+      names = [];
+    }
     out = { ...style, text: names.join(', ') };
   }
   if (out.with) out.with = out.with.map(resolvePart);

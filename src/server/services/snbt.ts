@@ -11,7 +11,9 @@ import { translatable } from './text.ts';
 /** A parsed SNBT value: a number (any numeric type), a string, a list or a compound. */
 export type NbtValue = number | string | NbtValue[] | NbtCompound;
 /** A parsed SNBT compound (`{key: value, …}`). */
-export interface NbtCompound { [key: string]: NbtValue }
+export interface NbtCompound {
+  [key: string]: NbtValue;
+}
 
 /** True when `value` is a compound (not a number, string or list). */
 export function isCompound(value: NbtValue | undefined): value is NbtCompound {
@@ -29,8 +31,12 @@ const NUMBER = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)[bslfd]?$/i;
  */
 export function parseSnbt(text: string): NbtValue {
   let i = 0;
-  const fail = (): never => { throw new CommandError(translatable('argument.nbt.expected.value')); };
-  const skipSpace = (): void => { while (i < text.length && /\s/.test(text[i]!)) i++; };
+  const fail = (): never => {
+    throw new CommandError(translatable('argument.nbt.expected.value'));
+  };
+  const skipSpace = (): void => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
   const quoted = (): string => {
     const quote = text[i++];
     let out = '';
@@ -51,7 +57,10 @@ export function parseSnbt(text: string): NbtValue {
   /** Reads `item (',' item)* closing` after the opening bracket. */
   const sequence = (closing: string, item: () => void): void => {
     skipSpace();
-    if (text[i] === closing) { i++; return; }
+    if (text[i] === closing) {
+      i++;
+      return;
+    }
     for (;;) {
       item();
       skipSpace();
@@ -80,7 +89,9 @@ export function parseSnbt(text: string): NbtValue {
       i++;
       if (/^[BIL];/.test(text.slice(i, i + 2))) i += 2;
       const list: NbtValue[] = [];
-      sequence(']', () => { list.push(value()); });
+      sequence(']', () => {
+        list.push(value());
+      });
       return list;
     }
     if (first === '"' || first === "'") return quoted();
@@ -105,7 +116,9 @@ export function formatSnbt(value: NbtValue): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(formatSnbt).join(', ')}]`;
-  return `{${Object.entries(value).map(([key, v]) => `${/^[A-Za-z0-9_.+-]+$/.test(key) ? key : JSON.stringify(key)}: ${formatSnbt(v)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([key, v]) => `${/^[A-Za-z0-9_.+-]+$/.test(key) ? key : JSON.stringify(key)}: ${formatSnbt(v)}`)
+    .join(', ')}}`;
 }
 
 /**

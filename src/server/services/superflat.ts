@@ -49,17 +49,22 @@ interface ChunkColumn {
 export function vanillaSuperflat(options: { registry: Registry }): () => ChunkColumn {
   const { registry } = options;
   const Chunk = (require('prismarine-chunk') as (r: Registry) => new (o: object) => ChunkColumn)(registry);
-  const Block = (require('prismarine-block') as (r: Registry) => { fromProperties(n: string, p: object, b: number): { stateId: number } })(registry);
-  const states = LAYERS.map(({ block, properties }) => (properties
-    ? Block.fromProperties(block, properties, 0).stateId
-    : registry.blocksByName[block]!.defaultState!));
+  const Block = (require('prismarine-block') as (r: Registry) => { fromProperties(n: string, p: object, b: number): { stateId: number } })(
+    registry,
+  );
+  const states = LAYERS.map(({ block, properties }) =>
+    properties ? Block.fromProperties(block, properties, 0).stateId : registry.blocksByName[block]!.defaultState!,
+  );
   const plains = registry.biomesByName.plains!.id;
   return () => {
     const chunk = new Chunk({ minY: WORLD_MIN_Y, worldHeight: WORLD_HEIGHT });
     const at = { x: 0, y: 0, z: 0 };
     for (at.x = 0; at.x < 16; at.x++) {
       for (at.z = 0; at.z < 16; at.z++) {
-        states.forEach((state, layer) => { at.y = WORLD_MIN_Y + layer; chunk.setBlockStateId(at, state); });
+        states.forEach((state, layer) => {
+          at.y = WORLD_MIN_Y + layer;
+          chunk.setBlockStateId(at, state);
+        });
         // Open sky above the surface; biomes are stored per 4×4×4 cell.
         for (at.y = SURFACE_Y + 1; at.y < WORLD_MIN_Y + WORLD_HEIGHT; at.y++) chunk.setSkyLight(at, 15);
         for (at.y = WORLD_MIN_Y; at.y < WORLD_MIN_Y + WORLD_HEIGHT; at.y += 4) chunk.setBiome(at, plains);

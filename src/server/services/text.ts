@@ -34,7 +34,11 @@ export interface TextComponent {
 }
 
 /** A translatable component: `key` from the vanilla language file, with `args` for its `%s`. */
-export function translatable(key: string, args: Array<TextComponent | string | number> = [], style: Pick<TextComponent, 'color' | 'italic' | 'bold' | 'underlined'> = {}): TextComponent {
+export function translatable(
+  key: string,
+  args: Array<TextComponent | string | number> = [],
+  style: Pick<TextComponent, 'color' | 'italic' | 'bold' | 'underlined'> = {},
+): TextComponent {
   return { translate: key, with: args, ...style };
 }
 
@@ -65,7 +69,14 @@ function toNbtValue(value: unknown, inComponentList = false): NbtTag | undefined
       const tag = toNbtValue(v, key === 'with' || key === 'extra');
       if (tag) fields[key] = tag;
     }
-    if (!('text' in fields) && !('translate' in fields) && !('score' in fields) && !('selector' in fields) && !('keybind' in fields) && !('nbt' in fields)) {
+    if (
+      !('text' in fields) &&
+      !('translate' in fields) &&
+      !('score' in fields) &&
+      !('selector' in fields) &&
+      !('keybind' in fields) &&
+      !('nbt' in fields)
+    ) {
       fields.text = { type: 'string', value: '' };
     }
     return { type: 'compound', value: fields };
@@ -93,10 +104,30 @@ export function encodeComponent(serv: SquidServer, component: TextComponent | st
 
 /** Legacy formatting codes (`&c`, `§l`, …) and the component style each sets. */
 const LEGACY_COLOURS: Record<string, string> = {
-  0: 'black', 1: 'dark_blue', 2: 'dark_green', 3: 'dark_aqua', 4: 'dark_red', 5: 'dark_purple', 6: 'gold', 7: 'gray',
-  8: 'dark_gray', 9: 'blue', a: 'green', b: 'aqua', c: 'red', d: 'light_purple', e: 'yellow', f: 'white',
+  0: 'black',
+  1: 'dark_blue',
+  2: 'dark_green',
+  3: 'dark_aqua',
+  4: 'dark_red',
+  5: 'dark_purple',
+  6: 'gold',
+  7: 'gray',
+  8: 'dark_gray',
+  9: 'blue',
+  a: 'green',
+  b: 'aqua',
+  c: 'red',
+  d: 'light_purple',
+  e: 'yellow',
+  f: 'white',
 };
-const LEGACY_FORMATS: Record<string, keyof TextComponent> = { k: 'obfuscated', l: 'bold', m: 'strikethrough', n: 'underlined', o: 'italic' };
+const LEGACY_FORMATS: Record<string, keyof TextComponent> = {
+  k: 'obfuscated',
+  l: 'bold',
+  m: 'strikethrough',
+  n: 'underlined',
+  o: 'italic',
+};
 
 /**
  * Converts text with legacy formatting codes (`&e` or `§e` + text, as flying-squid writes its
@@ -110,15 +141,37 @@ export function fromLegacy(text: string): TextComponent {
   const parts: TextComponent[] = [];
   let style: Partial<TextComponent> = {};
   let run = '';
-  const flush = (): void => { if (run) parts.push({ text: run, ...style }); run = ''; };
+  const flush = (): void => {
+    if (run) parts.push({ text: run, ...style });
+    run = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     const code = text[i + 1]?.toLowerCase();
     if ((ch === '&' || ch === '§') && code !== undefined) {
-      if (code === '&' && ch === '&') { run += '&'; i++; continue; }
-      if (LEGACY_COLOURS[code]) { flush(); style = { color: LEGACY_COLOURS[code] }; i++; continue; }
-      if (LEGACY_FORMATS[code]) { flush(); style = { ...style, [LEGACY_FORMATS[code]]: true }; i++; continue; }
-      if (code === 'r') { flush(); style = {}; i++; continue; }
+      if (code === '&' && ch === '&') {
+        run += '&';
+        i++;
+        continue;
+      }
+      if (LEGACY_COLOURS[code]) {
+        flush();
+        style = { color: LEGACY_COLOURS[code] };
+        i++;
+        continue;
+      }
+      if (LEGACY_FORMATS[code]) {
+        flush();
+        style = { ...style, [LEGACY_FORMATS[code]]: true };
+        i++;
+        continue;
+      }
+      if (code === 'r') {
+        flush();
+        style = {};
+        i++;
+        continue;
+      }
     }
     run += ch;
   }
@@ -153,10 +206,13 @@ export function sendActionBar(serv: SquidServer, player: SquidPlayer, component:
  * Who reads a command's feedback: `output` when set (`/execute as` keeps the original caller's
  * output, as vanilla's `CommandSourceStack` does), else `player`; nobody set = the console.
  */
-export interface FeedbackTarget { player?: SquidPlayer; output?: SquidPlayer | null }
+export interface FeedbackTarget {
+  player?: SquidPlayer;
+  output?: SquidPlayer | null;
+}
 
 function outputOf(target: FeedbackTarget): SquidPlayer | undefined {
-  return target.output === undefined ? target.player : target.output ?? undefined;
+  return target.output === undefined ? target.player : (target.output ?? undefined);
 }
 
 /**

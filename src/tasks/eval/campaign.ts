@@ -47,7 +47,10 @@ export async function taskFiles(inputs: readonly string[]): Promise<string[]> {
     const info = await stat(input).catch(() => undefined);
     if (!info) throw new TaskError(`${input}: no such task file or folder`);
     if (info.isDirectory()) {
-      const found = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(input, f));
+      const found = (await readdir(input, { recursive: true }))
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => path.join(input, f));
       if (found.length === 0) throw new TaskError(`${input}: no task files (*.json) in this folder`);
       files.push(...found);
     } else {
@@ -62,7 +65,12 @@ export async function taskFiles(inputs: readonly string[]): Promise<string[]> {
  * or more of its path where two files would share a key.
  */
 export function fileKeys(files: readonly string[]): Map<string, string> {
-  const parts = (f: string) => path.resolve(f).replace(/\.json$/i, '').split(path.sep).filter(Boolean);
+  const parts = (f: string) =>
+    path
+      .resolve(f)
+      .replace(/\.json$/i, '')
+      .split(path.sep)
+      .filter(Boolean);
   const keys = new Map<string, string>();
   for (let depth = 2; ; depth++) {
     keys.clear();
@@ -109,7 +117,9 @@ export async function planCampaign(options: CampaignOptions): Promise<PlannedRun
     }
   }
   if (runs.length === 0) {
-    throw new TaskError(`no task to run: ${files.length} file(s)${pattern ? ` have no task id matching /${options.ids}/` : ' have no tasks'}`);
+    throw new TaskError(
+      `no task to run: ${files.length} file(s)${pattern ? ` have no task id matching /${options.ids}/` : ' have no tasks'}`,
+    );
   }
   return runs;
 }

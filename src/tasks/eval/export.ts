@@ -40,7 +40,9 @@ const same = (a: RecordedTurn, b: RecordedTurn) => a.role === b.role && a.conten
  * @returns undefined when no `conversing` request got a reply.
  */
 export function conversationOf(requests: readonly RequestEvent[]): ChatMessage[] | undefined {
-  const used = requests.filter((r) => (r.purpose === 'conversing' || (r.purpose === 'other' && r.maxTokens === undefined)) && r.reply !== undefined && !r.error);
+  const used = requests.filter(
+    (r) => (r.purpose === 'conversing' || (r.purpose === 'other' && r.maxTokens === undefined)) && r.reply !== undefined && !r.error,
+  );
   if (used.length === 0) return undefined;
   const turns: RecordedTurn[] = [];
   used.forEach((req, k) => {
@@ -72,7 +74,10 @@ async function readJsonl<T>(file: string): Promise<T[]> {
     if (err.code === 'ENOENT') return '';
     throw err;
   });
-  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
 
 /** Options of {@link exportSft}. */
@@ -87,7 +92,10 @@ export interface ExportOptions {
  *
  * @throws Error when `dir` has no results.jsonl or it is malformed.
  */
-export async function exportSft(dir: string, options: ExportOptions = {}): Promise<{ examples: SftExample[]; runs: number; skipped: number }> {
+export async function exportSft(
+  dir: string,
+  options: ExportOptions = {},
+): Promise<{ examples: SftExample[]; runs: number; skipped: number }> {
   const resultsFile = path.join(dir, 'results.jsonl');
   const text = await readFile(resultsFile, 'utf8').catch(() => {
     throw new Error(`${resultsFile}: not found — give the --out folder of an evaluation (npm run eval -- … --out DIR)`);
@@ -96,8 +104,11 @@ export async function exportSft(dir: string, options: ExportOptions = {}): Promi
   const examples: SftExample[] = [];
   let skipped = 0;
   for (const result of results) {
-    if (options.minScore !== undefined && result.score < options.minScore) { skipped++; continue; }
-    examples.push(...await runExamples(path.join(dir, 'runs', runFolder(result.run_id)), result));
+    if (options.minScore !== undefined && result.score < options.minScore) {
+      skipped++;
+      continue;
+    }
+    examples.push(...(await runExamples(path.join(dir, 'runs', runFolder(result.run_id)), result)));
   }
   return { examples, runs: results.length - skipped, skipped };
 }
@@ -111,7 +122,17 @@ async function runExamples(folder: string, result: RunResult): Promise<SftExampl
     const messages = conversationOf(requests);
     if (!messages) continue;
     const agent = requests[0]?.agent ?? file.replace(/\.jsonl$/, '');
-    out.push({ messages, metadata: { run_id: result.run_id, agent, model: result.models[agent] ?? requests[0]?.model ?? 'unknown', task_id: result.task_id, score: result.score, success: result.success } });
+    out.push({
+      messages,
+      metadata: {
+        run_id: result.run_id,
+        agent,
+        model: result.models[agent] ?? requests[0]?.model ?? 'unknown',
+        task_id: result.task_id,
+        score: result.score,
+        success: result.success,
+      },
+    });
   }
   return out;
 }

@@ -89,7 +89,9 @@ export function priceFor(modelId: string, overrides: Readonly<PriceTable> = {}):
   if (FREE_PROVIDERS.has(provider) && !overrides[modelId]) return FREE;
   for (const table of [overrides, DEFAULT_PRICES]) {
     if (table[modelId]) return table[modelId];
-    const prefix = Object.keys(table).filter((id) => modelId.startsWith(`${id}-`)).sort((a, b) => b.length - a.length)[0];
+    const prefix = Object.keys(table)
+      .filter((id) => modelId.startsWith(`${id}-`))
+      .sort((a, b) => b.length - a.length)[0];
     if (prefix) return table[prefix];
   }
   return undefined;
@@ -112,9 +114,10 @@ export interface TokenCounts {
  */
 export function costOf(tokens: TokenCounts, price: ModelPrice): number {
   const uncached = Math.max(0, tokens.input - tokens.cached - tokens.cacheWrite);
-  const usd = uncached * price.input
-    + tokens.cached * (price.cached_input ?? price.input)
-    + tokens.cacheWrite * (price.cache_write_input ?? price.input)
-    + tokens.output * price.output;
+  const usd =
+    uncached * price.input +
+    tokens.cached * (price.cached_input ?? price.input) +
+    tokens.cacheWrite * (price.cache_write_input ?? price.input) +
+    tokens.output * price.output;
   return usd / 1_000_000;
 }

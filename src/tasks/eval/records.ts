@@ -177,7 +177,12 @@ export class RunRecorder implements RunEventSink {
   stats(agent: string): AgentStats {
     const s = this.#entry(agent);
     const price = priceFor(s.model, this.#prices);
-    const tokens: TokenCounts = { input: s.tokens.input, cached: s.tokens.cached, cacheWrite: s.tokens.cache_write, output: s.tokens.output };
+    const tokens: TokenCounts = {
+      input: s.tokens.input,
+      cached: s.tokens.cached,
+      cacheWrite: s.tokens.cache_write,
+      output: s.tokens.output,
+    };
     const none = tokens.input === 0 && tokens.output === 0;
     return { ...s, tokens: { ...s.tokens }, cost_usd: none ? 0 : price ? roundUsd(costOf(tokens, price)) : null };
   }
@@ -185,7 +190,17 @@ export class RunRecorder implements RunEventSink {
   #entry(agent: string): AgentStats {
     let s = this.#stats.get(agent);
     if (!s) {
-      s = { model: 'unknown', messages_sent: 0, messages_received: 0, commands_run: 0, commands_failed: 0, requests: 0, request_errors: 0, tokens: { input: 0, cached: 0, cache_write: 0, output: 0 }, cost_usd: 0 };
+      s = {
+        model: 'unknown',
+        messages_sent: 0,
+        messages_received: 0,
+        commands_run: 0,
+        commands_failed: 0,
+        requests: 0,
+        request_errors: 0,
+        tokens: { input: 0, cached: 0, cache_write: 0, output: 0 },
+        cost_usd: 0,
+      };
       this.#stats.set(agent, s);
     }
     return s;
@@ -279,7 +294,9 @@ export const runResultSchema = z.looseObject({
 export type RunResult = z.infer<typeof runResultSchema>;
 
 /** The totals of a run's per-agent counts (the top-level count fields of {@link RunResult}). */
-export function totals(perAgent: Record<string, AgentStats>): Pick<RunResult, 'messages_sent' | 'messages_received' | 'commands_run' | 'commands_failed' | 'requests' | 'tokens' | 'cost_usd'> {
+export function totals(
+  perAgent: Record<string, AgentStats>,
+): Pick<RunResult, 'messages_sent' | 'messages_received' | 'commands_run' | 'commands_failed' | 'requests' | 'tokens' | 'cost_usd'> {
   const all = Object.values(perAgent);
   const sum = (f: (s: AgentStats) => number) => all.reduce((a, s) => a + f(s), 0);
   return {
@@ -288,7 +305,12 @@ export function totals(perAgent: Record<string, AgentStats>): Pick<RunResult, 'm
     commands_run: sum((s) => s.commands_run),
     commands_failed: sum((s) => s.commands_failed),
     requests: sum((s) => s.requests),
-    tokens: { input: sum((s) => s.tokens.input), cached: sum((s) => s.tokens.cached), cache_write: sum((s) => s.tokens.cache_write), output: sum((s) => s.tokens.output) },
+    tokens: {
+      input: sum((s) => s.tokens.input),
+      cached: sum((s) => s.tokens.cached),
+      cache_write: sum((s) => s.tokens.cache_write),
+      output: sum((s) => s.tokens.output),
+    },
     cost_usd: all.some((s) => s.cost_usd === null) ? null : roundUsd(sum((s) => s.cost_usd ?? 0)),
   };
 }
@@ -310,7 +332,10 @@ export function parseResults(text: string, file = 'results.jsonl'): RunResult[] 
       throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
     }
     const parsed = runResultSchema.safeParse(value);
-    if (!parsed.success) throw new Error(`${file}:${i + 1}: not a run result (${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`);
+    if (!parsed.success)
+      throw new Error(
+        `${file}:${i + 1}: not a run result (${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`,
+      );
     byId.set(parsed.data.run_id, parsed.data);
   });
   return [...byId.values()];

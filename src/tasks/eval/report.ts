@@ -17,7 +17,8 @@ export interface ReportInput {
   generatedAt: Date;
 }
 
-const esc = (s: string | number) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string | number) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 /** JSON safe inside a `<script>` element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 /** A script's text safe inside a `<script>` element. */
@@ -28,7 +29,12 @@ const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 /** One bar chart of success rates of one dimension's groups, with their intervals. */
 function rateSeries(rows: readonly SummaryRow[], dimension: string) {
   const mine = rows.filter((r) => r.dimension === dimension);
-  return { labels: mine.map((r) => r.group), rate: mine.map((r) => r.success.value), ci: mine.map((r) => [r.success.low, r.success.high]), n: mine.map((r) => r.runs) };
+  return {
+    labels: mine.map((r) => r.group),
+    rate: mine.map((r) => r.success.value),
+    ci: mine.map((r) => [r.success.low, r.success.high]),
+    n: mine.map((r) => r.runs),
+  };
 }
 
 /** Construction scores in ten bins of 0.1 (the last one holds 1.0). */
@@ -46,17 +52,35 @@ export function reportHtml(input: ReportInput): string {
     agents: rateSeries(rows, 'agents'),
     depth: rateSeries(rows, 'depth'),
     scores: scoreHistogram(results),
-    tokens: { labels: results.map((r) => r.run_id), input: results.map((r) => r.tokens.input), output: results.map((r) => r.tokens.output) },
+    tokens: {
+      labels: results.map((r) => r.run_id),
+      input: results.map((r) => r.tokens.input),
+      output: results.map((r) => r.tokens.output),
+    },
   };
-  const summaryRows = rows.map((r) => `<tr><td>${esc(r.dimension)}</td><td>${esc(r.group)}</td><td>${r.runs}</td><td>${pct(r.success.value)} (${r.successes})</td>`
-    + `<td>${pct(r.success.low)}–${pct(r.success.high)}</td><td>${r.score.value.toFixed(2)}</td>`
-    + `<td>${Number.isNaN(r.score.low) ? '–' : `${r.score.low.toFixed(2)}–${r.score.high.toFixed(2)}`}</td>`
-    + `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td></tr>`).join('\n');
-  const runRows = results.map((r, i) => `<tr class="${r.success ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${esc(r.run_id)}</td><td>${esc(r.type)}</td><td>${r.agent_count}</td>`
-    + `<td>${esc(Object.values(r.models).filter((m, i, a) => a.indexOf(m) === i).join(', '))}</td><td>${r.score.toFixed(2)}</td><td>${esc(r.end_reason)}</td>`
-    + `<td>${r.duration_s.toFixed(1)}</td><td>${r.setup_s.toFixed(1)}</td><td>${r.commands_run} / ${r.commands_failed}</td><td>${r.messages_sent}</td>`
-    + `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td>`
-    + `<td>${esc(r.error ?? '')}</td></tr>`).join('\n');
+  const summaryRows = rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.dimension)}</td><td>${esc(r.group)}</td><td>${r.runs}</td><td>${pct(r.success.value)} (${r.successes})</td>` +
+        `<td>${pct(r.success.low)}–${pct(r.success.high)}</td><td>${r.score.value.toFixed(2)}</td>` +
+        `<td>${Number.isNaN(r.score.low) ? '–' : `${r.score.low.toFixed(2)}–${r.score.high.toFixed(2)}`}</td>` +
+        `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td></tr>`,
+    )
+    .join('\n');
+  const runRows = results
+    .map(
+      (r, i) =>
+        `<tr class="${r.success ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${esc(r.run_id)}</td><td>${esc(r.type)}</td><td>${r.agent_count}</td>` +
+        `<td>${esc(
+          Object.values(r.models)
+            .filter((m, i, a) => a.indexOf(m) === i)
+            .join(', '),
+        )}</td><td>${r.score.toFixed(2)}</td><td>${esc(r.end_reason)}</td>` +
+        `<td>${r.duration_s.toFixed(1)}</td><td>${r.setup_s.toFixed(1)}</td><td>${r.commands_run} / ${r.commands_failed}</td><td>${r.messages_sent}</td>` +
+        `<td>${compactCount(r.tokens.input)} / ${compactCount(r.tokens.output)}</td><td>${r.cost_usd === null ? 'n/a' : `$${r.cost_usd.toFixed(4)}`}</td>` +
+        `<td>${esc(r.error ?? '')}</td></tr>`,
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(input.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -117,9 +117,15 @@ export function formatSummary(rows: readonly SummaryRow[]): string {
   for (const r of rows) {
     if (r.dimension !== 'all' && r.dimension !== 'model' && (counts.get(r.dimension) ?? 0) < 2) continue;
     table.push([
-      r.dimension, r.group, r.runs, `${pct(r.success.value)} (${r.successes})`, interval(r.success, pct),
-      r.score.value.toFixed(2), interval(r.score, (x) => x.toFixed(2)),
-      `${compactCount(r.tokens.input)}/${compactCount(r.tokens.output)}`, usd(r.cost_usd),
+      r.dimension,
+      r.group,
+      r.runs,
+      `${pct(r.success.value)} (${r.successes})`,
+      interval(r.success, pct),
+      r.score.value.toFixed(2),
+      interval(r.score, (x) => x.toFixed(2)),
+      `${compactCount(r.tokens.input)}/${compactCount(r.tokens.output)}`,
+      usd(r.cost_usd),
     ]);
   }
   return table.toString();
@@ -127,17 +133,46 @@ export function formatSummary(rows: readonly SummaryRow[]): string {
 
 /** The CSV columns of {@link summaryCsv}, in order. */
 export const SUMMARY_CSV_COLUMNS = [
-  'dimension', 'group', 'runs', 'successes', 'success_rate', 'success_ci_low', 'success_ci_high',
-  'mean_score', 'score_ci_low', 'score_ci_high', 'mean_duration_s', 'failed_runs',
-  'input_tokens', 'cached_tokens', 'output_tokens', 'cost_usd',
+  'dimension',
+  'group',
+  'runs',
+  'successes',
+  'success_rate',
+  'success_ci_low',
+  'success_ci_high',
+  'mean_score',
+  'score_ci_low',
+  'score_ci_high',
+  'mean_duration_s',
+  'failed_runs',
+  'input_tokens',
+  'cached_tokens',
+  'output_tokens',
+  'cost_usd',
 ] as const;
 
 /** The summary as CSV (RFC 4180, header line first); empty CI cells where n < 1. */
 export function summaryCsv(rows: readonly SummaryRow[]): string {
   const num = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(6)) : '');
-  return stringify(rows.map((r) => [
-    r.dimension, r.group, r.runs, r.successes, num(r.success.value), num(r.success.low), num(r.success.high),
-    num(r.score.value), num(r.score.low), num(r.score.high), num(r.mean_duration_s), r.failed_runs,
-    r.tokens.input, r.tokens.cached, r.tokens.output, r.cost_usd ?? '',
-  ]), { header: true, columns: [...SUMMARY_CSV_COLUMNS] });
+  return stringify(
+    rows.map((r) => [
+      r.dimension,
+      r.group,
+      r.runs,
+      r.successes,
+      num(r.success.value),
+      num(r.success.low),
+      num(r.success.high),
+      num(r.score.value),
+      num(r.score.low),
+      num(r.score.high),
+      num(r.mean_duration_s),
+      r.failed_runs,
+      r.tokens.input,
+      r.tokens.cached,
+      r.tokens.output,
+      r.cost_usd ?? '',
+    ]),
+    { header: true, columns: [...SUMMARY_CSV_COLUMNS] },
+  );
 }

@@ -10,7 +10,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { describeEvent, type BotEvent } from '../../../agent/events.ts';
 import { profileSchema } from '../../../settings/schema.ts';
 import {
-  CLOSE_BAD_TOKEN, fieldErrors, serverMessageSchema, type BotView, type CampaignView, type ClientMessage, type PlayerView, type Reply,
+  CLOSE_BAD_TOKEN,
+  fieldErrors,
+  serverMessageSchema,
+  type BotView,
+  type CampaignView,
+  type ClientMessage,
+  type PlayerView,
+  type Reply,
 } from './protocol.ts';
 
 /** Events shown per bot (the newest). */
@@ -52,7 +59,8 @@ class Link {
     this.#onState((s) => ({ ...s, connection: 'connecting' }));
     socket.onmessage = (e) => this.#receive(String(e.data));
     socket.onclose = (e) => {
-      for (const [, resolve] of this.#pending) resolve({ type: 'reply', id: 0, ok: false, error: 'The connection to the dashboard was lost.' });
+      for (const [, resolve] of this.#pending)
+        resolve({ type: 'reply', id: 0, ok: false, error: 'The connection to the dashboard was lost.' });
       this.#pending.clear();
       if (e.code === CLOSE_BAD_TOKEN) {
         this.#onState((s) => ({ ...s, connection: 'token' }));
@@ -67,7 +75,8 @@ class Link {
   send(request: Request): Promise<Reply> {
     const id = this.#nextId++;
     const socket = this.#socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.resolve({ type: 'reply', id, ok: false, error: 'Not connected to the dashboard.' });
+    if (!socket || socket.readyState !== WebSocket.OPEN)
+      return Promise.resolve({ type: 'reply', id, ok: false, error: 'Not connected to the dashboard.' });
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
       socket.send(JSON.stringify({ ...request, id }));
@@ -92,7 +101,16 @@ class Link {
       case 'hello': {
         const events = new Map<string, BotEvent[]>();
         for (const event of message.events) events.set(event.bot, [...(events.get(event.bot) ?? []), event].slice(-SHOWN_EVENTS));
-        this.#onState((s) => ({ ...s, connection: 'open', bots: message.bots, players: message.players, events, campaign: message.campaign, viewer: message.viewer, server: message.server }));
+        this.#onState((s) => ({
+          ...s,
+          connection: 'open',
+          bots: message.bots,
+          players: message.players,
+          events,
+          campaign: message.campaign,
+          viewer: message.viewer,
+          server: message.server,
+        }));
         break;
       }
       case 'bots':
@@ -123,7 +141,16 @@ class Link {
   }
 }
 
-const initial: PageState = { connection: 'connecting', bots: [], players: [], events: new Map(), campaign: null, viewer: false, server: null, protocolError: null };
+const initial: PageState = {
+  connection: 'connecting',
+  bots: [],
+  players: [],
+  events: new Map(),
+  campaign: null,
+  viewer: false,
+  server: null,
+  protocolError: null,
+};
 
 /** Seconds as `1 m 05 s` / `42 s`. */
 function duration(ms: number): string {
@@ -144,7 +171,13 @@ function Outcome({ reply, seq }: { reply: Reply | null; seq?: number }) {
 }
 
 /** A one-line form: an optional "as player" field, a text field and a button. */
-function LineForm(props: { label: string; placeholder: string; name: string; withPlayer?: boolean; onSend: (text: string, from: string) => Promise<Reply> }) {
+function LineForm(props: {
+  label: string;
+  placeholder: string;
+  name: string;
+  withPlayer?: boolean;
+  onSend: (text: string, from: string) => Promise<Reply>;
+}) {
   const [text, setText] = useState('');
   const [from, setFrom] = useState(() => localStorage.getItem('dashboard.player') ?? 'Steve');
   const [reply, setReply] = useState<{ reply: Reply; seq: number } | null>(null);
@@ -157,7 +190,12 @@ function LineForm(props: { label: string; placeholder: string; name: string; wit
   };
   return html`<form class="line" data-form=${props.name} onSubmit=${submit}>
     ${props.withPlayer ? html`<input class="player" name="from" aria-label="as player" title="as player" value=${from} onInput=${(e: Event) => setFrom((e.target as HTMLInputElement).value)} />` : null}
-    <input name="text" placeholder=${props.placeholder} value=${text} onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} />
+    <input
+      name="text"
+      placeholder=${props.placeholder}
+      value=${text}
+      onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)}
+    />
     <button type="submit">${props.label}</button>
     <${Outcome} reply=${reply?.reply ?? null} seq=${reply?.seq} />
   </form>`;
@@ -167,19 +205,39 @@ function LineForm(props: { label: string; placeholder: string; name: string; wit
 function Memory({ data }: { data: unknown }) {
   if (typeof data !== 'object' || data === null) return html`<pre>${JSON.stringify(data, null, 2)}</pre>`;
   const entries = Object.entries(data as Record<string, unknown>);
-  return html`<div class="memory" data-role="memory">${entries.map(([key, value]) => html`<div class="memory-entry">
-    <h4>${key}</h4>
-    ${key === 'turns' && Array.isArray(value)
-      ? html`<ol class="turns">${value.map((t: { role?: string; content?: string }) => html`<li class=${`turn ${t.role ?? ''}`}><b>${t.role}</b> ${t.content}</li>`)}</ol>`
-      : typeof value === 'string' ? html`<p class="pre">${value || '—'}</p>`
-        : html`<pre>${JSON.stringify(value, null, 2)}</pre>`}
-  </div>`)}</div>`;
+  return html`<div class="memory" data-role="memory">
+    ${entries.map(
+      ([key, value]) =>
+        html`<div class="memory-entry">
+          <h4>${key}</h4>
+          ${
+            key === 'turns' && Array.isArray(value)
+              ? html`<ol class="turns">
+                  ${value.map((t: { role?: string; content?: string }) => html`<li class=${`turn ${t.role ?? ''}`}><b>${t.role}</b> ${t.content}</li>`)}
+                </ol>`
+              : typeof value === 'string'
+                ? html`<p class="pre">${value || '—'}</p>`
+                : html`<pre>${JSON.stringify(value, null, 2)}</pre>`
+          }
+        </div>`,
+    )}
+  </div>`;
 }
 
 function BotLog({ events }: { events: BotEvent[] }) {
-  return html`<ol class="log" data-role="log">${[...events].reverse().map((e) => html`<li class=${`ev ev-${e.type}${(e.type === 'command' && !e.ok) || (e.type === 'connection' && e.state !== 'online') || (e.type === 'model' && e.error) ? ' failed' : ''}`} data-type=${e.type}>
-    <time>${time(e.t)}</time> <span class="text">${describeEvent(e)}</span>
-  </li>`)}</ol>`;
+  return html`<ol class="log" data-role="log">
+    ${[...events]
+      .reverse()
+      .map(
+        (e) =>
+          html`<li
+            class=${`ev ev-${e.type}${(e.type === 'command' && !e.ok) || (e.type === 'connection' && e.state !== 'online') || (e.type === 'model' && e.error) ? ' failed' : ''}`}
+            data-type=${e.type}
+          >
+            <time>${time(e.t)}</time> <span class="text">${describeEvent(e)}</span>
+          </li>`,
+      )}
+  </ol>`;
 }
 
 function BotCard({ bot, events, link, now, viewer }: { bot: BotView; events: BotEvent[]; link: Link; now: number; viewer: boolean }) {
@@ -190,13 +248,19 @@ function BotCard({ bot, events, link, now, viewer }: { bot: BotView; events: Bot
   const running = bot.status !== 'stopped';
   const items = Object.entries(bot.inventory).sort(([a], [b]) => a.localeCompare(b));
   const showMemory = async () => {
-    if (memory !== undefined) { setMemory(undefined); return; }
+    if (memory !== undefined) {
+      setMemory(undefined);
+      return;
+    }
     const r = await link.send({ type: 'memory', bot: bot.name });
     if (r.ok) setMemory(r.data ?? null);
     else setReply(r);
   };
   const showView = async () => {
-    if (view) { setView(null); return; }
+    if (view) {
+      setView(null);
+      return;
+    }
     const r = await link.send({ type: 'viewer', bot: bot.name });
     if (r.ok) setView(`${location.protocol}//${location.hostname}:${(r.data as { port: number }).port}/`);
     else setReply(r);
@@ -208,25 +272,67 @@ function BotCard({ bot, events, link, now, viewer }: { bot: BotView; events: Bot
       <span class="model" data-field="model">${bot.model}</span>
     </header>
     <dl class="facts">
-      <dt>Health</dt><dd data-field="health">${bot.health ?? '—'}</dd>
-      <dt>Food</dt><dd data-field="food">${bot.food ?? '—'}</dd>
-      <dt>Position</dt><dd data-field="position">${bot.position ? `${bot.position.x}, ${bot.position.y}, ${bot.position.z}` : '—'}</dd>
-      <dt>Action</dt><dd data-field="action">${bot.action ? `${bot.action.label} (${duration(now - bot.action.since)})` : 'idle'}</dd>
-      <dt>Goal</dt><dd data-field="goal">${bot.goal.state}${bot.goal.text ? `: ${bot.goal.text}` : ''}</dd>
-      <dt>Talking to</dt><dd data-field="partner">${bot.partner ?? '—'}</dd>
-      <dt>Modes on</dt><dd class="modes" data-field="modes">${Object.entries(bot.modes).filter(([, on]) => on).map(([mode]) => mode).join(', ') || '—'}</dd>
-      <dt>Inventory</dt><dd class="inventory" data-field="inventory">${items.length ? items.map(([name, count]) => html`<span class="item" data-item=${name}>${name} × ${count}</span>`) : html`<span class="muted">empty</span>`}</dd>
+      <dt>Health</dt>
+      <dd data-field="health">${bot.health ?? '—'}</dd>
+      <dt>Food</dt>
+      <dd data-field="food">${bot.food ?? '—'}</dd>
+      <dt>Position</dt>
+      <dd data-field="position">${bot.position ? `${bot.position.x}, ${bot.position.y}, ${bot.position.z}` : '—'}</dd>
+      <dt>Action</dt>
+      <dd data-field="action">${bot.action ? `${bot.action.label} (${duration(now - bot.action.since)})` : 'idle'}</dd>
+      <dt>Goal</dt>
+      <dd data-field="goal">${bot.goal.state}${bot.goal.text ? `: ${bot.goal.text}` : ''}</dd>
+      <dt>Talking to</dt>
+      <dd data-field="partner">${bot.partner ?? '—'}</dd>
+      <dt>Modes on</dt>
+      <dd class="modes" data-field="modes">
+        ${
+          Object.entries(bot.modes)
+            .filter(([, on]) => on)
+            .map(([mode]) => mode)
+            .join(', ') || '—'
+        }
+      </dd>
+      <dt>Inventory</dt>
+      <dd class="inventory" data-field="inventory">
+        ${items.length ? items.map(([name, count]) => html`<span class="item" data-item=${name}>${name} × ${count}</span>`) : html`<span class="muted">empty</span>`}
+      </dd>
     </dl>
-    ${running ? html`
-      <${LineForm} name="say" label="Send" placeholder="Message to the bot" withPlayer=${true} onSend=${(text: string, from: string) => link.send({ type: 'say', bot: bot.name, from, text })} />
-      <${LineForm} name="command" label="Run" placeholder='!command, e.g. !stats' withPlayer=${true} onSend=${(text: string, from: string) => link.send({ type: 'command', bot: bot.name, from, text })} />
-      <${LineForm} name="goal" label="Start goal" placeholder="A goal for the goal loop" onSend=${(goal: string) => link.send({ type: 'goal', bot: bot.name, goal })} />` : null}
+    ${
+      running
+        ? html` <${LineForm}
+              name="say"
+              label="Send"
+              placeholder="Message to the bot"
+              withPlayer=${true}
+              onSend=${(text: string, from: string) => link.send({ type: 'say', bot: bot.name, from, text })}
+            />
+            <${LineForm}
+              name="command"
+              label="Run"
+              placeholder="!command, e.g. !stats"
+              withPlayer=${true}
+              onSend=${(text: string, from: string) => link.send({ type: 'command', bot: bot.name, from, text })}
+            />
+            <${LineForm}
+              name="goal"
+              label="Start goal"
+              placeholder="A goal for the goal loop"
+              onSend=${(goal: string) => link.send({ type: 'goal', bot: bot.name, goal })}
+            />`
+        : null
+    }
     <div class="buttons">
-      ${running ? html`
-        <button data-action="stop" onClick=${() => act({ type: 'stop', bot: bot.name })}>Stop action</button>
-        <button data-action="endGoal" onClick=${() => act({ type: 'endGoal', bot: bot.name })}>End goal</button>
-        <button data-action="stopBot" onClick=${() => act({ type: 'stopBot', bot: bot.name })}>Stop bot</button>` : null}
-      <button data-action="restartBot" onClick=${() => act({ type: 'restartBot', bot: bot.name })}>${running ? 'Restart bot' : 'Start bot'}</button>
+      ${
+        running
+          ? html` <button data-action="stop" onClick=${() => act({ type: 'stop', bot: bot.name })}>Stop action</button>
+              <button data-action="endGoal" onClick=${() => act({ type: 'endGoal', bot: bot.name })}>End goal</button>
+              <button data-action="stopBot" onClick=${() => act({ type: 'stopBot', bot: bot.name })}>Stop bot</button>`
+          : null
+      }
+      <button data-action="restartBot" onClick=${() => act({ type: 'restartBot', bot: bot.name })}>
+        ${running ? 'Restart bot' : 'Start bot'}
+      </button>
       <button data-action="memory" onClick=${showMemory}>${memory === undefined ? 'Memory' : 'Hide memory'}</button>
       ${viewer && running ? html`<button data-action="viewer" onClick=${showView}>${view ? 'Hide 3D view' : '3D view'}</button>` : null}
     </div>
@@ -239,7 +345,14 @@ function BotCard({ bot, events, link, now, viewer }: { bot: BotView; events: Bot
 
 /** The add-bot form: the profile's main fields, checked with the profile schema here and on the server. */
 function AddBot({ link }: { link: Link }) {
-  const [fields, setFields] = useState({ name: '', model: 'oracle', persona: '', tool_calling: 'text', cooldown_ms: '0', blocked_actions: '' });
+  const [fields, setFields] = useState({
+    name: '',
+    model: 'oracle',
+    persona: '',
+    tool_calling: 'text',
+    cooldown_ms: '0',
+    blocked_actions: '',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [reply, setReply] = useState<Reply | null>(null);
   const set = (key: keyof typeof fields) => (e: Event) => setFields({ ...fields, [key]: (e.target as HTMLInputElement).value });
@@ -252,7 +365,10 @@ function AddBot({ link }: { link: Link }) {
       persona: fields.persona,
       tool_calling: fields.tool_calling,
       cooldown_ms: fields.cooldown_ms.trim() === '' || Number.isNaN(cooldown) ? fields.cooldown_ms : cooldown,
-      blocked_actions: fields.blocked_actions.split(',').map((s) => s.trim()).filter(Boolean),
+      blocked_actions: fields.blocked_actions
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     };
     const checked = profileSchema.safeParse(profile);
     if (!checked.success) {
@@ -266,14 +382,23 @@ function AddBot({ link }: { link: Link }) {
     setReply(r);
     if (!r.ok && r.fields) setErrors(r.fields);
   };
-  const field = (key: keyof typeof fields, label: string, input: unknown) => html`<label class="field" data-field=${key}>
-    <span>${label}</span>${input}<span class="field-error" role=${errors[key] ? 'alert' : undefined}>${errors[key] ?? ''}</span></label>`;
+  const field = (key: keyof typeof fields, label: string, input: unknown) =>
+    html`<label class="field" data-field=${key}>
+      <span>${label}</span>${input}<span class="field-error" role=${errors[key] ? 'alert' : undefined}>${errors[key] ?? ''}</span></label
+    >`;
   return html`<form class="add-bot" data-form="addBot" onSubmit=${submit}>
     <h2>Add a bot</h2>
     ${field('name', 'Name', html`<input name="name" value=${fields.name} onInput=${set('name')} />`)}
     ${field('model', 'Model', html`<input name="model" value=${fields.model} onInput=${set('model')} placeholder="oracle or provider/model" />`)}
     ${field('persona', 'Persona', html`<input name="persona" value=${fields.persona} onInput=${set('persona')} />`)}
-    ${field('tool_calling', 'Commands by', html`<select name="tool_calling" value=${fields.tool_calling} onChange=${set('tool_calling')}><option value="text">text</option><option value="native">native tools</option></select>`)}
+    ${field(
+      'tool_calling',
+      'Commands by',
+      html`<select name="tool_calling" value=${fields.tool_calling} onChange=${set('tool_calling')}>
+        <option value="text">text</option>
+        <option value="native">native tools</option>
+      </select>`,
+    )}
     ${field('cooldown_ms', 'Cooldown (ms)', html`<input name="cooldown_ms" value=${fields.cooldown_ms} onInput=${set('cooldown_ms')} />`)}
     ${field('blocked_actions', 'Blocked commands', html`<input name="blocked_actions" value=${fields.blocked_actions} onInput=${set('blocked_actions')} placeholder="!attackPlayer, !discard" />`)}
     <button type="submit">Add bot</button>
@@ -286,19 +411,94 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
   return html`<section class="campaign" data-role="campaign">
     <h2>${campaign.title}</h2>
     <div class="progress"><div class="bar" style=${`width: ${share}%`}></div></div>
-    <p data-field="counts">${campaign.done} done · ${campaign.running} running · ${campaign.left} left · ${campaign.successes} succeeded · ${duration(now - campaign.startedAt)} so far</p>
-    <table><thead><tr><th>Task file</th><th>Done</th><th>Success so far</th></tr></thead>
-      <tbody>${campaign.files.map((f) => html`<tr><td>${f.file}</td><td>${f.done} / ${f.total}</td><td>${f.done ? `${Math.round((f.successes / f.done) * 100)} % (${f.successes})` : '—'}</td></tr>`)}</tbody></table>
-    ${campaign.active.length ? html`<h3>Running</h3><table><thead><tr><th>Task</th><th>Agents</th><th>Score</th><th>Time left</th></tr></thead>
-      <tbody>${campaign.active.map((a) => html`<tr data-run=${a.runId}><td>${a.taskId}</td><td>${a.agents.join(', ')}</td><td>${a.score === null ? '—' : a.score.toFixed(2)}</td><td>${duration(a.deadline - now)}</td></tr>`)}</tbody></table>` : null}
-    ${campaign.finished.length ? html`<h3>Finished</h3><table><thead><tr><th>Task</th><th>Result</th><th>Score</th><th>Records</th></tr></thead>
-      <tbody>${campaign.finished.map((f) => html`<tr data-run=${f.runId}><td>${f.taskId}</td><td class=${f.success ? 'ok' : 'error'}>${f.success ? 'success' : f.endReason}</td><td>${f.score.toFixed(2)}</td><td>${f.link ? html`<a href=${f.link} target="_blank">records</a>` : '—'}</td></tr>`)}</tbody></table>` : null}
+    <p data-field="counts">
+      ${campaign.done} done · ${campaign.running} running · ${campaign.left} left · ${campaign.successes} succeeded ·
+      ${duration(now - campaign.startedAt)} so far
+    </p>
+    <table>
+      <thead>
+        <tr>
+          <th>Task file</th>
+          <th>Done</th>
+          <th>Success so far</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${campaign.files.map(
+          (f) =>
+            html`<tr>
+              <td>${f.file}</td>
+              <td>${f.done} / ${f.total}</td>
+              <td>${f.done ? `${Math.round((f.successes / f.done) * 100)} % (${f.successes})` : '—'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${
+      campaign.active.length
+        ? html`<h3>Running</h3>
+            <table>
+              <thead>
+                <tr>
+                  <th>Task</th>
+                  <th>Agents</th>
+                  <th>Score</th>
+                  <th>Time left</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${campaign.active.map(
+                  (a) =>
+                    html`<tr data-run=${a.runId}>
+                      <td>${a.taskId}</td>
+                      <td>${a.agents.join(', ')}</td>
+                      <td>${a.score === null ? '—' : a.score.toFixed(2)}</td>
+                      <td>${duration(a.deadline - now)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : null
+    }
+    ${
+      campaign.finished.length
+        ? html`<h3>Finished</h3>
+            <table>
+              <thead>
+                <tr>
+                  <th>Task</th>
+                  <th>Result</th>
+                  <th>Score</th>
+                  <th>Records</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${campaign.finished.map(
+                  (f) =>
+                    html`<tr data-run=${f.runId}>
+                      <td>${f.taskId}</td>
+                      <td class=${f.success ? 'ok' : 'error'}>${f.success ? 'success' : f.endReason}</td>
+                      <td>${f.score.toFixed(2)}</td>
+                      <td>${f.link ? html`<a href=${f.link} target="_blank">records</a>` : '—'}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : null
+    }
   </section>`;
 }
 
 function TokenForm({ onToken }: { onToken: (token: string) => void }) {
   const [token, setToken] = useState('');
-  return html`<form class="token" data-form="token" onSubmit=${(e: Event) => { e.preventDefault(); onToken(token); }}>
+  return html`<form
+    class="token"
+    data-form="token"
+    onSubmit=${(e: Event) => {
+      e.preventDefault();
+      onToken(token);
+    }}
+  >
     <h2>This dashboard needs its token</h2>
     <p>Enter the <code>dashboard_token</code> of settings.json.</p>
     <input type="password" name="token" value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
@@ -328,10 +528,23 @@ function App() {
     ${state.protocolError ? html`<div class="outcome error" role="alert">${state.protocolError}</div>` : null}
     ${state.connection === 'token' ? html`<${TokenForm} onToken=${onToken} />` : null}
     ${state.campaign ? html`<${Campaign} campaign=${state.campaign} now=${now} />` : null}
-    ${state.server || state.players.length ? html`<section class="players" data-role="players"><h2>Players</h2>
-      ${state.players.length ? html`<ul>${state.players.map((p) => html`<li data-player=${p.name}>${p.name}${p.bot ? ' (bot)' : ''}${p.position ? html` <span class="muted">${p.position.x}, ${p.position.y}, ${p.position.z}</span>` : null}</li>`)}</ul>` : html`<p class="muted">nobody</p>`}
-    </section>` : null}
-    <div class="bots">${state.bots.map((bot) => html`<${BotCard} key=${bot.name} bot=${bot} events=${state.events.get(bot.name) ?? []} link=${link} now=${now} viewer=${state.viewer} />`)}</div>
+    ${
+      state.server || state.players.length
+        ? html`<section class="players" data-role="players">
+            <h2>Players</h2>
+            ${
+              state.players.length
+                ? html`<ul>
+                    ${state.players.map((p) => html`<li data-player=${p.name}>${p.name}${p.bot ? ' (bot)' : ''}${p.position ? html` <span class="muted">${p.position.x}, ${p.position.y}, ${p.position.z}</span>` : null}</li>`)}
+                  </ul>`
+                : html`<p class="muted">nobody</p>`
+            }
+          </section>`
+        : null
+    }
+    <div class="bots">
+      ${state.bots.map((bot) => html`<${BotCard} key=${bot.name} bot=${bot} events=${state.events.get(bot.name) ?? []} link=${link} now=${now} viewer=${state.viewer} />`)}
+    </div>
     ${state.server ? html`<${AddBot} link=${link} />` : null}
   </main>`;
 }

@@ -62,28 +62,32 @@ export const campaignViewSchema = z.object({
   /** Per task file: runs finished, successes among them, runs planned. */
   files: z.array(z.object({ file: z.string(), done: z.number(), successes: z.number(), total: z.number() })),
   /** Runs in progress. */
-  active: z.array(z.object({
-    runId: z.string(),
-    taskId: z.string(),
-    file: z.string(),
-    agents: z.array(z.string()),
-    /** The validator's last score (0–1), null before the first check. */
-    score: z.number().nullable(),
-    startedAt: z.number(),
-    /** When the task's timeout ends it (ms since the epoch). */
-    deadline: z.number(),
-  })),
+  active: z.array(
+    z.object({
+      runId: z.string(),
+      taskId: z.string(),
+      file: z.string(),
+      agents: z.array(z.string()),
+      /** The validator's last score (0–1), null before the first check. */
+      score: z.number().nullable(),
+      startedAt: z.number(),
+      /** When the task's timeout ends it (ms since the epoch). */
+      deadline: z.number(),
+    }),
+  ),
   /** Finished runs, newest first, each with the link to its records. */
-  finished: z.array(z.object({
-    runId: z.string(),
-    taskId: z.string(),
-    file: z.string(),
-    success: z.boolean(),
-    score: z.number(),
-    endReason: z.string(),
-    /** Dashboard path of the run's folder listing, e.g. `/runs/crafting_0_1/`; null when not served. */
-    link: z.string().nullable(),
-  })),
+  finished: z.array(
+    z.object({
+      runId: z.string(),
+      taskId: z.string(),
+      file: z.string(),
+      success: z.boolean(),
+      score: z.number(),
+      endReason: z.string(),
+      /** Dashboard path of the run's folder listing, e.g. `/runs/crafting_0_1/`; null when not served. */
+      link: z.string().nullable(),
+    }),
+  ),
 });
 export type CampaignView = z.infer<typeof campaignViewSchema>;
 
@@ -133,7 +137,13 @@ const botName = z.string().min(1, 'a bot name');
 /** What the page sends. */
 export const clientMessageSchema = z.discriminatedUnion('type', [
   /** A message to the bot as the named player: it enters the bot's inbox like that player's whisper. */
-  z.object({ ...request, type: z.literal('say'), bot: botName, from: playerNameSchema, text: z.string().trim().min(1, 'some text').max(1000) }),
+  z.object({
+    ...request,
+    type: z.literal('say'),
+    bot: botName,
+    from: playerNameSchema,
+    text: z.string().trim().min(1, 'some text').max(1000),
+  }),
   /** A `!command` run as the named player's whisper would run it. */
   z.object({
     ...request,
@@ -168,7 +178,7 @@ export const CLOSE_BAD_TOKEN = 4401;
 export function fieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of issues) {
-    const key = issue.path.length ? String(issue.path[0]) : (issue.code === 'unrecognized_keys' ? issue.keys[0] ?? '' : '');
+    const key = issue.path.length ? String(issue.path[0]) : issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : '';
     out[key] ??= issue.code === 'unrecognized_keys' ? `unknown field "${issue.keys.join('", "')}"` : issue.message;
   }
   return out;
