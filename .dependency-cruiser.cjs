@@ -4,12 +4,27 @@
  * names the importing file, the imported file and the rule.
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
- *   cli.ts → app/ → agent/ → commands/ → sandbox/ → models/ → skills/ → tasks/ → conversation/
- *   → settings/ → game/, util/
+ *   cli.ts → app/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
+ *   → settings/ → models/ → game/, util/
+ * models/ holds the providers only (no game knowledge); oracle/ is the offline policy, which plays
+ * through the commands and reads their typed outcomes.
  * server/ (the embedded flying-squid server) sits beside them: only app/ and cli.ts import it,
  * and it imports only game/ and util/.
  */
-const LAYERS = ['cli', 'app', 'agent', 'commands', 'sandbox', 'models', 'skills', 'tasks', 'conversation', 'settings', 'game|util'];
+const LAYERS = [
+  'cli',
+  'app',
+  'agent',
+  'oracle',
+  'commands',
+  'sandbox',
+  'skills',
+  'tasks',
+  'conversation',
+  'settings',
+  'models',
+  'game|util',
+];
 
 const dir = (layer) => (layer === 'cli' ? '^src/cli\\.ts$' : `^src/(${layer})/`);
 

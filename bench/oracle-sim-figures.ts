@@ -1,6 +1,6 @@
 /**
  * The offline policy's success on generated tasks in the in-memory stand-in of the game
- * (test/models/oracle-sim.ts: hand-overs, crafting, smelting, gathering and blueprint cells, no
+ * (test/oracle/oracle-sim.ts: hand-overs, crafting, smelting, gathering and blueprint cells, no
  * server, no pathfinding): 100 generated tasks per type by default, with fixed seeds, and the
  * shared MineCollab files when `--shared <dir>` is given. Seconds, where the server takes hours.
  * `--write <dir>` also writes the generated tasks there as MineCollab task files
@@ -17,7 +17,7 @@ import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks,
 import { checkBlueprint, normalizeBlockName } from '../src/tasks/blueprint.ts';
 import { goalFor, loadTaskFile, perAgentTargets, taskTargets } from '../src/tasks/loader.ts';
 import type { Task } from '../src/tasks/schema.ts';
-import { simulate } from '../test/models/oracle-sim.ts';
+import { simulate } from '../test/oracle/oracle-sim.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string' }, shared: { type: 'string' }, write: { type: 'string' } } });
 const count = Number(values.count ?? 100);

@@ -35,7 +35,7 @@ import { fromPlayer, ReplyRouter, type IncomingMessage } from './reply-router.ts
 import { TokenBudget } from './token-budget.ts';
 import { SelfPrompter } from './self-prompter.ts';
 import { SerialQueue } from './serial-queue.ts';
-import type { ExampleSelector } from '../models/prompts/examples.ts';
+import type { ExampleSelector } from './prompts/examples.ts';
 import type { BotPublisher } from './events.ts';
 
 export type { Channel, IncomingMessage } from './reply-router.ts';

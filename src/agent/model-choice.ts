@@ -5,7 +5,7 @@
 import { createModel, type ModelSpec } from '../models/index.ts';
 import { apiKeyStatus } from '../models/spec.ts';
 import { ConfigError } from '../settings/index.ts';
-import { OracleModel } from '../models/oracle.ts';
+import { OracleModel } from '../oracle/model.ts';
 import type { ChatModel } from '../models/types.ts';
 import type { Agent } from './agent.ts';
 

@@ -16,8 +16,8 @@
 import type { Bot } from 'mineflayer';
 import type { CommandDef, CommandRegistry, ParamSpec } from '../commands/registry.ts';
 import { commandTools } from '../commands/tools.ts';
-import type { Example, ExampleSelector } from '../models/prompts/examples.ts';
-import { fillTemplate, type PromptValues } from '../models/prompts/template.ts';
+import type { Example, ExampleSelector } from './prompts/examples.ts';
+import { fillTemplate, type PromptValues } from './prompts/template.ts';
 import type { ChatRequest, ChatTurn, ToolSpec } from '../models/types.ts';
 import type { MergedProfile } from '../settings/profiles.ts';
 import { formatCounts } from '../game/production.ts';

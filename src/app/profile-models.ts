@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createModel, type ModelSpec } from '../models/index.ts';
 import { createEmbedder } from '../models/embeddings.ts';
-import { ExampleSelector, EXAMPLES_DIR, type Embedder, type Example } from '../models/prompts/examples.ts';
+import { ExampleSelector, EXAMPLES_DIR, type Embedder, type Example } from '../agent/prompts/examples.ts';
 import { apiKeyStatus } from '../models/spec.ts';
 import type { ChatModel } from '../models/types.ts';
 import { ConfigError, type EmbeddingField } from '../settings/schema.ts';

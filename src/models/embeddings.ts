@@ -7,17 +7,24 @@
  * embedding model), `"provider/model"`, `"none"`, or `{ api, model?, url?, params? }`.
  */
 import OpenAI, { AzureOpenAI } from 'openai';
-import type { EmbeddingField } from '../settings/schema.ts';
 import { canonicalPrefix, isProviderPrefix, PRESET_PREFIXES, PRESETS, type ProviderPreset } from './presets.ts';
 import { errorContext, throwIfAborted, toModelError } from './shared.ts';
 import { DEFAULT_AZURE_API_VERSION, parseModelSpec, resolveApiKey, resolveBaseURL, type ResolvedModelSpec } from './spec.ts';
 import { ModelError } from './types.ts';
 import { normalizingFetch } from './vendor-errors.ts';
-import type { Embedder } from './prompts/examples.ts';
 import { NO_KEY_PLACEHOLDER } from './openai.ts';
 
+/** Embeds texts for the few-shot example search (`src/agent/prompts/examples.ts`). */
+export interface Embedder {
+  /** Identifies the embedding model, e.g. `openai/text-embedding-3-small`; part of the cache key. */
+  readonly id?: string;
+  /** @throws anything; selection then falls back to full-text ranking for that call. */
+  embed(texts: string[]): Promise<number[][]>;
+}
+
 /** An embedding model as a profile writes it (MINDcraft's `embedding`). */
-export type EmbeddingSpec = EmbeddingField;
+export type EmbeddingSpec =
+  string | { api?: string; model?: string; url?: string; params?: Record<string, unknown>; api_version?: string; apiKeyEnv?: string };
 
 /** An embedding spec resolved to its provider, model, URL and key variable. */
 export interface ResolvedEmbeddingSpec extends ResolvedModelSpec {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { EMBEDDINGS_CACHE, ExampleLibrary, shippedExamples } from '../../src/app/profile-models.ts';
-import type { Example } from '../../src/models/prompts/examples.ts';
+import type { Example } from '../../src/agent/prompts/examples.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { startFakeVendor, type FakeVendorServer } from '../helpers/fake-vendors.ts';
 

@@ -14,7 +14,7 @@ import { gameData } from '../../src/game/data.ts';
 import type { Counts } from '../../src/game/production.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
-import { simulate, type SimWorld } from '../models/oracle-sim.ts';
+import { simulate, type SimWorld } from '../oracle/oracle-sim.ts';
 
 const data = gameData('1.21.4');
 

@@ -1,5 +1,5 @@
 /**
- * The production planner's own rules (the oracle-level tests are in test/models/oracle-policy.test.ts):
+ * The production planner's own rules (the oracle-level tests are in test/oracle/policy.test.ts):
  * which recipe variant and which recipes it plans with, how far it breaks down what is missing.
  */
 import { describe, expect, test } from 'vitest';

@@ -8,7 +8,7 @@ import { testSettings } from './version.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
 import type { LoadedTask } from '../../src/tasks/schema.ts';
 import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
-import type { OracleModel } from '../../src/models/oracle.ts';
+import type { OracleModel } from '../../src/oracle/model.ts';
 
 /** Generated task files kept for tests (written by `npm run generate` with fixed seeds). */
 const FIXTURES = path.resolve('test/fixtures/generated');

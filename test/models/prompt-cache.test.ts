@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { allCommands } from '../../src/commands/index.ts';
 import { LIVE_HEADER, LIVE_VARIABLES, PromptBuilder, splitTemplate, type AgentSnapshot } from '../../src/agent/prompt-builder.ts';
 import { createModel, type ChatTurn, type TokenUsage } from '../../src/models/index.ts';
-import { ExampleSelector, EXAMPLES_DIR } from '../../src/models/prompts/examples.ts';
+import { ExampleSelector, EXAMPLES_DIR } from '../../src/agent/prompts/examples.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { completeProfile } from '../../src/settings/profiles.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';

@@ -12,7 +12,7 @@ import {
   TextRanker,
   type Embedder,
   type Example,
-} from '../../src/models/prompts/examples.ts';
+} from '../../src/agent/prompts/examples.ts';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { BASE_PROFILES, deepMerge, loadMergedProfile, mergeProfiles, PROFILE_DEFAULTS_DIR } from '../../src/settings/profiles.ts';
-import { fillTemplate, PROMPT_VARIABLES, templateVariables } from '../../src/models/prompts/template.ts';
+import { fillTemplate, PROMPT_VARIABLES, templateVariables } from '../../src/agent/prompts/template.ts';
 import { ConfigError } from '../../src/settings/index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'profiles-test-'));

@@ -7,7 +7,7 @@ import { addCounts, planProduction } from '../../src/game/production.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../../src/tasks/generate.ts';
 import { checkTaskForVersion, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { type LoadedTask, taskSchema } from '../../src/tasks/schema.ts';
-import { blueprintClashes } from '../../src/models/oracle/construction-plan.ts';
+import { blueprintClashes } from '../../src/oracle/construction-plan.ts';
 
 const data = gameData('1.21.4');
 

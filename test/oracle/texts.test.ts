@@ -15,21 +15,13 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { nameResolver } from '../../src/game/names.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
 
-const MODELS = fileURLToPath(new URL('../../src/models/', import.meta.url));
+const ORACLE = fileURLToPath(new URL('../../src/oracle/', import.meta.url));
 
-/** The oracle's source files: `oracle.ts` and everything under `oracle/`. */
+/** The oracle's source files: everything under `src/oracle/`. */
 function oracleFiles(): string[] {
-  const dir = path.join(MODELS, 'oracle');
-  const nested = (() => {
-    try {
-      return readdirSync(dir)
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => path.join(dir, f));
-    } catch {
-      return [];
-    }
-  })();
-  return [path.join(MODELS, 'oracle.ts'), ...nested];
+  return readdirSync(ORACLE)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(ORACLE, f));
 }
 
 /** Every string and template literal of `file`; a template's `${...}` parts become `1`. */
@@ -58,7 +50,7 @@ test('no canned oracle text parses as a command unless it is one on purpose', ()
       if (text.trimStart().startsWith('!')) continue; // a command the oracle means to run
       const parsed = parseCommand(text, allCommands, names);
       if (parsed.kind !== 'none')
-        accidental.push(`${path.relative(MODELS, file)}:${line}: ${JSON.stringify(text)} parses as ${parsed.kind}`);
+        accidental.push(`${path.relative(ORACLE, file)}:${line}: ${JSON.stringify(text)} parses as ${parsed.kind}`);
     }
   }
   expect(checked).toBeGreaterThan(20);

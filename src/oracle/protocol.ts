@@ -12,8 +12,8 @@
  * - `Done.` when an agent has made its hand-overs.
  * - `We cannot finish the task: <reason>.` once, when the task is unsolvable.
  */
-import type { Counts } from '../../game/production.ts';
-import { formatCounts } from '../../game/production.ts';
+import type { Counts } from '../game/production.ts';
+import { formatCounts } from '../game/production.ts';
 
 /** What an agent may not do, as the protocol names it. */
 export type Limit = 'craft' | 'give' | 'gather' | 'build';

@@ -26,12 +26,8 @@ export interface ExampleTurn {
 export type Example = ExampleTurn[];
 
 /** Turns text into vectors (one per text, same order, same length each). */
-export interface Embedder {
-  /** Identifies the embedding model, e.g. `openai/text-embedding-3-small`; part of the cache key. */
-  readonly id?: string;
-  /** @throws anything; selection then falls back to full-text ranking for that call. */
-  embed(texts: string[]): Promise<number[][]>;
-}
+export type { Embedder } from '../../models/embeddings.ts';
+import type { Embedder } from '../../models/embeddings.ts';
 
 /** The shipped `profiles/examples/` folder. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../../profiles/examples/', import.meta.url));

@@ -13,13 +13,13 @@
  *    not need: `!sow`) or build their cells level by level, bottom up.
  * 4. An unsolvable task is said once, with the reason.
  */
-import type { GameData } from '../../game/data.ts';
-import { recipeIngredients } from '../../game/data.ts';
-import { cropOf } from '../../game/crops.ts';
-import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../../game/production.ts';
-import type { Blueprint } from '../../tasks/schema.ts';
-import { blueprintBox } from '../../tasks/worlds.ts';
-import type { ChatTurn } from '../types.ts';
+import type { GameData } from '../game/data.ts';
+import { recipeIngredients } from '../game/data.ts';
+import { cropOf } from '../game/crops.ts';
+import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../game/production.ts';
+import type { Blueprint } from '../tasks/schema.ts';
+import { blueprintBox } from '../tasks/worlds.ts';
+import type { ChatTurn } from '../models/types.ts';
 import { blueprintCells, type BuildPlan, cellKey, planConstruction } from './construction-plan.ts';
 import {
   formatLying,
@@ -44,7 +44,7 @@ import {
   type Spot,
   type Status,
 } from './protocol.ts';
-import { sourcesFrom } from '../../skills/surroundings.ts';
+import { sourcesFrom } from '../skills/surroundings.ts';
 import { type Job, planTeam, type TeamPlan, transfersFrom } from './team-plan.ts';
 
 /** What the policy reads for one decision: the facts a prompt gives a model. */

@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
-import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/models/oracle/construction-plan.ts';
-import { OraclePolicy, pickStep, sharedRecipe } from '../../src/models/oracle/policy.ts';
+import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/oracle/construction-plan.ts';
+import { OraclePolicy, pickStep, sharedRecipe } from '../../src/oracle/policy.ts';
 import {
   formatLying,
   formatNeed,
@@ -24,9 +24,9 @@ import {
   parseSummary,
   parseTeam,
   parseTeammates,
-} from '../../src/models/oracle/protocol.ts';
+} from '../../src/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
-import { type Member, planTeam } from '../../src/models/oracle/team-plan.ts';
+import { type Member, planTeam } from '../../src/oracle/team-plan.ts';
 import {
   COOKING_WORLD_SOURCES,
   generateConstructionTasks,

@@ -12,7 +12,7 @@ import type { GameData } from '../../src/game/data.ts';
 import { recipeIngredients, recipeNeedsTable, recipeResultCount } from '../../src/game/data.ts';
 import { cropOf } from '../../src/game/crops.ts';
 import { type Counts, smeltingInputs, usableRecipes } from '../../src/game/production.ts';
-import { OraclePolicy } from '../../src/models/oracle/policy.ts';
+import { OraclePolicy } from '../../src/oracle/policy.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
 import { checkLevel, findLevel, formatLevelCheck, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';

@@ -9,9 +9,9 @@
  * with the least work. Each material's cells are dealt out in proportion to the holdings, interleaved, so
  * every level has work for everyone.
  */
-import type { Counts } from '../../game/production.ts';
-import { levelCells } from '../../tasks/blueprint.ts';
-import type { Blueprint } from '../../tasks/schema.ts';
+import type { Counts } from '../game/production.ts';
+import { levelCells } from '../tasks/blueprint.ts';
+import type { Blueprint } from '../tasks/schema.ts';
 import type { Transfer } from './team-plan.ts';
 
 /** What the team knows of one member for a construction (from its status). */

@@ -10,8 +10,8 @@ import type { GameData } from '../game/data.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
 import type { Blueprint } from '../tasks/schema.ts';
-import { type Observation, OraclePolicy } from './oracle/policy.ts';
-import type { ChatModel, ChatRequest } from './types.ts';
+import { type Observation, OraclePolicy } from './policy.ts';
+import type { ChatModel, ChatRequest } from '../models/types.ts';
 
 /** What the oracle may read of its agent: the same facts its prompt gives an LLM. */
 export interface OracleView {

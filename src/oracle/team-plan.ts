@@ -8,7 +8,7 @@
  * worker's own inventory first, then from the other members in name order. Items the world gives
  * (logs, crops, meat) are gathered by the worker, not handed over.
  */
-import { type GameData, type Recipe, recipeIngredients, recipeResultCount } from '../../game/data.ts';
+import { type GameData, type Recipe, recipeIngredients, recipeResultCount } from '../game/data.ts';
 import {
   addCounts,
   type Counts,
@@ -17,7 +17,7 @@ import {
   type ProductionPlan,
   type ProductionSources,
   usableRecipes,
-} from '../../game/production.ts';
+} from '../game/production.ts';
 
 /** What the team knows of one member (from its status message, or its own view). */
 export interface Member {
