@@ -2,7 +2,12 @@
  * Runs at most one action at a time for one bot. Each action gets an AbortSignal that fires on
  * `stop()`, when another action starts, or when its time bound passes; `run()` settles within
  * {@link SETTLE_MS} of that even if the action ignores its signal.
+ *
+ * Every run ends in an {@link Outcome}: the action's own (a command's), or `done(text)` for an
+ * action that reports a string (a mode's); `interrupted`, `timeout` or `failed` (see
+ * {@link outcomeOfError}) when it was stopped, ran out of time or threw.
  */
+import { done, failure, isOutcome, type Outcome, outcomeOfError, SkillError } from '../skills/outcome.ts';
 import { abortError, isAbortError } from '../util/abort.ts';
 
 /** How long a cancelled action may take to notice its signal before `run()` returns anyway (ms). */
@@ -10,12 +15,20 @@ export const SETTLE_MS = 1_000;
 
 export interface ActionResult {
   label: string;
-  /** The action's own report, or what went wrong. */
+  /**
+   * What happened: the action's own outcome, or the runner's when it was stopped (`interrupted`:
+   * `!x was stopped by Steve.`), ran out of time (`timeout`: `!x stopped: it took longer than
+   * 60 s.`) or threw (`!x failed: <message>`, the code of a thrown `SkillError`, else `failed`).
+   * A stopped action's `SkillError` data is kept (a hand-over cut short says what was tossed).
+   */
+  outcome: Outcome;
+  /** `outcome.text`: the action's own report, or what went wrong. */
   output: string;
-  /** Finished by itself without error. */
+  /** `outcome.ok`: finished by itself and did what was asked. */
   ok: boolean;
-  /** Cancelled by `stop()` or by a newer action. */
+  /** `outcome.code === 'interrupted'`: cancelled by `stop()` or by a newer action. */
   interrupted: boolean;
+  /** `outcome.code === 'timeout'`. */
   timedOut: boolean;
   durationMs: number;
 }
@@ -87,13 +100,14 @@ export class ActionRunner {
    * that one is urgent, waiting for it to end).
    *
    * @param label short name shown to the model and in `!stats`, e.g. `!collectBlocks`.
-   * @param fn the action; it must honour `signal` and returns a short report for the model.
+   * @param fn the action; it must honour `signal` and reports an {@link Outcome}, or a short text
+   *   for the model (taken as `ok`; nothing: `<label> done.`).
    * @param options time bound in ms (default: the runner's), or {@link RunOptions}.
-   * @returns the outcome; never rejects.
+   * @returns the result; never rejects.
    */
   async run(
     label: string,
-    fn: (signal: AbortSignal) => Promise<string | undefined>,
+    fn: (signal: AbortSignal) => Promise<Outcome | string | undefined>,
     options: number | RunOptions = {},
   ): Promise<ActionResult> {
     const {
@@ -111,38 +125,33 @@ export class ActionRunner {
     const started = Date.now();
     // Infinity: no time bound (an action that runs until stopped, like `!followPlayer`).
     const signal = Number.isFinite(timeoutMs) ? AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]) : controller.signal;
-    const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({
+    const finish = (outcome: Outcome): ActionResult => ({
       label,
+      outcome,
+      output: outcome.text,
+      ok: outcome.ok,
+      interrupted: outcome.code === 'interrupted',
+      timedOut: outcome.code === 'timeout',
       durationMs: Date.now() - started,
-      ...partial,
     });
 
     const work = Promise.resolve().then(() => fn(signal));
     const cancelled = new Promise<never>((_, reject) => {
       signal.addEventListener('abort', () => setTimeout(() => reject(abortError(signal)), SETTLE_MS).unref(), { once: true });
     });
-    const done = Promise.race([work, cancelled])
+    const settled = Promise.race([work, cancelled])
       .then(
-        (output) => finish({ output: output ?? `${label} done.`, ok: true, interrupted: false, timedOut: false }),
+        (result) => finish(isOutcome(result) ? result : done(result ?? `${label} done.`)),
         (err: unknown) => {
+          // What a stopped skill knew when it stopped (a SkillError's data) stays with the outcome.
+          const data = err instanceof SkillError ? err.data : undefined;
           const timedOut = !controller.signal.aborted && signal.aborted;
-          if (timedOut)
-            return finish({
-              output: `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`,
-              ok: false,
-              interrupted: false,
-              timedOut: true,
-            });
+          if (timedOut) return finish(failure('timeout', `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`, data));
           if (controller.signal.aborted || isAbortError(err)) {
             const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
-            return finish({ output: `${label} was ${why}.`, ok: false, interrupted: true, timedOut: false });
+            return finish(failure('interrupted', `${label} was ${why}.`, data));
           }
-          return finish({
-            output: `${label} failed: ${(err as Error)?.message ?? String(err)}`,
-            ok: false,
-            interrupted: false,
-            timedOut: false,
-          });
+          return finish(outcomeOfError(err, `${label} failed: `));
         },
       )
       .then((result) => {
@@ -152,9 +161,9 @@ export class ActionRunner {
         return result;
       });
     work.catch(() => {}); // a late failure after cancellation has already been reported
-    this.#running = { label, urgent, controller, done };
+    this.#running = { label, urgent, controller, done: settled };
     this.#emit({ type: 'start', label });
-    return done;
+    return settled;
   }
 
   /**

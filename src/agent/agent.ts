@@ -22,7 +22,8 @@ import { releaseControls } from './bot.ts';
 import { History, MAX_MEMORY_CHARS } from './history.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { MemoryStore } from './memory-store.ts';
-import { ModelLoop, type CommandOutcome, type ParsedCommand } from './model-loop.ts';
+import { ModelLoop, type ParsedCommand } from './model-loop.ts';
+import { type CommandOutcome, type Outcome, outcomeOfError } from '../skills/outcome.ts';
 import {
   PromptBuilder,
   promptExamples,
@@ -491,7 +492,7 @@ export class Agent implements AgentControl {
    * @returns the command's output for the model or the player; never rejects.
    */
   async execute(parsed: ParsedCommand): Promise<string> {
-    return (await this.#run(parsed)).output;
+    return (await this.#run(parsed)).text;
   }
 
   async #run(parsed: ParsedCommand): Promise<CommandOutcome> {
@@ -500,11 +501,12 @@ export class Agent implements AgentControl {
     this.#log(`runs ${parsed.source}`);
     const context = (signal: AbortSignal): CommandContext => ({ bot: this.bot, data: this.data, signal, agent: this });
     const perform = (signal: AbortSignal) => command.perform(context(signal), args as never);
+    const named = (outcome: Outcome): CommandOutcome => ({ command: command.name, args, ...outcome });
     if (command.kind === 'query' || command.alongside) {
       try {
-        return { output: (await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS))) ?? `${command.name} done.`, interrupted: false };
+        return named(await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS)));
       } catch (err) {
-        return { output: `${command.name} failed: ${(err as Error).message}`, interrupted: false };
+        return named(outcomeOfError(err, `${command.name} failed: `));
       }
     }
     const bound = command.timeBound?.(args as never);
@@ -515,7 +517,7 @@ export class Agent implements AgentControl {
     );
     this.#log(result.output);
     this.conversations.wake();
-    return { output: result.output, interrupted: result.interrupted };
+    return named(result.outcome);
   }
 
   /**

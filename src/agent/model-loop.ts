@@ -11,6 +11,7 @@
 import type { CommandContext } from '../commands/context.ts';
 import type { ParseResult } from '../commands/parser.ts';
 import type { ChatModel, ChatRequest, ChatTurn, ToolSpec } from '../models/types.ts';
+import type { CommandOutcome } from '../skills/outcome.ts';
 import { abortError, sleep } from '../util/abort.ts';
 import type { IncomingMessage } from './reply-router.ts';
 import type { TokenBudget } from './token-budget.ts';
@@ -18,13 +19,12 @@ import type { TokenBudget } from './token-budget.ts';
 /** A command the parser accepted. */
 export type ParsedCommand = Extract<ParseResult<CommandContext>, { kind: 'command' }>;
 
-/** What a command run reports to the loop. */
-export interface CommandOutcome {
-  /** The command's output (for the model). */
-  output: string;
-  /** The action was stopped from outside (a player, a mode, a partner): the loop ends. */
-  interrupted: boolean;
-}
+/**
+ * What a command run reports to the loop (see `src/skills/outcome.ts`): its `text` is fed back to
+ * the model; code `interrupted` (the action was stopped from outside: a player, a mode, a partner)
+ * ends the loop.
+ */
+export type { CommandOutcome } from '../skills/outcome.ts';
 
 /** What the loop needs from its agent. */
 export interface ModelLoopHost {
@@ -165,7 +165,9 @@ export class ModelLoop {
         return commands;
       }
       commands++;
-      const { output, interrupted } = await host.run(parsed);
+      const outcome = await host.run(parsed);
+      const output = outcome.text;
+      const interrupted = outcome.code === 'interrupted';
       host.remember({ role: 'user', content: `SYSTEM: ${output}` });
       const key = `${parsed.source}\n${output}`;
       this.#repeat =

@@ -43,6 +43,7 @@ import {
   shiftBlueprint,
   type Pos,
 } from '../tasks/worlds.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 
 /** The result line of a run: see {@link RunResult} (`src/tasks/eval/records.ts`). */
 export type TaskResult = RunResult;
@@ -497,7 +498,7 @@ function play(
 /**
  * Gives every agent its part of the task ({@link Agent.setTask}): its goal (MINDcraft's text, see
  * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
- * targets, the blueprint and `restrict_to_inventory`. Hell's Kitchen agents get only their own
+ * targets, the blueprint, `restrict_to_inventory` and, in the cooking world, what it supplies. Hell's Kitchen agents get only their own
  * target; construction agents get no item targets and the blueprint instead.
  *
  * @param goals filled with each agent's goal text.
@@ -514,7 +515,12 @@ function assignTasks(
   agents.forEach((agent, i) => {
     const goal = agentGoal(task, i, names, blueprint);
     goals[agent.name] = goal;
-    const common = { goal, blockedActions: blockedActionsFor(task, i), restrictToInventory: task.restrict_to_inventory === true };
+    const common = {
+      goal,
+      blockedActions: blockedActionsFor(task, i),
+      restrictToInventory: task.restrict_to_inventory === true,
+      ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
+    };
     if (blueprint) {
       agent.setTask({ ...common, blueprint });
     } else if (own) {

@@ -1,6 +1,7 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
+import type { WorldSupplies } from '../game/production.ts';
 import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
@@ -63,6 +64,12 @@ export interface AgentTask {
    * get from the others instead of raw materials to gather.
    */
   restrictToInventory?: boolean;
+  /**
+   * What the task's world is known to supply beyond what lies in sight (the cooking world's farm
+   * and animals, `COOKING_SUPPLIES` in `src/tasks/cooking.ts`): `!getCraftingPlan` plans with it,
+   * as the offline policy does.
+   */
+  supplies?: WorldSupplies;
 }
 
 /** One behaviour mode as `!modes` lists it. */

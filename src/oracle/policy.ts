@@ -45,6 +45,8 @@ import {
   type Status,
 } from './protocol.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
+import { commandCall } from '../commands/skill-commands.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import { type Job, planTeam, type TeamPlan, transfersFrom } from './team-plan.ts';
 
 /** What the policy reads for one decision: the facts a prompt gives a model. */
@@ -450,7 +452,7 @@ export class OraclePolicy {
     const kept: Counts = {};
     const targets = this.#jobTargets(obs.name);
     if (Object.keys(targets).length > 0) {
-      const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+      const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
       Object.assign(kept, planProduction(this.#data, obs.inventory, targets, sources).consumed);
     }
     for (const t of this.#plan ? transfersFrom(this.#plan.plan, obs.name).slice(this.#given) : [])
@@ -533,7 +535,7 @@ export class OraclePolicy {
     const jobs: Job[] = same
       ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
       : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
-    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {} });
+    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {}, supplies: COOKING_SUPPLIES });
     const plan = planTeam(this.#data, members, jobs, sources);
     if (plan.unsolvable) this.unsolvable = plan.unsolvable;
     return { kind: 'items', plan };
@@ -609,7 +611,7 @@ export class OraclePolicy {
     // Keep the targets already held out of the ingredients.
     const stock = { ...obs.inventory };
     for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
-    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+    const sources = sourcesFrom(this.#data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
     const next = planProduction(this.#data, stock, left, sources);
     const sowing = harvest && this.#sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
     if (sowing) return sowing;
@@ -859,9 +861,9 @@ function sorted(c: Counts): [string, number][] {
 /** The command of one production step. */
 export function stepCommand(step: ProductionStep): string {
   // !craftRecipe's count is crafts, as in the reference (4 crafts of oak_planks make 16).
-  if (step.kind === 'craft') return `!craftRecipe("${step.item}", ${step.times})`;
-  if (step.kind === 'smelt') return `!smeltItem("${step.input}", ${step.count})`;
-  return step.source.command(step.count);
+  if (step.kind === 'craft') return commandCall({ skill: 'craftRecipe', args: { recipe_name: step.item, num: step.times } });
+  if (step.kind === 'smelt') return commandCall({ skill: 'smeltItem', args: { item_name: step.input, num: step.count } });
+  return commandCall(step.source.call(step.count));
 }
 
 /**

@@ -132,7 +132,7 @@ test('the larger skill table keeps the sandbox: no require, process, fetch, file
     'for (const name of ["require", "process", "fetch", "setTimeout", "Buffer", "module"]) {',
     '  try { out.push(typeof globalThis[name]); } catch (e) { out.push(e.name); }',
     '}',
-    'return out.join(",") + " " + [placeBlockAt, digAt, smeltItem, putInChest, takeFromChest, attack, givePlayer, goToPosition, craftRecipe].map((f) => typeof f).join(",");',
+    'return out.join(",") + " " + [placeBlockAt, digAt, smeltItem, putInChest, takeFromChest, attack, givePlayer, goToCoordinates, craftRecipe].map((f) => typeof f).join(",");',
   ].join('\n');
   // Unknown globals throw, as undeclared names do; every skill the commands use is there.
   expect(await run('!newAction("probe")')).toBe(
