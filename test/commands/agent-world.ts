@@ -13,6 +13,7 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
+import { type Outcome, outcomeOfError } from '../../src/skills/outcome.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
 
@@ -64,6 +65,37 @@ export async function run(agent: Agent, text: string): Promise<string> {
   const parsed = parseCommand(text, agent.commands, names);
   if (parsed.kind !== 'command') throw new Error(`not a command: ${text} (${JSON.stringify(parsed)})`);
   return agent.execute(parsed);
+}
+
+/**
+ * Runs `text` as {@link run} does and returns its outcome, code and data as the agent got them:
+ * an action's from the agent's action runner (its `end` event), a query's or an alongside
+ * command's from its `perform`, with a thrown error reported as the agent reports it
+ * (`!name failed: ...`, the code of a `SkillError`).
+ */
+export async function outcome(agent: Agent, text: string): Promise<Outcome> {
+  const parsed = parseCommand(text, agent.commands, names);
+  if (parsed.kind !== 'command') throw new Error(`not a command: ${text} (${JSON.stringify(parsed)})`);
+  const { command, args } = parsed;
+  if (command.kind === 'query' || command.alongside) {
+    const ctx = { bot: agent.bot, data: agent.data, signal: AbortSignal.timeout(10_000), agent };
+    try {
+      return await command.perform(ctx, args as never);
+    } catch (err) {
+      return outcomeOfError(err, `${command.name} failed: `);
+    }
+  }
+  let result: Outcome | undefined;
+  const off = agent.actions.subscribe((event) => {
+    if (event.type === 'end' && event.label === command.name) result ??= event.result.outcome;
+  });
+  try {
+    const text = await agent.execute(parsed);
+    if (result?.text !== text) throw new Error(`${command.name}: the action runner's outcome is not the one the agent reported (${text})`);
+    return result;
+  } finally {
+    off();
+  }
 }
 
 export function count(agent: Agent, item: string): number {
