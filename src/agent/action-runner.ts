@@ -3,6 +3,7 @@
  * `stop()`, when another action starts, or when its time bound passes; `run()` settles within
  * {@link SETTLE_MS} of that even if the action ignores its signal.
  */
+import { isOutcome, outcomeOfError, type Outcome } from '../skills/outcome.ts';
 import { abortError, isAbortError } from '../util/abort.ts';
 
 /** How long a cancelled action may take to notice its signal before `run()` returns anyway (ms). */
@@ -10,8 +11,13 @@ export const SETTLE_MS = 1_000;
 
 export interface ActionResult {
   label: string;
-  /** The action's own report, or what went wrong. */
+  /** The action's own report, or what went wrong (the text of {@link outcome}). */
   output: string;
+  /**
+   * The typed outcome: the action's own, or `interrupted`, `timeout` or (for what it threw) the
+   * error's code (see `outcomeOfError`).
+   */
+  outcome: Outcome;
   /** Finished by itself without error. */
   ok: boolean;
   /** Cancelled by `stop()` or by a newer action. */
@@ -93,7 +99,7 @@ export class ActionRunner {
    */
   async run(
     label: string,
-    fn: (signal: AbortSignal) => Promise<string | undefined>,
+    fn: (signal: AbortSignal) => Promise<Outcome | string | undefined>,
     options: number | RunOptions = {},
   ): Promise<ActionResult> {
     const {
@@ -111,10 +117,14 @@ export class ActionRunner {
     const started = Date.now();
     // Infinity: no time bound (an action that runs until stopped, like `!followPlayer`).
     const signal = Number.isFinite(timeoutMs) ? AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]) : controller.signal;
-    const finish = (partial: Omit<ActionResult, 'label' | 'durationMs'>): ActionResult => ({
+    const finish = (outcome: Outcome, flags: { interrupted?: boolean; timedOut?: boolean } = {}): ActionResult => ({
       label,
+      output: outcome.text,
+      outcome,
+      ok: outcome.ok,
+      interrupted: flags.interrupted ?? false,
+      timedOut: flags.timedOut ?? false,
       durationMs: Date.now() - started,
-      ...partial,
     });
 
     const work = Promise.resolve().then(() => fn(signal));
@@ -123,26 +133,18 @@ export class ActionRunner {
     });
     const done = Promise.race([work, cancelled])
       .then(
-        (output) => finish({ output: output ?? `${label} done.`, ok: true, interrupted: false, timedOut: false }),
+        (value) => finish(isOutcome(value) ? value : { ok: true, code: 'ok', text: value ?? `${label} done.` }),
         (err: unknown) => {
           const timedOut = !controller.signal.aborted && signal.aborted;
-          if (timedOut)
-            return finish({
-              output: `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`,
-              ok: false,
-              interrupted: false,
-              timedOut: true,
-            });
+          if (timedOut) {
+            const text = `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`;
+            return finish({ ok: false, code: 'timeout', text }, { timedOut: true });
+          }
           if (controller.signal.aborted || isAbortError(err)) {
             const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
-            return finish({ output: `${label} was ${why}.`, ok: false, interrupted: true, timedOut: false });
+            return finish({ ok: false, code: 'interrupted', text: `${label} was ${why}.` }, { interrupted: true });
           }
-          return finish({
-            output: `${label} failed: ${(err as Error)?.message ?? String(err)}`,
-            ok: false,
-            interrupted: false,
-            timedOut: false,
-          });
+          return finish(outcomeOfError(err, `${label} failed: `));
         },
       )
       .then((result) => {

@@ -5,48 +5,28 @@
  * in sight, its task's targets or blueprint, the conversation) and decides with the pure policy
  * of `./oracle/policy.ts`.
  */
-import type { Bot } from 'mineflayer';
-import type { GameData } from '../game/data.ts';
+import type { AgentView } from '../commands/context.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
-import type { Blueprint } from '../tasks/schema.ts';
 import { type Observation, OraclePolicy } from './policy.ts';
 import type { ChatModel, ChatRequest } from '../models/types.ts';
 
-/** What the oracle may read of its agent: the same facts its prompt gives an LLM. */
-export interface OracleView {
-  readonly name: string;
-  readonly bot: Bot;
-  readonly data: GameData;
-  /** Item targets of the running task (item → count), if a task runs. */
-  readonly taskTargets: Record<string, number> | undefined;
-  /** The construction blueprint of the running task, if any. */
-  readonly blueprint?: Blueprint | undefined;
-  /** The running task's goal text for this agent, if any. */
-  readonly goal?: string | undefined;
-  /** Whether this agent may use a command (tasks block some). */
-  canUse(command: string): boolean;
-  /** Current conversation partner, if any. */
-  partner(): string | undefined;
-}
-
 /**
  * The offline policy behind the {@link ChatModel} interface: `complete` reads the agent's state
- * through its {@link OracleView} and answers with the {@link OraclePolicy}'s reply (chat text, one
+ * through its {@link AgentView} and answers with the {@link OraclePolicy}'s reply (chat text, one
  * `!command`, or nothing). One instance per agent: it remembers the team's plan between calls.
  *
  * @example
- * const model = new OracleModel({ name: agent.name, bot: agent.bot, data: agent.data, taskTargets: { bread: 1 },
- *   canUse: (c) => agent.commands.get(c) !== undefined, partner: () => agent.conversations.active });
+ * const agent = new Agent({ ..., model: (view) => new OracleModel(view) });
  */
 export class OracleModel implements ChatModel {
   readonly id = 'oracle';
   /** Rules cannot summarise a conversation: the agent drops old turns instead. */
   readonly summarises = false;
-  readonly #view: OracleView;
+  readonly #view: AgentView;
   readonly #policy: OraclePolicy;
 
-  constructor(view: OracleView) {
+  constructor(view: AgentView) {
     this.#view = view;
     this.#policy = new OraclePolicy(view.data);
   }
@@ -74,9 +54,9 @@ export class OracleModel implements ChatModel {
     return {
       name: v.name,
       inventory: inventoryCounts(v.bot),
-      targets: v.taskTargets,
-      blueprint: v.blueprint,
-      goal: v.goal,
+      targets: v.task?.targets,
+      blueprint: v.task?.blueprint,
+      goal: v.task?.goal,
       position: v.bot.entity
         ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) }
         : undefined,

@@ -19,8 +19,6 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { Agent } from '../../agent/agent.ts';
 import type { BotEvent } from '../../agent/events.ts';
-import { parseCommand } from '../../commands/parser.ts';
-import { nameResolver, type NameResolver } from '../../game/names.ts';
 import { ConfigError, profileSchema, type Settings } from '../../settings/index.ts';
 import type { RunningBots } from '../start-bots.ts';
 import { importMap, pageModules, vendorDirs, PAGE_ENTRY } from './browser-modules.ts';
@@ -122,16 +120,6 @@ function presented(req: FastifyRequest): string | undefined {
   return typeof query === 'string' ? query : cookie(req, TOKEN_COOKIE);
 }
 
-function inventoryOf(agent: Agent): Record<string, number> {
-  const counts: Record<string, number> = {};
-  try {
-    for (const item of agent.bot.inventory.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
-  } catch {
-    // offline: no inventory
-  }
-  return counts;
-}
-
 function rounded(n: number): number {
   return Math.round(n * 10) / 10;
 }
@@ -155,7 +143,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const { bots, campaign } = options;
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   const modules = pageModules();
-  const names: NameResolver | undefined = bots && nameResolver(bots.address.version);
   const app = Fastify({ logger: false });
   const sockets = new Set<WebSocket>();
   const viewers = new Map<string, Promise<BotViewer>>();
@@ -215,7 +202,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
 
   // State: recent events per bot, action start times, last views sent.
   const recent = new Map<string, BotEvent[]>();
-  const actionSince = new Map<string, { label: string; since: number }>();
   const stopped = new Set<string>();
   const keep = (event: BotEvent) => {
     const list = recent.get(event.bot) ?? [];
@@ -258,23 +244,20 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       }
       const session = bots.sessions.find((s) => s.username === agent.name);
       const online = session ? session.online : true;
-      const entity = online ? agent.bot.entity : undefined;
-      const label = agent.actions.current;
-      const started = actionSince.get(agent.name);
+      const status = agent.status();
       views.push({
-        name: agent.name,
-        model: agent.model.id,
+        name: status.name,
+        model: status.model,
         status: session?.state ?? 'online',
-        health: online && typeof agent.bot.health === 'number' ? agent.bot.health : null,
-        food: online && typeof agent.bot.food === 'number' ? agent.bot.food : null,
-        position: entity?.position ? { x: rounded(entity.position.x), y: rounded(entity.position.y), z: rounded(entity.position.z) } : null,
-        action: label ? { label, since: started?.label === label ? started.since : Date.now() } : null,
-        goal: { state: agent.selfPrompter.state, text: agent.selfPrompter.goal ?? '' },
-        partner: agent.conversations.active ?? null,
-        inventory: online ? inventoryOf(agent) : {},
-        modes: agent.modes.toJSON(),
+        health: online ? status.health : null,
+        food: online ? status.food : null,
+        position: online ? status.position : null,
+        action: status.action,
+        goal: status.goal,
+        partner: status.partner,
+        inventory: online ? status.inventory : {},
+        modes: status.modes,
       });
-      if (label && started?.label !== label) actionSince.set(agent.name, { label, since: views.at(-1)!.action!.since });
     }
     return views;
   };
@@ -312,7 +295,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   if (bots) {
     cleanups.push(
       bots.bus.subscribe((event) => {
-        if (event.type === 'action' && event.phase === 'start') actionSince.set(event.bot, { label: event.label, since: event.t });
         if (event.type === 'connection') {
           if (event.state === 'closed' && event.detail === 'stopped') stopped.add(event.bot);
           if (event.state === 'online') stopped.delete(event.bot);
@@ -375,19 +357,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const agent = findAgent(message.bot);
     if (!agent) throw new PageError(noBot(message.bot));
     switch (message.type) {
-      case 'say':
-        bots.bus.publish({ type: 'chat', bot: agent.name, direction: 'in', channel: 'whisper', peer: message.from, text: message.text });
-        agent.receive({ from: message.from, text: message.text, channel: 'whisper' });
+      case 'say': {
+        const received = agent.receive({ from: message.from, text: message.text, channel: 'whisper', via: 'dashboard' });
+        if (received.kind === 'dropped') throw new PageError(`${agent.name} dropped your message: ${received.reason}.`);
         return { text: `${agent.name} got your message as ${message.from}'s whisper.` };
+      }
       case 'command': {
-        const parsed = parseCommand(message.text, agent.commands, names!);
-        if (parsed.kind !== 'command')
-          throw new PageError(
-            parsed.kind === 'error' ? parsed.message : `"${message.text}" is not a command ${agent.name} knows. !help lists them.`,
-          );
-        bots.bus.publish({ type: 'chat', bot: agent.name, direction: 'in', channel: 'whisper', peer: message.from, text: message.text });
-        agent.receive({ from: message.from, text: message.text, channel: 'whisper' });
-        return { text: `${agent.name} runs ${parsed.source}; its output follows in the log.` };
+        if (!message.text.trim().startsWith('!')) throw new PageError(`"${message.text}" is not a command. !help lists them.`);
+        const received = agent.receive({ from: message.from, text: message.text, channel: 'whisper', via: 'dashboard' });
+        if (received.kind === 'error') throw new PageError(received.error);
+        if (received.kind === 'dropped') throw new PageError(`${agent.name} dropped it: ${received.reason}.`);
+        if (received.kind === 'chat') throw new PageError(`"${message.text}" is not a command ${agent.name} knows. !help lists them.`);
+        return { text: `${agent.name} runs ${received.command}; its output follows in the log.` };
       }
       case 'stop':
         await agent.stop('stopped from the dashboard');
