@@ -2,13 +2,15 @@
  * `oracle`: a rule-based policy that plays MineCollab tasks (crafting, cooking, construction) with
  * no LLM, through the same `!command` and chat interface a model uses: its reply text is parsed
  * and run like any model's. It reads what a prompt shows a model (inventory, the blocks and mobs
- * in sight, its task's targets or blueprint, the conversation) and decides with the pure policy
- * of `./oracle/policy.ts`.
+ * in sight, its task's targets or blueprint) and, as data, what happened since its last decision
+ * (the agent's journal: messages, command outcomes, conversation notices), and decides with the
+ * policy of `./policy.ts`.
  */
 import type { AgentView } from '../commands/context.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
-import { type Observation, OraclePolicy } from './policy.ts';
+import { OraclePolicy } from './policy.ts';
+import type { Observation } from './observation.ts';
 import type { ChatModel, ChatRequest } from '../models/types.ts';
 
 /**
@@ -25,6 +27,8 @@ export class OracleModel implements ChatModel {
   readonly summarises = false;
   readonly #view: AgentView;
   readonly #policy: OraclePolicy;
+  /** The last journal entry read (see {@link observe}). */
+  #cursor = 0;
 
   constructor(view: AgentView) {
     this.#view = view;
@@ -48,15 +52,21 @@ export class OracleModel implements ChatModel {
     return false;
   }
 
-  /** The observation of one request: the agent's state now and the request's turns. */
-  observe(req: ChatRequest): Observation {
+  /**
+   * The observation of one decision: the agent's state now and what its journal holds since the
+   * last one (the request's turns are the same events as text; the policy reads the data).
+   */
+  observe(): Observation {
     const v = this.#view;
+    const records = v.journal.since(this.#cursor);
+    this.#cursor = v.journal.last;
+    const task = v.task;
     return {
       name: v.name,
       inventory: inventoryCounts(v.bot),
-      targets: v.task?.targets,
-      blueprint: v.task?.blueprint,
-      goal: v.task?.goal,
+      targets: task?.targets,
+      blueprint: task?.blueprint,
+      task,
       position: v.bot.entity
         ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) }
         : undefined,
@@ -64,11 +74,11 @@ export class OracleModel implements ChatModel {
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
       mobs: mobTypesAround(v.bot),
-      turns: req.turns,
+      records,
     };
   }
 
-  async complete(req: ChatRequest): Promise<string> {
-    return this.#policy.decide(this.observe(req));
+  async complete(_req: ChatRequest): Promise<string> {
+    return this.#policy.decide(this.observe());
   }
 }
