@@ -9,7 +9,7 @@ describe('defineCommand', () => {
     expectTypeOf(collectBlocks.perform).parameter(0).toEqualTypeOf<FakeCtx>();
     expectTypeOf(stats.perform).parameter(0).toEqualTypeOf<FakeCtx>();
     const setMode = registry.get('!setMode')!;
-    expect(setMode.params.on.type).toBe('boolean');
+    expect(setMode.params.on?.type).toBe('boolean');
   });
 
   it('returns the definition unchanged and it runs', async () => {

@@ -514,7 +514,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     } catch {
       body = undefined;
     }
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0]!;
     const isChat = req.method === 'POST' && path === chatPath;
     const record: RecordedRequest = {
       method: req.method ?? '',

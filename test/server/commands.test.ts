@@ -9,6 +9,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, countTicks, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {
@@ -31,7 +32,7 @@ function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<stri
 function stored(server: EmbeddedServer, pos: Vec3): { kind: string; slots: (string | null)[]; data: Record<string, number> } | undefined {
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   if (!entity) return undefined;
-  const slots = entity.slots.map((i) => (i ? `${server.serv.registry.items[i.type].name}×${Number(i.count)}` : null));
+  const slots = entity.slots.map((i) => (i ? `${itemById(server.serv.registry, i.type).name}×${Number(i.count)}` : null));
   return { kind: entity.kind, slots, data: entity.data };
 }
 
@@ -120,7 +121,6 @@ describe('block commands', () => {
 
   test('/fill destroy drops the old blocks as items the bot collects; keep and outline', async () => {
     const bot = await join();
-    const { itemsByName } = server.serv.registry;
     const feet = bot.entity.position.floored();
     // The bot stands next to a 3x1x1 row of oak logs, replaced with destroy: 3 oak_log items drop.
     const x = feet.x + 1,
@@ -154,7 +154,7 @@ describe('block commands', () => {
       serverPlayer(server, bot.username)
         .inventory.slots.filter(Boolean)
         .map((i: { type: number; count: number }) => [i.type, i.count]),
-    ).toEqual([[itemsByName.oak_log.id, 3]]);
+    ).toEqual([[itemByName(server.serv.registry, 'oak_log').id, 3]]);
 
     // keep only fills air; outline leaves the inside alone.
     const ox = feet.x + 6,
@@ -187,7 +187,7 @@ describe('block commands', () => {
     await waitUntil(() => bot.blockAt(feet.offset(1, 0, 0))?.name === 'wheat', 'wheat visible');
     expect(String(bot.blockAt(feet.offset(1, 0, 0))!.getProperties().age)).toBe('7');
     // destroy: the furnace drops itself as an item entity the bot sees.
-    const furnaceId = server.serv.registry.itemsByName.furnace.id;
+    const furnaceId = itemByName(server.serv.registry, 'furnace').id;
     const dropped = new Promise<void>((resolve) =>
       bot.on('itemDrop', (entity) => {
         if (entity.getDroppedItem()?.type === furnaceId) resolve();
@@ -218,7 +218,7 @@ describe('block commands', () => {
     ).toBe(`Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`);
     // Burning: the block turns lit at once, and burns down one tick per tick even without input.
     await waitUntil(() => bot.blockAt(pos)?.getProperties().lit === true, 'the bot sees the furnace lit');
-    await waitUntil(() => stored(server, pos)!.data.litTime < 1000, 'the furnace burns down');
+    await waitUntil(() => (stored(server, pos)!.data.litTime ?? Infinity) < 1000, 'the furnace burns down');
     expect(stored(server, pos)).toMatchObject({ kind: 'furnace', data: { litDuration: 1000, cookingProgress: 0, cookingTotalTime: 200 } });
 
     // /data get prints vanilla's names of the server's version: 1.21.4 renamed the furnace keys.

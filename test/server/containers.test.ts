@@ -12,6 +12,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, place, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 type ServerItem = { type: number; count: number } | null;
 
@@ -22,7 +23,7 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
   const out: Record<string, number> = {};
   for (const item of entity.slots as ServerItem[]) {
     if (!item) continue;
-    const name = server.serv.registry.items[item.type].name as string;
+    const name = itemById(server.serv.registry, item.type).name as string;
     out[name] = (out[name] ?? 0) + Number(item.count);
   }
   return out;
@@ -30,7 +31,7 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
 
 /** Stack sizes of one item in the server's block entity at `pos`, largest first. */
 function storedStacks(server: EmbeddedServer, pos: Vec3, name: string): number[] {
-  const id = server.serv.registry.itemsByName[name].id;
+  const id = itemByName(server.serv.registry, name).id;
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   return ((entity?.slots as ServerItem[]) ?? [])
     .filter((i) => i?.type === id)
@@ -78,7 +79,7 @@ describe('containers', () => {
     expect(chest.getProperties()).toMatchObject({ facing: 'west', type: 'single' });
     expect(await serverBlock(server, chest.position)).toMatchObject({ name: 'chest', properties: { facing: 'west', type: 'single' } });
 
-    const cobble = bot.registry.itemsByName.cobblestone.id;
+    const cobble = itemByName(bot.registry, 'cobblestone').id;
     await give(server, bot, 'cobblestone', 150);
     let window = await bot.openContainer(chest);
     expect(window.type).toBe('minecraft:generic_9x3');
@@ -112,8 +113,8 @@ describe('containers', () => {
     expect(bot.blockAt(second.position)?.getProperties()).toMatchObject({ facing: 'west', type: 'left' });
     expect((await serverBlock(server, first.position)).properties).toMatchObject({ facing: 'west', type: 'right' });
 
-    const dirt = bot.registry.itemsByName.dirt.id;
-    const stone = bot.registry.itemsByName.stone.id;
+    const dirt = itemByName(bot.registry, 'dirt').id;
+    const stone = itemByName(bot.registry, 'stone').id;
     await give(server, bot, 'dirt', 100);
     await give(server, bot, 'stone', 1628);
     let window = await bot.openContainer(bot.blockAt(second.position)!);
@@ -144,7 +145,7 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 5.5);
     const barrel = await place(server, bot, 'barrel', spawn.offset(2, -1, -6));
     expect(barrel.getProperties()).toMatchObject({ facing: 'west', open: false });
-    const apple = bot.registry.itemsByName.apple.id;
+    const apple = itemByName(bot.registry, 'apple').id;
     await give(server, bot, 'apple', 20);
     const window = await bot.openContainer(barrel);
     expect(window.type).toBe('minecraft:generic_9x3');
@@ -164,7 +165,7 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, -16));
     await give(server, bot, 'oak_slab', 1);
-    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'oak_slab').id, 'hand');
     // vanilla useItemOn: the block is used first (not sneaking), so the held slab stays in hand.
     const window = await bot.openContainer(chest);
     expect(window.type).toBe('minecraft:generic_9x3');
@@ -179,7 +180,7 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 15));
     await give(server, bot, 'oak_slab', 1);
-    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'oak_slab').id, 'hand');
     const player = serverPlayer(server, 'Sneaker');
     let opened = 0;
     bot.on('windowOpen', () => {
@@ -210,8 +211,8 @@ describe('containers', () => {
     await give(server, bot, 'cobblestone', 40);
     await give(server, bot, 'iron_ingot', 3);
     const window = await bot.openContainer(chest);
-    await window.deposit(bot.registry.itemsByName.cobblestone.id, null, 40);
-    await window.deposit(bot.registry.itemsByName.iron_ingot.id, null, 3);
+    await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 40);
+    await window.deposit(itemByName(bot.registry, 'iron_ingot').id, null, 3);
     window.close();
     await eventually(() => storedItems(server, chest.position), { cobblestone: 40, iron_ingot: 3 }, 'server: chest filled');
 
@@ -221,14 +222,14 @@ describe('containers', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       for (const e of Object.values(server.serv.entities) as any[]) {
         if (e.itemId === undefined || e.position.distanceTo(chest.position.offset(0.5, 0.5, 0.5)) > 3) continue;
-        const name = server.serv.registry.items[e.itemId].name as string;
+        const name = itemById(server.serv.registry, e.itemId).name as string;
         out[name] = (out[name] ?? 0) + Number(e.itemCount);
       }
       return out;
     };
     expect(itemsNear()).toEqual({});
     await give(server, bot, 'diamond_axe', 1);
-    await bot.equip(bot.registry.itemsByName.diamond_axe.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'diamond_axe').id, 'hand');
     await bot.dig(bot.blockAt(chest.position)!);
     expect(bot.blockAt(chest.position)?.name).toBe('air');
     await eventually(itemsNear, { chest: 1, cobblestone: 40, iron_ingot: 3 }, 'contents and the chest lie on the ground');
@@ -256,7 +257,7 @@ describe('container persistence', () => {
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 0));
     await give(server, bot, 'cobblestone', 70);
     const window = await bot.openContainer(chest);
-    await window.deposit(bot.registry.itemsByName.cobblestone.id, null, 70);
+    await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 70);
     window.close();
     await eventually(() => storedItems(server!, chest.position), { cobblestone: 70 }, 'server: 70 cobblestone stored');
     bot.quit();
@@ -269,8 +270,8 @@ describe('container persistence', () => {
     const again = bot.blockAt(chest.position);
     expect(again?.name).toBe('chest');
     const reopened = await bot.openContainer(again!);
-    expect(reopened.containerCount(bot.registry.itemsByName.cobblestone.id, null)).toBe(70);
-    await reopened.withdraw(bot.registry.itemsByName.cobblestone.id, null, 70);
+    expect(reopened.containerCount(itemByName(bot.registry, 'cobblestone').id, null)).toBe(70);
+    await reopened.withdraw(itemByName(bot.registry, 'cobblestone').id, null, 70);
     reopened.close();
     expect(botCount(bot, 'cobblestone')).toBe(70);
   });

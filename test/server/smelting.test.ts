@@ -15,6 +15,7 @@ import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { smeltingTableFor } from '../../src/game/smelting.ts';
 import smeltingData from '../../src/game/data/smelting.json' with { type: 'json' };
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -65,7 +66,7 @@ function serverFurnace(
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   if (!entity) throw new Error(`no block entity at ${pos}`);
   return {
-    slots: entity.slots.map((i) => (i ? { name: server.serv.registry.items[i.type].name, count: Number(i.count) } : null)),
+    slots: entity.slots.map((i) => (i ? { name: itemById(server.serv.registry, i.type).name, count: Number(i.count) } : null)),
     data: entity.data,
   };
 }
@@ -97,14 +98,14 @@ describe('smelting', () => {
     const furnace = await bot.openFurnace(block);
     expect(furnace.type).toBe('minecraft:furnace');
     // Dirt is no fuel: the fuel slot refuses it (the server puts it back).
-    await furnace.putFuel(bot.registry.itemsByName.dirt.id, null, 1).catch(() => {});
+    await furnace.putFuel(itemByName(bot.registry, 'dirt').id, null, 1).catch(() => {});
     await waitUntil(
-      () => furnace.fuelItem() === null && furnace.count(bot!.registry.itemsByName.dirt.id, null) === 5,
+      () => furnace.fuelItem() === null && furnace.count(itemByName(bot!.registry, 'dirt').id, null) === 5,
       'the server corrects the bot: fuel slot empty, dirt back in the inventory',
     );
     expect(serverFurnace(server, block.position).slots[1]).toBeNull();
-    await furnace.putFuel(bot.registry.itemsByName.coal.id, null, 1);
-    await furnace.putInput(bot.registry.itemsByName.iron_ore.id, null, 2);
+    await furnace.putFuel(itemByName(bot.registry, 'coal').id, null, 1);
+    await furnace.putInput(itemByName(bot.registry, 'iron_ore').id, null, 2);
     await waitUntil(() => (furnace.progress ?? 0) > 0, 'the bot sees cooking progress', 5000);
     // mineflayer's furnace fields from the window properties (not in its typings).
     const seen = furnace as unknown as { totalProgress: number; totalFuel: number };
@@ -146,7 +147,7 @@ describe('smelting', () => {
     await give(server, bot, 'beef', 1);
     await give(server, bot, 'iron_ore', 1);
     await give(server, bot, 'raw_iron', 1);
-    const id = (n: string): number => bot!.registry.itemsByName[n].id;
+    const id = (n: string): number => itemByName(bot!.registry, n).id;
     const load = async (block: Block, input: string): Promise<void> => {
       const window = await bot!.openFurnace(block);
       expect(window.type).toBe(`minecraft:${block.name}`);
