@@ -296,7 +296,7 @@ describe('block commands', () => {
     expect(clock.ticks).toBeLessThan(200);
     expect(window.inputItem()).toMatchObject({ name: 'beef', count: 1 });
     expect(window.fuelItem()).toMatchObject({ name: 'coal', count: 63 });
-    window.close();
+    await window.close();
     bot._client.off('craft_progress_bar', onProperty);
 
     // The blast furnace burned its /data fuel only: the coal is untouched.
@@ -305,7 +305,7 @@ describe('block commands', () => {
     const blastWindow = await bot.openFurnace(bot.blockAt(blast)!);
     expect(blastWindow.outputItem()).toMatchObject({ name: 'iron_ingot', count: 1 });
     await blastWindow.takeOutput();
-    blastWindow.close();
+    await blastWindow.close();
     expect(botCount(bot, 'iron_ingot')).toBe(1);
   });
 
@@ -329,7 +329,7 @@ describe('block commands', () => {
     await waitUntil(() => window.slots[26]?.name === 'iron_pickaxe', 'the open window shows the pickaxe');
     await run(bot, `/item replace block ${c} container.3 with air`, /^Replaced a slot/);
     await waitUntil(() => window.slots[3] === null, 'the open window shows slot 3 emptied');
-    window.close();
+    await window.close();
     expect(stored(server, chest)!.slots.filter(Boolean)).toEqual(['iron_pickaxe×1']);
     expect(await run(bot, `/data get block ${c} Items`, /has the following block data/)).toMatch(
       /: \[\{Slot: 26, id: "minecraft:iron_pickaxe", count: 1\}\]$/,
@@ -342,7 +342,7 @@ describe('block commands', () => {
     );
     const barrelWindow = await bot.openContainer(bot.blockAt(barrel)!);
     expect(barrelWindow.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[0, 'bread', 3]]);
-    barrelWindow.close();
+    await barrelWindow.close();
 
     await run(bot, `/item replace block ${c} container.27 with apple`, /^The target does not have slot 27/);
     await run(bot, `/item replace block ${chest.x} ${chest.y - 1} ${chest.z} container.0 with apple`, /is not a container/);

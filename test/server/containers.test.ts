@@ -23,7 +23,7 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
   const out: Record<string, number> = {};
   for (const item of entity.slots as ServerItem[]) {
     if (!item) continue;
-    const name = itemById(server.serv.registry, item.type).name as string;
+    const name = itemById(server.serv.registry, item.type).name;
     out[name] = (out[name] ?? 0) + Number(item.count);
   }
   return out;
@@ -88,7 +88,7 @@ describe('containers', () => {
     expect(window.containerCount(cobble, null)).toBe(150);
     expect(window.count(cobble, null)).toBe(0); // the bot's inventory part of the window
     await eventually(() => storedStacks(server, chest.position, 'cobblestone'), [64, 64, 22], 'server: 150 cobblestone in 3 stacks');
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cobblestone')).toBe(0);
 
     // Reopened (openChest is the same call), the contents are still there; take 150 back out.
@@ -96,7 +96,7 @@ describe('containers', () => {
     expect(window.containerCount(cobble, null)).toBe(150);
     await window.withdraw(cobble, null, 150);
     expect(window.containerCount(cobble, null)).toBe(0);
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cobblestone')).toBe(150);
     await eventually(() => storedItems(server, chest.position), {}, 'server: chest empty');
   });
@@ -122,7 +122,7 @@ describe('containers', () => {
     expect(window.inventoryStart).toBe(54);
     expect(window.slots).toHaveLength(54 + 36);
     await window.deposit(dirt, null, 100);
-    window.close();
+    await window.close();
     // The right half's 27 slots come first: both stacks landed in the first chest's storage.
     await eventually(() => storedStacks(server, first.position, 'dirt'), [64, 36], 'server: dirt in the right half');
 
@@ -134,7 +134,7 @@ describe('containers', () => {
     await window.deposit(stone, null, 1628);
     expect(window.containerCount(stone, null)).toBe(1628);
     expect(window.slots[27]).toMatchObject({ name: 'stone', count: 28 });
-    window.close();
+    await window.close();
     await eventually(() => storedItems(server, second.position), { stone: 28 }, 'server: the rest went into the left half');
     expect(storedItems(server, first.position)).toEqual({ dirt: 100, stone: 1600 });
   });
@@ -153,7 +153,7 @@ describe('containers', () => {
     await waitUntil(() => bot!.blockAt(barrel.position)?.getProperties().open === true, 'barrel shows open');
     await window.deposit(apple, null, 20);
     await window.withdraw(apple, null, 7);
-    window.close();
+    await window.close();
     expect(botCount(bot, 'apple')).toBe(7);
     await eventually(() => storedItems(server, barrel.position), { apple: 13 }, 'server: 13 apples in the barrel');
     await waitUntil(() => bot!.blockAt(barrel.position)?.getProperties().open === false, 'barrel shows closed');
@@ -169,7 +169,7 @@ describe('containers', () => {
     // vanilla useItemOn: the block is used first (not sneaking), so the held slab stays in hand.
     const window = await bot.openContainer(chest);
     expect(window.type).toBe('minecraft:generic_9x3');
-    window.close();
+    await window.close();
     expect((await serverBlock(server, chest.position.offset(0, 1, 0))).name).toBe('air');
     expect(botCount(bot, 'oak_slab')).toBe(1);
   });
@@ -200,7 +200,7 @@ describe('containers', () => {
     await waitUntil(() => player.crouching === false, 'the server sees the bot stand up');
     const window = await bot.openContainer(bot.blockAt(chest.position)!);
     expect(window.type).toBe('minecraft:generic_9x3');
-    window.close();
+    await window.close();
   });
 
   test('breaking a chest drops its contents as item entities', async () => {
@@ -213,7 +213,7 @@ describe('containers', () => {
     const window = await bot.openContainer(chest);
     await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 40);
     await window.deposit(itemByName(bot.registry, 'iron_ingot').id, null, 3);
-    window.close();
+    await window.close();
     await eventually(() => storedItems(server, chest.position), { cobblestone: 40, iron_ingot: 3 }, 'server: chest filled');
 
     // Items already lying around the chest (none expected), to count only the new ones.
@@ -222,7 +222,7 @@ describe('containers', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       for (const e of Object.values(server.serv.entities) as any[]) {
         if (e.itemId === undefined || e.position.distanceTo(chest.position.offset(0.5, 0.5, 0.5)) > 3) continue;
-        const name = itemById(server.serv.registry, e.itemId).name as string;
+        const name = itemById(server.serv.registry, e.itemId).name;
         out[name] = (out[name] ?? 0) + Number(e.itemCount);
       }
       return out;
@@ -258,7 +258,7 @@ describe('container persistence', () => {
     await give(server, bot, 'cobblestone', 70);
     const window = await bot.openContainer(chest);
     await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 70);
-    window.close();
+    await window.close();
     await eventually(() => storedItems(server!, chest.position), { cobblestone: 70 }, 'server: 70 cobblestone stored');
     bot.quit();
     await server.close();
@@ -272,7 +272,7 @@ describe('container persistence', () => {
     const reopened = await bot.openContainer(again!);
     expect(reopened.containerCount(itemByName(bot.registry, 'cobblestone').id, null)).toBe(70);
     await reopened.withdraw(itemByName(bot.registry, 'cobblestone').id, null, 70);
-    reopened.close();
+    await reopened.close();
     expect(botCount(bot, 'cobblestone')).toBe(70);
   });
 });

@@ -139,7 +139,7 @@ describe('crafting', () => {
     await bot.clickWindow(5, 0, 0); // all 5 logs into the grid's centre
     await waitUntil(() => window.slots[0]?.name === 'oak_planks', 'the table shows 4 planks as the result');
     await expectServerCount(server, 'Closer', 'oak_log', 0);
-    bot.closeWindow(window);
+    await bot.closeWindow(window);
     await expectServerCount(server, 'Closer', 'oak_log', 5);
     await waitUntil(() => botCount(bot!, 'oak_log') === 5, 'bot: logs back in the inventory');
     expect(botCount(bot, 'oak_planks')).toBe(0);

@@ -52,7 +52,7 @@ describe('mobs', () => {
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
-    server.serv.handleCommand('kill @e[type=!player]');
+    await server.serv.handleCommand('kill @e[type=!player]');
   });
   afterAll(async () => {
     await server?.close();

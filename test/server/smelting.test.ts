@@ -115,7 +115,7 @@ describe('smelting', () => {
     const started = serverFurnace(server, block.position);
     expect(started.slots).toEqual([{ name: 'iron_ore', count: 2 }, null, null]);
     expect(started.data.cookingProgress).toBeGreaterThan(0);
-    furnace.close();
+    await furnace.close();
 
     // Nobody watches: it keeps smelting (200 ticks = 10 s per item at 20 ticks/s).
     await waitUntil(() => serverFurnace(server, block.position).slots[2]?.count === 1, 'server: first iron_ingot', 15_000);
@@ -125,7 +125,7 @@ describe('smelting', () => {
     expect(again.outputItem()).toMatchObject({ name: 'iron_ingot', count: 1 });
     expect(again.inputItem()).toMatchObject({ name: 'iron_ore', count: 1 });
     await again.takeOutput();
-    again.close();
+    await again.close();
     expect(botCount(bot, 'iron_ingot')).toBe(1);
     expect(botCount(bot, 'coal')).toBe(2);
     await waitUntil(() => serverFurnace(server, block.position).slots[2] === null, 'server: output taken');
@@ -153,7 +153,7 @@ describe('smelting', () => {
       expect(window.type).toBe(`minecraft:${block.name}`);
       await window.putFuel(id('coal'), null, 1);
       await window.putInput(id(input), null, 1);
-      window.close();
+      await window.close();
     };
     await load(beefSmoker, 'beef');
     await load(oreSmoker, 'iron_ore');
@@ -181,7 +181,7 @@ describe('smelting', () => {
     const window = await bot.openFurnace(bot.blockAt(beefSmoker.position)!);
     expect(window.outputItem()).toMatchObject({ name: 'cooked_beef', count: 1 });
     await window.takeOutput();
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cooked_beef')).toBe(1);
   });
 });

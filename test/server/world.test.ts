@@ -272,12 +272,12 @@ describe('server lifecycle', () => {
     console.log = (...args: unknown[]) => {
       printed.push(args.join(' '));
     };
-    process.stdout.write = ((chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
+    process.stdout.write = (chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
       printed.push(String(chunk));
       const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
       if (typeof callback === 'function') callback();
       return true;
-    }) as typeof process.stdout.write;
+    };
     try {
       const quiet = await startTestServer();
       listenersBefore = watched.map(
