@@ -10,8 +10,19 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '*.ts', '*.js'],
     extends: [tseslint.configs.recommended],
+    languageOptions: {
+      // Each file is checked with the types of its own tsconfig: the root one, or the dashboard
+      // page's (src/app/dashboard/public/tsconfig.json, DOM types). The config files outside both get
+      // a default program.
+      parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': ['error', { allowMixedPromiseArrays: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // Chat and whisper encoding match control characters on purpose, and say so where they do.
       'no-control-regex': 'error',
       // `_`-prefixed names are deliberately unused (callback positions, destructuring rests).

@@ -499,7 +499,7 @@ export class Agent implements AgentControl {
     this.commandLog.push(parsed.source);
     this.#log(`runs ${parsed.source}`);
     const context = (signal: AbortSignal): CommandContext => ({ bot: this.bot, data: this.data, signal, agent: this });
-    const perform = (signal: AbortSignal) => command.perform(context(signal), args as never);
+    const perform = (signal: AbortSignal) => command.perform(context(signal), args);
     if (command.kind === 'query' || command.alongside) {
       try {
         return { output: (await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS))) ?? `${command.name} done.`, interrupted: false };
@@ -507,7 +507,7 @@ export class Agent implements AgentControl {
         return { output: `${command.name} failed: ${(err as Error).message}`, interrupted: false };
       }
     }
-    const bound = command.timeBound?.(args as never);
+    const bound = command.timeBound?.(args);
     const result = await this.actions.run(
       command.name,
       perform,

@@ -89,7 +89,7 @@ export function recipeIngredients(recipe: Recipe): Map<number, number> {
   const cells = 'inShape' in recipe ? recipe.inShape.flat() : recipe.ingredients;
   const counts = new Map<number, number>();
   for (const cell of cells) {
-    const id = recipeItemId(cell as RecipeItem);
+    const id = recipeItemId(cell);
     if (id !== null) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
@@ -97,7 +97,7 @@ export function recipeIngredients(recipe: Recipe): Map<number, number> {
 
 /** Items one craft of `recipe` produces. */
 export function recipeResultCount(recipe: Recipe): number {
-  const result = recipe.result as RecipeItem;
+  const result = recipe.result;
   return result !== null && typeof result === 'object' && !Array.isArray(result) ? (result.count ?? 1) : 1;
 }
 

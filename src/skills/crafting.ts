@@ -86,7 +86,7 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
   const before = inventoryCounts(bot)[itemName] ?? 0;
   await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => {
-    if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+    if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
   });
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
