@@ -2,8 +2,12 @@
 import tseslint from 'typescript-eslint';
 
 /**
- * Lint: typescript-eslint's `recommended` rules (syntax only, not the type-checked set, so a run
- * takes seconds) over the sources, the tests and the benchmarks. Run by `npm test` and `npm run lint`.
+ * Lint: typescript-eslint's `recommended` rules and five that read the types (a promise neither
+ * awaited nor marked `void`, a promise where a callback's result is ignored, an `await` of a
+ * non-promise, a switch missing a member of its union, a type assertion that changes nothing) over
+ * the sources, the tests, the benchmarks and the scripts. Each file gets the types of its own
+ * tsconfig (the dashboard page's has the DOM), so a run type-checks the project: about 25 s
+ * instead of 8 s. Run by `npm test` and `npm run lint`.
  */
 export default tseslint.config(
   { ignores: ['node_modules/**', 'bots/**', 'results/**', 'world/**'] },
