@@ -84,7 +84,7 @@ export function recordingModel(model: ChatModel, agent: string, sink: RunEventSi
 
 /** `!givePlayer("Jill", "paper", 1)`: a command call as the model writes it. */
 export function commandText(def: CommandDef<unknown>, args: Record<string, unknown>): string {
-  const names = Object.keys(def.params as Record<string, ParamSpec>);
+  const names = Object.keys(def.params);
   return names.length ? `${def.name}(${names.map((n) => JSON.stringify(args[n])).join(', ')})` : def.name;
 }
 

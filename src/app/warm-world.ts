@@ -362,7 +362,7 @@ async function resetWorld(kept: Kept): Promise<void> {
 /** Takes a bot's hands off: its window closed, controls released, pathfinding and digging stopped. */
 function releaseBot(bot: Bot): void {
   try {
-    if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+    if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
     bot.pathfinder?.setGoal(null);
     bot.stopDigging();
     bot.clearControlStates();

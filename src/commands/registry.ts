@@ -124,7 +124,7 @@ export function describeExpected(spec: ParamSpec): string {
 
 /** `!collectBlocks(type: BlockName, num: int)`; a command without params is just `!stats`. */
 export function signature(def: CommandDef<unknown>): string {
-  const params = Object.entries(def.params as Record<string, ParamSpec>);
+  const params = Object.entries(def.params);
   if (params.length === 0) return def.name;
   return `${def.name}(${params.map(([n, s]) => `${n}${s.optional ? '?' : ''}: ${s.type}`).join(', ')})`;
 }
@@ -146,7 +146,7 @@ function exampleValue(spec: ParamSpec): string {
 
 /** A well-formed invocation: `!collectBlocks("oak_log", 4)`. */
 export function exampleCall(def: CommandDef<unknown>): string {
-  const params = Object.values(def.params as Record<string, ParamSpec>);
+  const params = Object.values(def.params);
   if (params.length === 0) return def.name;
   return `${def.name}(${params.map(exampleValue).join(', ')})`;
 }
@@ -158,7 +158,7 @@ export function exampleCall(def: CommandDef<unknown>): string {
  */
 function docBlock(def: CommandDef<unknown>): string {
   const lines = [`${signature(def)}: ${def.description}`];
-  for (const [n, s] of Object.entries(def.params as Record<string, ParamSpec>)) {
+  for (const [n, s] of Object.entries(def.params)) {
     const desc = s.description.trim();
     const redundant = desc === '' || desc.toLowerCase() === n.toLowerCase();
     if (redundant && !s.domain && s.default === undefined) continue;
@@ -186,7 +186,7 @@ export class CommandRegistry<Ctx> {
         throw new Error(`CommandRegistry: malformed command name "${def.name}" (expected e.g. "!collectBlocks")`);
       }
       if (this.#byName.has(def.name)) throw new Error(`CommandRegistry: duplicate command "${def.name}"`);
-      const params = Object.entries(def.params as Record<string, ParamSpec>);
+      const params = Object.entries(def.params);
       const firstOptional = params.findIndex(([, p]) => p.optional);
       for (const [i, [n, p]] of params.entries()) {
         if (p.default !== undefined && !p.optional)
@@ -261,7 +261,7 @@ export class CommandRegistry<Ctx> {
     }
     const queries = this.#defs.filter((d) => d.kind === 'query');
     const actions = this.#defs.filter((d) => d.kind === 'action');
-    const sample = this.#defs.find((d) => Object.values(d.params as Record<string, ParamSpec>).some((p) => !p.optional)) ?? this.#defs[0];
+    const sample = this.#defs.find((d) => Object.values(d.params).some((p) => !p.optional)) ?? this.#defs[0];
     const parts = [
       `Use a command by writing it in your reply${sample ? `, e.g. ${exampleCall(sample)}` : ''}. ` +
         'Only the first command in a reply runs; quote text arguments.',

@@ -15,6 +15,7 @@ import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
+import { blockById, itemByName } from '../../src/game/data.ts';
 
 export interface World {
   running: RunningBots;
@@ -72,14 +73,14 @@ export function count(agent: Agent, item: string): number {
 
 /** Items of one name in a player's inventory as the server sees it (all 46 slots). */
 export function serverCount(w: World, username: string, item: string): number {
-  const id = w.server.serv.registry.itemsByName[item].id;
+  const id = itemByName(w.server.serv.registry, item).id;
   const slots = serverPlayer(w.server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.reduce((n, s) => n + (s && s.type === id ? Number(s.count) : 0), 0);
 }
 
 export async function serverBlock(w: World, pos: Vec3): Promise<string> {
   const block = await w.server.serv.overworld.getBlock(pos);
-  return w.server.serv.registry.blocks[block.type].name;
+  return blockById(w.server.serv.registry, block.type).name;
 }
 
 export function serverPosition(w: World, username: string): Vec3 {

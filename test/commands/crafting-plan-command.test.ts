@@ -40,7 +40,7 @@ async function getCraftingPlan(
   const command = itemsCommands.find((c) => c.name === '!getCraftingPlan')!;
   const agent = { task } as unknown as AgentControl;
   const ctx: CommandContext = { bot: standInBot(inventory, world), data, signal: new AbortController().signal, agent };
-  return (await command.perform(ctx, { targetItem, quantity } as never))!;
+  return (await command.perform(ctx, { targetItem, quantity }))!;
 }
 
 /** `kind item` → items made, from the step lines of a plan text. */

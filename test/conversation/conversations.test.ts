@@ -16,10 +16,11 @@ interface Probe {
 
 let t0 = 0;
 
-function setup(names: string[]) {
+/** One probe per name, keyed by the names given (so `bots.Jill` exists exactly when 'Jill' was set up). */
+function setup<const Name extends string>(names: readonly Name[]) {
   const hub = new InProcessHub();
   const echoed: string[] = [];
-  const bots: Record<string, Probe> = {};
+  const bots = {} as Record<Name, Probe>;
   for (const n of names) {
     const convo = new Conversations(n, hub.endpoint(n), { echo: (to, text) => echoed.push(`${n} (to ${to}) ${text}`) });
     const probe: Probe = { convo, busy: false, delivered: [], notes: [], notices: [], reminders: [], asked: [], answer: false };

@@ -71,5 +71,5 @@ export function craftingTask(
     initial_inventory: inventories,
     blocked_actions: {},
     ...extra,
-  } as LoadedTask;
+  };
 }

@@ -544,7 +544,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       const mine = result.agents.get(who!)!.commands;
       const tries = mine.flatMap((c, i) => (c === first.slice(who!.length + 2) ? [i] : []));
       expect(tries).toHaveLength(2);
-      expect(mine.slice(tries[0]! + 1, tries[1]!)).toContain('!moveAway(2)');
+      expect(mine.slice(tries[0]! + 1, tries[1])).toContain('!moveAway(2)');
     }
   });
 
@@ -775,12 +775,10 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     };
     for (const agents of [2, 3, 4, 5])
       for (let holder = 0; holder < agents; holder++) {
-        const members = NAMES.slice(0, agents).map((name, i) => ({
-          name,
-          inventory: (i === holder ? { stone: 9, oak_planks: 3 } : {}) as Record<string, number>,
-          canBuild: true,
-          canGive: true,
-        }));
+        const members = NAMES.slice(0, agents).map((name, i) => {
+          const inventory: Record<string, number> = i === holder ? { stone: 9, oak_planks: 3 } : {};
+          return { name, inventory, canBuild: true, canGive: true };
+        });
         const plan = planConstruction(blueprint, members);
         expect(plan.unsolvable).toBeUndefined();
         const cells = new Map<string, number>();
