@@ -119,7 +119,7 @@ export class CommandExecutor {
       signal,
       agent: this.#options.agent,
     });
-    const perform = (signal: AbortSignal) => command.perform(context(signal), args as never);
+    const perform = (signal: AbortSignal) => command.perform(context(signal), args);
     let outcome: Outcome;
     if (command.kind === 'query' || command.alongside) {
       try {
@@ -128,7 +128,7 @@ export class CommandExecutor {
         outcome = outcomeOfError(err, `${command.name} failed: `);
       }
     } else {
-      const bound = command.timeBound?.(args as never);
+      const bound = command.timeBound?.(args);
       const result = await this.#options.actions.run(
         command.name,
         perform,
