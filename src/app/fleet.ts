@@ -11,7 +11,9 @@ import { BotSession, ConnectError, type ReconnectPolicy, type ServerAddress } fr
 import { BotEventBus } from '../agent/events.ts';
 import { MemoryStore } from '../agent/memory-store.ts';
 import { chooseModel, fallbackChatLine, fallbackNotice } from '../agent/model-choice.ts';
+import type { CommandContext } from '../commands/context.ts';
 import { allCommands } from '../commands/index.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
 import {
   ChatOutbox,
   CompositeTransport,
@@ -53,6 +55,8 @@ export interface FleetOptions {
   botKey?: string;
   /** How bots reach each other (`bot_transport`, `in-process` without a key). */
   transport: Settings['bot_transport'];
+  /** Every command the agents may have (default: all of them, `allCommands`); settings and profiles narrow it. */
+  commands?: CommandRegistry<CommandContext>;
 }
 
 /** The settings' reconnect policy (see `reconnect_attempts` in `settings/schema.ts`). */
@@ -288,7 +292,11 @@ export class Fleet {
       bot,
       data,
       names,
-      commands: recordingCommands(allCommands.without([...blockedForAll(settings), ...profile.blocked_actions]), profile.name, events),
+      commands: recordingCommands(
+        (this.#options.commands ?? allCommands).without([...blockedForAll(settings), ...profile.blocked_actions]),
+        profile.name,
+        events,
+      ),
       conversations,
       outbox: recordingOutbox(outbox, profile.name, events),
       model: (view) => {

@@ -11,6 +11,8 @@
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agent/agent.ts';
+import type { CommandContext } from '../commands/context.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
 import { ConnectError } from '../agent/bot.ts';
 import { requireUsableModels } from '../agent/model-choice.ts';
 import { parseModelSpec } from '../models/spec.ts';
@@ -39,6 +41,8 @@ export interface TaskRunOptions {
   profiles: Profile[];
   /** Replaces every profile's model. */
   model?: Profile['model'];
+  /** Every command the agents may have (default: all of them); the task, settings and profiles narrow it. */
+  commands?: CommandRegistry<CommandContext>;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   /** `<file key>/<task id>/<episode>`; default from the task file's key and `episode`. */
@@ -100,6 +104,7 @@ export interface TaskWorld {
   open(request: {
     profiles: Profile[];
     model?: Profile['model'];
+    commands?: CommandRegistry<CommandContext>;
     env?: NodeJS.ProcessEnv;
     botsDir?: string;
     events: RunEventSink;
@@ -256,7 +261,15 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   let running: RunningBots;
   try {
     running = options.world
-      ? await options.world.open({ profiles, model: options.model, env: options.env, botsDir: options.botsDir, events: recorder, log })
+      ? await options.world.open({
+          profiles,
+          model: options.model,
+          ...(options.commands ? { commands: options.commands } : {}),
+          env: options.env,
+          botsDir: options.botsDir,
+          events: recorder,
+          log,
+        })
       : await startAgents({
           settings,
           profiles,
@@ -267,6 +280,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
           fallback: false,
           events: recorder,
           botsDir: options.botsDir,
+          ...(options.commands ? { commands: options.commands } : {}),
         });
   } catch (err) {
     // Bad input found by startAgents (a model that cannot be used) is the caller's to report.

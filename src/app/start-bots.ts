@@ -9,6 +9,8 @@ import { gameData } from '../game/data.ts';
 import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import type { Agent } from '../agent/agent.ts';
+import type { CommandContext } from '../commands/context.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
 import type { BotSession, ConnectError, ServerAddress } from '../agent/bot.ts';
 import { BotEventBus } from '../agent/events.ts';
 import { busSink } from './bot-events.ts';
@@ -51,6 +53,8 @@ export interface StartOptions {
    * runs record them.
    */
   events?: RunEventSink;
+  /** Every command the agents may have (default: all of them); settings and profiles narrow it. */
+  commands?: CommandRegistry<CommandContext>;
 }
 
 export interface RunningBots {
@@ -175,6 +179,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       ...(options.fallback !== undefined ? { fallback: options.fallback } : {}),
       ...(key ? { botKey: key } : {}),
       transport: key ? settings.bot_transport : 'in-process',
+      ...(options.commands ? { commands: options.commands } : {}),
     });
     for (const profile of profiles) await fleet.add(profile);
   } catch (err) {
