@@ -17,12 +17,14 @@ import { RetryGuard } from './retry.ts';
 import { makePlan, teamDecision, type TeamContext } from './team.ts';
 import { work } from './work.ts';
 import { fromPlayer } from '../conversation/types.ts';
+import { nameResolver } from '../game/names.ts';
+import { understandRequest } from './requests.ts';
 
 export type { Observation } from './observation.ts';
 
-/** The answer to a player's chat when no model is configured (the oracle plays tasks and runs typed commands). */
+/** The answer to a player's chat it does not understand when no model is configured (see `./requests.ts` for what it does understand). */
 export const OFFLINE_ANSWER =
-  'I am the offline oracle policy: I play MineCollab tasks and run the commands you type (an exclamation mark, then the command; the help command lists them). Configure a model in my profile to chat.';
+  'I am the offline oracle policy: I play MineCollab tasks, run the commands you type (an exclamation mark, then the command; the help command lists them) and understand a few plain requests (come here, follow me, stop, collect 3 oak logs, craft a wooden pickaxe, give me 2 bread, what do you have). Configure a model in my profile to chat.';
 
 /** One agent's policy; keeps what it learnt between calls (its {@link OracleMemory}). */
 export class OraclePolicy {
@@ -61,7 +63,14 @@ export class OraclePolicy {
   }
 
   #decide(obs: Observation): string {
-    if (!obs.targets && !obs.blueprint) return obs.records.some((r) => r.kind === 'message' && fromPlayer(r.message)) ? OFFLINE_ANSWER : '';
+    if (!obs.targets && !obs.blueprint) {
+      // No task: a player's newest request, when it is one the policy understands.
+      const asked = obs.records.findLast((r) => r.kind === 'message' && fromPlayer(r.message));
+      if (asked?.kind !== 'message') return '';
+      const version = this.#data.version.minecraftVersion;
+      const request = version && understandRequest(asked.message.text, asked.message.from, obs.name, this.#data, nameResolver(version));
+      return request || OFFLINE_ANSWER;
+    }
     return teamDecision(this.#memory, obs, this.#team);
   }
 
