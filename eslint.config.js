@@ -2,16 +2,31 @@
 import tseslint from 'typescript-eslint';
 
 /**
- * Lint: typescript-eslint's `recommended` rules (syntax only, not the type-checked set, so a run
- * takes seconds) over the sources, the tests and the benchmarks. Run by `npm test` and `npm run lint`.
+ * Lint: typescript-eslint's `recommended` rules and five that read the types (a promise neither
+ * awaited nor marked `void`, a promise where a callback's result is ignored, an `await` of a
+ * non-promise, a switch missing a member of its union, a type assertion that changes nothing) over
+ * the sources, the tests, the benchmarks and the scripts. Each file gets the types of its own
+ * tsconfig (the dashboard page's has the DOM), so a run type-checks the project: about 25 s
+ * instead of 8 s. Run by `npm test` and `npm run lint`.
  */
 export default tseslint.config(
   { ignores: ['node_modules/**', 'bots/**', 'results/**', 'world/**'] },
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '*.ts', '*.js'],
     extends: [tseslint.configs.recommended],
+    languageOptions: {
+      // Each file is checked with the types of its own tsconfig: the root one, or the dashboard
+      // page's (src/app/dashboard/public/tsconfig.json, DOM types). The config files outside both get
+      // a default program.
+      parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': ['error', { allowMixedPromiseArrays: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // Chat and whisper encoding match control characters on purpose, and say so where they do.
       'no-control-regex': 'error',
       // `_`-prefixed names are deliberately unused (callback positions, destructuring rests).

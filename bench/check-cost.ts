@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import mineflayer from 'mineflayer';
-import { botBlockLookup } from '../src/app/run-task.ts';
+import { botBlockLookup } from '../src/app/task-play.ts';
 import { startEmbeddedServer } from '../src/server/embedded.ts';
 import { inventoryCounts } from '../src/skills/items.ts';
 import type { Blueprint, Task } from '../src/tasks/schema.ts';

@@ -11,6 +11,7 @@
  */
 import { startAgents } from '../src/app/start-bots.ts';
 import { MODE_NAMES } from '../src/agent/modes/index.ts';
+import { blockByName } from '../src/game/data.ts';
 import { profileSchema, settingsSchema } from '../src/settings/index.ts';
 
 const bots = Number(process.argv[2] ?? 5);
@@ -53,7 +54,7 @@ for (const a of running.agents) for (const m of MODE_NAMES) a.modes.set(m, false
 await phase('all modes off');
 const timers = running.agents.map((a) =>
   setInterval(() => {
-    a.bot.findBlocks({ matching: a.bot.registry.blocksByName.torch.id, maxDistance: 16, count: 1 });
+    a.bot.findBlocks({ matching: blockByName(a.bot.registry, 'torch').id, maxDistance: 16, count: 1 });
   }, 300),
 );
 await phase('modes off + 300 ms findBlocks poll');

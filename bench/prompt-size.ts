@@ -26,7 +26,8 @@ const running = await startAgents({
   log: process.argv.includes('--verbose') ? (l) => console.error(l) : () => {},
 });
 try {
-  const agent = running.agents[0];
+  const [agent] = running.agents;
+  if (!agent) throw new Error('startAgents started no agent for the one profile');
   const first = [{ role: 'user' as const, content: 'Steve: hi Andy, can you get me some wood?' }];
   const prompt = await agent.systemPrompt(first);
   const commands = agent.commands.list().length;

@@ -43,7 +43,7 @@ async function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['src/cli.ts', 'worker', '--queue', url], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
-    child.stderr!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => {
       if ((err += c.toString()).includes('takes runs from')) resolve();
     });
     child.once('exit', () => reject(new Error(`worker ended: ${err}`)));

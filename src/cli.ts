@@ -16,7 +16,8 @@ import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
 import { startEmbeddedServer } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
-import { appendResult, HUMANS_TIMEOUT_MS, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
+import { appendResult, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
+import { HUMANS_TIMEOUT_MS } from './app/task-setup.ts';
 import { evaluate, parseServers, type EvaluationProgress } from './app/evaluate.ts';
 import { evaluateOnQueue } from './app/queue/coordinator.ts';
 import { startWorker } from './app/queue/worker.ts';
@@ -179,8 +180,9 @@ async function task(args: string[]): Promise<void> {
     strict: true,
     options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
   });
-  if (positionals.length !== 2) throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
-  const [file, id] = positionals;
+  const [file, id, ...extra] = positionals;
+  if (file === undefined || id === undefined || extra.length > 0)
+    throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
   const humansTimeoutMs = humansTimeout(values['humans-timeout']);
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
@@ -352,12 +354,12 @@ async function exportCommand(args: string[]): Promise<void> {
     strict: true,
     options: { 'min-score': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
   });
-  if (positionals.length !== 1) throw new UsageError(`export expects one evaluation folder, got ${positionals.length}`);
+  const [dir, ...extra] = positionals;
+  if (dir === undefined || extra.length > 0) throw new UsageError(`export expects one evaluation folder, got ${positionals.length}`);
   if ((values.format ?? 'sft') !== 'sft') throw new UsageError(`--format: only "sft" is supported, got "${values.format}"`);
   const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
   if (minScore !== undefined && !(minScore >= 0 && minScore <= 1))
     throw new UsageError(`--min-score expects a score in [0, 1], got "${values['min-score']}"`);
-  const [dir] = positionals;
   const { examples, runs, skipped } = await exportSft(dir, { minScore }).catch((err: Error) => {
     throw new TaskError(err.message);
   });

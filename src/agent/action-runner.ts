@@ -2,12 +2,8 @@
  * Runs at most one action at a time for one bot. Each action gets an AbortSignal that fires on
  * `stop()`, when another action starts, or when its time bound passes; `run()` settles within
  * {@link SETTLE_MS} of that even if the action ignores its signal.
- *
- * Every run ends in an {@link Outcome}: the action's own (a command's), or `done(text)` for an
- * action that reports a string (a mode's); `interrupted`, `timeout` or `failed` (see
- * {@link outcomeOfError}) when it was stopped, ran out of time or threw.
  */
-import { done, failure, isOutcome, type Outcome, outcomeOfError, SkillError } from '../skills/outcome.ts';
+import { failure, isOutcome, outcomeOfError, type Outcome, SkillError } from '../skills/outcome.ts';
 import { abortError, isAbortError } from '../util/abort.ts';
 
 /** How long a cancelled action may take to notice its signal before `run()` returns anyway (ms). */
@@ -15,20 +11,18 @@ export const SETTLE_MS = 1_000;
 
 export interface ActionResult {
   label: string;
+  /** The action's own report, or what went wrong (the text of {@link outcome}). */
+  output: string;
   /**
-   * What happened: the action's own outcome, or the runner's when it was stopped (`interrupted`:
-   * `!x was stopped by Steve.`), ran out of time (`timeout`: `!x stopped: it took longer than
-   * 60 s.`) or threw (`!x failed: <message>`, the code of a thrown `SkillError`, else `failed`).
-   * A stopped action's `SkillError` data is kept (a hand-over cut short says what was tossed).
+   * The typed outcome: the action's own, or `interrupted`, `timeout` or (for what it threw) the
+   * error's code (see `outcomeOfError`). A stopped action's `SkillError` data is kept (a hand-over
+   * cut short says what was tossed).
    */
   outcome: Outcome;
-  /** `outcome.text`: the action's own report, or what went wrong. */
-  output: string;
-  /** `outcome.ok`: finished by itself and did what was asked. */
+  /** Finished by itself without error. */
   ok: boolean;
-  /** `outcome.code === 'interrupted'`: cancelled by `stop()` or by a newer action. */
+  /** Cancelled by `stop()` or by a newer action. */
   interrupted: boolean;
-  /** `outcome.code === 'timeout'`. */
   timedOut: boolean;
   durationMs: number;
 }
@@ -100,10 +94,9 @@ export class ActionRunner {
    * that one is urgent, waiting for it to end).
    *
    * @param label short name shown to the model and in `!stats`, e.g. `!collectBlocks`.
-   * @param fn the action; it must honour `signal` and reports an {@link Outcome}, or a short text
-   *   for the model (taken as `ok`; nothing: `<label> done.`).
+   * @param fn the action; it must honour `signal` and returns a short report for the model.
    * @param options time bound in ms (default: the runner's), or {@link RunOptions}.
-   * @returns the result; never rejects.
+   * @returns the outcome; never rejects.
    */
   async run(
     label: string,
@@ -125,13 +118,13 @@ export class ActionRunner {
     const started = Date.now();
     // Infinity: no time bound (an action that runs until stopped, like `!followPlayer`).
     const signal = Number.isFinite(timeoutMs) ? AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]) : controller.signal;
-    const finish = (outcome: Outcome): ActionResult => ({
+    const finish = (outcome: Outcome, flags: { interrupted?: boolean; timedOut?: boolean } = {}): ActionResult => ({
       label,
-      outcome,
       output: outcome.text,
+      outcome,
       ok: outcome.ok,
-      interrupted: outcome.code === 'interrupted',
-      timedOut: outcome.code === 'timeout',
+      interrupted: flags.interrupted ?? false,
+      timedOut: flags.timedOut ?? false,
       durationMs: Date.now() - started,
     });
 
@@ -139,17 +132,20 @@ export class ActionRunner {
     const cancelled = new Promise<never>((_, reject) => {
       signal.addEventListener('abort', () => setTimeout(() => reject(abortError(signal)), SETTLE_MS).unref(), { once: true });
     });
-    const settled = Promise.race([work, cancelled])
+    const done = Promise.race([work, cancelled])
       .then(
-        (result) => finish(isOutcome(result) ? result : done(result ?? `${label} done.`)),
+        (value) => finish(isOutcome(value) ? value : { ok: true, code: 'ok', text: value ?? `${label} done.` }),
         (err: unknown) => {
           // What a stopped skill knew when it stopped (a SkillError's data) stays with the outcome.
           const data = err instanceof SkillError ? err.data : undefined;
           const timedOut = !controller.signal.aborted && signal.aborted;
-          if (timedOut) return finish(failure('timeout', `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`, data));
+          if (timedOut) {
+            const text = `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`;
+            return finish(failure('timeout', text, data), { timedOut: true });
+          }
           if (controller.signal.aborted || isAbortError(err)) {
             const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
-            return finish(failure('interrupted', `${label} was ${why}.`, data));
+            return finish(failure('interrupted', `${label} was ${why}.`, data), { interrupted: true });
           }
           return finish(outcomeOfError(err, `${label} failed: `));
         },
@@ -161,9 +157,9 @@ export class ActionRunner {
         return result;
       });
     work.catch(() => {}); // a late failure after cancellation has already been reported
-    this.#running = { label, urgent, controller, done: settled };
+    this.#running = { label, urgent, controller, done };
     this.#emit({ type: 'start', label });
-    return settled;
+    return done;
   }
 
   /**

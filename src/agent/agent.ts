@@ -1,29 +1,42 @@
 /**
- * One Agent per bot: its state and lifecycle, a serial inbox (no two handlers race) and the
- * control surface commands use ({@link AgentControl}). The parts it composes:
- * - {@link ModelLoop}: prompt the model, run the command in its reply, feed the output back;
+ * One Agent per bot: its state and lifecycle, its one way in ({@link Agent.receive}), and the
+ * control surface commands use ({@link AgentControl}). Every message — a player's chat, a bot's
+ * lines, the dashboard, the task runner, a coordinator, an MCP client — enters through
+ * `receive`: it is recorded once (the journal, the run records), parsed once, and sorted into
+ * control, query, action or chat. The parts it composes, each an object with its own job:
+ * - {@link Inbox}: the bounded queue that runs one job at a time;
+ * - {@link CommandExecutor}: parse and run commands, typed outcomes, the journal;
+ * - {@link ModelLoop}: prompt the model, run the command in its reply, feed the outcome back;
  * - {@link PromptBuilder}: every prompt, from the profile's templates;
  * - {@link ReplyRouter}: answers go back the way the message came;
  * - {@link ActionRunner}: one cancellable, time-bounded action at a time;
  * - {@link SelfPrompter}: the goal loop; {@link History}: turns and summarised memory; modes.
  */
 import type { Bot } from 'mineflayer';
-import type { AgentControl, AgentTask, CodingSupport, CommandContext, VisionSupport } from '../commands/context.ts';
+import type { AgentControl, AgentTask, AgentView, CodingSupport, CommandContext, VisionSupport } from '../commands/context.ts';
+import { Journal } from '../commands/journal.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
-import { parseCommand, type ParseResult } from '../commands/parser.ts';
 import type { NameResolver } from '../game/names.ts';
-import { ChatOutbox, type Conversations } from '../conversation/index.ts';
+import {
+  ChatOutbox,
+  fromPlayer,
+  noticeText,
+  type Conversations,
+  type ConversationNotice,
+  type IncomingMessage,
+} from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
+import { CommandExecutor, type ParsedCommand } from './command-executor.ts';
 import { DEFAULT_MODES, ModeController } from './modes/index.ts';
 import { releaseControls } from './bot.ts';
 import { History, MAX_MEMORY_CHARS } from './history.ts';
+import { Inbox, type InboxJob } from './inbox.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { MemoryStore } from './memory-store.ts';
-import { ModelLoop, type ParsedCommand } from './model-loop.ts';
-import { type CommandOutcome, type Outcome, outcomeOfError } from '../skills/outcome.ts';
+import { ModelLoop, type LoopPrompts } from './model-loop.ts';
 import {
   PromptBuilder,
   promptExamples,
@@ -32,14 +45,13 @@ import {
   type AgentSnapshot,
   type ConversingPrompt,
 } from './prompt-builder.ts';
-import { fromPlayer, ReplyRouter, type IncomingMessage } from './reply-router.ts';
+import { ReplyRouter } from './reply-router.ts';
 import { TokenBudget } from './token-budget.ts';
-import { SelfPrompter } from './self-prompter.ts';
-import { SerialQueue } from './serial-queue.ts';
+import { SelfPrompter, type SelfPromptState } from './self-prompter.ts';
 import type { ExampleSelector } from './prompts/examples.ts';
 import type { BotPublisher } from './events.ts';
 
-export type { Channel, IncomingMessage } from './reply-router.ts';
+export type { Channel, IncomingMessage } from '../conversation/index.ts';
 export type { AgentProfile } from './prompt-builder.ts';
 
 export interface AgentOptions {
@@ -51,12 +63,15 @@ export interface AgentOptions {
   conversations: Conversations;
   /** The bot's rate-limited chat (default: an outbox with the default limit over `bot.chat`). */
   outbox?: ChatOutbox;
-  /** Builds the agent's model; called once, with the agent (the offline oracle reads its state). */
-  model: (agent: Agent) => ChatModel;
-  /** Builds the model that writes `!newAction` code (the profile's `code_model`); default: {@link model}'s. */
-  codeModel?: (agent: Agent) => ChatModel | undefined;
-  /** Builds the model that describes the bot's view (the profile's `vision_model`); default: {@link model}'s. */
-  visionModel?: (agent: Agent) => ChatModel | undefined;
+  /**
+   * The agent's model, or how to build it from a narrow read-only view of the agent (the
+   * offline policy reads its bot, task and journal through it).
+   */
+  model: ChatModel | ((view: AgentView) => ChatModel);
+  /** The model that writes `!newAction` code (the profile's `code_model`); default: {@link model}'s. */
+  codeModel?: ChatModel;
+  /** The model that describes the bot's view (the profile's `vision_model`); default: {@link model}'s. */
+  visionModel?: ChatModel;
   /** Few-shot examples for the coding prompt's `$EXAMPLES` (matched against the task and recent turns). */
   codingExamples?: ExampleSelector;
   /** Prompt templates and persona (a merged profile, see `profiles.ts`). */
@@ -69,7 +84,7 @@ export interface AgentOptions {
   memory?: MemoryStore;
   /** Idle time before the goal loop prompts itself (ms; default 2000). */
   goalIdleMs?: number;
-  /** Time limit of one run of `!newAction` code (ms; default 300 000). */
+  /** Time limit of one `!newAction`, every attempt included (ms; default 300 000). */
   codeTimeoutMs?: number;
   /** `allow_vision`: `!lookAtPlayer` / `!lookAtPosition` render the view and have {@link visionModel} describe it. */
   allowVision?: boolean;
@@ -79,7 +94,7 @@ export interface AgentOptions {
   maxMessages: number;
   /** Cap on consecutive command replies for one message; -1 = none. */
   maxCommands: number;
-  /** The same command with the same output this many times in a row ends a model loop (default 3). */
+  /** The same command with the same outcome this many times in a row ends a model loop (default 3). */
   maxRepeats?: number;
   /** Time bound of one action (ms). */
   actionTimeoutMs: number;
@@ -93,6 +108,8 @@ export interface AgentOptions {
   modelTimeoutMs?: number;
   /** Longest chat reply, in characters (default: no bound). */
   maxChatChars?: number;
+  /** Jobs (messages, commands, goal prompts) that may wait in the inbox (default {@link INBOX_LIMIT}). */
+  inboxLimit?: number;
   /**
    * Commands this agent lacks and how to enable each, e.g.
    * `{ '!newAction': 'set "allow_insecure_coding": true in settings.json' }`: a player or the model
@@ -102,12 +119,17 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** Receives the agent's mode-switch events (see `./events.ts`); default: none. */
   events?: BotPublisher;
+  /**
+   * Receives every message the inbox takes in, once (the run records and the event stream): the
+   * one place messages are recorded, whichever way they came.
+   */
+  onMessage?: (message: IncomingMessage) => void;
   /** The profile's mode switches (over the defaults of `profiles/defaults/_default.json`). */
   modes?: Record<string, boolean>;
 }
 
-/** Bound on query commands, which only read state (ms). */
-const QUERY_TIMEOUT_MS = 10_000;
+/** Jobs that may wait in an agent's inbox by default. */
+export const INBOX_LIMIT = 32;
 
 /**
  * The vision prompt when the profile has no `image_analysis` (the reference's, in substance):
@@ -120,7 +142,42 @@ const RESPOND_DECISION_TIMEOUT_MS = 15_000;
 /** Bound on one summary request (ms). */
 const SUMMARY_TIMEOUT_MS = 120_000;
 
-export class Agent implements AgentControl {
+/**
+ * How {@link Agent.receive} sorted a message: `control` and `query` commands ran at once,
+ * `action` commands and `chat` were queued, `error` was answered at once (a malformed or disabled
+ * command), `dropped` was refused (the inbox was full, or the agent is detached).
+ */
+export type Received =
+  | { kind: 'control' | 'query' | 'action'; command: string }
+  | { kind: 'chat' }
+  | { kind: 'error'; error: string }
+  | { kind: 'dropped'; reason: string };
+
+/** What an agent is doing now, as plain data (the dashboard's views and MCP's resources are built from it). */
+export interface AgentStatus {
+  name: string;
+  /** The model's id (`provider/model`, `oracle`). */
+  model: string;
+  /** Why the agent is paused (see {@link Agent.pause}), if it is. */
+  paused: string | null;
+  /** The running action and when it started (ms since the epoch). */
+  action: { label: string; since: number } | null;
+  goal: { state: SelfPromptState; text: string };
+  /** The bot it is talking with. */
+  partner: string | null;
+  /** Jobs waiting or running in its inbox. */
+  inbox: number;
+  /** Health and food (0–20 half-points each), position (blocks): null while not in the world. */
+  health: number | null;
+  food: number | null;
+  position: { x: number; y: number; z: number } | null;
+  inventory: Record<string, number>;
+  modes: Record<string, boolean>;
+  /** Its task's goal and targets, if a task runs. */
+  task: { goal: string | null; targets: Record<string, number> } | null;
+}
+
+export class Agent implements AgentControl, AgentView {
   readonly name: string;
   readonly bot: Bot;
   readonly data: GameData;
@@ -130,8 +187,8 @@ export class Agent implements AgentControl {
   readonly conversations: Conversations;
   /** Everything this agent types into chat goes through here. */
   readonly outbox: ChatOutbox;
-  /** Commands run, in order (reported in task results). */
-  readonly commandLog: string[] = [];
+  /** What it took in and what its commands did, as data (the offline policy, coordinators and MCP read it). */
+  readonly journal = new Journal();
   /** The goal loop (`!goal`, `!endGoal`). */
   readonly selfPrompter: SelfPrompter;
   /** What persists across restarts: memory, turns, goal, places, modes (see {@link MemoryStore}). */
@@ -142,15 +199,19 @@ export class Agent implements AgentControl {
   /** The model that describes the bot's view (the profile's `vision_model`, else {@link model}). */
   readonly visionModel: ChatModel;
   readonly #options: AgentOptions;
-  readonly #inbox = new SerialQueue(() => this.selfPrompter.idle());
+  readonly #inbox: Inbox;
+  readonly #executor: CommandExecutor;
   readonly #history: History;
   readonly #prompts: PromptBuilder;
   readonly #replies: ReplyRouter;
   readonly #loop: ModelLoop;
   readonly #budget: TokenBudget;
-  #commands: CommandRegistry<CommandContext>;
   #task: Readonly<AgentTask> | undefined;
   #lastPartner: string | undefined;
+  /** The running action's start (ms since the epoch). */
+  #actionSince = 0;
+  /** Why the agent is paused (see {@link pause}). */
+  #paused: string | undefined;
   /** Set by {@link detach}: the agent takes no message and runs nothing any more. */
   #detached = false;
 
@@ -159,7 +220,6 @@ export class Agent implements AgentControl {
     this.bot = options.bot;
     this.name = options.bot.username;
     this.data = options.data;
-    this.#commands = options.commands;
     this.conversations = options.conversations;
     this.outbox = options.outbox ?? new ChatOutbox((line) => this.bot.chat(line));
     this.#prompts = new PromptBuilder(options.profile, {
@@ -172,6 +232,7 @@ export class Agent implements AgentControl {
       outbox: this.outbox,
       maxChars: options.maxChatChars,
       log: (line) => this.#log(line),
+      said: (to, text) => this.journal.add({ kind: 'said', to, text }),
     });
     this.#budget = new TokenBudget(options.maxTokensPerHour ?? 0);
     this.actions = new ActionRunner({
@@ -181,22 +242,45 @@ export class Agent implements AgentControl {
         queueMicrotask(() => this.selfPrompter.idle());
       },
     });
-    this.model = options.model(this);
-    this.codeModel = options.codeModel?.(this) ?? this.model;
-    this.visionModel = options.visionModel?.(this) ?? this.model;
+    this.actions.subscribe((event) => {
+      if (event.type === 'start') this.#actionSince = Date.now();
+    });
+    this.#executor = new CommandExecutor({
+      bot: this.bot,
+      data: this.data,
+      names: options.names,
+      commands: options.commands,
+      agent: this,
+      actions: this.actions,
+      journal: this.journal,
+      disabled: options.disabledCommands,
+      disabledText: (command, how) => this.#prompts.message('command_disabled', { NAME: this.name, COMMAND: command, HOW: how }),
+      afterAction: () => this.conversations.wake(),
+      log: (line) => this.#log(line),
+    });
+    this.model = typeof options.model === 'function' ? options.model(this) : options.model;
+    this.codeModel = options.codeModel ?? this.model;
+    this.visionModel = options.visionModel ?? this.model;
+    this.memoryStore = options.memory ?? new MemoryStore();
+    this.#history = new History({
+      maxMessages: options.maxMessages,
+      summarise: this.model.summarises === false ? undefined : (memory, turns, signal) => this.#summarise(memory, turns, signal),
+      changed: () => this.memoryStore.changed(),
+      log: (line) => this.#log(line),
+    });
+    const prompts: LoopPrompts = {
+      conversing: () => this.conversingPrompt(),
+      tools: () => this.#prompts.tools(this.#executor.commands),
+      message: (key, values) => this.#prompts.message(key, values),
+    };
     this.#loop = new ModelLoop(
       {
         model: this.model,
-        turns: () => this.#history.turns,
-        remember: (turn) => this.#remember(turn),
-        parse: (text) => this.#parse(text),
-        run: (parsed) => this.#run(parsed),
-        say: (source, text, busy) => this.#replies.say(source, text, { busy }),
-        announce: (text) => this.#replies.announce(text),
-        prompt: () => this.conversingPrompt(),
-        tools: () => this.#prompts.tools(this.#commands),
-        acting: () => this.actions.current !== undefined,
-        message: (key, values) => this.#prompts.message(key, values),
+        history: this.#history,
+        prompts,
+        commands: this.#executor,
+        actions: this.actions,
+        replies: this.#replies,
         log: (line) => this.#log(line),
       },
       {
@@ -208,18 +292,17 @@ export class Agent implements AgentControl {
         budget: this.#budget,
       },
     );
-    this.memoryStore = options.memory ?? new MemoryStore();
-    this.#history = new History({
-      maxMessages: options.maxMessages,
-      summarise: this.model.summarises === false ? undefined : (memory, turns, signal) => this.#summarise(memory, turns, signal),
-      changed: () => this.memoryStore.changed(),
-      log: (line) => this.#log(line),
+    this.#inbox = new Inbox({
+      limit: options.inboxLimit ?? INBOX_LIMIT,
+      onIdle: () => this.selfPrompter.idle(),
+      onDrop: (job, why) => this.#log(`inbox full (${options.inboxLimit ?? INBOX_LIMIT} waiting): ${why} ${job.label}`),
+      onError: (job, err) => this.#log(`error handling ${job.label}: ${(err as Error).stack ?? String(err)}`),
     });
     this.selfPrompter = new SelfPrompter(
       {
         isIdle: () => this.#inbox.size === 0 && this.actions.current === undefined,
         inConversation: () => this.conversations.active !== undefined,
-        prompt: (text) => this.#inbox.push(async () => (await this.#loop.think({ from: 'system', channel: 'system', text }, text)) > 0),
+        prompt: (text) => this.#selfPrompt(text),
         announce: (text) => {
           this.#log(text);
           this.outbox.chat(text);
@@ -252,16 +335,16 @@ export class Agent implements AgentControl {
       isBusy: () => this.actions.current !== undefined,
       shouldRespond: (partner, lines) => this.#shouldRespond(partner, lines),
       deliver: (partner, lines) => this.#deliver(partner, lines),
-      note: (text) => {
-        this.#remember({ role: 'user', content: `SYSTEM: ${text}` });
-        this.selfPrompter.idle(); // a conversation may have ended: a paused goal resumes
-      },
-      remind: (partner, silentMs) =>
+      note: (notice) => this.#note(notice),
+      remind: (partner, silentMs) => {
+        const seconds = Math.round(silentMs / 1000);
+        this.journal.add({ kind: 'notice', notice: { kind: 'silent', partner, seconds } });
         this.receive({
           from: 'system',
           channel: 'system',
-          text: this.#prompts.message('partner_silent', { PARTNER: partner, SECONDS: String(Math.round(silentMs / 1000)) }),
-        }),
+          text: this.#prompts.message('partner_silent', { PARTNER: partner, SECONDS: String(seconds) }),
+        });
+      },
     });
     const saved = this.memoryStore.loaded;
     if (saved) {
@@ -293,7 +376,12 @@ export class Agent implements AgentControl {
 
   /** This agent's command registry (without the running task's blocked actions). */
   get commands(): CommandRegistry<CommandContext> {
-    return this.#commands;
+    return this.#executor.commands;
+  }
+
+  /** Commands run, oldest first, as written (the last `COMMAND_LOG_LIMIT`). */
+  get commandLog(): readonly string[] {
+    return this.#executor.log;
   }
 
   /** This agent's part of the running task, if any (see {@link setTask}). */
@@ -301,22 +389,33 @@ export class Agent implements AgentControl {
     return this.#task;
   }
 
+  /** Whether the agent has `command` now (its task and settings block some). */
+  canUse(command: string): boolean {
+    return this.#executor.commands.get(command) !== undefined;
+  }
+
+  /** The bot it is talking with now, if any. */
+  partner(): string | undefined {
+    return this.conversations.active;
+  }
+
   /**
    * Gives the agent its part of a task in one call: the goal its prompt shows (while no goal loop
-   * runs), item targets, a blueprint and the commands it may not use. Replaces any earlier task.
+   * runs), item targets, a blueprint, its teammates and the commands it may not use. Replaces
+   * any earlier task.
    *
    * @example agent.setTask({ goal: 'Craft 1 purple_banner.', targets: { purple_banner: 1 }, blockedActions: ['!getCraftingPlan'] });
    */
   setTask(task: AgentTask): void {
     this.#task = { ...task, blockedActions: task.blockedActions && [...task.blockedActions] };
-    this.#commands = task.blockedActions?.length ? this.#options.commands.without(task.blockedActions) : this.#options.commands;
+    this.#executor.setTask(task);
     this.#keepStructures(task.blueprint !== undefined);
   }
 
   /** Forgets the task: no task goal, targets or blueprint, and every command of the agent again. */
   clearTask(): void {
     this.#task = undefined;
-    this.#commands = this.#options.commands;
+    this.#executor.setTask(undefined);
     this.#keepStructures(false);
   }
 
@@ -330,86 +429,110 @@ export class Agent implements AgentControl {
     if (movements) movements.canDig = !on;
   }
 
-  /** Resolves once every queued message has been handled. */
+  /** Resolves once every queued message has been handled (at once while paused). */
   async idle(): Promise<void> {
     await this.#inbox.drained();
   }
 
   /**
-   * Accepts a message. A player's command that does not move the bot (a query such as `!stats`,
-   * or a control command such as `!stop`, `!stfu`, `!restart`, `!endGoal`) runs at once, whatever
-   * is running, and so does the answer to a malformed or disabled one; a player's action command
-   * interrupts the running action and model call and runs next. Everything else is handled in
-   * arrival order.
+   * The one way in. Records the message once (the journal, {@link AgentOptions.onMessage}) and
+   * sorts it:
+   * - from a player (whisper, public chat, or sent as one: the dashboard, MCP), a command runs
+   *   directly, without the model: `!stop` and commands that do not move the bot (queries such
+   *   as `!stats`, controls such as `!stfu`, `!endGoal`) at once, whatever is running; an action
+   *   interrupts the running action and model call and runs next; a malformed or disabled one is
+   *   answered at once. Plain chat goes to the model, and ends the model's own follow-ups at
+   *   their next step (see `ModelLoop.yieldTo`);
+   * - from a bot or the system (the goal loop, notices, the task runner, a coordinator): queued
+   *   for the model, in arrival order.
    */
-  receive(message: IncomingMessage): void {
-    if (this.#detached) return;
+  receive(message: IncomingMessage): Received {
+    if (this.#detached) return { kind: 'dropped', reason: `${this.name} is shut down` };
+    this.journal.add({ kind: 'message', message });
+    this.#options.onMessage?.(message);
     this.selfPrompter.busy();
-    if (fromPlayer(message)) {
-      this.#budget.raise(); // a player wants the bot to go on
-      const parsed = this.#parse(message.text);
-      if (parsed.kind === 'command' && parsed.command.name === '!stop') {
-        // The action's output says who stopped it; the model is not prompted about it.
-        void this.stop(`stopped by ${message.from}`).then(() => this.#replies.say(message, 'Stopped.', { urgent: true }));
-        return;
-      }
-      if (parsed.kind === 'command' && (parsed.command.kind === 'query' || parsed.command.alongside)) {
-        void this.#answerNow(message, parsed).catch((err) => this.#log(`error answering ${parsed.source}: ${(err as Error).stack}`));
-        return;
-      }
-      if (parsed.kind === 'error') {
-        this.#replies.say(message, parsed.message, { urgent: true });
-        return;
-      }
-      if (parsed.kind === 'command' && (this.actions.current || this.#inbox.size > 0)) {
-        // A player's action command replaces the running action (and model call) now, not after it.
-        void this.#interrupt(`interrupted by ${message.from}'s ${parsed.command.name}`);
-      }
+    if (!fromPlayer(message)) return this.#queue(message, droppable(message));
+    const parsed = this.#executor.parse(message.text);
+    if (parsed.kind === 'error') {
+      this.#replies.say(message, parsed.message, { urgent: true });
+      return { kind: 'error', error: parsed.message };
     }
-    void this.#inbox.push(() => this.#handle(message)).catch((err) => this.#log(`error handling a message: ${(err as Error).stack}`));
+    if (parsed.kind === 'none') {
+      this.#loop.yieldTo();
+      return this.#queue(message, false);
+    }
+    const { command } = parsed;
+    if (command.name === '!stop') {
+      // The action's outcome says who stopped it; the model is not prompted about it.
+      void this.stop(`stopped by ${message.from}`).then(() => this.#replies.say(message, 'Stopped.', { urgent: true }));
+      return { kind: 'control', command: parsed.source };
+    }
+    if (command.kind === 'query' || command.alongside) {
+      void this.#runForPlayer(message, parsed, true);
+      return { kind: command.kind === 'query' ? 'query' : 'control', command: parsed.source };
+    }
+    // A player's action command replaces the running action (and model call) now, not after it.
+    if (this.actions.current || this.#inbox.size > 0) void this.#interrupt(`interrupted by ${message.from}'s ${command.name}`);
+    const queued = this.#inbox.push({
+      label: `${message.from}: ${parsed.source}`,
+      droppable: false,
+      run: () => this.#runForPlayer(message, parsed),
+    });
+    if (!queued) return this.#refused(message);
+    return { kind: 'action', command: parsed.source };
   }
 
-  /** Runs a player's query or control command outside the inbox and answers first in line. */
-  async #answerNow(message: IncomingMessage, parsed: ParsedCommand): Promise<void> {
+  /** Queues `message` for the model. */
+  #queue(message: IncomingMessage, droppable: boolean): Received {
+    const job: InboxJob = { label: `${message.from}: ${message.text.slice(0, 60)}`, droppable, run: () => this.#answer(message) };
+    if (!this.#inbox.push(job)) return this.#refused(message);
+    return { kind: 'chat' };
+  }
+
+  /** The inbox had no room: a player is told. */
+  #refused(message: IncomingMessage): Received {
+    const reason = `too many messages are waiting (${this.#options.inboxLimit ?? INBOX_LIMIT}); try again in a moment`;
+    if (fromPlayer(message)) this.#replies.say(message, `I dropped your message: ${reason}.`, { urgent: true });
+    return { kind: 'dropped', reason };
+  }
+
+  /** Runs a player's command, keeps both in the history and answers (first in line when `now`). */
+  async #runForPlayer(message: IncomingMessage, parsed: ParsedCommand, now = false): Promise<void> {
+    if (this.#detached) return;
     this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
-    const output = await this.execute(parsed);
-    this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
-    this.#replies.say(message, output, { urgent: true });
+    const outcome = await this.#executor.run(parsed, message.from);
+    this.#remember({ role: 'user', content: `SYSTEM: ${outcome.text}` });
+    this.#replies.say(message, outcome.text, now ? { urgent: true } : {});
   }
 
-  /**
-   * Parses `text` against this agent's commands; a disabled command (see
-   * {@link AgentOptions.disabledCommands}, or blocked by the task) comes back as an error that
-   * says how to enable it.
-   */
-  #parse(text: string): ParseResult<CommandContext> {
-    const parsed = parseCommand(text, this.#commands, this.#options.names);
-    if (parsed.kind === 'command') return parsed;
-    for (const [, word] of text.matchAll(/(?:^|[^\w!])(![A-Za-z]\w*)/g)) {
-      const how = this.#disabled(word!);
-      if (how) {
-        return {
-          kind: 'error',
-          commandName: word,
-          before: parsed.kind === 'error' ? parsed.before : text.slice(0, text.indexOf(word!)).trim(),
-          message: this.#prompts.message('command_disabled', { NAME: this.name, COMMAND: word!, HOW: how }),
-        };
-      }
-    }
-    return parsed;
+  /** Hands a queued message to the model loop. */
+  async #answer(message: IncomingMessage): Promise<void> {
+    if (this.#detached) return; // queued before the agent was detached
+    const prefix = message.channel === 'system' ? 'SYSTEM' : message.channel === 'bot' ? `${message.from} (a bot)` : message.from;
+    for (const line of message.lines ?? [message.text]) this.#remember({ role: 'user', content: `${prefix}: ${line}` });
+    await this.#loop.think(message);
   }
 
-  /** How to enable `name` when this agent lacks it; undefined for a command it has or that does not exist. */
-  #disabled(name: string): string | undefined {
-    const lower = name.toLowerCase();
-    if (this.#commands.list().some((c) => c.name.toLowerCase() === lower)) return undefined;
-    const configured = Object.entries(this.#options.disabledCommands ?? {}).find(([n]) => n.toLowerCase() === lower);
-    if (configured) return configured[1];
-    const blocked = (n: string) => this.#task?.blockedActions?.some((b) => `!${b.replace(/^!/, '')}`.toLowerCase() === n.toLowerCase());
-    if (blocked(lower)) return 'the running task blocks it';
-    const variantOf = this.#options.commands.getIgnoringCase(name)?.variantOf;
-    if (variantOf && blocked(variantOf)) return `the running task blocks ${variantOf}`;
-    return undefined;
+  /** One cycle of the goal loop, queued like a message: whether the model ran a command, or could not answer. */
+  #selfPrompt(text: string): Promise<'command' | 'none' | 'unanswered'> {
+    return new Promise((resolve) => {
+      const queued = this.#inbox.push({
+        label: 'goal loop',
+        droppable: true,
+        run: async () => {
+          const result = await this.#loop.think({ from: 'system', channel: 'system', text }, text);
+          resolve(result.unanswered ? 'unanswered' : result.commands > 0 ? 'command' : 'none');
+        },
+      });
+      if (!queued) resolve('none');
+    });
+  }
+
+  /** A fact about a conversation: kept as data and in the history, without prompting the model. */
+  #note(notice: ConversationNotice): void {
+    this.journal.add({ kind: 'notice', notice });
+    this.#remember({ role: 'user', content: `SYSTEM: ${noticeText(notice)}` });
+    this.selfPrompter.idle(); // a conversation may have ended: a paused goal resumes
   }
 
   /** Queued lines of a conversation partner, due now; an action still running is interrupted. */
@@ -434,23 +557,6 @@ export class Agent implements AgentControl {
     }
   }
 
-  async #handle(message: IncomingMessage): Promise<void> {
-    if (this.#detached) return; // queued before the agent was detached
-    if (fromPlayer(message)) {
-      const parsed = this.#parse(message.text);
-      if (parsed.kind === 'command') {
-        this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
-        const output = await this.execute(parsed);
-        this.#remember({ role: 'user', content: `SYSTEM: ${output}` });
-        this.#replies.say(message, output);
-        return;
-      }
-    }
-    const prefix = message.channel === 'system' ? 'SYSTEM' : message.channel === 'bot' ? `${message.from} (a bot)` : message.from;
-    for (const line of message.lines ?? [message.text]) this.#remember({ role: 'user', content: `${prefix}: ${line}` });
-    await this.#loop.think(message);
-  }
-
   /**
    * The whole conversing prompt the next model call gets, as one text: the profile's
    * `conversing` template filled with this agent's state, command docs and the examples closest
@@ -459,7 +565,7 @@ export class Agent implements AgentControl {
    * @param recent the turns examples are matched against (default: the history).
    */
   async systemPrompt(recent: readonly ChatTurn[] = this.#history.turns): Promise<string> {
-    return (await this.#prompts.conversing(this.#snapshot(), this.#commands, recent)).text;
+    return (await this.#prompts.conversing(this.#snapshot(), this.#executor.commands, recent)).text;
   }
 
   /**
@@ -470,7 +576,7 @@ export class Agent implements AgentControl {
    * @param recent the turns examples are matched against (default: the history).
    */
   async conversingPrompt(recent: readonly ChatTurn[] = this.#history.turns): Promise<ConversingPrompt> {
-    const { system, live } = await this.#prompts.conversing(this.#snapshot(), this.#commands, recent);
+    const { system, live } = await this.#prompts.conversing(this.#snapshot(), this.#executor.commands, recent);
     return { system, live };
   }
 
@@ -485,39 +591,65 @@ export class Agent implements AgentControl {
     };
   }
 
-  /**
-   * Runs a parsed command. Queries and commands that do not move the bot run at once; actions
-   * run through the action runner (cancellable, time-bounded).
-   *
-   * @returns the command's output for the model or the player; never rejects.
-   */
-  async execute(parsed: ParsedCommand): Promise<string> {
-    return (await this.#run(parsed)).text;
+  /** What the agent is doing now, as plain data. Never throws (fields of a bot not in the world are null). */
+  status(): AgentStatus {
+    const entity = this.bot.entity as Bot['entity'] | undefined;
+    const label = this.actions.current;
+    const p = entity?.position;
+    let inventory: Record<string, number> = {};
+    try {
+      for (const item of this.bot.inventory.items()) inventory[item.name] = (inventory[item.name] ?? 0) + item.count;
+    } catch {
+      inventory = {}; // not in the world: no inventory
+    }
+    return {
+      name: this.name,
+      model: this.model.id,
+      paused: this.#paused ?? null,
+      action: label ? { label, since: this.#actionSince } : null,
+      goal: { state: this.selfPrompter.state, text: this.selfPrompter.goal },
+      partner: this.conversations.active ?? null,
+      inbox: this.#inbox.size,
+      health: entity && typeof this.bot.health === 'number' ? this.bot.health : null,
+      food: entity && typeof this.bot.food === 'number' ? this.bot.food : null,
+      position: p ? { x: round(p.x), y: round(p.y), z: round(p.z) } : null,
+      inventory,
+      modes: this.modes.toJSON(),
+      task: this.#task ? { goal: this.#task.goal ?? null, targets: { ...(this.#task.targets ?? {}) } } : null,
+    };
   }
 
-  async #run(parsed: ParsedCommand): Promise<CommandOutcome> {
-    const { command, args } = parsed;
-    this.commandLog.push(parsed.source);
-    this.#log(`runs ${parsed.source}`);
-    const context = (signal: AbortSignal): CommandContext => ({ bot: this.bot, data: this.data, signal, agent: this });
-    const perform = (signal: AbortSignal) => command.perform(context(signal), args as never);
-    const named = (outcome: Outcome): CommandOutcome => ({ command: command.name, args, ...outcome });
-    if (command.kind === 'query' || command.alongside) {
-      try {
-        return named(await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS)));
-      } catch (err) {
-        return named(outcomeOfError(err, `${command.name} failed: `));
-      }
-    }
-    const bound = command.timeBound?.(args as never);
-    const result = await this.actions.run(
-      command.name,
-      perform,
-      bound === undefined ? {} : { timeoutMs: bound === 'until stopped' ? Infinity : bound },
-    );
-    this.#log(result.output);
-    this.conversations.wake();
-    return named(result.outcome);
+  /**
+   * Holds the agent (its bot left the server, say): the running action and model call stop, the
+   * goal loop holds (its goal stays, and idleness does not resume it), and messages wait in the
+   * inbox. {@link resume} undoes it.
+   *
+   * @param reason shown in {@link status} and told to the stopped action, e.g. `offline: kicked`.
+   */
+  async pause(reason: string): Promise<void> {
+    if (this.#detached) return;
+    this.#paused = reason;
+    this.selfPrompter.hold();
+    this.#inbox.hold();
+    await this.#interrupt(`${this.name} paused: ${reason}`);
+  }
+
+  /** Ends a {@link pause}: waiting messages are handled, and the goal loop goes on by itself. */
+  resume(): void {
+    if (this.#paused === undefined || this.#detached) return;
+    this.#paused = undefined;
+    this.#inbox.release();
+    this.selfPrompter.release();
+  }
+
+  /**
+   * Runs a parsed command for `by` (a player, a coordinator, a client) as {@link receive} would,
+   * without the history or a reply.
+   *
+   * @returns the command's outcome text; never rejects.
+   */
+  async execute(parsed: ParsedCommand, by = 'system'): Promise<string> {
+    return (await this.#executor.run(parsed, by)).text;
   }
 
   /**
@@ -551,7 +683,7 @@ export class Agent implements AgentControl {
   }
 
   help(command?: string): string {
-    return this.#commands.help(command);
+    return this.#executor.commands.help(command);
   }
 
   /** Starts the goal loop with `goal` (empty: the last goal again). */
@@ -651,6 +783,8 @@ export class Agent implements AgentControl {
   async detach(reason = 'detached'): Promise<void> {
     this.#detached = true;
     this.#loop.close(reason);
+    this.#inbox.clear();
+    this.#inbox.release();
     this.modes.dispose();
     // Save first: the goal loop's state is kept as it was, for load_memory.
     await this.memoryStore.close();
@@ -673,4 +807,16 @@ export class Agent implements AgentControl {
   #log(line: string): void {
     this.#options.log?.(`[${this.name}] ${line}`);
   }
+}
+
+/**
+ * Whether a queued message may make room for newer work: the agent's own prompts and notices
+ * may; a player's, a bot's lines, and the task runner's or a coordinator's orders may not.
+ */
+function droppable(message: IncomingMessage): boolean {
+  return message.channel === 'system' && (message.via === undefined || message.via === 'chat');
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
 }

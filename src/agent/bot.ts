@@ -409,7 +409,7 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
     };
     const remove = (event: string | symbol, listener: Listener): Bot => {
       for (let i = this.#listeners.length - 1; i >= 0; i--) {
-        const l = this.#listeners[i];
+        const l = this.#listeners[i]!;
         if (l.event === event && (l.listener === listener || l.fn === listener)) {
           this.#listeners.splice(i, 1);
           l.on.removeListener(event as never, l.fn as never);

@@ -163,7 +163,7 @@ export class BotEventBus {
 
   /** Stamps `event` with the time (unless it has one) and hands it to every listener. */
   publish(event: BotEventInput): BotEvent {
-    const stamped = { ...event, t: event.t ?? Date.now() } as BotEvent;
+    const stamped = { ...event, t: event.t ?? Date.now() };
     for (const listener of [...this.#listeners]) {
       try {
         listener(stamped);
@@ -189,7 +189,7 @@ export class BotEventBus {
   /** A publisher that fills in `bot`. */
   publisher(bot: string): BotPublisher {
     return (event) => {
-      this.publish({ ...event, bot } as BotEventInput);
+      this.publish({ ...event, bot });
     };
   }
 
@@ -267,7 +267,9 @@ export function eventLevel(event: BotEvent): 'debug' | 'info' | 'warn' | 'error'
     // Commands' actions are reported by their command event; modes' actions are news.
     case 'action':
       return event.label.startsWith('mode:') ? 'info' : 'debug';
-    default:
+    case 'chat':
+    case 'command':
+    case 'mode':
       return 'info';
   }
 }

@@ -5,9 +5,9 @@
 import { createModel, type ModelSpec } from '../models/index.ts';
 import { apiKeyStatus } from '../models/spec.ts';
 import { ConfigError } from '../settings/index.ts';
+import type { AgentView } from '../commands/context.ts';
 import { OracleModel } from '../oracle/model.ts';
 import type { ChatModel } from '../models/types.ts';
-import type { Agent } from './agent.ts';
 
 export interface ModelChoice {
   model: ChatModel;
@@ -30,29 +30,18 @@ export interface ChooseOptions {
 }
 
 /**
- * The model for `agent`: `oracle` gives the rule-based policy; a `provider/model` spec gives that
+ * The model for the agent seen through `agent`: `oracle` gives the rule-based policy; a `provider/model` spec gives that
  * provider when usable (API key present), and otherwise the oracle with the reason in `fallback`.
  *
  * @throws ConfigError when the model cannot be used and `options.fallback` is false.
  */
-export function chooseModel(spec: ModelSpec, agent: Agent, env: NodeJS.ProcessEnv = process.env, options: ChooseOptions = {}): ModelChoice {
-  const oracle = () =>
-    new OracleModel({
-      name: agent.name,
-      bot: agent.bot,
-      data: agent.data,
-      get taskTargets() {
-        return agent.task?.targets;
-      },
-      get blueprint() {
-        return agent.task?.blueprint;
-      },
-      get goal() {
-        return agent.task?.goal;
-      },
-      canUse: (command) => agent.commands.get(command) !== undefined,
-      partner: () => agent.conversations.active,
-    });
+export function chooseModel(
+  spec: ModelSpec,
+  agent: AgentView,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ChooseOptions = {},
+): ModelChoice {
+  const oracle = () => new OracleModel(agent);
   if (spec === 'oracle') return { model: oracle() };
   const status = apiKeyStatus(spec, env);
   if (!status.usable) {

@@ -3,25 +3,7 @@
  * conversation, to a player by whisper or in public chat, and for the agent's own prompts (goal
  * loop, notices) to the open conversation or else public chat.
  */
-import type { ChatOutbox, Conversations } from '../conversation/index.ts';
-
-/** Where a message came from, and so where the answer goes. */
-export type Channel = 'whisper' | 'public' | 'bot' | 'system';
-
-/** One message for an agent. */
-export interface IncomingMessage {
-  /** The sender: a player's or bot's name, or `system` for the agent's own prompts and notices. */
-  from: string;
-  text: string;
-  channel: Channel;
-  /** Bot messages answered together: each line is kept as its own turn. */
-  lines?: string[];
-}
-
-/** True for a message a player typed (whisper or public chat). */
-export function fromPlayer(message: IncomingMessage): boolean {
-  return message.channel === 'whisper' || message.channel === 'public';
-}
+import type { ChatOutbox, Conversations, IncomingMessage } from '../conversation/index.ts';
 
 /** What a {@link ReplyRouter} writes to. */
 export interface ReplyRouterOptions {
@@ -31,6 +13,8 @@ export interface ReplyRouterOptions {
   /** Longest reply sent, in characters; the rest is cut with "…" (and logged whole). Default: no bound. */
   maxChars?: number;
   log?: (line: string) => void;
+  /** Told what was said and to whom (`*`: public chat), once sent or queued. */
+  said?: (to: string, text: string) => void;
 }
 
 /** How one reply is sent. */
@@ -74,26 +58,35 @@ export class ReplyRouter {
   say(source: IncomingMessage, text: string, options: SayOptions = {}): void {
     text = this.#bounded(text.trim());
     if (!text) return;
-    const { conversations, outbox } = this.#options;
+    const { conversations, outbox, said } = this.#options;
     const { busy = false, urgent = false } = options;
     if (source.channel === 'bot') {
-      if (!conversations.say(source.from, text, busy)) this.#options.log?.(`not sent (no conversation with ${source.from}): ${text}`);
+      if (conversations.say(source.from, text, busy)) said?.(source.from, text);
+      else this.#options.log?.(`not sent (no conversation with ${source.from}): ${text}`);
       return;
     }
     if (source.channel === 'system') {
       const partner = conversations.active;
-      if (partner) conversations.say(partner, text, busy);
-      else outbox.chat(text, { urgent });
+      if (partner) {
+        if (conversations.say(partner, text, busy)) said?.(partner, text);
+      } else this.#public(text, urgent);
       return;
     }
-    if (source.channel === 'whisper') outbox.whisper(source.from, text, { urgent });
-    else outbox.chat(text, { urgent });
+    if (source.channel === 'whisper') {
+      outbox.whisper(source.from, text, { urgent });
+      said?.(source.from, text);
+    } else this.#public(text, urgent);
   }
 
   /** Says `text` in public chat (a notice of the agent's own), cut to the reply bound. */
   announce(text: string): void {
     text = this.#bounded(text.trim());
-    if (text) this.#options.outbox.chat(text);
+    if (text) this.#public(text, false);
+  }
+
+  #public(text: string, urgent: boolean): void {
+    this.#options.outbox.chat(text, { urgent });
+    this.#options.said?.('*', text);
   }
 
   #bounded(text: string): string {

@@ -7,7 +7,16 @@
  * It is driven by events, not a poll: the agent calls {@link SelfPrompter.idle} when its inbox
  * drains or an action ends, and {@link SelfPrompter.busy} when work arrives; the only timer is
  * the one idle delay armed after the last event.
+ *
+ * Outages do not end it. While the agent is held ({@link SelfPrompter.hold}: its bot is offline)
+ * the loop waits, whatever idleness says, and goes on by itself once released. A self-prompt the
+ * model could not answer (an error, a timeout, the hour's token budget) does not count as one
+ * without a command: the loop tries again after a growing wait (the idle delay, doubling, at
+ * most {@link MAX_RETRY_MS}), and says so once per outage.
  */
+
+/** Longest wait between two self-prompts while the model does not answer (ms). */
+export const MAX_RETRY_MS = 60_000;
 
 /** `stopped`: no goal; `active`: prompting when idle; `paused`: waiting for a conversation to end. */
 export type SelfPromptState = 'stopped' | 'active' | 'paused';
@@ -19,10 +28,10 @@ export interface SelfPrompterHost {
   /** A conversation with another bot is open. */
   inConversation(): boolean;
   /**
-   * Runs one self-prompt cycle (queued like a message) and resolves with whether the model ran
-   * at least one command in it.
+   * Runs one self-prompt cycle (queued like a message): `command` when the model ran at least one
+   * command in it, `none` when it answered without one, `unanswered` when it could not answer.
    */
-  prompt(text: string): Promise<boolean>;
+  prompt(text: string): Promise<'command' | 'none' | 'unanswered'>;
   /** Tells the players something (e.g. that the loop gave up). */
   announce(text: string): void;
   /** The goal or state changed (persist it). */
@@ -49,6 +58,10 @@ export class SelfPrompter {
   #inFlight = false;
   /** Bumped by start/stop so a cycle from an older goal does not count for a newer one. */
   #epoch = 0;
+  /** Held by the agent (offline): no self-prompt until {@link release}. */
+  #held = false;
+  /** Self-prompts in a row the model could not answer (the wait before the next doubles). */
+  #unanswered = 0;
 
   constructor(host: SelfPrompterHost, options: SelfPrompterOptions = {}) {
     this.#host = host;
@@ -68,6 +81,27 @@ export class SelfPrompter {
   /** Self-prompts answered without a command since the last one with a command. */
   get noCommandCount(): number {
     return this.#noCommand;
+  }
+
+  /** True while {@link hold} keeps the loop from prompting. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /**
+   * Keeps the loop from prompting, whatever its state, until {@link release} (the bot is
+   * offline). The goal and its state are kept; idleness does not undo it.
+   */
+  hold(): void {
+    this.#held = true;
+    this.#clear();
+  }
+
+  /** Ends a {@link hold}: the loop goes on by itself after the idle delay. */
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    this.idle();
   }
 
   /**
@@ -118,13 +152,15 @@ export class SelfPrompter {
    * loop paused for a conversation that is over, and (re)arms the idle delay.
    */
   idle(): void {
+    if (this.#held) return;
     if (this.#state === 'paused' && !this.#host.inConversation()) this.resume();
     if (this.#state !== 'active' || this.#inFlight) return;
     this.#clear();
+    const wait = this.#unanswered === 0 ? this.#idleMs : Math.min(MAX_RETRY_MS, this.#idleMs * 2 ** this.#unanswered);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#fire();
-    }, this.#idleMs);
+    }, wait);
     this.#timer.unref?.();
   }
 
@@ -139,7 +175,7 @@ export class SelfPrompter {
   }
 
   #fire(): void {
-    if (this.#state !== 'active' || this.#inFlight || !this.#host.isIdle()) return;
+    if (this.#state !== 'active' || this.#inFlight || this.#held || !this.#host.isIdle()) return;
     if (this.#host.inConversation()) {
       this.pause();
       return;
@@ -147,10 +183,18 @@ export class SelfPrompter {
     const epoch = this.#epoch;
     this.#inFlight = true;
     this.#host.prompt(this.promptText()).then(
-      (usedCommand) => {
+      (result) => {
         this.#inFlight = false;
         if (epoch !== this.#epoch || this.#state === 'stopped') return;
-        this.#noCommand = usedCommand ? 0 : this.#noCommand + 1;
+        if (result === 'unanswered') {
+          // The model is down or out of budget: not the model's choice; wait longer, try again.
+          if (this.#unanswered++ === 0)
+            this.#host.announce(`I cannot think right now; I will go on with my goal once my model answers again.`);
+          if (this.#host.isIdle()) this.idle();
+          return;
+        }
+        this.#unanswered = 0;
+        this.#noCommand = result === 'command' ? 0 : this.#noCommand + 1;
         if (this.#noCommand >= this.#maxNoCommand) {
           this.stop();
           this.#host.announce(`I stopped working on my goal: no command in my last ${this.#maxNoCommand} tries.`);

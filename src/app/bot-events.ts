@@ -54,7 +54,7 @@ export function botEventOf(event: RunEvent): BotEventInput | undefined {
         peer: event.peer,
         text: event.text,
       };
-    default:
+    case 'phase':
       return undefined;
   }
 }

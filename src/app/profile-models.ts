@@ -14,8 +14,7 @@ import { apiKeyStatus } from '../models/spec.ts';
 import type { ChatModel } from '../models/types.ts';
 import { ConfigError, type EmbeddingField } from '../settings/schema.ts';
 import type { MergedProfile } from '../settings/profiles.ts';
-import { chooseModel, type ChooseOptions } from '../agent/model-choice.ts';
-import type { Agent } from '../agent/agent.ts';
+import type { ChooseOptions } from '../agent/model-choice.ts';
 
 /** The folder under `botsDir` where example vectors are cached. */
 export const EMBEDDINGS_CACHE = '.embeddings';
@@ -43,25 +42,28 @@ export function profileModelSpecs(
 }
 
 /**
- * A bot's code or vision model: `oracle` is the offline policy, any other spec its provider. When
- * the spec cannot be used (no key) the chat model stands in (undefined is returned, with a log
- * line), unless `options.fallback` is false.
+ * A bot's code or vision model: a provider's. `oracle` neither writes code nor sees, and a spec
+ * that cannot be used (no key) neither: the chat model stands in (undefined is returned, with a
+ * log line), unless `options.fallback` is false.
  *
  * @throws ConfigError when the model cannot be used and `options.fallback` is false.
  */
 export function chooseExtraModel(
   role: 'code_model' | 'vision_model',
   spec: ModelSpec | undefined,
-  agent: Agent,
+  owner: string,
   env: NodeJS.ProcessEnv | undefined,
   options: ChooseOptions,
   log: (line: string) => void,
 ): ChatModel | undefined {
   if (spec === undefined) return undefined;
-  if (spec === 'oracle') return chooseModel(spec, agent, env, options).model;
+  if (spec === 'oracle') {
+    log(`${role} "oracle" writes no code and sees nothing; the chat model stands in`);
+    return undefined;
+  }
   const status = apiKeyStatus(spec, env);
   if (!status.usable) {
-    if (options.fallback === false) throw new ConfigError(`profile "${agent.name}": ${role} cannot be used (${status.reason})`);
+    if (options.fallback === false) throw new ConfigError(`profile "${owner}": ${role} cannot be used (${status.reason})`);
     log(`${role} ${status.id} cannot be used (${status.reason}); the chat model stands in`);
     return undefined;
   }

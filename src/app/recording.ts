@@ -1,7 +1,7 @@
 /**
  * Taps that report what a bot does to a {@link RunEventSink} without changing it: its model calls
- * (prompts, replies, token usage), its commands, and its messages to and from other bots and
- * players. `startAgents` installs them when given a sink (task runs and evaluations do).
+ * (prompts, replies, token usage), its commands, and the messages it sends to other bots and
+ * players (what it receives is recorded by its inbox). The fleet installs them (`./fleet.ts`).
  */
 import { CommandRegistry, type ArgsOf, type CommandDef, type ParamSpec } from '../commands/registry.ts';
 import type { CommandContext } from '../commands/context.ts';
@@ -85,7 +85,7 @@ export function recordingModel(model: ChatModel, agent: string, sink: RunEventSi
 
 /** `!givePlayer("Jill", "paper", 1)`: a command call as the model writes it. */
 export function commandText(def: CommandDef<unknown>, args: Record<string, unknown>): string {
-  const names = Object.keys(def.params as Record<string, ParamSpec>);
+  const names = Object.keys(def.params);
   return names.length ? `${def.name}(${names.map((n) => JSON.stringify(args[n])).join(', ')})` : def.name;
 }
 
@@ -124,7 +124,7 @@ export function recordingCommands(
   );
 }
 
-/** The same transport, reporting each bot message sent and received by `agent`. */
+/** The same transport, reporting each bot message `agent` sends. */
 export function recordingTransport(inner: Transport, agent: string, sink: RunEventSink): Transport {
   return {
     get kind() {
@@ -136,12 +136,8 @@ export function recordingTransport(inner: Transport, agent: string, sink: RunEve
       inner.send(message);
       sink.emit({ type: 'message', t: Date.now(), agent, direction: 'sent', peer: message.to, channel: 'bot', text: message.text });
     },
-    listen(handler) {
-      inner.listen((message) => {
-        sink.emit({ type: 'message', t: Date.now(), agent, direction: 'received', peer: message.from, channel: 'bot', text: message.text });
-        handler(message);
-      });
-    },
+    // What the agent receives is recorded once, by its inbox (AgentOptions.onMessage).
+    listen: (handler) => inner.listen(handler),
     onPeersChanged: (handler) => inner.onPeersChanged(handler),
     close: () => inner.close(),
   };

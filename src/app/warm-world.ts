@@ -36,6 +36,8 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
+import type { CommandContext } from '../commands/context.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
 import { blockEntities } from '../server/services/block-entities.ts';
 import { clearEffects } from '../server/services/effects.ts';
 import { hungerOf } from '../server/services/food.ts';
@@ -107,6 +109,8 @@ interface Kept {
   sink: { current: RunEventSink | undefined; log: (line: string) => void };
   /** The environment the bots' models were made with (a different one needs new models). */
   env: NodeJS.ProcessEnv | undefined;
+  /** The command set the agents were given (another one needs new agents). */
+  commands?: CommandRegistry<CommandContext> | undefined;
   /** Set by the reset: the world is ready for another run once verified. */
   reset: boolean;
   /** Stops recording block writes while `on` (the reset's own writes). */
@@ -148,7 +152,7 @@ export class WarmWorld implements TaskWorld {
       botsDir: request.botsDir,
     });
     const kept = this.#kept;
-    if (kept && (kept.key !== key || kept.env !== request.env || !kept.reset)) {
+    if (kept && (kept.key !== key || kept.env !== request.env || kept.commands !== request.commands || !kept.reset)) {
       await this.close();
     } else if (kept) {
       const problem = await verify(kept);
@@ -170,6 +174,7 @@ export class WarmWorld implements TaskWorld {
       settings: this.#settings,
       profiles: request.profiles,
       model: request.model,
+      ...(request.commands ? { commands: request.commands } : {}),
       env: request.env,
       botsDir: request.botsDir,
       port: this.#settings.server === 'embedded' ? 0 : undefined,
@@ -179,7 +184,7 @@ export class WarmWorld implements TaskWorld {
     });
     this.stats.fresh++;
     this.stats.openMs.push(performance.now() - began);
-    if (running.server) this.#kept = remember(key, running, sink, request.env);
+    if (running.server) this.#kept = remember(key, running, sink, request.env, request.commands);
     return running;
   }
 
@@ -238,7 +243,13 @@ interface GeneratedWorld {
 }
 
 /** Records the fresh world's state and starts the block journal. */
-function remember(key: string, running: RunningBots, sink: Kept['sink'], env: NodeJS.ProcessEnv | undefined): Kept {
+function remember(
+  key: string,
+  running: RunningBots,
+  sink: Kept['sink'],
+  env: NodeJS.ProcessEnv | undefined,
+  commands: CommandRegistry<CommandContext> | undefined,
+): Kept {
   const serv = running.server!.serv;
   const players = new Map<string, FreshPlayer>();
   for (const agent of running.agents) {
@@ -268,6 +279,7 @@ function remember(key: string, running: RunningBots, sink: Kept['sink'], env: No
   world.on('blockUpdate', onUpdate);
   return {
     key,
+    commands,
     running,
     serv,
     env,
@@ -362,7 +374,7 @@ async function resetWorld(kept: Kept): Promise<void> {
 /** Takes a bot's hands off: its window closed, controls released, pathfinding and digging stopped. */
 function releaseBot(bot: Bot): void {
   try {
-    if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+    if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
     bot.pathfinder?.setGoal(null);
     bot.stopDigging();
     bot.clearControlStates();

@@ -5,6 +5,7 @@ import type { WorldSupplies } from '../game/production.ts';
 import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
+import type { Journal } from './journal.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -46,6 +47,24 @@ export interface AgentControl {
 }
 
 /**
+ * A narrow, read-only view of an agent: what a model built for it may read (the offline policy
+ * reads its bot, its task and its journal; a provider's model needs none of it).
+ */
+export interface AgentView {
+  readonly name: string;
+  readonly bot: Bot;
+  readonly data: GameData;
+  /** Its part of the running task, if any. */
+  readonly task: Readonly<AgentTask> | undefined;
+  /** What it took in and what its commands did, as data. */
+  readonly journal: Journal;
+  /** Whether the agent has a command now (the task and settings block some). */
+  canUse(command: string): boolean;
+  /** The bot it is talking with now, if any. */
+  partner(): string | undefined;
+}
+
+/**
  * One agent's part of a task, given with `setTask` by the task runner and read by commands and
  * the offline policy.
  */
@@ -64,6 +83,15 @@ export interface AgentTask {
    * get from the others instead of raw materials to gather.
    */
   restrictToInventory?: boolean;
+  /** The other agents of the team, by name (the task's agents; humans are not in it). */
+  teammates?: readonly string[];
+  /**
+   * The agent who must end up holding the targets, when the task names one (MineCollab's cooking
+   * tasks with more than two agents: every dish to one bot).
+   */
+  collector?: string;
+  /** Hell's Kitchen: the partner's recipe this agent holds and is to pass on, as the task words it. */
+  partnerRecipe?: string;
   /**
    * What the task's world is known to supply beyond what lies in sight (the cooking world's farm
    * and animals, `COOKING_SUPPLIES` in `src/tasks/cooking.ts`): `!getCraftingPlan` plans with it,

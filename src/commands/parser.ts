@@ -163,7 +163,7 @@ function parseInvocation<Ctx>(
   names: NameResolver,
   before: string,
 ): ParseResult<Ctx> {
-  const specs = Object.entries(def.params as Record<string, ParamSpec>);
+  const specs = Object.entries(def.params);
   const fail = (message: string): ParseResult<Ctx> => ({ kind: 'error', commandName: def.name, message, before });
 
   // Where the argument list starts, if there is one.

@@ -89,10 +89,10 @@ export function commandsTable<Ctx>(registry: CommandRegistry<Ctx>): string {
   const defs = registry.list();
   const ordered = [...defs.filter((d) => d.kind === 'query'), ...defs.filter((d) => d.kind === 'action')];
   const row = (def: CommandDef<Ctx>): string => {
-    const params = Object.entries(def.params as Record<string, ParamSpec>).map(([n, s]) => paramCell(n, s));
+    const params = Object.entries(def.params).map(([n, s]) => paramCell(n, s));
     const bound = def.timeBound ? ' Runs until stopped or its own end, not bounded by `action_timeout_s`.' : '';
     const origin = REFERENCE_COMMANDS.has(def.name) ? 'yes' : def.variantOf ? `added (blocked with \`${def.variantOf}\`)` : 'added';
-    return `| \`${signature(def as CommandDef<unknown>)}\` | ${def.kind} | ${cell(params.join('<br>') || '—')} | ${cell(def.description + bound)} | ${origin} |`;
+    return `| \`${signature(def)}\` | ${def.kind} | ${cell(params.join('<br>') || '—')} | ${cell(def.description + bound)} | ${origin} |`;
   };
   return ['| command | kind | parameters | what it does | in MINDcraft |', '|---|---|---|---|---|', ...ordered.map(row)].join('\n');
 }

@@ -98,17 +98,17 @@ export function withBang(name: string): string {
 
 /** `!collectBlocks(type: BlockName, num: int)`; a command without params is just `!stats`. */
 export function signature(def: CommandDef<unknown>): string {
-  return signatureOf(def.name, def.params as Record<string, ParamSpec>);
+  return signatureOf(def.name, def.params);
 }
 
 /** A well-formed invocation: `!collectBlocks("oak_log", 4)`. */
 export function exampleCall(def: CommandDef<unknown>): string {
-  return exampleCallOf(def.name, def.params as Record<string, ParamSpec>);
+  return exampleCallOf(def.name, def.params);
 }
 
 /** One command's doc block (see `docBlockOf` in `src/skills/declare.ts`). */
 function docBlock(def: CommandDef<unknown>): string {
-  return docBlockOf(def.name, def.description, def.params as Record<string, ParamSpec>);
+  return docBlockOf(def.name, def.description, def.params);
 }
 
 /** An immutable set of commands with unique names. */
@@ -129,7 +129,7 @@ export class CommandRegistry<Ctx> {
         throw new Error(`CommandRegistry: malformed command name "${def.name}" (expected e.g. "!collectBlocks")`);
       }
       if (this.#byName.has(def.name)) throw new Error(`CommandRegistry: duplicate command "${def.name}"`);
-      const params = Object.entries(def.params as Record<string, ParamSpec>);
+      const params = Object.entries(def.params);
       const firstOptional = params.findIndex(([, p]) => p.optional);
       for (const [i, [n, p]] of params.entries()) {
         if (p.default !== undefined && !p.optional)
@@ -204,7 +204,7 @@ export class CommandRegistry<Ctx> {
     }
     const queries = this.#defs.filter((d) => d.kind === 'query');
     const actions = this.#defs.filter((d) => d.kind === 'action');
-    const sample = this.#defs.find((d) => Object.values(d.params as Record<string, ParamSpec>).some((p) => !p.optional)) ?? this.#defs[0];
+    const sample = this.#defs.find((d) => Object.values(d.params).some((p) => !p.optional)) ?? this.#defs[0];
     const parts = [
       `Use a command by writing it in your reply${sample ? `, e.g. ${exampleCall(sample)}` : ''}. ` +
         'Only the first command in a reply runs; quote text arguments.',

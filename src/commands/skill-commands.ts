@@ -10,7 +10,7 @@ import type { SkillCall } from '../game/production.ts';
 import { paramSpecs, type SkillContext, type SkillDef } from '../skills/declare.ts';
 import { SKILLS } from '../skills/index.ts';
 import type { CommandContext } from './context.ts';
-import type { CommandDef, ParamSpec } from './registry.ts';
+import type { CommandDef } from './registry.ts';
 
 /** What a skill's command adds to the skill: see the same fields of {@link CommandDef}. */
 export interface CommandPart {
@@ -27,7 +27,7 @@ export function skillContext({ bot, signal, agent }: CommandContext): SkillConte
 
 /**
  * The `!command` of `skill`: `!<name>`, the skill's description and parameters (their
- * {@link ParamSpec}s, in the skill's order), and `perform` running the skill with
+ * `ParamSpec`s, in the skill's order), and `perform` running the skill with
  * {@link skillContext}.
  *
  * @example skillCommand(collectBlocksSkill, { kind: 'action' }) // !collectBlocks(type: BlockName, num: int)
@@ -59,7 +59,7 @@ function argText(value: string | number | boolean | undefined): string {
 export function commandCall(call: SkillCall): string {
   const skill = declared.get(call.skill);
   if (!skill) throw new Error(`commandCall: "${call.skill}" is not a declared skill (src/skills/index.ts)`);
-  const specs = Object.entries(paramSpecs(skill.params) as Record<string, ParamSpec>);
+  const specs = Object.entries(paramSpecs(skill.params));
   const values = specs.map(([name, spec]) => {
     const value = call.args[name];
     if (value === undefined && !spec.optional) throw new Error(`commandCall: ${skill.name} needs "${name}" (${JSON.stringify(call.args)})`);

@@ -18,7 +18,7 @@
  * the host remind itself (then after twice as long, and so on); a partner who leaves the server
  * ends the conversation after {@link ConversationTimings.leaveEndMs} unless they come back.
  */
-import type { BotMessage, Transport } from './types.ts';
+import type { BotMessage, ConversationNotice, Transport } from './types.ts';
 
 /** Conversation delays, in ms (settings `convo_*`). */
 export interface ConversationTimings {
@@ -55,8 +55,8 @@ export interface ConversationHost {
   shouldRespond(partner: string, lines: string[]): Promise<boolean>;
   /** Hands the queued lines of `partner` to the agent, oldest first, as separate lines. */
   deliver(partner: string, lines: string[]): void;
-  /** A fact for the agent's history that needs no answer (e.g. "Bob ended the conversation"). */
-  note(text: string): void;
+  /** A fact for the agent that needs no answer (e.g. Bob ended the conversation); its words: `noticeText` (./types.ts). */
+  note(notice: ConversationNotice): void;
   /** `partner` has been silent for `silentMs` while we wait for an answer. */
   remind(partner: string, silentMs: number): void;
 }
@@ -219,12 +219,12 @@ export class Conversations {
       // the agent reads them with the end, without a reply being asked for.
       const unread = r.queue.map((q) => q.text);
       this.#close(r);
-      if (unread.length) this.#host.note(`${from} said before ending the conversation: ${unread.join('\n')}`);
-      this.#host.note(message.text ? `${from} ended the conversation: ${message.text}` : `${from} ended the conversation.`);
+      if (unread.length) this.#host.note({ kind: 'unread', partner: from, lines: unread });
+      this.#host.note({ kind: 'ended', partner: from, text: message.text });
       return;
     }
     if (r.state === 'ended' && !message.start) {
-      this.#host.note(`${from} said after the conversation had ended: ${message.text}`);
+      this.#host.note({ kind: 'late', partner: from, text: message.text });
       return;
     }
     const current = this.active;
@@ -235,7 +235,7 @@ export class Conversations {
         /* unreachable: nothing to answer */
       }
       r.state = 'ended';
-      this.#host.note(`${from} wanted to talk; you were busy with ${current}: ${message.text}`);
+      this.#host.note({ kind: 'refused', partner: from, current, text: message.text });
       return;
     }
     if (message.start && r.state !== 'active') this.#clearQueue(r);
@@ -268,7 +268,7 @@ export class Conversations {
       r.leaveTimer = undefined;
       if (r.state !== 'active' && r.state !== 'awaiting') return;
       this.#close(r);
-      this.#host.note(`${name} left the server; the conversation ended.`);
+      this.#host.note({ kind: 'left', partner: name });
     }, this.#timings.leaveEndMs);
   }
 

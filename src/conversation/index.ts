@@ -8,7 +8,8 @@
  * - {@link ChatOutbox}: the rate-limited, length-limited way a bot types into chat.
  * - {@link reachesBot}: which players' chat reaches which bot.
  */
-export type { BotMessage, Transport } from './types.ts';
+export type { BotMessage, Channel, ConversationNotice, IncomingMessage, MessageVia, Transport } from './types.ts';
+export { fromPlayer, noticeText } from './types.ts';
 export {
   Conversations,
   DEFAULT_TIMINGS,

@@ -41,3 +41,69 @@ export interface Transport {
   /** Stops delivering and sending; forgets peers. */
   close(): void;
 }
+
+/**
+ * Where a message to an agent came from, and so where its answer goes: a player's `whisper` or
+ * `public` chat, a `bot` of ours (a conversation), or `system` (the agent's own prompts and
+ * notices, the task runner, a coordinator).
+ */
+export type Channel = 'whisper' | 'public' | 'bot' | 'system';
+
+/**
+ * Who handed a message to the agent, for the records: the game's chat, the dashboard, an MCP
+ * client, the task runner or a coordination strategy. It does not change how it is answered
+ * (the {@link Channel} does).
+ */
+export type MessageVia = 'chat' | 'dashboard' | 'mcp' | 'task' | 'coordinator';
+
+/** One message for an agent. */
+export interface IncomingMessage {
+  /** The sender: a player's or bot's name, or `system` for the agent's own prompts and notices. */
+  from: string;
+  text: string;
+  channel: Channel;
+  /** Bot messages answered together: each line is kept as its own turn. */
+  lines?: string[];
+  /** Who handed it over (default `chat`, or `system` messages' own source). */
+  via?: MessageVia;
+}
+
+/** True for a message a player typed (whisper or public chat), or sent as one (the dashboard, MCP). */
+export function fromPlayer(message: IncomingMessage): boolean {
+  return message.channel === 'whisper' || message.channel === 'public';
+}
+
+/**
+ * A fact about a conversation for the agent, as data (its words for the model: {@link noticeText}):
+ * - `unread`: lines of `partner` the agent had not read (it was acting) when they ended;
+ * - `ended`: `partner` ended the conversation, with a last line (`text`, may be empty);
+ * - `late`: `partner` spoke after the conversation had ended;
+ * - `refused`: `partner` wanted to talk while the agent talked with `current` (it was told to try later);
+ * - `left`: `partner` left the server, which ended the conversation;
+ * - `silent`: `partner` has not answered for `seconds` (the agent is reminded, see `ConversationHost.remind`).
+ */
+export type ConversationNotice =
+  | { kind: 'unread'; partner: string; lines: string[] }
+  | { kind: 'ended'; partner: string; text: string }
+  | { kind: 'late'; partner: string; text: string }
+  | { kind: 'refused'; partner: string; current: string; text: string }
+  | { kind: 'left'; partner: string }
+  | { kind: 'silent'; partner: string; seconds: number };
+
+/** The words the model reads for a notice (the reference's, where it has them). */
+export function noticeText(notice: ConversationNotice): string {
+  switch (notice.kind) {
+    case 'unread':
+      return `${notice.partner} said before ending the conversation: ${notice.lines.join('\n')}`;
+    case 'ended':
+      return notice.text ? `${notice.partner} ended the conversation: ${notice.text}` : `${notice.partner} ended the conversation.`;
+    case 'late':
+      return `${notice.partner} said after the conversation had ended: ${notice.text}`;
+    case 'refused':
+      return `${notice.partner} wanted to talk; you were busy with ${notice.current}: ${notice.text}`;
+    case 'left':
+      return `${notice.partner} left the server; the conversation ended.`;
+    case 'silent':
+      return `${notice.partner} has not answered for ${notice.seconds} s.`;
+  }
+}

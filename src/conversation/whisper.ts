@@ -110,7 +110,7 @@ export function parseEnvelope(line: string): Envelope | undefined {
   if (!m) return undefined;
   const [part, total] = [Number(m[4]), Number(m[5])];
   if (part < 1 || total < 1 || part > total || total > MAX_PARTS) return undefined;
-  return { type: m[1] as Envelope['type'], flags: m[2], id: Number(m[3]), part, total, payload: m[6] };
+  return { type: m[1] as Envelope['type'], flags: m[2]!, id: Number(m[3]), part, total, payload: m[6]! };
 }
 
 /** HMAC binding a nonce to the prover and the verifier. */
@@ -290,7 +290,8 @@ export class WhisperTransport implements Transport {
   #checkProof(from: string, payload: string): void {
     const m = /^([0-9a-f]{16}|-) ([0-9a-f]{24})$/.exec(payload);
     if (!m) return this.#refuse(from, 'bad proof');
-    const [, theirChallenge, mac] = m;
+    const theirChallenge = m[1]!;
+    const mac = m[2]!;
     const mine = this.#challenges.get(from) ?? [];
     const used = mine.find((nonce) => proofMac(this.#key, from, this.#bot.username, nonce) === mac);
     if (!used) return this.#refuse(from, 'proof does not match any challenge we sent');

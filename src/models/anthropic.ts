@@ -88,7 +88,7 @@ export class AnthropicChatModel implements ChatModel {
       body.tools = req.tools.map((t, i) => ({
         name: t.name,
         description: t.description,
-        input_schema: t.parameters as Anthropic.Tool.InputSchema,
+        input_schema: t.parameters,
         ...(i === req.tools!.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
       }));
     }

@@ -125,7 +125,8 @@ export function planConstruction(blueprint: Blueprint, members: readonly Builder
   const load = (name: string): number => [...byMaterial].reduce((s, [m, list]) => s + Math.min(hold.get(name)![m] ?? 0, list.length), 0);
   const move = (from: string, to: string, item: string, count: number) => {
     if (count <= 0) return;
-    hold.get(from)![item] -= count;
+    const source = hold.get(from)!;
+    source[item] = (source[item] ?? 0) - count;
     hold.get(to)![item] = (hold.get(to)![item] ?? 0) + count;
     plan.transfers.push({ from, to, item, count });
   };

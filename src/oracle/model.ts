@@ -2,51 +2,35 @@
  * `oracle`: a rule-based policy that plays MineCollab tasks (crafting, cooking, construction) with
  * no LLM, through the same `!command` and chat interface a model uses: its reply text is parsed
  * and run like any model's. It reads what a prompt shows a model (inventory, the blocks and mobs
- * in sight, its task's targets or blueprint, the conversation) and decides with the pure policy
- * of `./oracle/policy.ts`.
+ * in sight, its task's targets or blueprint) and, as data, what happened since its last decision
+ * (the agent's journal: messages, command outcomes, conversation notices), and decides with the
+ * policy of `./policy.ts`.
  */
-import type { Bot } from 'mineflayer';
-import type { GameData } from '../game/data.ts';
+import type { AgentView } from '../commands/context.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
-import type { Blueprint } from '../tasks/schema.ts';
-import { type Observation, OraclePolicy } from './policy.ts';
+import { OraclePolicy } from './policy.ts';
+import type { Observation } from './observation.ts';
 import type { ChatModel, ChatRequest } from '../models/types.ts';
-
-/** What the oracle may read of its agent: the same facts its prompt gives an LLM. */
-export interface OracleView {
-  readonly name: string;
-  readonly bot: Bot;
-  readonly data: GameData;
-  /** Item targets of the running task (item → count), if a task runs. */
-  readonly taskTargets: Record<string, number> | undefined;
-  /** The construction blueprint of the running task, if any. */
-  readonly blueprint?: Blueprint | undefined;
-  /** The running task's goal text for this agent, if any. */
-  readonly goal?: string | undefined;
-  /** Whether this agent may use a command (tasks block some). */
-  canUse(command: string): boolean;
-  /** Current conversation partner, if any. */
-  partner(): string | undefined;
-}
 
 /**
  * The offline policy behind the {@link ChatModel} interface: `complete` reads the agent's state
- * through its {@link OracleView} and answers with the {@link OraclePolicy}'s reply (chat text, one
+ * through its {@link AgentView} and answers with the {@link OraclePolicy}'s reply (chat text, one
  * `!command`, or nothing). One instance per agent: it remembers the team's plan between calls.
  *
  * @example
- * const model = new OracleModel({ name: agent.name, bot: agent.bot, data: agent.data, taskTargets: { bread: 1 },
- *   canUse: (c) => agent.commands.get(c) !== undefined, partner: () => agent.conversations.active });
+ * const agent = new Agent({ ..., model: (view) => new OracleModel(view) });
  */
 export class OracleModel implements ChatModel {
   readonly id = 'oracle';
   /** Rules cannot summarise a conversation: the agent drops old turns instead. */
   readonly summarises = false;
-  readonly #view: OracleView;
+  readonly #view: AgentView;
   readonly #policy: OraclePolicy;
+  /** The last journal entry read (see {@link observe}). */
+  #cursor = 0;
 
-  constructor(view: OracleView) {
+  constructor(view: AgentView) {
     this.#view = view;
     this.#policy = new OraclePolicy(view.data);
   }
@@ -68,15 +52,21 @@ export class OracleModel implements ChatModel {
     return false;
   }
 
-  /** The observation of one request: the agent's state now and the request's turns. */
-  observe(req: ChatRequest): Observation {
+  /**
+   * The observation of one decision: the agent's state now and what its journal holds since the
+   * last one (the request's turns are the same events as text; the policy reads the data).
+   */
+  observe(): Observation {
     const v = this.#view;
+    const records = v.journal.since(this.#cursor);
+    this.#cursor = v.journal.last;
+    const task = v.task;
     return {
       name: v.name,
       inventory: inventoryCounts(v.bot),
-      targets: v.taskTargets,
-      blueprint: v.blueprint,
-      goal: v.goal,
+      targets: task?.targets,
+      blueprint: task?.blueprint,
+      task,
       position: v.bot.entity
         ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) }
         : undefined,
@@ -84,11 +74,11 @@ export class OracleModel implements ChatModel {
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
       mobs: mobTypesAround(v.bot),
-      turns: req.turns,
+      records,
     };
   }
 
-  async complete(req: ChatRequest): Promise<string> {
-    return this.#policy.decide(this.observe(req));
+  async complete(_req: ChatRequest): Promise<string> {
+    return this.#policy.decide(this.observe());
   }
 }

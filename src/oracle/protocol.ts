@@ -1,6 +1,8 @@
 /**
  * The plain-chat protocol oracle agents use to agree on a plan: short English sentences that a
  * person (or an LLM teammate) can read, with no `!` in them, so no line is ever taken for a command.
+ * It is the policy's own language with its teammates: each line is written and read here, in
+ * pairs (`formatX` / `parseX`, tested to round-trip); nothing else in the policy reads words.
  *
  * - status: `My items: 2 wheat, 1 crafting_table. I want 1 bread. I cannot craft.` (`My items:
  *   nothing.` when empty; `I want` lists the task's targets given to the agent; `I cannot` what it
@@ -148,40 +150,6 @@ export interface Spot {
   z: number;
 }
 
-/** What became of a hand-over its recipient did not pick up, read from `!givePlayer`'s report. */
-export interface MissedHandOver {
-  to: string;
-  item: string;
-  /** Teammates who picked some up instead: name → count. */
-  takenBy: Record<string, number>;
-  /** How many the giver picked back up. */
-  takenBack: number;
-  /** The block the first stack still lying there is in. */
-  lying?: Spot;
-}
-
-/**
- * A `!givePlayer` report of a hand-over that went astray (`Tossed 2 wheat to Andy, but they picked
- * up none within 8 s. Bob picked up 1. 1 wheat lies on the ground at (26.4, -59.8, 24.2), 1.6
- * blocks from Andy. You have 0 wheat left.`), or undefined for any other text.
- */
-export function parseMissedHandOver(result: string): MissedHandOver | undefined {
-  const head = /^Tossed \d+ ([a-z0-9_]+) to ([A-Za-z0-9_]+), but they picked up [^.]*\.(.*)$/s.exec(result);
-  if (!head) return undefined;
-  const rest = head[3]!;
-  const out: MissedHandOver = { to: head[2]!, item: head[1]!, takenBy: {}, takenBack: 0 };
-  const back = /You picked (\d+) back up\./.exec(rest);
-  if (back) out.takenBack = Number(back[1]);
-  for (const m of rest.matchAll(/(?:^|\.)\s*([A-Za-z0-9_]+) picked up (\d+)\./g))
-    out.takenBy[m[1]!] = (out.takenBy[m[1]!] ?? 0) + Number(m[2]);
-  const lying = /\d+ [a-z0-9_]+ lies? on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(rest);
-  if (lying) {
-    const [x, y, z] = [lying[1], lying[2], lying[3]].map((v) => Math.floor(Number(v))) as [number, number, number];
-    out.lying = { x, y, z };
-  }
-  return out;
-}
-
 /** `The wheat I gave you lies at (26, -60, 24): please pick it up.`: told to the recipient of a missed hand-over. */
 export function formatLying(item: string, at: Spot): string {
   return `The ${item} I gave you lies at (${at.x}, ${at.y}, ${at.z}): please pick it up.`;
@@ -206,27 +174,4 @@ export function formatUnsolvable(reason: string): string {
 /** The reason of an unsolvable message, or undefined. */
 export function parseUnsolvable(text: string): string | undefined {
   return /We cannot finish the task: (.*?)\.?$/.exec(text.trim())?.[1];
-}
-
-/**
- * The teammates named in a task goal: MINDcraft's `... namely Jill, Bob to complete the task ...`
- * or the closing sentence `Work together with Jill, Bob.`
- */
-export function parseTeammates(text: string): string[] | undefined {
-  const m = /namely ([A-Za-z0-9_, ]+?) to complete/.exec(text) ?? /Work together with ([A-Za-z0-9_, ]+)\./.exec(text);
-  return m
-    ? m[1]!
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : undefined;
-}
-
-/**
- * The agent a cooking goal says must end up with every dish (MINDcraft, more than two agents):
- * `... given to one single bot, Andy.`, or `me` for `... given to you by other bots.`
- */
-export function parseCollector(goal: string, me: string): string | undefined {
-  if (/should be given to you by other bots/.test(goal)) return me;
-  return /given to one single bot, ([A-Za-z0-9_]+)\./.exec(goal)?.[1];
 }

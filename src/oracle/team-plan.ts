@@ -86,9 +86,10 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
         if (rest === 0) break;
         if (m.name === worker.name || !m.canGive) continue;
         const inv = left.get(m.name)!;
-        const give = Math.min(inv[item] ?? 0, rest);
+        const held = inv[item] ?? 0;
+        const give = Math.min(held, rest);
         if (give === 0) continue;
-        inv[item] -= give;
+        inv[item] = held - give;
         rest -= give;
         plan.transfers.push({ from: m.name, to: worker.name, item, count: give });
       }

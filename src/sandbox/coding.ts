@@ -65,7 +65,7 @@ export interface WriteAndRunOptions {
 export function extractCode(reply: string): string | undefined {
   const m = /```[ \t]*(?:js|javascript|ts|typescript)?[ \t]*\r?\n([\s\S]*?)(?:```|$)/i.exec(reply);
   if (!m) return undefined;
-  const code = m[1].replace(/\s+$/, '');
+  const code = m[1]!.replace(/\s+$/, '');
   return code.trim() ? code : undefined;
 }
 

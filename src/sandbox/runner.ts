@@ -109,12 +109,14 @@ export function checkCode(code: string, skillNames: readonly string[]): SandboxE
         message: `there is no bot object (line ${line}); call the skills directly, e.g. await ${skillNames[0] ?? 'skill'}(...)`,
       });
     for (const m of bare.matchAll(/\bskills\s*\.\s*([A-Za-z_$][\w$]*)/g)) {
-      if (!known.has(m[1]))
-        problems.push({ kind: 'lint', line, message: `unknown skill skills.${m[1]} (line ${line}); available: ${skillNames.join(', ')}` });
+      const name = m[1]!;
+      if (!known.has(name))
+        problems.push({ kind: 'lint', line, message: `unknown skill skills.${name} (line ${line}); available: ${skillNames.join(', ')}` });
     }
   });
-  if (problems.length === 0) return undefined;
-  return { kind: 'lint', line: problems[0].line, message: problems.map((p) => p.message).join('; ') };
+  const [first] = problems;
+  if (!first) return undefined;
+  return { kind: 'lint', line: first.line, message: problems.map((p) => p.message).join('; ') };
 }
 
 /**

@@ -154,7 +154,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     throw err;
   }
   // flying-squid writes the seed it generated (or read from level.dat) into the generation options.
-  serv.seed = (settings.generation.options as { seed?: number }).seed;
+  serv.seed = settings.generation.options.seed;
   installPlugins(serv, plugins);
   let closing: Promise<void> | undefined;
   return {

@@ -133,7 +133,7 @@ function loadRenderer(): Renderer {
     },
   );
   preload(canvasStandIn, { createCanvas: (width: number, height: number) => ({ width, height, getContext: () => blank2d }) });
-  const Module = require('node:module') as any;
+  const Module = require('node:module');
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) {
     if (request === 'canvas' && parent?.filename?.startsWith(lib)) return canvasStandIn;
@@ -151,7 +151,7 @@ function loadRenderer(): Renderer {
 
 /** Puts `exports` in the CommonJS cache as the module at `file`, so requiring `file` gets them. */
 function preload(file: string, exports: unknown): void {
-  const Module = require('node:module') as any;
+  const Module = require('node:module');
   const m = new Module(file);
   m.filename = file;
   m.loaded = true;
@@ -355,7 +355,7 @@ class BotCamera {
         };
         const abort = () => {
           done();
-          reject(abortError(signal!));
+          reject(abortError(signal));
         };
         const timer = setTimeout(done, 100);
         world.renderUpdateEmitter.once('update', done);

@@ -4,6 +4,7 @@ import type { Entity } from 'prismarine-entity';
 import type { Block } from 'prismarine-block';
 import { Vec3 } from 'vec3';
 import { cropOf } from '../game/crops.ts';
+import { itemById } from '../game/data.ts';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
@@ -154,7 +155,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   }
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
-    const tools = Object.keys(harvest).map((id) => bot.registry.items[Number(id)]!.name);
+    const tools = Object.keys(harvest).map((id) => itemById(bot.registry, Number(id)).name);
     return failure('missing_items', `You need one of these tools to harvest ${blockName}: ${tools.join(', ')}.`, { tools });
   }
   const before = inventoryCounts(bot);

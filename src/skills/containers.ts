@@ -99,7 +99,7 @@ export async function withWindow<W extends Window, T>(
       throw new Error(`The window stopped answering: the work in it was not done within ${Math.round(useMs / 1000)} s. Try again.`);
     throw err;
   } finally {
-    if (bot.currentWindow === window) bot.closeWindow(window);
+    if (bot.currentWindow === window) void bot.closeWindow(window); // closed at once; the returned promise never rejects (mineflayer catches its click)
   }
 }
 

@@ -3,6 +3,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable } from '../util/abort.ts';
+import { blockByName } from '../game/data.ts';
 import { formatCounts } from '../game/production.ts';
 import { planCrafting } from './crafting-plan.ts';
 import { countChanges, inventoryCounts } from './items.ts';
@@ -17,7 +18,7 @@ export const TABLE_SEARCH_RANGE = 32;
 
 /** The nearest crafting table within {@link TABLE_SEARCH_RANGE}, if any. */
 export function nearestCraftingTable(bot: Bot): Block | null {
-  return bot.findBlock({ matching: bot.registry.blocksByName.crafting_table.id, maxDistance: TABLE_SEARCH_RANGE });
+  return bot.findBlock({ matching: blockByName(bot.registry, 'crafting_table').id, maxDistance: TABLE_SEARCH_RANGE });
 }
 
 /**
@@ -114,7 +115,7 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
   const before = inventoryCounts(bot)[itemName] ?? 0;
   await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => {
-    if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+    if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
   });
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;

@@ -2,6 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import type { Item } from 'prismarine-item';
+import { itemByName } from '../game/data.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import type { Vec3 } from 'vec3';
@@ -170,7 +171,7 @@ export async function tossItems(bot: Bot, item: string, n: number, signal: Abort
     bot.off('entitySpawn', onSpawn);
   };
   try {
-    await abortable(bot.toss(bot.registry.itemsByName[item].id, null, n), signal);
+    await abortable(bot.toss(itemByName(bot.registry, item).id, null, n), signal);
   } catch (err) {
     stop();
     throw err;

@@ -73,7 +73,7 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
       } finally {
         bot.setControlState('sneak', false);
         // A server that ignores the sneak opens the block's window instead: do not leave it open.
-        if (bot.currentWindow && bot.currentWindow !== windowBefore) bot.closeWindow(bot.currentWindow);
+        if (bot.currentWindow && bot.currentWindow !== windowBefore) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
       }
       const placed = bot.blockAt(pos);
       if (placed?.name === blockName) return placed;

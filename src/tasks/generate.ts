@@ -192,7 +192,7 @@ export function generateCraftingTasks(data: GameData, options: CraftingOptions):
       blocked_actions: blocked,
       missing_items: missing,
       requires_crafting_table: found.table,
-    } as Task;
+    };
   }
   return tasks;
 }
@@ -373,7 +373,7 @@ export function generateConstructionTasks(data: GameData, options: ConstructionO
       blueprint: { materials, levels },
       initial_inventory: inventories(dealt),
       blocked_actions: {},
-    } as unknown as Task;
+    };
   }
   return tasks;
 }

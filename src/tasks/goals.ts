@@ -124,3 +124,17 @@ export function humanSlots(task: Task & { id?: string; file?: string }): HumanSl
   }
   return names.map((username, i) => ({ username, inventory: task.initial_inventory[String(task.agent_count + i)] ?? {} }));
 }
+
+/**
+ * Hell's Kitchen: the partner's recipe an agent's goal holds (the task's `You have their recipe:
+ * ...` paragraph), on one line, with quotes, `!` and brackets dropped (so passing it on in chat
+ * never reads as a command); undefined when the goal holds none.
+ */
+export function partnerRecipe(goal: string): string | undefined {
+  const m = /You have their recipe:\s*([\s\S]*?)(?:\n\s*\n|$)/.exec(goal);
+  const text = m?.[1]
+    ?.replace(/["'!\[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || undefined;
+}

@@ -10,7 +10,7 @@ import type { Agent } from '../../src/agent/agent.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
-import { connectBot, waitUntil } from '../helpers/world.ts';
+import { connectBot, roundTrip, waitUntil } from '../helpers/world.ts';
 import { startFakeProvider, type FakeChatCall, type FakeProviderServer, type FakeReply } from '../helpers/fake-providers.ts';
 
 const MAX_COMMANDS = 4;
@@ -163,9 +163,9 @@ test("a malformed addressed command gets the parser's error; a disabled one says
   expect(fake.requests.length).toBe(before);
 });
 
-test('a hung model: commands are still answered at once, and one chat line says the model is down', async () => {
+test('a hung model: commands are still answered at once, and the player whose line it could not answer is told why', async () => {
   script = () => ({ hang: true });
-  const down = () => saidBy(heard, 'Andy').filter((l) => l.includes('is not answering'));
+  const down = () => saidBy(whispered, 'Andy').filter((l) => l.includes('is not answering'));
   steve.whisper('Andy', 'hello?');
   await fake.waitForRequests(fake.requests.length + 1);
   steve.whisper('Andy', '!inventory');
@@ -182,7 +182,11 @@ test('a hung model: commands are still answered at once, and one chat line says 
   await andy.idle();
   steve.whisper('Andy', '!stats');
   await waitUntil(() => saidBy(whispered, 'Andy').some((l) => l.includes('Position')), 'Andy still answers commands');
-  expect(down()).toHaveLength(1);
+  await waitUntil(() => down().length === 2 && andy.outbox.pending === 0, 'each unanswered line is told why');
+  // The server has relayed Andy's last line (it came before his ping), and Steve has it (before his).
+  await roundTrip(andy.bot);
+  await roundTrip(steve);
+  expect(saidBy(heard, 'Andy').filter((l) => l.includes('is not answering'))).toEqual([]); // nothing said to everyone
 });
 
 test('a 100 kB reply is cut to max_chat_chars (the log keeps it whole); !help fits in a few lines', async () => {
@@ -224,10 +228,11 @@ test("the token budget: the bot says so once, stops calling its model, and a pla
     steve.whisper('Bea', 'hello');
     await waitUntil(() => whispered.includes('Bea: Hi!'), 'Bea answers once');
     expect(callsOf('Bea')).toHaveLength(1);
-    // The budget is spent: the goal loop's self-prompts do not reach the model.
+    // The budget is spent: the goal loop's self-prompts do not reach the model, and the goal waits.
     bea.setGoal('say hi');
     await waitUntil(() => spent().length === 1, 'Bea says the budget is spent');
-    await waitUntil(() => bea.selfPrompter.state === 'stopped', 'the goal loop gives up without a model');
+    await waitUntil(() => saidBy(heard, 'Bea').some((l) => l.includes('go on with my goal')), 'the goal loop says it waits');
+    expect(bea.selfPrompter.state).toBe('active');
     expect(callsOf('Bea')).toHaveLength(1);
     expect(spent()[0]).toMatch(/^Bea: I have used my model budget for this hour \(\d+ tokens\), so I stop thinking until \d\d:\d\d\./);
     // A player's message raises it.

@@ -37,7 +37,7 @@ describe('History', () => {
     // A second summary follows for the turns still over the limit, with the new memory.
     await waitUntil(() => calls.length === 2, 'the second summary to be asked for');
     expect(h.memory).toHaveLength(MAX_MEMORY_CHARS);
-    expect(calls[1].memory).toBe(h.memory);
+    expect(calls[1]!.memory).toBe(h.memory);
     release('short memory');
     await h.settled();
     expect(h.memory).toBe('short memory');

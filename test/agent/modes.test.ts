@@ -20,6 +20,7 @@ import { testSettings } from '../helpers/version.ts';
 import { sleep } from '../../src/util/abort.ts';
 import { botCount, give, waitUntil } from '../helpers/world.ts';
 import defaultProfile from '../../profiles/defaults/_default.json' with { type: 'json' };
+import { itemByName } from '../../src/game/data.ts';
 
 let running: RunningBots;
 let agent: Agent;
@@ -56,7 +57,7 @@ beforeAll(async () => {
       if (process.env.DEBUG_MODES) console.log(l);
     },
   });
-  agent = running.agents[0];
+  agent = running.agents[0]!;
   bot = agent.bot;
   await waitUntil(() => bot.entity.onGround, 'Andy on the ground');
   groundY = feet().y;
@@ -169,7 +170,11 @@ test('setMode turns self_defense off (a zombie is then left alone) and back on',
   });
   await command(`summon zombie ${spot.x + 0.5} ${spot.y} ${spot.z + 3.5}`);
   await waitUntil(() => zombieId !== undefined, 'the zombie to appear');
-  await waitUntil(() => bot.entity.position.distanceTo(bot.entities[zombieId!].position) < 3, 'the zombie to come close', 10_000);
+  await waitUntil(
+    () => (bot.entities[zombieId!]?.position.distanceTo(bot.entity.position) ?? Infinity) < 3,
+    'the zombie to come close',
+    10_000,
+  );
   expect(movesInRange).toBeGreaterThan(0);
   expect(bot.entities[zombieId!]).toBeDefined();
   expect(agent.modes.stats.fired).toBe(fired);
@@ -240,15 +245,18 @@ test('item_collecting leaves a thrown item alone for the hand-over grace, then c
   const collecting = agent.modes.get<ItemCollecting>('item_collecting');
   collecting.graceMs = 5_000;
   const thrownAt = Date.now();
-  await bot.toss(bot.registry.itemsByName.stick.id, null, 1);
+  await bot.toss(itemByName(bot.registry, 'stick').id, null, 1);
   await waitUntil(() => itemId !== undefined, 'the thrown item to appear');
   // item_collecting's own entitySpawn listener ran before the test's and weighed the item.
   expect(agent.modes.stats.checks).toBeGreaterThan(checks);
   // It lands (as the server and the bot see it) and is still there, left alone.
-  const onServer = running.server!.serv.entities[itemId!];
+  const onServer = running.server!.serv.entities[itemId!]!;
   await waitUntil(() => onServer.velocity.x === 0 && onServer.velocity.y === 0 && onServer.velocity.z === 0, 'the stick to land');
-  await waitUntil(() => bot.entities[itemId!]?.position.distanceTo(onServer.position) < 0.01, 'the bot to see where it landed');
-  expect(bot.entities[itemId!].position.distanceTo(bot.entity.position)).toBeGreaterThan(1.5);
+  await waitUntil(
+    () => (bot.entities[itemId!]?.position.distanceTo(onServer.position) ?? Infinity) < 0.01,
+    'the bot to see where it landed',
+  );
+  expect(bot.entities[itemId!]!.position.distanceTo(bot.entity.position)).toBeGreaterThan(1.5);
   expect(botCount(bot, 'stick')).toBe(0);
   expect(agent.modes.stats.fired).toBe(fired);
   expect(bot.entity.position.distanceTo(spot.offset(0.5, 0, 0.5))).toBeLessThan(0.5);

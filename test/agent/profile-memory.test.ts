@@ -58,10 +58,10 @@ afterAll(async () => {
 });
 
 test("loadSettings merges each bot over _default and base_profile; the prompt is the profile's template with docs and examples, within half of MINDcraft's size", async () => {
-  const [bob] = loaded.profiles;
+  const bob = loaded.profiles[0]!; // settings.json lists bob.json first
   expect(bob.modes).toMatchObject({ self_preservation: false, hunting: false }); // creative base
   expect(bob.conversing).toContain('$COMMAND_DOCS');
-  const agent = running!.agents[0];
+  const agent = running!.agents[0]!;
   const prompt = await agent.systemPrompt([{ role: 'user', content: 'Steve: collect some wood for me' }]);
   expect(prompt.startsWith('You are Bob, a Minecraft bot playing beside people and other bots. You talk like a pirate.')).toBe(true);
   expect(prompt).toContain('!collectBlocks(type, num 1..): ');
@@ -80,12 +80,15 @@ test("loadSettings merges each bot over _default and base_profile; the prompt is
 });
 
 test('native tool calling: the request carries the commands as tools, and the tool call runs as a command', async () => {
-  const nate = running!.agents[1];
+  const nate = running!.agents[1]!;
   const before = fake.requests.length;
   fake.enqueue({ text: '', toolCalls: [{ name: 'inventory', input: {} }] }, 'I carry nothing.');
   nate.receive({ from: 'Steve', channel: 'whisper', text: 'what do you carry?' });
   await waitUntil(() => nate.history.some((t) => t.content === 'I carry nothing.'), 'Nate answers after the tool call');
-  const [first, second] = fake.requests.slice(before).map((r) => r.call!);
+  // The answer came after the tool call's result, so both requests were made.
+  const calls = fake.requests.slice(before).map((r) => r.call!);
+  const first = calls[0]!;
+  const second = calls[1]!;
   const names = first.tools.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(['inventory', 'collectBlocks', 'goal', 'endGoal']));
   expect(names).not.toContain('newAction');
@@ -96,7 +99,7 @@ test('native tool calling: the request carries the commands as tools, and the to
 });
 
 test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json and restored with load_memory', async () => {
-  const bob = running!.agents[0];
+  const bob = running!.agents[0]!;
   bob.setGoal('build a tower');
   bob.places.set('Home', { x: 10, y: 5, z: -20, dimension: 'overworld' });
   bob.modes.set('hunting', true); // off in Bob's creative base profile
@@ -125,7 +128,7 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   expect(saved.turns.map((t: { content: string }) => t.content)).toEqual(turns);
 
   running = await start();
-  const back = running.agents[0];
+  const back = running.agents[0]!;
   expect(back.memory).toBe('Steve likes oak; Bob is building a tower.');
   expect(back.history.map((t) => t.content)).toEqual(turns);
   expect(back.selfPrompter.state).toBe('active');
@@ -138,7 +141,7 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   await running.close();
 
   running = await start({ load_memory: false });
-  const fresh = running.agents[0];
+  const fresh = running.agents[0]!;
   expect(fresh.memory).toBe('');
   expect(fresh.history).toHaveLength(0);
   expect(fresh.selfPrompter.state).toBe('stopped');

@@ -2,7 +2,10 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { SelfPrompter, type SelfPrompterHost } from '../../src/agent/self-prompter.ts';
 
-function host(replies: boolean[]) {
+type Answer = 'command' | 'none' | 'unanswered';
+
+/** `true`: a reply with a command; `false`: one without; or the answer itself. */
+function host(replies: (boolean | Answer)[]) {
   const prompts: string[] = [];
   const announced: string[] = [];
   const state = { idle: true, convo: false, changes: 0 };
@@ -11,7 +14,8 @@ function host(replies: boolean[]) {
     inConversation: () => state.convo,
     async prompt(text) {
       prompts.push(text);
-      return replies.shift() ?? false;
+      const r = replies.shift() ?? false;
+      return r === true ? 'command' : r === false ? 'none' : r;
     },
     announce: (text) => {
       announced.push(text);
@@ -87,7 +91,7 @@ describe('SelfPrompter', () => {
 
   test('stop() cancels a pending prompt; a cycle that finishes after stop() neither counts nor re-arms; start() without a goal resumes the last one', async () => {
     vi.useFakeTimers();
-    let finish: (used: boolean) => void = () => {};
+    let finish: (used: Answer) => void = () => {};
     const prompts: string[] = [];
     const sp = new SelfPrompter(
       {
@@ -112,12 +116,57 @@ describe('SelfPrompter', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(prompts).toHaveLength(1);
     sp.stop();
-    finish(false);
+    finish('none');
     await vi.advanceTimersByTimeAsync(1000);
     expect(prompts).toHaveLength(1);
     expect(sp.noCommandCount).toBe(0);
     expect(
-      new SelfPrompter({ isIdle: () => true, inConversation: () => false, announce: () => {}, prompt: async () => true }).start('  '),
+      new SelfPrompter({ isIdle: () => true, inConversation: () => false, announce: () => {}, prompt: async () => 'command' }).start('  '),
     ).toMatch(/no goal/i);
+  });
+
+  test('a model that cannot answer does not end the goal: the loop waits longer each time, says so once, and goes on when it answers', async () => {
+    vi.useFakeTimers();
+    const { h, prompts, announced } = host(['unanswered', 'unanswered', 'unanswered', 'unanswered', 'none', 'command']);
+    const sp = new SelfPrompter(h, { idleMs: 100 });
+    sp.start('build a house');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(prompts).toHaveLength(1);
+    // Waits of 200, 400, 800 ms after the 1st, 2nd and 3rd unanswered prompt.
+    await vi.advanceTimersByTimeAsync(199);
+    expect(prompts).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(prompts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(prompts).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(prompts).toHaveLength(4);
+    expect(sp.state).toBe('active');
+    expect(sp.noCommandCount).toBe(0);
+    expect(announced).toEqual([expect.stringMatching(/go on with my goal once my model answers/)]);
+    // Answered again: the idle delay is back to 100 ms, and a reply without a command counts.
+    await vi.advanceTimersByTimeAsync(1600);
+    expect(prompts).toHaveLength(5);
+    expect(sp.noCommandCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(prompts).toHaveLength(6);
+    expect(sp.noCommandCount).toBe(0);
+  });
+
+  test('held (offline), the loop never prompts, whatever idleness says, and goes on by itself once released', async () => {
+    vi.useFakeTimers();
+    const { h, prompts } = host([true, true]);
+    const sp = new SelfPrompter(h, { idleMs: 100 });
+    sp.start('mine iron');
+    sp.hold();
+    sp.idle();
+    await vi.advanceTimersByTimeAsync(1000);
+    sp.idle();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(prompts).toHaveLength(0);
+    expect(sp.state).toBe('active');
+    sp.release();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(prompts).toHaveLength(1);
   });
 });

@@ -13,9 +13,10 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
-import { type Outcome, outcomeOfError } from '../../src/skills/outcome.ts';
+import type { Outcome } from '../../src/skills/outcome.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
+import { blockById, itemByName } from '../../src/game/data.ts';
 
 export interface World {
   running: RunningBots;
@@ -68,34 +69,20 @@ export async function run(agent: Agent, text: string): Promise<string> {
 }
 
 /**
- * Runs `text` as {@link run} does and returns its outcome, code and data as the agent got them:
- * an action's from the agent's action runner (its `end` event), a query's or an alongside
- * command's from its `perform`, with a thrown error reported as the agent reports it
- * (`!name failed: ...`, the code of a `SkillError`).
+ * Runs `text` as {@link run} does and returns its typed outcome as the agent's journal recorded
+ * it (without the command's name and arguments): code, data and the text the model reads.
  */
 export async function outcome(agent: Agent, text: string): Promise<Outcome> {
   const parsed = parseCommand(text, agent.commands, names);
   if (parsed.kind !== 'command') throw new Error(`not a command: ${text} (${JSON.stringify(parsed)})`);
-  const { command, args } = parsed;
-  if (command.kind === 'query' || command.alongside) {
-    const ctx = { bot: agent.bot, data: agent.data, signal: AbortSignal.timeout(10_000), agent };
-    try {
-      return await command.perform(ctx, args as never);
-    } catch (err) {
-      return outcomeOfError(err, `${command.name} failed: `);
-    }
-  }
-  let result: Outcome | undefined;
-  const off = agent.actions.subscribe((event) => {
-    if (event.type === 'end' && event.label === command.name) result ??= event.result.outcome;
-  });
-  try {
-    const text = await agent.execute(parsed);
-    if (result?.text !== text) throw new Error(`${command.name}: the action runner's outcome is not the one the agent reported (${text})`);
-    return result;
-  } finally {
-    off();
-  }
+  const cursor = agent.journal.last;
+  const said = await agent.execute(parsed, 'test');
+  const entry = agent.journal
+    .since(cursor)
+    .find((e) => e.kind === 'outcome' && e.by === 'test' && e.outcome.command === parsed.command.name && e.outcome.text === said);
+  if (entry?.kind !== 'outcome') throw new Error(`${text}: no outcome in the journal for "${said}"`);
+  const { command: _command, args: _args, ...reported } = entry.outcome;
+  return reported;
 }
 
 export function count(agent: Agent, item: string): number {
@@ -104,14 +91,14 @@ export function count(agent: Agent, item: string): number {
 
 /** Items of one name in a player's inventory as the server sees it (all 46 slots). */
 export function serverCount(w: World, username: string, item: string): number {
-  const id = w.server.serv.registry.itemsByName[item].id;
+  const id = itemByName(w.server.serv.registry, item).id;
   const slots = serverPlayer(w.server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.reduce((n, s) => n + (s && s.type === id ? Number(s.count) : 0), 0);
 }
 
 export async function serverBlock(w: World, pos: Vec3): Promise<string> {
   const block = await w.server.serv.overworld.getBlock(pos);
-  return w.server.serv.registry.blocks[block.type].name;
+  return blockById(w.server.serv.registry, block.type).name;
 }
 
 export function serverPosition(w: World, username: string): Vec3 {

@@ -18,6 +18,7 @@ import { inventoryCounts } from '../../src/skills/items.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
 import { outcome } from './agent-world.ts';
+import { blockById, blockByName, itemByName } from '../../src/game/data.ts';
 
 const settings = testSettings();
 const names = nameResolver(settings.minecraft_version);
@@ -64,7 +65,7 @@ function count(agent: Agent, item: string): number {
 
 /** Items of one name in a player's main inventory + hotbar, as the server sees it. */
 function serverCount(username: string, item: string): number {
-  const id = server.serv.registry.itemsByName[item].id;
+  const id = itemByName(server.serv.registry, item).id;
   const slots = serverPlayer(server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.slice(9, 45).reduce((n, s) => n + (s && s.type === id ? Number(s.count) : 0), 0);
 }
@@ -78,7 +79,7 @@ async function expectServerCount(username: string, item: string, n: number): Pro
 
 async function serverBlock(pos: Vec3): Promise<string> {
   const block = await server.serv.overworld.getBlock(pos);
-  return server.serv.registry.blocks[block.type].name;
+  return blockById(server.serv.registry, block.type).name;
 }
 
 function serverPosition(username: string): Vec3 {
@@ -256,7 +257,7 @@ describe('action commands', () => {
 
   test('!craftRecipe("wooden_pickaxe", 1) places the held crafting_table and crafts at it', async () => {
     await clear(andy);
-    expect(andy.bot.findBlock({ matching: andy.bot.registry.blocksByName.crafting_table.id, maxDistance: 32 })).toBeNull();
+    expect(andy.bot.findBlock({ matching: blockByName(andy.bot.registry, 'crafting_table').id, maxDistance: 32 })).toBeNull();
     await give(andy, 'crafting_table', 1);
     await give(andy, 'oak_planks', 3);
     await give(andy, 'stick', 2);
@@ -270,7 +271,7 @@ describe('action commands', () => {
     for (const used of ['crafting_table', 'oak_planks', 'stick']) expect(count(andy, used)).toBe(0);
     await expectServerCount('Andy', 'wooden_pickaxe', 1);
     await expectServerCount('Andy', 'crafting_table', 0);
-    const table = andy.bot.findBlock({ matching: andy.bot.registry.blocksByName.crafting_table.id, maxDistance: 8 });
+    const table = andy.bot.findBlock({ matching: blockByName(andy.bot.registry, 'crafting_table').id, maxDistance: 8 });
     expect(table, 'a crafting_table in the world').not.toBeNull();
     expect(await serverBlock(table!.position)).toBe('crafting_table');
     expect(andy.bot.currentWindow).toBeNull();
@@ -304,8 +305,8 @@ describe('action commands', () => {
     const feet = andy.bot.entity.position.floored();
     const ring: Vec3[] = [];
     for (let dx = -2; dx <= 2; dx++) for (let dz = -2; dz <= 2; dz++) if (dx || dz) ring.push(feet.offset(dx, 0, dz));
-    const table = server.serv.registry.blocksByName.crafting_table.defaultState;
-    const air = server.serv.registry.blocksByName.air.defaultState;
+    const table = blockByName(server.serv.registry, 'crafting_table').defaultState;
+    const air = blockByName(server.serv.registry, 'air').defaultState;
     try {
       for (const pos of ring) await server.serv.setBlock(server.serv.overworld, pos, table);
       await waitUntil(() => ring.every((pos) => andy.bot.blockAt(pos)?.name === 'crafting_table'), 'Andy sees the tables');
@@ -410,7 +411,7 @@ describe('action commands', () => {
   test('!searchForBlock walks to a placed block', async () => {
     const feet = andy.bot.entity.position.floored();
     const pos = feet.offset(-12, 0, 5);
-    const gold = server.serv.registry.blocksByName.gold_block;
+    const gold = blockByName(server.serv.registry, 'gold_block');
     await server.serv.setBlock(server.serv.overworld, pos, gold.defaultState);
     await waitUntil(() => andy.bot.blockAt(pos)?.name === 'gold_block', 'Andy sees the gold_block');
     expect(await outcome(andy, '!searchForBlock("diamond_block", 32)')).toMatchObject({
@@ -429,8 +430,8 @@ describe('action commands', () => {
   test('!collectBlocks("grass_block", 2) leaves dirt in the inventory and air in the world', async () => {
     // Andy stands next to the gold_block of the previous test: the grass under it is buried.
     await clear(andy);
-    const grass = andy.bot.registry.blocksByName.grass_block.id;
-    const gold = andy.bot.findBlock({ matching: andy.bot.registry.blocksByName.gold_block.id, maxDistance: 4 });
+    const grass = blockByName(andy.bot.registry, 'grass_block').id;
+    const gold = andy.bot.findBlock({ matching: blockByName(andy.bot.registry, 'gold_block').id, maxDistance: 4 });
     expect(gold).not.toBeNull();
     const buried = gold!.position.offset(0, -1, 0);
     const around = andy.bot.findBlocks({ matching: grass, maxDistance: 8, count: 1000 });

@@ -9,12 +9,13 @@ import { isSleeping } from '../../src/server/features/beds.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
 import { area, command, count, expectStopsWithin1s, give, outcome, run, serverCount, setBlock, useWorld } from './agent-world.ts';
+import { blockByName, itemByName } from '../../src/game/data.ts';
 
 const w = useWorld();
 
 /** Items of one name in a block entity's slots, as the server stores them. */
 function storedCount(pos: Vec3, item: string): number {
-  const id = w.server.serv.registry.itemsByName[item].id;
+  const id = itemByName(w.server.serv.registry, item).id;
   const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, pos);
   return (entity?.slots ?? []).reduce((n, s) => n + (s && s.type === id ? s.count : 0), 0);
 }
@@ -115,7 +116,7 @@ describe('furnaces', () => {
     );
     expect(count(w.andy, 'cooked_beef')).toBe(1);
     expect(count(w.andy, 'smoker')).toBe(0);
-    expect(w.andy.bot.findBlock({ matching: w.andy.bot.registry.blocksByName.smoker.id, maxDistance: 4 })).not.toBeNull();
+    expect(w.andy.bot.findBlock({ matching: blockByName(w.andy.bot.registry, 'smoker').id, maxDistance: 4 })).not.toBeNull();
     expect(await outcome(w.andy, '!smeltItem("dirt", 1)')).toMatchObject({
       code: 'invalid',
       text: expect.stringMatching(/dirt cannot be smelted/),

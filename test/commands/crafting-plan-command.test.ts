@@ -12,9 +12,8 @@ import type { AgentControl, CommandContext } from '../../src/commands/context.ts
 import { itemsCommands } from '../../src/commands/items.ts';
 import { gameData } from '../../src/game/data.ts';
 import type { Counts } from '../../src/game/production.ts';
-import type { ChatTurn } from '../../src/models/types.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
-import { simulate, type SimWorld } from '../oracle/oracle-sim.ts';
+import { simulate, type SimState, type SimWorld } from '../oracle/oracle-sim.ts';
 
 const data = gameData('1.21.4');
 
@@ -42,7 +41,7 @@ async function getCraftingPlan(
   const command = itemsCommands.find((c) => c.name === '!getCraftingPlan')!;
   const agent = { task } as unknown as AgentControl;
   const ctx: CommandContext = { bot: standInBot(inventory, world), data, signal: new AbortController().signal, agent };
-  return (await command.perform(ctx, { targetItem, quantity } as never)).text;
+  return (await command.perform(ctx, { targetItem, quantity })).text;
 }
 
 /** `kind item` → items made, from the step lines of a plan text. */
@@ -62,24 +61,22 @@ function planned(text: string): Counts {
   return out;
 }
 
-/** `kind item` → items made, from what the in-memory world answered the oracle's commands. */
-function performed(turns: readonly ChatTurn[]): Counts {
+/** `kind item` → items made, from the outcomes the in-memory world reported for the oracle's commands. */
+function performed(agent: SimState): Counts {
   const out: Counts = {};
-  const add = (key: string, n: number) => {
-    out[key] = (out[key] ?? 0) + n;
+  const kind: Record<string, string> = {
+    '!craftRecipe': 'craft',
+    '!smeltItem': 'smelt',
+    '!collectBlocks': 'gather',
+    '!attack': 'gather',
+    '!useItemOnEntity': 'gather',
   };
-  const meat = (mob: string) => Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'hunt' && s.mob === mob)![0];
-  for (const { role, content } of turns) {
-    if (role !== 'user') continue;
-    let m = /^SYSTEM: Crafted (\d+) (\w+)\.$/.exec(content);
-    if (m) add(`craft ${m[2]}`, Number(m[1]));
-    m = /^SYSTEM: Cooked (\d+) \w+ into (\w+)\.$/.exec(content);
-    if (m) add(`smelt ${m[2]}`, Number(m[1]));
-    m = /^SYSTEM: Collected (\d+) (\w+)\b/.exec(content);
-    if (m) add(`gather ${m[2]}`, Number(m[1]));
-    m = /^SYSTEM: Killed the (\w+)\.$/.exec(content);
-    if (m) add(`gather ${meat(m[1]!)}`, 1);
-    if (content === 'SYSTEM: Milked the cow.') add('gather milk_bucket', 1);
+  for (const entry of agent.journal.since(0)) {
+    if (entry.kind !== 'outcome' || !entry.outcome.ok) continue;
+    const what = kind[entry.outcome.command];
+    // The first item gained is the one made (a harvest's seeds come after the crop).
+    const made = Object.entries(entry.outcome.data?.gained ?? {})[0];
+    if (what && made) out[`${what} ${made[0]}`] = (out[`${what} ${made[0]}`] ?? 0) + made[1];
   }
   return out;
 }
@@ -153,10 +150,10 @@ describe('!getCraftingPlan and the oracle agree', () => {
       expect(text, text).not.toContain('missing');
       expect(planned(text), text).toEqual(expected);
 
-      const result = simulate(data, [{ name: 'Andy', inventory, blocked: [], targets: { [item]: 1 }, goal: `Make 1 ${item}.` }], world);
+      const result = simulate(data, [{ name: 'Andy', inventory, blocked: [], targets: { [item]: 1 } }], world);
       const andy = result.agents.get('Andy')!;
       expect(andy.inventory[item] ?? 0, result.log.join('\n')).toBeGreaterThanOrEqual(1);
-      expect(performed(andy.turns), result.log.join('\n')).toEqual(expected);
+      expect(performed(andy), result.log.join('\n')).toEqual(expected);
     });
   }
 

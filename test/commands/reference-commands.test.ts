@@ -149,7 +149,7 @@ describe("the reference's commands", () => {
   test.each(Object.entries(REFERENCE))("%s takes the reference's parameters", (name, ref) => {
     const def = allCommands.get(name);
     expect(def, `${name} exists`).toBeDefined();
-    const ours = Object.entries(def!.params as Record<string, ParamSpec>);
+    const ours = Object.entries(def!.params);
     // Ours may add trailing optional parameters (!help's command name): the reference's calls still parse.
     expect(ours.slice(ref.length).every(([, s]) => s.optional)).toBe(true);
     expect(ours.slice(0, ref.length).map(([n]) => n)).toEqual(ref.map(([n]) => n));
@@ -193,7 +193,7 @@ describe('how long actions run', () => {
   const bound = (text: string) => {
     const parsed = parse(text);
     if (parsed.kind !== 'command') throw new Error(text);
-    return (parsed.command as CommandDef<unknown, Record<string, ParamSpec>>).timeBound?.(parsed.args as never);
+    return (parsed.command as CommandDef<unknown, Record<string, ParamSpec>>).timeBound?.(parsed.args);
   };
 
   test('!followPlayer and !stay(-1) run until stopped; !stay(n) until its n seconds are over; others have the default bound', () => {

@@ -27,6 +27,7 @@ import { sheepState } from '../../src/server/features/interactions.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { damageOf } from '../../src/server/services/items.ts';
 import { isOwnToss } from '../../src/skills/items.ts';
+import { itemByName } from '../../src/game/data.ts';
 
 const w = useWorld();
 
@@ -290,7 +291,7 @@ describe('items', () => {
     const slots = serverPlayer(w.server, 'Andy').inventory.slots as ({ type: number } | null)[];
     const reg = w.server.serv.registry;
     await waitUntil(
-      () => slots[5]?.type === reg.itemsByName.iron_helmet.id && slots[8]?.type === reg.itemsByName.iron_boots.id,
+      () => slots[5]?.type === itemByName(reg, 'iron_helmet').id && slots[8]?.type === itemByName(reg, 'iron_boots').id,
       'the server has the armour in slots 5 and 8',
     );
     expect(await outcome(w.andy, '!equip("diamond_helmet")')).toMatchObject({
@@ -336,7 +337,7 @@ describe('items', () => {
     // Its own throw: its item_collecting mode leaves these for good, not just for a grace period.
     for (const e of items()) expect(isOwnToss(w.andy.bot, e.id)).toBe(true);
     // Past the throw's pickup delay the server checks pickups again; the dirt stays on the ground.
-    const onServer = items().map((e) => w.server.serv.entities[e.id]);
+    const onServer = items().map((e) => w.server.serv.entities[e.id]!); // lying there, as the bot just saw
     for (const item of onServer) await pickupDelayOver(w.server, item);
     expect(serverCount(w, 'Andy', 'dirt')).toBe(2);
     expect(onServer.filter((item) => w.server.serv.entities[item.id] === item)).toHaveLength(onServer.length);
@@ -401,12 +402,12 @@ describe('items', () => {
       const sheep = serverMobs(w, 'sheep', base)[0];
       expect(sheepState(sheep).sheared).toBe(true);
       const shears = serverPlayer(w.server, 'Andy').inventory.slots.find(
-        (s: { type: number } | null) => s?.type === w.server.serv.registry.itemsByName.shears.id,
+        (s: { type: number } | null) => s?.type === itemByName(w.server.serv.registry, 'shears').id,
       );
       expect(damageOf(shears)).toBe(1);
       // A sheared sheep gives nothing more: once the server has handled the second use, no new
       // wool lies on the ground and none reached the inventory.
-      const woolId = w.server.serv.registry.itemsByName.white_wool.id;
+      const woolId = itemByName(w.server.serv.registry, 'white_wool').id;
       const woolOnGround = () =>
         Object.values(w.server.serv.entities as Record<string, { itemId?: number }>).filter((e) => e.itemId === woolId);
       const before = new Set(woolOnGround());

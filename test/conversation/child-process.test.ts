@@ -40,7 +40,7 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
   });
   child = proc;
   childExited = once(proc, 'exit').then(([code]) => code as number | null);
-  proc.stderr!.on('data', (chunk: Buffer) => {
+  proc.stderr.on('data', (chunk: Buffer) => {
     childLines.push(`stderr: ${chunk.toString().trimEnd()}`);
   });
   let ready!: () => void;
@@ -49,7 +49,7 @@ async function startChild(config: AgentProcessConfig, timeoutMs: number): Promis
     ready = resolve;
     failed = reject;
   });
-  createInterface({ input: proc.stdout! }).on('line', (line) => {
+  createInterface({ input: proc.stdout }).on('line', (line) => {
     let parsed: AgentProcessReport;
     try {
       parsed = JSON.parse(line) as AgentProcessReport;

@@ -1,12 +1,14 @@
 /** The conversation state machine and its turn-taking rules, over the in-process hub, with fake timers. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { Conversations, InProcessHub, type ConversationHost } from '../../src/conversation/index.ts';
+import { Conversations, InProcessHub, noticeText, type ConversationHost, type ConversationNotice } from '../../src/conversation/index.ts';
 
 interface Probe {
   convo: Conversations;
   busy: boolean;
   delivered: { partner: string; lines: string[]; at: number }[];
   notes: string[];
+  /** The same notices as data. */
+  notices: ConversationNotice[];
   reminders: { partner: string; silentMs: number; at: number }[];
   asked: string[][];
   answer: boolean;
@@ -14,13 +16,14 @@ interface Probe {
 
 let t0 = 0;
 
-function setup(names: string[]) {
+/** One probe per name, keyed by the names given (so `bots.Jill` exists exactly when 'Jill' was set up). */
+function setup<const Name extends string>(names: readonly Name[]) {
   const hub = new InProcessHub();
   const echoed: string[] = [];
-  const bots: Record<string, Probe> = {};
+  const bots = {} as Record<Name, Probe>;
   for (const n of names) {
     const convo = new Conversations(n, hub.endpoint(n), { echo: (to, text) => echoed.push(`${n} (to ${to}) ${text}`) });
-    const probe: Probe = { convo, busy: false, delivered: [], notes: [], reminders: [], asked: [], answer: false };
+    const probe: Probe = { convo, busy: false, delivered: [], notes: [], notices: [], reminders: [], asked: [], answer: false };
     const host: ConversationHost = {
       isBusy: () => probe.busy,
       shouldRespond: async (_p, lines) => {
@@ -28,7 +31,10 @@ function setup(names: string[]) {
         return probe.answer;
       },
       deliver: (partner, lines) => probe.delivered.push({ partner, lines, at: Date.now() - t0 }),
-      note: (text) => probe.notes.push(text),
+      note: (notice) => {
+        probe.notices.push(notice);
+        probe.notes.push(noticeText(notice));
+      },
       remind: (partner, silentMs) => probe.reminders.push({ partner, silentMs, at: Date.now() - t0 }),
     };
     convo.attach(host);
@@ -131,6 +137,7 @@ test('a bot talking to someone else answers "busy" and ends; the other conversat
   expect(bots.Bob.convo.state('Jill')).toBe('ended');
   expect(bots.Bob.notes.at(-1)).toMatch(/Jill ended the conversation: I'm talking with Andy right now/);
   expect(bots.Jill.notes.at(-1)).toMatch(/Bob wanted to talk; you were busy with Andy: Hey Jill/);
+  expect(bots.Jill.notices.at(-1)).toMatchObject({ kind: 'refused', partner: 'Bob', current: 'Andy' });
 });
 
 test('switching partners ends the old conversation and tells the old partner', async () => {
@@ -160,6 +167,10 @@ test('lines still waiting when the partner ends the conversation are noted with 
   await advance(0);
   expect(bots.Jill.convo.state('Andy')).toBe('ended');
   expect(bots.Jill.notes).toEqual(['Andy said before ending the conversation: Go. Jill places 7 blocks.', 'Andy ended the conversation.']);
+  expect(bots.Jill.notices).toEqual([
+    { kind: 'unread', partner: 'Andy', lines: ['Go. Jill places 7 blocks.'] },
+    { kind: 'ended', partner: 'Andy', text: '' },
+  ]);
   bots.Jill.busy = false;
   bots.Jill.convo.wake();
   await advance(10_000);

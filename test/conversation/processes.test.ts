@@ -20,8 +20,8 @@ let ears: ReturnType<typeof listen>;
 const calls: { bot: string; last: string }[] = [];
 const scripts: Scripts = {};
 const common = { chat_bot_messages: true, bot_key: 'team-secret', convo_leave_end_ms: 1_000, convo_reminder_ms: 600_000 };
-const andy = () => first.agents[0];
-const jill = () => second!.agents[0];
+const andy = () => first.agents[0]!;
+const jill = () => second!.agents[0]!;
 
 beforeAll(async () => {
   fake = await startFakeProvider('openai');

@@ -43,7 +43,7 @@ class FakeServer {
     this.lines.push({ from, line });
     if (line.length > CHAT_LIMIT) throw new Error(`kicked: line of ${line.length} characters`);
     const m = /^\/tell (\w+) (.*)$/s.exec(line);
-    if (m) this.bots.get(m[1])?.emit('whisper', from, m[2].trim());
+    if (m) this.bots.get(m[1]!)?.emit('whisper', from, m[2]!.trim());
   }
 }
 
@@ -203,7 +203,7 @@ describe('chat outbox', () => {
     expect(peak).toBeLessThanOrEqual(200);
     expect(peak).toBeLessThanOrEqual(140);
     // Sustained: never more than one per second after the burst.
-    for (let i = 7; i < sentAt.length; i++) expect(sentAt[i] - sentAt[i - 1]).toBeGreaterThanOrEqual(1_000);
+    for (let i = 7; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 1]!).toBeGreaterThanOrEqual(1_000);
   });
 
   test('long text is split at the chat limit, whispers included; a line starting with "/" is not run as a command', () => {

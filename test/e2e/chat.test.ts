@@ -44,8 +44,8 @@ afterAll(async () => {
 });
 
 test('a command typed in public chat naming a bot runs without a model call, and the bot says what it did', async () => {
-  const andy = running.agents[0].bot;
-  const jill = running.agents[1].bot;
+  const andy = running.agents[0]!.bot;
+  const jill = running.agents[1]!.bot;
   steve.chat(`/tp Steve ${Math.floor(andy.entity.position.x) + 6} ${andy.entity.position.y} ${Math.floor(andy.entity.position.z)}`);
   await waitUntil(
     () => andy.players.Steve?.entity !== undefined && andy.entity.position.distanceTo(steve.entity.position) > 4,
@@ -62,7 +62,7 @@ test('a command typed in public chat naming a bot runs without a model call, and
 
 test('a whispered command gets a whispered answer', async () => {
   steve.chat('/give Jill oak_log 1');
-  await waitUntil(() => running.agents[1].bot.inventory.items().length > 0, 'Jill gets a log');
+  await waitUntil(() => running.agents[1]!.bot.inventory.items().length > 0, 'Jill gets a log');
   steve.whisper('Jill', '!inventory');
   await waitUntil(() => whispered.some((l) => l.startsWith('Jill: Inventory: 1 oak_log')), 'Jill whispers her inventory');
 });
@@ -78,7 +78,7 @@ test('plain chat goes to the model; the command in its reply runs and its output
   steve.whisper('Andy', 'what do you have?');
   await waitUntil(() => whispered.some((l) => l === 'Andy: I have nothing yet, Steve.'), 'Andy answers from the model', 20_000);
   expect(fake.requests.length).toBe(2);
-  expect(fake.requests[0].call?.lastUserMessage).toContain('Steve: what do you have?');
-  expect(fake.requests[1].call?.lastUserMessage).toMatch(/^SYSTEM: Inventory: empty/);
+  expect(fake.requests[0]!.call?.lastUserMessage).toContain('Steve: what do you have?');
+  expect(fake.requests[1]!.call?.lastUserMessage).toMatch(/^SYSTEM: Inventory: empty/);
   expect(whispered).toContain('Andy: Let me look.');
 });

@@ -78,7 +78,7 @@ describe('an evaluation with the oracle', () => {
       ['partial', 2],
     ]);
     expect(evaluation.table).toContain('all runs');
-    const csv = parse(await readFile(evaluation.files.csv, 'utf8'), { columns: true }) as Record<string, string>[];
+    const csv = parse(await readFile(evaluation.files.csv, 'utf8'), { columns: true });
     expect(csv[0]).toMatchObject({ dimension: 'all', runs: String(results.length), successes: String(successes) });
     const html = await readFile(evaluation.files.report, 'utf8');
     expect(html.length).toBeGreaterThan(100_000); // Chart.js is inlined

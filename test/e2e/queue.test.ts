@@ -112,10 +112,10 @@ function cli(args: string[]): Cli {
       }
     }
   };
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     stdout += c.toString();
   });
-  child.stderr!.on('data', (c: Buffer) => {
+  child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
     check();
   });

@@ -506,7 +506,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     ? new PromptCacheSimulator(protocol, options.cache === true ? undefined : options.cache.minTokens)
     : undefined;
 
-  const server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req).catch(() => '');
     let body: unknown;
     try {
@@ -514,7 +514,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     } catch {
       body = undefined;
     }
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0]!;
     const isChat = req.method === 'POST' && path === chatPath;
     const record: RecordedRequest = {
       method: req.method ?? '',
@@ -566,7 +566,10 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     if (res.destroyed) return;
     if ('status' in reply) sendError(protocol, res, reply);
     else sendText(protocol, res, record.call!, reply, cache?.use(body));
-  });
+  };
+  // The handler's errors are answered above (500, kept in handlerErrors); a fault of the fake itself
+  // is left unhandled, so vitest reports it as an error of the run.
+  const server = createServer((req, res) => void answer(req, res));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -108,7 +108,15 @@ export function errorBody(prefix: ProviderPrefix, status: number, message: strin
       return [{ error: { code: status, message, status: STATUS_WORDS[status] ?? 'UNKNOWN' } }];
     case 'replicate':
       return { title: status === 401 ? 'Unauthenticated' : 'Error', detail: message, status };
-    default:
+    case 'openai':
+    case 'anthropic':
+    case 'deepseek':
+    case 'groq':
+    case 'openrouter':
+    case 'ollama':
+    case 'qwen':
+    case 'novita':
+    case 'glhf':
       return {
         error: { message, type: status === 401 ? 'invalid_request_error' : 'api_error', code: status === 401 ? 'invalid_api_key' : null },
       };

@@ -29,7 +29,7 @@ export function feedbackRecorder(): FeedbackRecorder {
     messages,
     listen(bot) {
       bot.on('message', (message) => {
-        messages.push(message as unknown as FeedbackMessage);
+        messages.push(message);
       });
     },
     async feedback(bot, command, key) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { testSettings } from './version.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
 import type { LoadedTask } from '../../src/tasks/schema.ts';
-import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
+import { loadTaskProfiles, runTask, type TaskReady, type TaskRunOptions } from '../../src/app/run-task.ts';
 import type { OracleModel } from '../../src/oracle/model.ts';
 
 /** Generated task files kept for tests (written by `npm run generate` with fixed seeds). */
@@ -23,7 +23,11 @@ const LOG_TAIL = 300;
  * Plays `task` with oracle agents, its timeout capped at {@link MAX_TIMEOUT_S}; `onReady` runs once
  * the world is set up, before play. A run that does not succeed prints the tail of its log.
  */
-export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => void | Promise<void>) {
+export async function play(
+  task: LoadedTask,
+  onReady?: (ready: TaskReady) => void | Promise<void>,
+  extra: Pick<TaskRunOptions, 'commands'> = {},
+) {
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);
   let oracles: OracleModel[] = [];
   const lines: string[] = [];
@@ -33,6 +37,7 @@ export async function play(task: LoadedTask, onReady?: (ready: TaskReady) => voi
     settings,
     profiles,
     model: 'oracle',
+    ...extra,
     log: (line) => {
       lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
       if (lines.length > LOG_TAIL) lines.shift();
@@ -71,5 +76,5 @@ export function craftingTask(
     initial_inventory: inventories,
     blocked_actions: {},
     ...extra,
-  } as LoadedTask;
+  };
 }

@@ -6,6 +6,7 @@ import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } 
 import { giveItems } from '../../src/server/services/inventory.ts';
 import { TEST_VERSION } from './version.ts';
 import { waitUntil } from './wait.ts';
+import { itemByName } from '../../src/game/data.ts';
 
 export { waitUntil, type WaitOptions } from './wait.ts';
 
@@ -138,7 +139,7 @@ export function serverPlayer(server: EmbeddedServer, username: string): any {
 
 /** How many of item `name` the bot sees in its inventory. */
 export function botCount(bot: Bot, name: string): number {
-  return bot.inventory.count(bot.registry.itemsByName[name].id, null);
+  return bot.inventory.count(itemByName(bot.registry, name).id, null);
 }
 
 /** Gives `count` × `name` to the bot server-side and waits until the bot sees them. */
@@ -158,7 +159,7 @@ export async function teleport(bot: Bot, x: number, y: number, z: number): Promi
 /** Gives the bot one `name` block and places it with bot.placeBlock on top of the block at `ground`. */
 export async function place(server: EmbeddedServer, bot: Bot, name: string, ground: Vec3): Promise<Block> {
   await give(server, bot, name, 1);
-  await bot.equip(bot.registry.itemsByName[name].id, 'hand');
+  await bot.equip(itemByName(bot.registry, name).id, 'hand');
   await bot.placeBlock(bot.blockAt(ground)!, new Vec3(0, 1, 0));
   const placed = bot.blockAt(ground.offset(0, 1, 0));
   if (placed?.name !== name) throw new Error(`${name} was not placed above ${ground} (found ${placed?.name})`);

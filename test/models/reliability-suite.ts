@@ -58,7 +58,7 @@ export function reliabilitySuite(protocol: FakeProtocol, prefix: string): void {
       fake.enqueue({ status: 429, headers: { 'retry-after': '1' } }, 'waited');
       await expect(model({ maxRetries: 1 }).complete(req)).resolves.toBe('waited');
       const [first, second] = fake.requests.slice(before);
-      expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
+      expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
     });
 
     test('500 on every attempt → ModelError(server, retryable) after maxRetries', async () => {

@@ -108,7 +108,7 @@ describe.each(['anthropic', 'openai'] as const)('native tool calling via %s', (p
     expect(call.tools).toEqual(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
     const raw = fake.requests.at(-1)!.body.tools[0];
     if (protocol === 'anthropic') expect(Object.keys(raw)).toEqual(expect.arrayContaining(['name', 'description', 'input_schema']));
-    else expect(raw).toMatchObject({ type: 'function', function: { name: tools[0].name } });
+    else expect(raw).toMatchObject({ type: 'function', function: { name: tools[0]!.name } });
   });
 
   test('respond() keeps the call structured; a call without text renders the command alone', async () => {
@@ -118,8 +118,9 @@ describe.each(['anthropic', 'openai'] as const)('native tool calling via %s', (p
     expect(result.text).toBe('');
     expect(result.toolCalls).toHaveLength(1);
     expect(result.toolCalls[0]).toMatchObject({ name: 'goToCoordinates', arguments: { x: 1.5, y: 64, z: -3, closeness: 2 } });
-    expect(result.toolCalls[0].id).toMatch(protocol === 'anthropic' ? /^toolu_/ : /^call_/);
-    expect(toolCallToCommand(result.toolCalls[0], tools)).toBe('!goToCoordinates(1.5, 64, -3, 2)');
+    const call = result.toolCalls[0]!;
+    expect(call.id).toMatch(protocol === 'anthropic' ? /^toolu_/ : /^call_/);
+    expect(toolCallToCommand(call, tools)).toBe('!goToCoordinates(1.5, 64, -3, 2)');
   });
 
   test('without tools nothing tool-related is sent and plain text comes back', async () => {

@@ -8,22 +8,22 @@ import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/oracle/construction-plan.ts';
-import { OraclePolicy, pickStep, sharedRecipe } from '../../src/oracle/policy.ts';
+import { OraclePolicy } from '../../src/oracle/policy.ts';
+import { pickStep } from '../../src/oracle/work.ts';
+import type { JournalEntry, JournalRecord } from '../../src/commands/journal.ts';
+import { partnerRecipe } from '../../src/tasks/goals.ts';
 import {
   formatLying,
   formatNeed,
   formatShort,
   formatStatus,
   formatTeam,
-  parseCollector,
   parseLying,
-  parseMissedHandOver,
   parseNeed,
   parseShort,
   parseStatus,
   parseSummary,
   parseTeam,
-  parseTeammates,
 } from '../../src/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/oracle/team-plan.ts';
@@ -37,7 +37,6 @@ import {
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
-import type { ChatTurn } from '../../src/models/types.ts';
 import { LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
@@ -85,8 +84,29 @@ function team(task: Task, id: string): SimAgent[] {
     blocked: task.blocked_actions?.[String(i)] ?? [],
     targets: task.type === 'construction' ? undefined : own ? { [own[String(i)]!]: 1 } : all,
     blueprint: task.blueprint,
-    goal: goalFor(task, i),
+    ...withRecipe(goalFor(task, i)),
   }));
+}
+
+/** A Hell's Kitchen goal's partner recipe, as the task runner gives it (task data). */
+function withRecipe(goal: string): { partnerRecipe?: string } {
+  const recipe = partnerRecipe(goal);
+  return recipe ? { partnerRecipe: recipe } : {};
+}
+
+/** Journal entries, numbered as a journal would (for decisions outside the stand-in). */
+function entries(...records: JournalRecord[]): JournalEntry[] {
+  return records.map((r, i) => ({ ...r, seq: i + 1, t: 0 }));
+}
+
+/** A teammate's chat line as the agent receives it. */
+function line(from: string, text: string): JournalRecord {
+  return { kind: 'message', message: { from, text, channel: 'bot' } };
+}
+
+/** The teammates' lines an agent of the stand-in received, oldest first. */
+function heardBy(a: SimState): string[] {
+  return a.journal.since(0).flatMap((e) => (e.kind === 'message' ? [e.message.text] : []));
 }
 
 /** Every crafting task of the generator over many seeds: agent counts 1–5, depths 0–2, blocked crafting. */
@@ -243,33 +263,17 @@ describe('the chat protocol', () => {
       go: true,
       team: { Andy: status, Jill: { inventory: {}, wants: { bread: 1 }, cannot: ['craft', 'give'] } },
     });
-    expect(parseTeammates('Your goal: craft it. Work together with Jill, Bob.')).toEqual(['Jill', 'Bob']);
-    expect(
-      parseTeammates(
-        'Craft it. You have to collaborate with other agents/bots, namely Jill, Bob to complete the task as soon as possible.',
-      ),
-    ).toEqual(['Jill', 'Bob']);
     expect(parseSummary(formatTeam(false, { Andy: status }, 'Jill makes 1 bread, Andy gives Jill 2 wheat'))).toEqual({
       jobs: [{ worker: 'Jill', count: 1, target: 'bread' }],
       transfers: [{ from: 'Andy', to: 'Jill', count: 2, item: 'wheat' }],
     });
     const hk =
       "You need to make bread, but you don't have the recipe for it, your partner has it!\n\nYour partner needs to make golden_apple. You have their recipe:\nRecipe for golden_apple:\nStep 1: Get 1 apple and 8 gold ingots.\nStep 2: Craft it.\n\nYou must communicate effectively.";
-    expect(sharedRecipe(hk)).toBe(' Your recipe: Recipe for golden_apple: Step 1: Get 1 apple and 8 gold ingots. Step 2: Craft it.');
-    expect(parseStatus(`${formatStatus(status)}${sharedRecipe(hk)}`)).toEqual(status);
-    expect(parseCollector('In the end, all the food items should be given to one single bot, Andy. You can...', 'Jill')).toBe('Andy');
-    const missed = parseMissedHandOver(
-      'Tossed 2 wheat to Andy, but they picked up none within 8 s. 2 wheat lie on the ground at (26.4, -59.8, -24.2), 1.6 blocks from Andy. You have 0 wheat left.',
-    );
-    expect(missed).toEqual({ to: 'Andy', item: 'wheat', takenBy: {}, takenBack: 0, lying: { x: 26, y: -60, z: -25 } });
-    expect(parseLying(formatLying('wheat', missed!.lying!))).toEqual(missed!.lying);
-    expect(formatLying('wheat', missed!.lying!)).not.toContain('!');
-    expect(
-      parseMissedHandOver(
-        'Tossed 3 wheat to Andy, but they picked up only 1 within 8 s. You picked 1 back up. Bob picked up 1. You have 0 wheat left.',
-      ),
-    ).toEqual({ to: 'Andy', item: 'wheat', takenBy: { Bob: 1 }, takenBack: 1 });
-    expect(parseMissedHandOver('Gave 2 wheat to Andy; they picked it up. You have 0 wheat left.')).toBeUndefined();
+    expect(partnerRecipe(hk)).toBe('Recipe for golden_apple: Step 1: Get 1 apple and 8 gold ingots. Step 2: Craft it.');
+    expect(parseStatus(`${formatStatus(status)} Your recipe: ${partnerRecipe(hk)}`)).toEqual(status);
+    const lying = { x: 26, y: -60, z: -25 };
+    expect(parseLying(formatLying('wheat', lying))).toEqual(lying);
+    expect(formatLying('wheat', lying)).not.toContain('!');
     expect(parseShort(formatShort({ wheat: 2, crafting_table: 1 }, { bread: 1 }))).toEqual({
       items: { wheat: 2, crafting_table: 1 },
       target: { bread: 1 },
@@ -439,7 +443,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
         expect(success(task, id, result), `${id}, ${round}`).toBe(true);
         // What the worker said it lacks, and what the coordinator asked the team for.
         const asked = [...result.agents.values()]
-          .flatMap((a) => a.turns.map((t) => t.content.replace(/^\w+ \(a bot\): /, '')))
+          .flatMap((a) => heardBy(a))
           .map((text) => parseShort(text)?.items ?? parseNeed(text)?.items)
           .filter((items) => items !== undefined);
         expect(asked.length, `${id}: someone asked for what went astray`).toBeGreaterThan(0);
@@ -493,7 +497,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       partner: other,
       blocks: FLAT.blocks,
       mobs: FLAT.mobs,
-      turns: [...andy.turns, { role: 'user', content: `${other} (a bot): Done.` }],
+      records: entries(line(other, 'Done.')),
     });
     expect(reply, 'Jill said Done for the plan already').not.toMatch(/^!startConversation\("Jill", "Plan\./);
   });
@@ -540,7 +544,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       const mine = result.agents.get(who!)!.commands;
       const tries = mine.flatMap((c, i) => (c === first.slice(who!.length + 2) ? [i] : []));
       expect(tries).toHaveLength(2);
-      expect(mine.slice(tries[0]! + 1, tries[1]!)).toContain('!moveAway(2)');
+      expect(mine.slice(tries[0]! + 1, tries[1])).toContain('!moveAway(2)');
     }
   });
 
@@ -620,7 +624,10 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const to = /^!givePlayer\("([A-Za-z]+)"/.exec(giver.commands.find((c) => c.startsWith('!givePlayer'))!)![1]!;
     const result = simulate(data, team(task, id), FLAT, 4000, { from: giver.name, to, instead: 'Andy', unseen: true });
     expect(success(task, id, result)).toBe(true);
-    const lacked = result.agents.get(to)!.turns.filter((t) => t.role === 'user' && /^SYSTEM: You have no /.test(t.content));
+    const lacked = result.agents
+      .get(to)!
+      .journal.since(0)
+      .filter((e) => e.kind === 'outcome' && e.outcome.command === '!placeBlockAt' && e.outcome.code === 'missing_items');
     expect(lacked).toEqual([]);
   });
 
@@ -636,26 +643,30 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     } as unknown as Task;
     const played = simulate(data, team(task, 'wall'), FLAT);
     const jill = played.agents.get('Jill')!;
-    const plan = jill.turns.find((t) => t.role === 'user' && /^Andy \(a bot\): Plan\./.test(t.content))!;
+    const received = jill.journal.since(0);
+    const plan = received.find((e) => e.kind === 'message' && e.message.text.startsWith('Plan.'))!;
     const give = jill.commands.find((c) => c.startsWith('!givePlayer('));
     expect(give, 'the plan has Jill hand something over').toBeDefined();
     // The plan and a call for an item Jill does not hold, read in one go (the plan came as a note
     // while she was busy).
-    const turns: ChatTurn[] = [
-      ...jill.turns.slice(0, jill.turns.indexOf(plan)),
-      { role: 'user', content: `SYSTEM: Andy said before ending the conversation: ${plan.content.slice('Andy (a bot): '.length)}` },
-      { role: 'user', content: `Andy (a bot): ${formatNeed('Bob', { diamond: 1 })}` },
-    ];
+    const planText = plan.kind === 'message' ? plan.message.text : '';
     const reply = new OraclePolicy(data).decide({
       name: 'Jill',
       inventory: task.initial_inventory['1'] ?? {},
       targets: taskTargets({ ...task, id: 'wall' }),
       blueprint: undefined,
+      task: { teammates: ['Andy', 'Bob'] },
       canUse: (c) => !(task.blocked_actions?.['1'] ?? []).includes(c),
       partner: 'Andy',
       blocks: FLAT.blocks,
       mobs: FLAT.mobs,
-      turns,
+      records: [
+        ...received.slice(0, received.indexOf(plan)),
+        ...entries(
+          { kind: 'notice', notice: { kind: 'unread', partner: 'Andy', lines: [planText] } },
+          line('Andy', formatNeed('Bob', { diamond: 1 })),
+        ),
+      ],
     });
     expect(reply).toBe(give);
   });
@@ -666,28 +677,30 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(success(task, id, played)).toBe(true);
     const i = NAMES.indexOf('Bob');
     const bob = played.agents.get('Bob')!;
-    const go = bob.turns.findIndex((t) => t.role === 'user' && t.content.startsWith('Andy (a bot): Go.'));
+    const received = bob.journal.since(0);
+    const go = received.findIndex((e) => e.kind === 'message' && e.message.text.startsWith('Go.'));
     expect(go, 'Andy tells Bob to go').toBeGreaterThan(0);
-    const heard = bob.turns.slice(0, go + 1);
-    const unread: ChatTurn[] = [
-      ...bob.turns.slice(0, go),
-      {
-        role: 'user',
-        content: `SYSTEM: Andy said before ending the conversation: ${bob.turns[go]!.content.slice('Andy (a bot): '.length)}`,
-      },
-      { role: 'user', content: 'SYSTEM: Andy ended the conversation.' },
+    const goText = (received[go] as Extract<JournalEntry, { kind: 'message' }>).message.text;
+    const heard = received.slice(0, go + 1);
+    const unread: JournalEntry[] = [
+      ...received.slice(0, go),
+      ...entries(
+        { kind: 'notice', notice: { kind: 'unread', partner: 'Andy', lines: [goText] } },
+        { kind: 'notice', notice: { kind: 'ended', partner: 'Andy', text: '' } },
+      ),
     ];
-    const decide = (turns: ChatTurn[]) =>
+    const decide = (records: JournalEntry[]) =>
       new OraclePolicy(data).decide({
         name: 'Bob',
         inventory: task.initial_inventory[String(i)] ?? {},
         targets: undefined,
         blueprint: task.blueprint,
+        task: { teammates: NAMES.slice(0, task.agent_count).filter((n) => n !== 'Bob') },
         canUse: () => true,
         partner: undefined,
         blocks: FLAT.blocks,
         mobs: FLAT.mobs,
-        turns,
+        records,
       });
     const asHeard = decide(heard);
     expect(asHeard).toMatch(/^!/);
@@ -762,12 +775,10 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     };
     for (const agents of [2, 3, 4, 5])
       for (let holder = 0; holder < agents; holder++) {
-        const members = NAMES.slice(0, agents).map((name, i) => ({
-          name,
-          inventory: (i === holder ? { stone: 9, oak_planks: 3 } : {}) as Record<string, number>,
-          canBuild: true,
-          canGive: true,
-        }));
+        const members = NAMES.slice(0, agents).map((name, i) => {
+          const inventory: Record<string, number> = i === holder ? { stone: 9, oak_planks: 3 } : {};
+          return { name, inventory, canBuild: true, canGive: true };
+        });
         const plan = planConstruction(blueprint, members);
         expect(plan.unsolvable).toBeUndefined();
         const cells = new Map<string, number>();
@@ -784,7 +795,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
 describe('sowing back after a harvest (in-memory world)', () => {
   const cook = (targets: Record<string, number>, blocked: string[] = [], world = COOKING) =>
-    simulate(data, [{ name: 'Andy', inventory: {}, blocked, targets, goal: 'Cook it.' }], world).agents.get('Andy')!;
+    simulate(data, [{ name: 'Andy', inventory: {}, blocked, targets }], world).agents.get('Andy')!;
 
   test('the harvested crop is sown back with the seeds the dish does not use, then the work goes on', () => {
     const bread = cook({ bread: 1 });
@@ -800,7 +811,9 @@ describe('sowing back after a harvest (in-memory world)', () => {
     const noFarmland = { ...COOKING, blocks: COOKING.blocks.filter((b) => b !== 'farmland') };
     const failed = cook({ bread: 1 }, [], noFarmland);
     expect(failed.commands).toEqual(['!collectBlocks("wheat", 3)', '!sow("wheat_seeds", 3)', '!craftRecipe("bread", 1)']);
-    expect(failed.turns.some((t) => /!sow failed: wheat_seeds needs farmland/.test(t.content))).toBe(true);
+    expect(
+      failed.journal.since(0).some((e) => e.kind === 'outcome' && e.outcome.command === '!sow' && e.outcome.code === 'not_found'),
+    ).toBe(true);
     expect(failed.inventory.bread).toBe(1);
     const blocked = cook({ bread: 1 }, ['!sow']);
     expect(blocked.commands).toEqual(['!collectBlocks("wheat", 3)', '!craftRecipe("bread", 1)']);

@@ -51,7 +51,9 @@ describe('deepMerge', () => {
 describe('loadMergedProfile', () => {
   test('the shipped base profiles exist and differ in their modes', async () => {
     const bot = writeJson('andy.json', { name: 'Andy', model: 'anthropic/claude-test' });
-    const [survival, creative, god] = await Promise.all(BASE_PROFILES.map((base) => loadMergedProfile(bot, { base })));
+    const load = (base: (typeof BASE_PROFILES)[number]) => loadMergedProfile(bot, { base });
+    const [s, c, g] = BASE_PROFILES;
+    const [survival, creative, god] = await Promise.all([load(s), load(c), load(g)]);
     expect(survival.modes).toMatchObject({ self_preservation: true, hunting: true, cheat: false });
     expect(creative.modes).toMatchObject({ self_preservation: false, hunting: false, cheat: false, unstuck: true });
     expect(god.modes).toMatchObject({ cheat: true, self_preservation: false });
@@ -114,9 +116,13 @@ describe('fillTemplate', () => {
   });
 
   test('the shipped prompts use only standard variables, and fill completely', () => {
-    const defaults = JSON.parse(readFileSync(path.join(PROFILE_DEFAULTS_DIR, '_default.json'), 'utf8')) as Record<string, string>;
+    const keys = ['conversing', 'coding', 'saving_memory', 'bot_responder'] as const;
+    const defaults = JSON.parse(readFileSync(path.join(PROFILE_DEFAULTS_DIR, '_default.json'), 'utf8')) as Record<
+      (typeof keys)[number],
+      string
+    >;
     const all = Object.fromEntries(PROMPT_VARIABLES.map((v) => [v, `<${v}>`]));
-    for (const key of ['conversing', 'coding', 'saving_memory', 'bot_responder']) {
+    for (const key of keys) {
       for (const v of templateVariables(defaults[key])) expect(PROMPT_VARIABLES, `${key} uses $${v}`).toContain(v);
       expect(fillTemplate(defaults[key], all).unknown).toEqual([]);
     }

@@ -57,18 +57,19 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     expect(result.value).toBe('collected 3 oak_log');
     expect(result.message).toBe('Code ran: collected 3 oak_log');
     expect(result.attempts).toHaveLength(2);
-    expect(result.attempts[0].result).toMatchObject({ ok: false, error: { kind: 'runtime', line: 2 } });
+    expect(result.attempts[0]!.result).toMatchObject({ ok: false, error: { kind: 'runtime', line: 2 } });
     // The first run collected before failing; the second collected and spoke.
     expect(log).toEqual(['collect oak_log 3', 'collect oak_log 3', 'say got wood']);
 
     const calls = fake.requests.slice(before).map((r) => r.call!);
     expect(calls).toHaveLength(2);
-    expect(calls[0].system).toContain('collectBlocks(type, n): collect n blocks of type');
-    expect(calls[0].lastUserMessage).toBe('Write code to: collect 3 oak logs and tell me');
+    const [first, second] = [calls[0]!, calls[1]!];
+    expect(first.system).toContain('collectBlocks(type, n): collect n blocks of type');
+    expect(first.lastUserMessage).toBe('Write code to: collect 3 oak logs and tell me');
     // Second request: the task, the broken code as the assistant turn, then the error as feedback.
-    expect(calls[1].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(calls[1].messages[1].content).toContain('await say("got " + m);');
-    expect(calls[1].lastUserMessage).toMatch(/^Your code failed: ReferenceError: .*m.* \(line 2\)/);
+    expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(second.messages[1]!.content).toContain('await say("got " + m);');
+    expect(second.lastUserMessage).toMatch(/^Your code failed: ReferenceError: .*m.* \(line 2\)/);
   });
 
   test('gives up after maxAttempts with the last error; replies without code cost an attempt', async () => {
@@ -91,7 +92,7 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
     const result = await writeAndRunCode({ model, task: 't', skillsDoc: SKILLS_DOC, skills: {}, timeoutMs: 500 });
     expect(result.ok).toBe(true);
-    expect(result.attempts[0].result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(result.attempts[0]?.result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(fake.requests.at(-1)!.call!.lastUserMessage).toContain('time limit');
   });
 

@@ -17,6 +17,7 @@ import { inventoryCounts } from '../../src/skills/items.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
+import { blockById } from '../../src/game/data.ts';
 
 const settings = testSettings({ chat_bot_messages: false, allow_insecure_coding: true, code_timeout_s: 120 });
 const names = nameResolver(settings.minecraft_version);
@@ -56,7 +57,7 @@ async function run(text: string): Promise<string> {
 
 async function serverBlock(p: Vec3): Promise<string> {
   const server = running.server!;
-  return server.serv.registry.blocks[(await server.serv.overworld.getBlock(p)).type].name;
+  return blockById(server.serv.registry, (await server.serv.overworld.getBlock(p)).type).name;
 }
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { stateOf } from '../../src/server/services/blocks.ts';
 import { configureMechanics } from '../../src/server/services/game-rules.ts';
 import { damageOf, setDamage } from '../../src/server/services/items.ts';
 import { movementOf } from '../../src/server/services/movement.ts';
+import { itemByName } from '../../src/game/data.ts';
 
 let barriers = 0;
 
@@ -89,7 +90,7 @@ describe('block mechanics', () => {
    * as the server sees them: a pickup moves an item from the ground to the inventory at once there.
    */
   function dropped(bot: Bot, name: string, near: Vec3): number {
-    const id = bot.registry.itemsByName[name].id;
+    const id = itemByName(bot.registry, name).id;
     const slots = serverPlayer(server, bot.username).inventory.slots as ({ type: number; count: number } | null)[];
     const held = slots.reduce((n, item) => n + (item?.type === id ? Number(item.count) : 0), 0);
     return (
@@ -119,7 +120,7 @@ describe('block mechanics', () => {
     expect(botCount(bot, 'netherrack')).toBe(0);
 
     await give(server, bot, 'wooden_pickaxe', 1);
-    await bot.equip(reg.itemsByName.wooden_pickaxe.id, 'hand');
+    await bot.equip(itemByName(reg, 'wooden_pickaxe').id, 'hand');
     const stone = ground.offset(1, 1, 0);
     await setBlock(bot, stone, 'stone');
     const digTime = bot.digTime(bot.blockAt(stone)!);
@@ -132,7 +133,7 @@ describe('block mechanics', () => {
     expect(damageOf(player.inventory.slots[36 + player.heldItemSlot])).toBe(1);
 
     // One use left: the next block breaks it (wooden pickaxe max durability 59).
-    const max = reg.itemsByName.wooden_pickaxe.maxDurability!;
+    const max = itemByName(reg, 'wooden_pickaxe').maxDurability!;
     const pick = player.inventory.slots[36 + player.heldItemSlot];
     setDamage(server.serv, pick, max - 1);
     player.inventory.updateSlot(36 + player.heldItemSlot, pick);
@@ -208,12 +209,12 @@ describe('block mechanics', () => {
     await setBlock(bot, ground.offset(-1, 0, 0), 'dirt');
     await give(server, bot, 'wooden_hoe', 1);
     await give(server, bot, 'wheat_seeds', 2);
-    await bot.equip(reg.itemsByName.wooden_hoe.id, 'hand');
+    await bot.equip(itemByName(reg, 'wooden_hoe').id, 'hand');
     await bot.activateBlock(bot.blockAt(dirt)!);
     await waitUntil(() => bot.blockAt(dirt)?.name === 'farmland', 'dirt turns into farmland');
     await waitUntil(() => bot.heldItem?.durabilityUsed === 1, 'the hoe wears');
 
-    await bot.equip(reg.itemsByName.wheat_seeds.id, 'hand');
+    await bot.equip(itemByName(reg, 'wheat_seeds').id, 'hand');
     await expect(bot.placeBlock(bot.blockAt(ground.offset(-1, 0, 0))!, new Vec3(0, 1, 0))).rejects.toThrow(/refused/);
     expect(botCount(bot, 'wheat_seeds')).toBe(2);
     configureMechanics(server.serv, { randomTickSpeed: 4096 * 20 });
@@ -232,7 +233,7 @@ describe('block mechanics', () => {
   test('doors place two halves facing the player and bot.activateBlock opens and closes both', async () => {
     const { bot, ground } = await join('Doorman');
     await give(server, bot, 'oak_door', 1);
-    await bot.equip(bot.registry.itemsByName.oak_door.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'oak_door').id, 'hand');
     const floor = ground.offset(2, 0, 0); // east of the bot
     await bot.placeBlock(bot.blockAt(floor)!, new Vec3(0, 1, 0));
     const lower = floor.offset(0, 1, 0);
@@ -264,7 +265,7 @@ describe('block mechanics', () => {
   test('beds place foot and head; sleeping at night skips to morning and sets the spawn point', async () => {
     const { bot, ground } = await join('Sleeper');
     await give(server, bot, 'red_bed', 1);
-    await bot.equip(bot.registry.itemsByName.red_bed.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'red_bed').id, 'hand');
     const floor = ground.offset(2, 0, 0);
     await bot.placeBlock(bot.blockAt(floor)!, new Vec3(0, 1, 0));
     const foot = floor.offset(0, 1, 0);
@@ -302,12 +303,12 @@ describe('block mechanics', () => {
     ] as const)
       await give(server, bot, item, n);
     const east = ground.offset(2, 0, 0);
-    await bot.equip(reg.itemsByName.oak_stairs.id, 'hand');
+    await bot.equip(itemByName(reg, 'oak_stairs').id, 'hand');
     await bot.placeBlock(bot.blockAt(east)!, new Vec3(0, 1, 0));
     expect(bot.blockAt(east.offset(0, 1, 0))?.getProperties()).toMatchObject({ facing: 'east', half: 'bottom', shape: 'straight' });
 
     const slabAt = ground.offset(0, 0, 2);
-    await bot.equip(reg.itemsByName.oak_slab.id, 'hand');
+    await bot.equip(itemByName(reg, 'oak_slab').id, 'hand');
     await bot.placeBlock(bot.blockAt(slabAt)!, new Vec3(0, 1, 0));
     expect(bot.blockAt(slabAt.offset(0, 1, 0))?.getProperties().type).toBe('bottom');
     // Completing the slab changes the clicked block, not the one above: mineflayer calls that a refusal.
@@ -317,7 +318,7 @@ describe('block mechanics', () => {
     // Torch on the floor and on the west side of a stone block.
     const pillar = ground.offset(-2, 1, 0);
     await setBlock(bot, pillar, 'dirt');
-    await bot.equip(reg.itemsByName.torch.id, 'hand');
+    await bot.equip(itemByName(reg, 'torch').id, 'hand');
     await bot.placeBlock(bot.blockAt(ground.offset(0, 0, -2))!, new Vec3(0, 1, 0));
     expect(bot.blockAt(ground.offset(0, 1, -2))?.name).toBe('torch');
     await bot.placeBlock(bot.blockAt(pillar)!, new Vec3(1, 0, 0));
@@ -325,7 +326,7 @@ describe('block mechanics', () => {
     expect(bot.blockAt(pillar.offset(1, 0, 0))?.getProperties().facing).toBe('east');
 
     const carpetAt = ground.offset(2, 0, 2);
-    await bot.equip(reg.itemsByName.white_carpet.id, 'hand');
+    await bot.equip(itemByName(reg, 'white_carpet').id, 'hand');
     await bot.placeBlock(bot.blockAt(carpetAt)!, new Vec3(0, 1, 0));
     expect(bot.blockAt(carpetAt.offset(0, 1, 0))?.name).toBe('white_carpet');
     // Digging the dirt pops the wall torch off, dropping it.
@@ -344,7 +345,7 @@ describe('block mechanics', () => {
     bot.chat('/gamemode creative');
     await waitUntil(() => bot.game.gameMode === 'creative', 'bot sees creative');
     const Item = createRequire(import.meta.url)('prismarine-item')(bot.registry);
-    await bot.creative.setInventorySlot(36, new Item(bot.registry.itemsByName.diamond_block.id, 5));
+    await bot.creative.setInventorySlot(36, new Item(itemByName(bot.registry, 'diamond_block').id, 5));
     const player = serverPlayer(server, 'Creator');
     await waitUntil(
       () => player.inventory.slots[36]?.name === 'diamond_block' && Number(player.inventory.slots[36]?.count) === 5,
@@ -366,7 +367,7 @@ describe('block mechanics', () => {
     // Survival clients may not set slots.
     // The server refuses by resending the whole inventory.
     const resent = new Promise((resolve) => bot._client.once('window_items', resolve));
-    bot._client.write('set_creative_slot', { slot: 37, item: Item.toNotch(new Item(bot.registry.itemsByName.diamond.id, 1)) });
+    bot._client.write('set_creative_slot', { slot: 37, item: Item.toNotch(new Item(itemByName(bot.registry, 'diamond').id, 1)) });
     await resent;
     expect(player.inventory.slots[37]).toBeFalsy();
   });

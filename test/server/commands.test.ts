@@ -9,6 +9,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, countTicks, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {
@@ -31,7 +32,7 @@ function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<stri
 function stored(server: EmbeddedServer, pos: Vec3): { kind: string; slots: (string | null)[]; data: Record<string, number> } | undefined {
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   if (!entity) return undefined;
-  const slots = entity.slots.map((i) => (i ? `${server.serv.registry.items[i.type].name}×${Number(i.count)}` : null));
+  const slots = entity.slots.map((i) => (i ? `${itemById(server.serv.registry, i.type).name}×${Number(i.count)}` : null));
   return { kind: entity.kind, slots, data: entity.data };
 }
 
@@ -120,7 +121,6 @@ describe('block commands', () => {
 
   test('/fill destroy drops the old blocks as items the bot collects; keep and outline', async () => {
     const bot = await join();
-    const { itemsByName } = server.serv.registry;
     const feet = bot.entity.position.floored();
     // The bot stands next to a 3x1x1 row of oak logs, replaced with destroy: 3 oak_log items drop.
     const x = feet.x + 1,
@@ -154,7 +154,7 @@ describe('block commands', () => {
       serverPlayer(server, bot.username)
         .inventory.slots.filter(Boolean)
         .map((i: { type: number; count: number }) => [i.type, i.count]),
-    ).toEqual([[itemsByName.oak_log.id, 3]]);
+    ).toEqual([[itemByName(server.serv.registry, 'oak_log').id, 3]]);
 
     // keep only fills air; outline leaves the inside alone.
     const ox = feet.x + 6,
@@ -187,7 +187,7 @@ describe('block commands', () => {
     await waitUntil(() => bot.blockAt(feet.offset(1, 0, 0))?.name === 'wheat', 'wheat visible');
     expect(String(bot.blockAt(feet.offset(1, 0, 0))!.getProperties().age)).toBe('7');
     // destroy: the furnace drops itself as an item entity the bot sees.
-    const furnaceId = server.serv.registry.itemsByName.furnace.id;
+    const furnaceId = itemByName(server.serv.registry, 'furnace').id;
     const dropped = new Promise<void>((resolve) =>
       bot.on('itemDrop', (entity) => {
         if (entity.getDroppedItem()?.type === furnaceId) resolve();
@@ -218,7 +218,7 @@ describe('block commands', () => {
     ).toBe(`Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`);
     // Burning: the block turns lit at once, and burns down one tick per tick even without input.
     await waitUntil(() => bot.blockAt(pos)?.getProperties().lit === true, 'the bot sees the furnace lit');
-    await waitUntil(() => stored(server, pos)!.data.litTime < 1000, 'the furnace burns down');
+    await waitUntil(() => (stored(server, pos)!.data.litTime ?? Infinity) < 1000, 'the furnace burns down');
     expect(stored(server, pos)).toMatchObject({ kind: 'furnace', data: { litDuration: 1000, cookingProgress: 0, cookingTotalTime: 200 } });
 
     // /data get prints vanilla's names of the server's version: 1.21.4 renamed the furnace keys.
@@ -296,7 +296,7 @@ describe('block commands', () => {
     expect(clock.ticks).toBeLessThan(200);
     expect(window.inputItem()).toMatchObject({ name: 'beef', count: 1 });
     expect(window.fuelItem()).toMatchObject({ name: 'coal', count: 63 });
-    window.close();
+    await window.close();
     bot._client.off('craft_progress_bar', onProperty);
 
     // The blast furnace burned its /data fuel only: the coal is untouched.
@@ -305,7 +305,7 @@ describe('block commands', () => {
     const blastWindow = await bot.openFurnace(bot.blockAt(blast)!);
     expect(blastWindow.outputItem()).toMatchObject({ name: 'iron_ingot', count: 1 });
     await blastWindow.takeOutput();
-    blastWindow.close();
+    await blastWindow.close();
     expect(botCount(bot, 'iron_ingot')).toBe(1);
   });
 
@@ -329,7 +329,7 @@ describe('block commands', () => {
     await waitUntil(() => window.slots[26]?.name === 'iron_pickaxe', 'the open window shows the pickaxe');
     await run(bot, `/item replace block ${c} container.3 with air`, /^Replaced a slot/);
     await waitUntil(() => window.slots[3] === null, 'the open window shows slot 3 emptied');
-    window.close();
+    await window.close();
     expect(stored(server, chest)!.slots.filter(Boolean)).toEqual(['iron_pickaxe×1']);
     expect(await run(bot, `/data get block ${c} Items`, /has the following block data/)).toMatch(
       /: \[\{Slot: 26, id: "minecraft:iron_pickaxe", count: 1\}\]$/,
@@ -342,7 +342,7 @@ describe('block commands', () => {
     );
     const barrelWindow = await bot.openContainer(bot.blockAt(barrel)!);
     expect(barrelWindow.containerItems().map((i) => [i.slot, i.name, i.count])).toEqual([[0, 'bread', 3]]);
-    barrelWindow.close();
+    await barrelWindow.close();
 
     await run(bot, `/item replace block ${c} container.27 with apple`, /^The target does not have slot 27/);
     await run(bot, `/item replace block ${chest.x} ${chest.y - 1} ${chest.z} container.0 with apple`, /is not a container/);

@@ -12,6 +12,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, place, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 type ServerItem = { type: number; count: number } | null;
 
@@ -22,7 +23,7 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
   const out: Record<string, number> = {};
   for (const item of entity.slots as ServerItem[]) {
     if (!item) continue;
-    const name = server.serv.registry.items[item.type].name as string;
+    const name = itemById(server.serv.registry, item.type).name;
     out[name] = (out[name] ?? 0) + Number(item.count);
   }
   return out;
@@ -30,7 +31,7 @@ function storedItems(server: EmbeddedServer, pos: Vec3): Record<string, number> 
 
 /** Stack sizes of one item in the server's block entity at `pos`, largest first. */
 function storedStacks(server: EmbeddedServer, pos: Vec3, name: string): number[] {
-  const id = server.serv.registry.itemsByName[name].id;
+  const id = itemByName(server.serv.registry, name).id;
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   return ((entity?.slots as ServerItem[]) ?? [])
     .filter((i) => i?.type === id)
@@ -78,7 +79,7 @@ describe('containers', () => {
     expect(chest.getProperties()).toMatchObject({ facing: 'west', type: 'single' });
     expect(await serverBlock(server, chest.position)).toMatchObject({ name: 'chest', properties: { facing: 'west', type: 'single' } });
 
-    const cobble = bot.registry.itemsByName.cobblestone.id;
+    const cobble = itemByName(bot.registry, 'cobblestone').id;
     await give(server, bot, 'cobblestone', 150);
     let window = await bot.openContainer(chest);
     expect(window.type).toBe('minecraft:generic_9x3');
@@ -87,7 +88,7 @@ describe('containers', () => {
     expect(window.containerCount(cobble, null)).toBe(150);
     expect(window.count(cobble, null)).toBe(0); // the bot's inventory part of the window
     await eventually(() => storedStacks(server, chest.position, 'cobblestone'), [64, 64, 22], 'server: 150 cobblestone in 3 stacks');
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cobblestone')).toBe(0);
 
     // Reopened (openChest is the same call), the contents are still there; take 150 back out.
@@ -95,7 +96,7 @@ describe('containers', () => {
     expect(window.containerCount(cobble, null)).toBe(150);
     await window.withdraw(cobble, null, 150);
     expect(window.containerCount(cobble, null)).toBe(0);
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cobblestone')).toBe(150);
     await eventually(() => storedItems(server, chest.position), {}, 'server: chest empty');
   });
@@ -112,8 +113,8 @@ describe('containers', () => {
     expect(bot.blockAt(second.position)?.getProperties()).toMatchObject({ facing: 'west', type: 'left' });
     expect((await serverBlock(server, first.position)).properties).toMatchObject({ facing: 'west', type: 'right' });
 
-    const dirt = bot.registry.itemsByName.dirt.id;
-    const stone = bot.registry.itemsByName.stone.id;
+    const dirt = itemByName(bot.registry, 'dirt').id;
+    const stone = itemByName(bot.registry, 'stone').id;
     await give(server, bot, 'dirt', 100);
     await give(server, bot, 'stone', 1628);
     let window = await bot.openContainer(bot.blockAt(second.position)!);
@@ -121,7 +122,7 @@ describe('containers', () => {
     expect(window.inventoryStart).toBe(54);
     expect(window.slots).toHaveLength(54 + 36);
     await window.deposit(dirt, null, 100);
-    window.close();
+    await window.close();
     // The right half's 27 slots come first: both stacks landed in the first chest's storage.
     await eventually(() => storedStacks(server, first.position, 'dirt'), [64, 36], 'server: dirt in the right half');
 
@@ -133,7 +134,7 @@ describe('containers', () => {
     await window.deposit(stone, null, 1628);
     expect(window.containerCount(stone, null)).toBe(1628);
     expect(window.slots[27]).toMatchObject({ name: 'stone', count: 28 });
-    window.close();
+    await window.close();
     await eventually(() => storedItems(server, second.position), { stone: 28 }, 'server: the rest went into the left half');
     expect(storedItems(server, first.position)).toEqual({ dirt: 100, stone: 1600 });
   });
@@ -144,7 +145,7 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 5.5);
     const barrel = await place(server, bot, 'barrel', spawn.offset(2, -1, -6));
     expect(barrel.getProperties()).toMatchObject({ facing: 'west', open: false });
-    const apple = bot.registry.itemsByName.apple.id;
+    const apple = itemByName(bot.registry, 'apple').id;
     await give(server, bot, 'apple', 20);
     const window = await bot.openContainer(barrel);
     expect(window.type).toBe('minecraft:generic_9x3');
@@ -152,7 +153,7 @@ describe('containers', () => {
     await waitUntil(() => bot!.blockAt(barrel.position)?.getProperties().open === true, 'barrel shows open');
     await window.deposit(apple, null, 20);
     await window.withdraw(apple, null, 7);
-    window.close();
+    await window.close();
     expect(botCount(bot, 'apple')).toBe(7);
     await eventually(() => storedItems(server, barrel.position), { apple: 13 }, 'server: 13 apples in the barrel');
     await waitUntil(() => bot!.blockAt(barrel.position)?.getProperties().open === false, 'barrel shows closed');
@@ -164,11 +165,11 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z - 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, -16));
     await give(server, bot, 'oak_slab', 1);
-    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'oak_slab').id, 'hand');
     // vanilla useItemOn: the block is used first (not sneaking), so the held slab stays in hand.
     const window = await bot.openContainer(chest);
     expect(window.type).toBe('minecraft:generic_9x3');
-    window.close();
+    await window.close();
     expect((await serverBlock(server, chest.position.offset(0, 1, 0))).name).toBe('air');
     expect(botCount(bot, 'oak_slab')).toBe(1);
   });
@@ -179,7 +180,7 @@ describe('containers', () => {
     await teleport(bot, spawn.x + 0.5, spawn.y, spawn.z + 15.5);
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 15));
     await give(server, bot, 'oak_slab', 1);
-    await bot.equip(bot.registry.itemsByName.oak_slab.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'oak_slab').id, 'hand');
     const player = serverPlayer(server, 'Sneaker');
     let opened = 0;
     bot.on('windowOpen', () => {
@@ -199,7 +200,7 @@ describe('containers', () => {
     await waitUntil(() => player.crouching === false, 'the server sees the bot stand up');
     const window = await bot.openContainer(bot.blockAt(chest.position)!);
     expect(window.type).toBe('minecraft:generic_9x3');
-    window.close();
+    await window.close();
   });
 
   test('breaking a chest drops its contents as item entities', async () => {
@@ -210,9 +211,9 @@ describe('containers', () => {
     await give(server, bot, 'cobblestone', 40);
     await give(server, bot, 'iron_ingot', 3);
     const window = await bot.openContainer(chest);
-    await window.deposit(bot.registry.itemsByName.cobblestone.id, null, 40);
-    await window.deposit(bot.registry.itemsByName.iron_ingot.id, null, 3);
-    window.close();
+    await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 40);
+    await window.deposit(itemByName(bot.registry, 'iron_ingot').id, null, 3);
+    await window.close();
     await eventually(() => storedItems(server, chest.position), { cobblestone: 40, iron_ingot: 3 }, 'server: chest filled');
 
     // Items already lying around the chest (none expected), to count only the new ones.
@@ -221,14 +222,14 @@ describe('containers', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       for (const e of Object.values(server.serv.entities) as any[]) {
         if (e.itemId === undefined || e.position.distanceTo(chest.position.offset(0.5, 0.5, 0.5)) > 3) continue;
-        const name = server.serv.registry.items[e.itemId].name as string;
+        const name = itemById(server.serv.registry, e.itemId).name;
         out[name] = (out[name] ?? 0) + Number(e.itemCount);
       }
       return out;
     };
     expect(itemsNear()).toEqual({});
     await give(server, bot, 'diamond_axe', 1);
-    await bot.equip(bot.registry.itemsByName.diamond_axe.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'diamond_axe').id, 'hand');
     await bot.dig(bot.blockAt(chest.position)!);
     expect(bot.blockAt(chest.position)?.name).toBe('air');
     await eventually(itemsNear, { chest: 1, cobblestone: 40, iron_ingot: 3 }, 'contents and the chest lie on the ground');
@@ -256,8 +257,8 @@ describe('container persistence', () => {
     const chest = await place(server, bot, 'chest', spawn.offset(2, -1, 0));
     await give(server, bot, 'cobblestone', 70);
     const window = await bot.openContainer(chest);
-    await window.deposit(bot.registry.itemsByName.cobblestone.id, null, 70);
-    window.close();
+    await window.deposit(itemByName(bot.registry, 'cobblestone').id, null, 70);
+    await window.close();
     await eventually(() => storedItems(server!, chest.position), { cobblestone: 70 }, 'server: 70 cobblestone stored');
     bot.quit();
     await server.close();
@@ -269,9 +270,9 @@ describe('container persistence', () => {
     const again = bot.blockAt(chest.position);
     expect(again?.name).toBe('chest');
     const reopened = await bot.openContainer(again!);
-    expect(reopened.containerCount(bot.registry.itemsByName.cobblestone.id, null)).toBe(70);
-    await reopened.withdraw(bot.registry.itemsByName.cobblestone.id, null, 70);
-    reopened.close();
+    expect(reopened.containerCount(itemByName(bot.registry, 'cobblestone').id, null)).toBe(70);
+    await reopened.withdraw(itemByName(bot.registry, 'cobblestone').id, null, 70);
+    await reopened.close();
     expect(botCount(bot, 'cobblestone')).toBe(70);
   });
 });

@@ -8,10 +8,11 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { itemByName } from '../../src/game/data.ts';
 
 /** Items of one name in a player's main inventory + hotbar, as the server sees it. */
 function serverCount(server: EmbeddedServer, username: string, name: string): number {
-  const id = server.serv.registry.itemsByName[name].id;
+  const id = itemByName(server.serv.registry, name).id;
   const slots = serverPlayer(server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.slice(9, 45).reduce((n, item) => n + (item && item.type === id ? Number(item.count) : 0), 0);
 }
@@ -24,10 +25,10 @@ async function expectServerCount(server: EmbeddedServer, username: string, name:
 }
 
 async function craft(bot: Bot, name: string, count: number, table: ReturnType<Bot['blockAt']> = null): Promise<void> {
-  const id = bot.registry.itemsByName[name].id;
+  const id = itemByName(bot.registry, name).id;
   const recipes = bot.recipesFor(id, null, 1, table);
   expect(recipes.length, `a recipe for ${name}`).toBeGreaterThan(0);
-  await bot.craft(recipes[0], count, table ?? undefined);
+  await bot.craft(recipes[0]!, count, table ?? undefined);
 }
 
 describe('crafting', () => {
@@ -67,7 +68,7 @@ describe('crafting', () => {
   test('crafting table: place it, then pickaxe, banner, compass and a shapeless firework', async () => {
     bot = await connectBot(server, 'Crafter3');
     await give(server, bot, 'crafting_table', 1);
-    await bot.equip(bot.registry.itemsByName.crafting_table.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'crafting_table').id, 'hand');
     const ground = bot.blockAt(bot.entity.position.offset(2, -1, 0).floored());
     expect(ground?.name).toBe('grass_block');
     await bot.placeBlock(ground!, new Vec3(0, 1, 0));
@@ -126,19 +127,19 @@ describe('crafting', () => {
   test('closing a crafting table returns the grid items to the inventory', async () => {
     bot = await connectBot(server, 'Closer');
     await give(server, bot, 'crafting_table', 1);
-    await bot.equip(bot.registry.itemsByName.crafting_table.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'crafting_table').id, 'hand');
     const ground = bot.blockAt(bot.entity.position.offset(-2, -1, 0).floored())!;
     await bot.placeBlock(ground, new Vec3(0, 1, 0));
     const table = bot.blockAt(ground.position.offset(0, 1, 0))!;
     await give(server, bot, 'oak_log', 5);
     const window = await bot.openBlock(table);
     expect(window.type).toBe('minecraft:crafting');
-    const logSlot = window.findInventoryItem(bot.registry.itemsByName.oak_log.id, null, false)!.slot;
+    const logSlot = window.findInventoryItem(itemByName(bot.registry, 'oak_log').id, null, false)!.slot;
     await bot.clickWindow(logSlot, 0, 0);
     await bot.clickWindow(5, 0, 0); // all 5 logs into the grid's centre
     await waitUntil(() => window.slots[0]?.name === 'oak_planks', 'the table shows 4 planks as the result');
     await expectServerCount(server, 'Closer', 'oak_log', 0);
-    bot.closeWindow(window);
+    await bot.closeWindow(window);
     await expectServerCount(server, 'Closer', 'oak_log', 5);
     await waitUntil(() => botCount(bot!, 'oak_log') === 5, 'bot: logs back in the inventory');
     expect(botCount(bot, 'oak_planks')).toBe(0);

@@ -24,11 +24,12 @@ import { PLAYER_THROW_PICKUP_DELAY_TICKS, spawnItemEntity } from '../../src/serv
 import { itemClass } from '../../src/server/services/items.ts';
 import { TICKS_PER_SECOND } from '../../src/server/services/geometry.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { blockByName, itemById, itemByName } from '../../src/game/data.ts';
 
 type ServerItem = { type: number; count: number } | null;
 
 function itemId(server: EmbeddedServer, name: string): number {
-  return server.serv.registry.itemsByName[name].id;
+  return itemByName(server.serv.registry, name).id;
 }
 
 /** Items of one name in main inventory + hotbar, as the server sees it. */
@@ -40,7 +41,7 @@ function serverCount(server: EmbeddedServer, username: string, name: string): nu
 
 function serverSlot(server: EmbeddedServer, username: string, slot: number): { name: string; count: number } | null {
   const item = serverPlayer(server, username).inventory.slots[slot] as ServerItem;
-  return item ? { name: server.serv.registry.items[item.type].name, count: Number(item.count) } : null;
+  return item ? { name: itemById(server.serv.registry, item.type).name, count: Number(item.count) } : null;
 }
 
 function botSlot(bot: Bot, slot: number): { name: string; count: number } | null {
@@ -120,7 +121,7 @@ describe('toss and pickup', () => {
     await thrower.lookAt(catcher.entity.position.offset(0, thrower.entity.height * 0.9, 0), true);
     await roundTrip(thrower); // the server has the look
     // Tossing a whole stack is one left click outside the window: one item entity of 10.
-    await thrower.toss(thrower.registry.itemsByName.oak_planks.id, null, 10);
+    await thrower.toss(itemByName(thrower.registry, 'oak_planks').id, null, 10);
 
     expect(botCount(thrower, 'oak_planks')).toBe(0);
     await eventually(() => serverCount(server, 'Thrower', 'oak_planks'), 0, 'thrower has no planks left (server)');
@@ -129,7 +130,8 @@ describe('toss and pickup', () => {
     expect(entity?.itemCount).toBe(10);
     // The catcher sees the item entity with its stack (item metadata on 1.20.2+).
     await waitUntil(() => seen.length > 0, 'catcher sees itemDrop');
-    const dropped = seen[0].getDroppedItem();
+    const drop = seen[0]!;
+    const dropped = drop.getDroppedItem();
     expect(dropped?.name).toBe('oak_planks');
     expect(dropped?.count).toBe(10);
     // It flew forward, towards the catcher, not onto the thrower's feet.
@@ -150,7 +152,7 @@ describe('toss and pickup', () => {
 
     const collected = new Promise<[Entity, Entity]>((resolve) => catcher.once('playerCollect', (a, b) => resolve([a, b])));
     // Walk onto the item, steering towards where the catcher sees it.
-    const seenItem = catcher.entities[seen[0].id];
+    const seenItem = catcher.entities[drop.id]!;
     const steer = setInterval(() => {
       void catcher.lookAt(new Vec3(seenItem.position.x, catcher.entity.position.y + 1.6, seenItem.position.z), true);
     }, 50);
@@ -163,7 +165,7 @@ describe('toss and pickup', () => {
       catcher.setControlState('forward', false);
     });
     expect(collector.id).toBe(catcher.entity.id);
-    expect(item.id).toBe(seen[0].id);
+    expect(item.id).toBe(drop.id);
 
     // 60 + 10 = a full stack of 64 and 6 more, in the bot's view and on the server.
     await waitUntil(() => botCount(catcher, 'oak_planks') === 70, 'catcher has 70 planks');
@@ -201,7 +203,7 @@ describe('toss and pickup', () => {
     expect(serverCount(server, 'Stacker', 'cobblestone')).toBe(0);
 
     // A partial toss is one right click outside the window per item (vanilla and mineflayer).
-    await bot.toss(bot.registry.itemsByName.dirt.id, null, 3);
+    await bot.toss(itemByName(bot.registry, 'dirt').id, null, 3);
     expect(botCount(bot, 'dirt')).toBe(2);
     await eventually(() => serverCount(server, 'Stacker', 'dirt'), 2, 'server: 2 dirt left');
     const dirt = serverItems(server).filter((e) => e.itemId === itemId(server, 'dirt'));
@@ -308,7 +310,7 @@ describe('toss and pickup', () => {
       const rest = stick.position.clone();
       await serverTicks(server, 5);
       expect(stick.position.equals(rest), 'it stays put').toBe(true);
-      await waitUntil(() => bot.entities[stick.id]?.position.distanceTo(rest) < 0.05, 'the bot sees it at rest there', {
+      await waitUntil(() => (bot.entities[stick.id]?.position.distanceTo(rest) ?? Infinity) < 0.05, 'the bot sees it at rest there', {
         state: () => bot.entities[stick.id]?.position,
       });
       // Exactly on the floor, not a 1/4096 hair into the block below (vanilla sends the absolute position on landing).
@@ -397,7 +399,7 @@ describe('window clicks', () => {
     await give(server, bot, 'iron_helmet', 1);
     await give(server, bot, 'bread', 5);
     await bot.moveSlotItem(37, 20);
-    await bot.equip(bot.registry.itemsByName.iron_helmet.id, 'head');
+    await bot.equip(itemByName(bot.registry, 'iron_helmet').id, 'head');
     await expectSlots('Mover', { 5: ['iron_helmet', 1], 20: ['bread', 5], 36: null, 37: null });
   });
 
@@ -499,7 +501,7 @@ describe('window clicks', () => {
       slot: 36,
       mouseButton: 0,
       mode: 0,
-      changedSlots: [{ location: 36, item: Item.toNotch(new Item(bot.registry.itemsByName.diamond.id, 64)) }],
+      changedSlots: [{ location: 36, item: Item.toNotch(new Item(itemByName(bot.registry, 'diamond').id, 64)) }],
       cursorItem: Item.toNotch(null),
     });
     // The server computed its own outcome (the stone is on the cursor) and resent the truth.
@@ -535,7 +537,7 @@ describe('block drops', () => {
     bot.on('itemDrop', (e) => {
       drops.push(e);
     });
-    const grass = bot.registry.blocksByName.grass_block.id;
+    const grass = blockByName(bot.registry, 'grass_block').id;
     const blocks = bot.findBlocks({ matching: grass, maxDistance: 4, count: 3 }).map((p) => bot!.blockAt(p)!);
     expect(blocks).toHaveLength(3);
     await bot.collectBlock.collect(blocks);

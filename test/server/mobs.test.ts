@@ -9,6 +9,7 @@ import { Vec3 } from 'vec3';
 import { botCount, connectBot, give, roundTrip, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { allMobs, mobState, type MobState } from '../../src/server/services/mobs.ts';
+import { entityByName, itemByName } from '../../src/game/data.ts';
 
 /**
  * Server ticks until a hit lands at full strength again: a diamond sword's attack cooldown
@@ -51,7 +52,7 @@ describe('mobs', () => {
   afterEach(async () => {
     for (const bot of bots.splice(0)) bot.quit();
     await waitUntil(() => server.serv.players.length === 0, 'bots to leave', 5_000);
-    server.serv.handleCommand('kill @e[type=!player]');
+    await server.serv.handleCommand('kill @e[type=!player]');
   });
   afterAll(async () => {
     await server?.close();
@@ -59,8 +60,7 @@ describe('mobs', () => {
 
   test('/summon cow and zombie: seen with name, health metadata; zombie approaches; /kill removes them', async () => {
     const bot = await join();
-    const { entitiesByName } = server.serv.registry;
-    const healthKey = entitiesByName.cow.metadataKeys!.indexOf('health');
+    const healthKey = entityByName(server.serv.registry, 'cow').metadataKeys!.indexOf('health');
     const feet = bot.entity.position.floored();
 
     const cowSeen = nextSpawn(bot, 'cow');
@@ -73,7 +73,7 @@ describe('mobs', () => {
     const babySeen = nextSpawn(bot, 'pig');
     bot.chat(`/summon pig ~-4 ~ ~ {Age:-24000}`);
     const baby = await babySeen;
-    const babyKey = entitiesByName.pig.metadataKeys!.indexOf('baby');
+    const babyKey = entityByName(server.serv.registry, 'pig').metadataKeys!.indexOf('baby');
     await waitUntil(() => (baby.metadata as unknown[])[babyKey] === true, 'pig baby flag');
 
     const zombieSeen = nextSpawn(bot, 'zombie');
@@ -184,7 +184,7 @@ describe('mobs', () => {
     await waitUntil(() => botCount(bot, 'beef') === 1 && botCount(bot, 'leather') === 1, 'beef and leather collected', 20_000);
 
     await give(server, bot, 'diamond_sword', 1);
-    await bot.equip(bot.registry.itemsByName.diamond_sword.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'diamond_sword').id, 'hand');
     // The item switch resets the attack cooldown: once the server has it, wait the cooldown out.
     await roundTrip(bot);
     await serverTicks(server, FULL_STRENGTH_TICKS);

@@ -8,6 +8,7 @@ import { botCount, connectBot, give, serverPlayer, serverTicks, startTestServer,
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { hungerOf } from '../../src/server/services/food.ts';
 import { configureMechanics } from '../../src/server/services/game-rules.ts';
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 /** Ticks between two starvation hits (vanilla: 80, as for slow regeneration). */
 const STARVATION_TICKS = 80;
@@ -41,7 +42,7 @@ describe('player state', () => {
     player.updateFood(10);
     await waitUntil(() => bot.food === 10 && bot.foodSaturation === 0, 'bot is hungry');
     await give(server, bot, 'bread', 3);
-    await bot.equip(bot.registry.itemsByName.bread.id, 'hand');
+    await bot.equip(itemByName(bot.registry, 'bread').id, 'hand');
     const started = Date.now();
     await bot.consume();
     expect(Date.now() - started).toBeGreaterThanOrEqual(32 * 50 - 150);
@@ -106,7 +107,7 @@ describe('player state', () => {
       (e) => e.itemId !== undefined && e.position.distanceTo(where) < 3,
     );
     const reg = server.serv.registry;
-    expect(items.map((e) => `${reg.items[e.itemId].name}x${e.itemCount}`).sort()).toEqual(['dirtx10', 'wooden_pickaxex1']);
+    expect(items.map((e) => `${itemById(reg, e.itemId).name}x${e.itemCount}`).sort()).toEqual(['dirtx10', 'wooden_pickaxex1']);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     expect(player.inventory.slots.filter((s: any) => s)).toHaveLength(0);
     await waitUntil(() => bot.health === 20, 'bot respawned');

@@ -17,7 +17,7 @@ let nextId = 1;
 const entity = (fields: Partial<SquidEntity> & { x: number }): SquidEntity =>
   ({ id: nextId++, type: 'mob', world: overworld, position: new Vec3(fields.x, 0, 0), ...fields }) as SquidEntity;
 const player = (username: string, x: number, fields: Partial<SquidPlayer> = {}): SquidPlayer =>
-  entity({ type: 'player', username, health: 20, gameMode: 0, x, ...fields } as Partial<SquidPlayer> & { x: number }) as SquidPlayer;
+  entity({ type: 'player', username, health: 20, gameMode: 0, x, ...fields }) as SquidPlayer;
 
 const alice = player('Alice', 0);
 const bob = player('Bob', 10, { gameMode: 1 });

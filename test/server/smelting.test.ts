@@ -15,6 +15,7 @@ import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { smeltingTableFor } from '../../src/game/smelting.ts';
 import smeltingData from '../../src/game/data/smelting.json' with { type: 'json' };
+import { itemById, itemByName } from '../../src/game/data.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -65,7 +66,7 @@ function serverFurnace(
   const entity = blockEntities(server.serv).get(server.serv.overworld, pos);
   if (!entity) throw new Error(`no block entity at ${pos}`);
   return {
-    slots: entity.slots.map((i) => (i ? { name: server.serv.registry.items[i.type].name, count: Number(i.count) } : null)),
+    slots: entity.slots.map((i) => (i ? { name: itemById(server.serv.registry, i.type).name, count: Number(i.count) } : null)),
     data: entity.data,
   };
 }
@@ -97,14 +98,14 @@ describe('smelting', () => {
     const furnace = await bot.openFurnace(block);
     expect(furnace.type).toBe('minecraft:furnace');
     // Dirt is no fuel: the fuel slot refuses it (the server puts it back).
-    await furnace.putFuel(bot.registry.itemsByName.dirt.id, null, 1).catch(() => {});
+    await furnace.putFuel(itemByName(bot.registry, 'dirt').id, null, 1).catch(() => {});
     await waitUntil(
-      () => furnace.fuelItem() === null && furnace.count(bot!.registry.itemsByName.dirt.id, null) === 5,
+      () => furnace.fuelItem() === null && furnace.count(itemByName(bot!.registry, 'dirt').id, null) === 5,
       'the server corrects the bot: fuel slot empty, dirt back in the inventory',
     );
     expect(serverFurnace(server, block.position).slots[1]).toBeNull();
-    await furnace.putFuel(bot.registry.itemsByName.coal.id, null, 1);
-    await furnace.putInput(bot.registry.itemsByName.iron_ore.id, null, 2);
+    await furnace.putFuel(itemByName(bot.registry, 'coal').id, null, 1);
+    await furnace.putInput(itemByName(bot.registry, 'iron_ore').id, null, 2);
     await waitUntil(() => (furnace.progress ?? 0) > 0, 'the bot sees cooking progress', 5000);
     // mineflayer's furnace fields from the window properties (not in its typings).
     const seen = furnace as unknown as { totalProgress: number; totalFuel: number };
@@ -114,7 +115,7 @@ describe('smelting', () => {
     const started = serverFurnace(server, block.position);
     expect(started.slots).toEqual([{ name: 'iron_ore', count: 2 }, null, null]);
     expect(started.data.cookingProgress).toBeGreaterThan(0);
-    furnace.close();
+    await furnace.close();
 
     // Nobody watches: it keeps smelting (200 ticks = 10 s per item at 20 ticks/s).
     await waitUntil(() => serverFurnace(server, block.position).slots[2]?.count === 1, 'server: first iron_ingot', 15_000);
@@ -124,7 +125,7 @@ describe('smelting', () => {
     expect(again.outputItem()).toMatchObject({ name: 'iron_ingot', count: 1 });
     expect(again.inputItem()).toMatchObject({ name: 'iron_ore', count: 1 });
     await again.takeOutput();
-    again.close();
+    await again.close();
     expect(botCount(bot, 'iron_ingot')).toBe(1);
     expect(botCount(bot, 'coal')).toBe(2);
     await waitUntil(() => serverFurnace(server, block.position).slots[2] === null, 'server: output taken');
@@ -146,13 +147,13 @@ describe('smelting', () => {
     await give(server, bot, 'beef', 1);
     await give(server, bot, 'iron_ore', 1);
     await give(server, bot, 'raw_iron', 1);
-    const id = (n: string): number => bot!.registry.itemsByName[n].id;
+    const id = (n: string): number => itemByName(bot!.registry, n).id;
     const load = async (block: Block, input: string): Promise<void> => {
       const window = await bot!.openFurnace(block);
       expect(window.type).toBe(`minecraft:${block.name}`);
       await window.putFuel(id('coal'), null, 1);
       await window.putInput(id(input), null, 1);
-      window.close();
+      await window.close();
     };
     await load(beefSmoker, 'beef');
     await load(oreSmoker, 'iron_ore');
@@ -180,7 +181,7 @@ describe('smelting', () => {
     const window = await bot.openFurnace(bot.blockAt(beefSmoker.position)!);
     expect(window.outputItem()).toMatchObject({ name: 'cooked_beef', count: 1 });
     await window.takeOutput();
-    window.close();
+    await window.close();
     expect(botCount(bot, 'cooked_beef')).toBe(1);
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = await startTestServer();
   alice = await connectBot(server, 'Alice');
   alice.on('message', (message) => {
-    messages.push(message as unknown as Message);
+    messages.push(message);
   });
   alice._client.on('system_chat', (packet: unknown) => {
     raw.push(JSON.stringify(packet));

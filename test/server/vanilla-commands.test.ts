@@ -36,7 +36,7 @@ describe('text commands', () => {
   test('/tellraw sends a JSON component, selector parts resolved; bad JSON is argument.component.invalid', async () => {
     const got = new Promise<Message>((resolve) =>
       bob.on('message', (m) => {
-        if ((m as unknown as Message).toString().startsWith('hi ')) resolve(m as unknown as Message);
+        if (m.toString().startsWith('hi ')) resolve(m);
       }),
     );
     alice.chat('/tellraw @a[name=Bob] ["hi ",{"selector":"@s","color":"gold"},{"text":"!","bold":true}]');
@@ -67,7 +67,7 @@ describe('text commands', () => {
   test('/say announces [name] message to everyone', async () => {
     const heard = new Promise<Message>((resolve) =>
       bob.on('message', (m) => {
-        if ((m as unknown as Message).translate === 'chat.type.announcement') resolve(m as unknown as Message);
+        if (m.translate === 'chat.type.announcement') resolve(m);
       }),
     );
     alice.chat('/say hello all');
@@ -103,7 +103,7 @@ describe('/gamerule', () => {
     alice.chat('/time set 2000');
     await feedback('/nosuch', 'command.unknown.command'); // errors still arrive
     expect(messages.slice(from).some((m) => m.translate === 'commands.time.set')).toBe(false);
-    server.serv.handleCommand('gamerule sendCommandFeedback true');
+    await server.serv.handleCommand('gamerule sendCommandFeedback true');
     await waitUntil(() => gameRule(server.serv, 'sendCommandFeedback'), 'feedback back on');
   });
 
@@ -176,7 +176,7 @@ describe('/execute', () => {
     await waitUntil(() => bob.blockAt(feet.offset(2, 0, 0))?.name === 'stone', 'stone beside Bob');
     const told = new Promise<Message>((resolve) =>
       bob.on('message', (m) => {
-        if ((m as unknown as Message).toString() === 'from Bob') resolve(m as unknown as Message);
+        if (m.toString() === 'from Bob') resolve(m);
       }),
     );
     alice.chat('/execute as @a[name=Bob] run tellraw @s {"text":"from ","extra":[{"selector":"@s"}]}');
@@ -198,7 +198,7 @@ describe('player commands', () => {
     await waitUntil(() => alice.game.gameMode === 'creative', 'Alice in creative');
     const told = new Promise<Message>((resolve) =>
       bob.on('message', (m) => {
-        if ((m as unknown as Message).translate === 'gameMode.changed') resolve(m as unknown as Message);
+        if (m.translate === 'gameMode.changed') resolve(m);
       }),
     );
     expect((await feedback('/gamemode adventure Bob', 'commands.gamemode.success.other')).toString()).toBe(

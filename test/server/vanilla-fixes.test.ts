@@ -53,7 +53,7 @@ describe('vanilla fixes', () => {
     });
     const window = await bot.openContainer(chest);
     await waitUntil(() => lid.includes(1), 'the lid opens');
-    window.close();
+    await window.close();
     await waitUntil(() => lid.includes(0), 'the lid closes');
     expect(lid).toEqual([1, 0]);
   });

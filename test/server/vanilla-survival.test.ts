@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startTestServer();
   bot = await connectBot(server, 'Survivor');
   bot.on('message', (m) => {
-    messages.push(m as unknown as Message);
+    messages.push(m);
   });
   let health = 20;
   bot.on('health', () => {

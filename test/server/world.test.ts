@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer, ServerLogLevel } from '../../src/server/embedded.ts';
+import { entityByName, itemByName } from '../../src/game/data.ts';
 
 /** Resolves with the first chat/system line matching `pattern` (listen before sending). */
 function nextMessage(bot: Bot, pattern: RegExp, timeoutMs = 5_000): Promise<string> {
@@ -100,7 +101,7 @@ describe('world plugin', () => {
     const seen = bob.players[alice.username]!.entity;
     expect(seen.type).toBe('player');
     expect(seen.name).toBe('player');
-    expect(serverPlayer(server, alice.username).entityType).toBe(server.serv.registry.entitiesByName.player.id);
+    expect(serverPlayer(server, alice.username).entityType).toBe(entityByName(server.serv.registry, 'player').id);
   });
 
   test('/tp to coordinates centres x/z, streams chunks, and a bot can run it (op)', async () => {
@@ -202,7 +203,7 @@ describe('world plugin', () => {
     const alice = await join('Alice');
     alice.chat(`/give ${alice.username} minecraft:cobblestone 70`);
     await waitUntil(
-      () => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 70,
+      () => alice.inventory.count(itemByName(server.serv.registry, 'cobblestone').id, null) === 70,
       'Alice to hold 70 cobblestone',
     );
     const stacks = serverPlayer(server, alice.username).inventory.slots.filter(Boolean);
@@ -211,7 +212,7 @@ describe('world plugin', () => {
 
     alice.chat(`/give ${alice.username} cobblestone 3`); // tops up the partial stack
     await waitUntil(
-      () => alice.inventory.count(server.serv.registry.itemsByName.cobblestone.id, null) === 73,
+      () => alice.inventory.count(itemByName(server.serv.registry, 'cobblestone').id, null) === 73,
       'Alice to hold 73 cobblestone',
     );
     expect(serverPlayer(server, alice.username).inventory.slots.filter(Boolean).length).toBe(2);
@@ -224,7 +225,7 @@ describe('world plugin', () => {
   test('/clear empties the inventory, or only some of one item', async () => {
     const alice = await join('Alice');
     const bob = await join('Bob');
-    const { itemsByName } = server.serv.registry;
+    const id = (name: string) => itemByName(server.serv.registry, name).id;
     alice.chat(`/give ${alice.username} dirt 10`);
     alice.chat(`/give ${alice.username} oak_log 5`);
     alice.chat(`/give ${bob.username} dirt 4`);
@@ -233,8 +234,8 @@ describe('world plugin', () => {
     let reply = nextMessage(alice, /^Removed /);
     alice.chat(`/clear ${alice.username} dirt 3`);
     expect(await reply).toBe(`Removed 3 item(s) from player ${alice.username}`);
-    await waitUntil(() => alice.inventory.count(itemsByName.dirt.id, null) === 7, 'seven dirt left');
-    expect(alice.inventory.count(itemsByName.oak_log.id, null)).toBe(5);
+    await waitUntil(() => alice.inventory.count(id('dirt'), null) === 7, 'seven dirt left');
+    expect(alice.inventory.count(id('oak_log'), null)).toBe(5);
 
     reply = nextMessage(alice, /^Found /);
     alice.chat(`/clear ${alice.username} oak_log 0`); // test mode: counts only
@@ -245,7 +246,7 @@ describe('world plugin', () => {
     expect(await reply).toBe(`Removed 12 item(s) from player ${alice.username}`);
     await waitUntil(() => alice.inventory.items().length === 0, "Alice's inventory to be empty");
     expect(serverPlayer(server, alice.username).inventory.slots.every((slot: unknown) => !slot)).toBe(true);
-    expect(bob.inventory.count(itemsByName.dirt.id, null)).toBe(4); // other players untouched
+    expect(bob.inventory.count(id('dirt'), null)).toBe(4); // other players untouched
 
     const error = nextMessage(alice, /No items were found on player/);
     alice.chat('/clear');
@@ -271,12 +272,12 @@ describe('server lifecycle', () => {
     console.log = (...args: unknown[]) => {
       printed.push(args.join(' '));
     };
-    process.stdout.write = ((chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
+    process.stdout.write = (chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
       printed.push(String(chunk));
       const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
       if (typeof callback === 'function') callback();
       return true;
-    }) as typeof process.stdout.write;
+    };
     try {
       const quiet = await startTestServer();
       listenersBefore = watched.map(

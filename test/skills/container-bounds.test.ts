@@ -16,7 +16,7 @@ import { OPEN_TIMEOUT_MS, walkToBlock, withWindow } from '../../src/skills/conta
 function fakeBot() {
   const closed: unknown[] = [];
   const bot = Object.assign(new EventEmitter(), {
-    currentWindow: null as unknown,
+    currentWindow: null,
     closeWindow: (w: unknown) => {
       closed.push(w);
     },

@@ -18,6 +18,7 @@ import { inventoryCounts } from '../../src/skills/items.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, give, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import { outcome } from '../commands/agent-world.ts';
+import { blockByName, itemByName } from '../../src/game/data.ts';
 
 let server: EmbeddedServer;
 let running: RunningBots;
@@ -35,7 +36,7 @@ const count = (bot: Bot, item: string) => inventoryCounts(bot)[item] ?? 0;
 
 /** Items of one name in a player's main inventory and hotbar, as the server sees it. */
 function serverCount(username: string, item: string): number {
-  const id = server.serv.registry.itemsByName[item].id;
+  const id = itemByName(server.serv.registry, item).id;
   const slots = serverPlayer(server, username).inventory.slots as ({ type: number; count: number } | null)[];
   return slots.slice(9, 45).reduce((n, s) => n + (s && s.type === id ? Number(s.count) : 0), 0);
 }
@@ -144,7 +145,7 @@ describe('!givePlayer to a receiver who stands still', () => {
     await give(server, andy.bot, 'blast_furnace', 1);
     expect(await run('!smeltItem("raw_iron", 1)')).toMatch(/^Smelted 1 raw_iron into iron_ingot in the placed blast_furnace at/);
     // Steve stands still 2 blocks from Andy with the furnace right between them (the reported failure).
-    const furnace = andy.bot.findBlock({ matching: andy.bot.registry.blocksByName.blast_furnace.id, maxDistance: 4 })!.position;
+    const furnace = andy.bot.findBlock({ matching: blockByName(andy.bot.registry, 'blast_furnace').id, maxDistance: 4 })!.position;
     const feet = andy.bot.entity.position.floored();
     const beyond = new Vec3(2 * furnace.x - feet.x, feet.y, 2 * furnace.z - feet.z);
     expect(beyond.distanceTo(feet)).toBeGreaterThanOrEqual(2);

@@ -16,7 +16,8 @@ import { allMobs } from '../../src/server/services/mobs.ts';
 import { settingsSchema } from '../../src/settings/index.ts';
 import { levelCells } from '../../src/tasks/blueprint.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
-import { groundLevel, loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
+import { loadTaskProfiles, runTask, type TaskReady } from '../../src/app/run-task.ts';
+import { groundLevel } from '../../src/app/task-setup.ts';
 import { blueprintBox, COOKING_ANIMALS, cookingLayout } from '../../src/tasks/worlds.ts';
 import { connectBot, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 

@@ -225,7 +225,7 @@ describe('summary', () => {
 
   test('CSV: a header and one line per row, numbers as numbers, unknown cost empty', () => {
     const rows = summarise(results);
-    const parsed = parse(summaryCsv(rows), { columns: true }) as Record<string, string>[];
+    const parsed = parse(summaryCsv(rows), { columns: true });
     expect(Object.keys(parsed[0]!)).toEqual([...SUMMARY_CSV_COLUMNS]);
     expect(parsed.length).toBe(rows.length);
     expect(parsed[0]).toMatchObject({ dimension: 'all', group: 'all runs', runs: '4', successes: '2', success_rate: '0.5', cost_usd: '' });

@@ -129,7 +129,7 @@ describe('task worlds', () => {
     const cmds = fillBoxCommands(box, 'air');
     expect(cmds).toEqual(['/fill 0 0 0 99 2 99 air', '/fill 0 3 0 99 5 99 air', '/fill 0 6 0 99 8 99 air', '/fill 0 9 0 99 9 99 air']);
     for (const c of cmds) {
-      const [x1, y1, z1, x2, y2, z2] = c.split(' ').slice(1, 7).map(Number) as number[];
+      const [x1, y1, z1, x2, y2, z2] = c.split(' ').slice(1, 7).map(Number);
       expect((x2! - x1! + 1) * (y2! - y1! + 1) * (z2! - z1! + 1)).toBeLessThanOrEqual(FILL_LIMIT);
     }
     expect(() => fillBoxCommands({ min: { x: 0, y: 0, z: 0 }, max: { x: 199, y: 0, z: 199 } }, 'air')).toThrow(RangeError);
@@ -157,7 +157,7 @@ describe('task worlds', () => {
     const cmds = cookingBlockCommands(o);
     expect(cmds[0]).toBe('/fill 88 5 -52 112 15 -28 air');
     for (const c of cmds.filter((c) => c.startsWith('/fill'))) {
-      const [x1, y1, z1, x2, y2, z2] = c.split(' ').slice(1, 7).map(Number) as number[];
+      const [x1, y1, z1, x2, y2, z2] = c.split(' ').slice(1, 7).map(Number);
       expect((x2! - x1! + 1) * (y2! - y1! + 1) * (z2! - z1! + 1)).toBeLessThanOrEqual(FILL_LIMIT);
     }
   });

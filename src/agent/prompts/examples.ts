@@ -39,9 +39,11 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   let nb = 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
@@ -240,6 +242,7 @@ export class ExampleSelector {
     if (this.#embedder && query.trim()) {
       try {
         const [vectors, [q]] = await Promise.all([this.#exampleVectors(), this.#embedder.embed([query])]);
+        if (!q) throw new Error('embedder returned no vector for the query');
         scores = vectors.map((v) => cosineSimilarity(q, v));
       } catch (err) {
         this.lastError = err;
@@ -251,7 +254,7 @@ export class ExampleSelector {
       .map((score, i) => ({ score, i }))
       .sort((a, b) => b.score - a.score || a.i - b.i)
       .slice(0, k)
-      .map(({ i }) => this.examples[i]);
+      .map(({ i }) => this.examples[i]!); // one score per example, so every index is in range
   }
 
   #exampleVectors(): Promise<number[][]> {

@@ -55,5 +55,5 @@ export function fillTemplate(template: string, values: PromptValues): FilledTemp
 
 /** The variables a template uses, without `$`, in order of first appearance. */
 export function templateVariables(template: string): string[] {
-  return [...new Set([...template.matchAll(VARIABLE)].map((m) => m[1]))];
+  return [...new Set([...template.matchAll(VARIABLE)].map((m) => m[1]!))];
 }

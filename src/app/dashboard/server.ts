@@ -17,25 +17,15 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import type { Agent } from '../../agent/agent.ts';
 import type { BotEvent } from '../../agent/events.ts';
-import { parseCommand } from '../../commands/parser.ts';
-import { nameResolver, type NameResolver } from '../../game/names.ts';
-import { ConfigError, profileSchema, type Settings } from '../../settings/index.ts';
+import { ConfigError, type Settings } from '../../settings/index.ts';
 import type { RunningBots } from '../start-bots.ts';
 import { importMap, pageModules, vendorDirs, PAGE_ENTRY } from './browser-modules.ts';
 import type { CampaignBoard } from './campaign.ts';
-import {
-  CLOSE_BAD_TOKEN,
-  clientMessageSchema,
-  fieldErrors,
-  type BotView,
-  type ClientMessage,
-  type PlayerView,
-  type Reply,
-  type ServerMessage,
-} from './public/protocol.ts';
-import { openViewer, tokenMatches, ViewerUnavailableError, type BotViewer } from './viewer.ts';
+import { CLOSE_BAD_TOKEN, clientMessageSchema, fieldErrors, type Reply, type ServerMessage } from './public/protocol.ts';
+import { tokenMatches } from './viewer.ts';
+import { DashboardActions, PageError } from './actions.ts';
+import { botViews, playerViews } from './views.ts';
 
 /** How often the bots' state is sampled for changes (ms). */
 export const SAMPLE_MS = 250;
@@ -122,20 +112,6 @@ function presented(req: FastifyRequest): string | undefined {
   return typeof query === 'string' ? query : cookie(req, TOKEN_COOKIE);
 }
 
-function inventoryOf(agent: Agent): Record<string, number> {
-  const counts: Record<string, number> = {};
-  try {
-    for (const item of agent.bot.inventory.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
-  } catch {
-    // offline: no inventory
-  }
-  return counts;
-}
-
-function rounded(n: number): number {
-  return Math.round(n * 10) / 10;
-}
-
 /**
  * Starts the dashboard (see the module comment).
  *
@@ -155,10 +131,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const { bots, campaign } = options;
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   const modules = pageModules();
-  const names: NameResolver | undefined = bots && nameResolver(bots.address.version);
   const app = Fastify({ logger: false });
   const sockets = new Set<WebSocket>();
-  const viewers = new Map<string, Promise<BotViewer>>();
   const cleanups: (() => void)[] = [];
   const authorised = (req: FastifyRequest) => !token || tokenMatches(token, presented(req));
 
@@ -213,10 +187,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(code);
   });
 
-  // State: recent events per bot, action start times, last views sent.
+  // State: recent events per bot, the page's actions, the last views sent.
   const recent = new Map<string, BotEvent[]>();
-  const actionSince = new Map<string, { label: string; since: number }>();
-  const stopped = new Set<string>();
+  const actions = new DashboardActions({ bots, botsDir, viewer: options.viewer === true, host, token });
   const keep = (event: BotEvent) => {
     const list = recent.get(event.bot) ?? [];
     list.push(event);
@@ -227,96 +200,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const text = JSON.stringify(message);
     for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text);
   };
-  const findAgent = (name: string): Agent | undefined => bots?.agents.find((a) => a.name === name);
-  const noBot = (name: string) => {
-    const known = bots ? bots.profiles().map((p) => p.name) : [];
-    return stopped.has(name)
-      ? `${name} is stopped: restart it first.`
-      : `There is no bot named "${name}"${known.length ? ` (bots: ${known.join(', ')})` : ''}.`;
-  };
-
-  const botViews = (): BotView[] => {
-    if (!bots) return [];
-    const views: BotView[] = [];
-    for (const profile of bots.profiles()) {
-      const agent = findAgent(profile.name);
-      if (!agent) {
-        views.push({
-          name: profile.name,
-          model: typeof profile.model === 'string' ? profile.model : profile.model.model,
-          status: 'stopped',
-          health: null,
-          food: null,
-          position: null,
-          action: null,
-          goal: { state: 'stopped', text: '' },
-          partner: null,
-          inventory: {},
-          modes: {},
-        });
-        continue;
-      }
-      const session = bots.sessions.find((s) => s.username === agent.name);
-      const online = session ? session.online : true;
-      const entity = online ? agent.bot.entity : undefined;
-      const label = agent.actions.current;
-      const started = actionSince.get(agent.name);
-      views.push({
-        name: agent.name,
-        model: agent.model.id,
-        status: session?.state ?? 'online',
-        health: online && typeof agent.bot.health === 'number' ? agent.bot.health : null,
-        food: online && typeof agent.bot.food === 'number' ? agent.bot.food : null,
-        position: entity?.position ? { x: rounded(entity.position.x), y: rounded(entity.position.y), z: rounded(entity.position.z) } : null,
-        action: label ? { label, since: started?.label === label ? started.since : Date.now() } : null,
-        goal: { state: agent.selfPrompter.state, text: agent.selfPrompter.goal ?? '' },
-        partner: agent.conversations.active ?? null,
-        inventory: online ? inventoryOf(agent) : {},
-        modes: agent.modes.toJSON(),
-      });
-      if (label && started?.label !== label) actionSince.set(agent.name, { label, since: views.at(-1)!.action!.since });
-    }
-    return views;
-  };
-
-  const playerViews = (): PlayerView[] => {
-    if (!bots) return [];
-    const ours = new Set(bots.profiles().map((p) => p.name));
-    const players = new Map<string, PlayerView>();
-    // The embedded server knows every player and where it is; otherwise the bots' tab lists.
-    const serv = bots.server?.serv as { players?: { username: string; position?: { x: number; y: number; z: number } }[] } | undefined;
-    if (serv?.players) {
-      for (const p of serv.players) {
-        players.set(p.username, {
-          name: p.username,
-          bot: ours.has(p.username),
-          position: p.position ? { x: rounded(p.position.x), y: rounded(p.position.y), z: rounded(p.position.z) } : null,
-        });
-      }
-    } else {
-      for (const agent of bots.agents) {
-        for (const [name, player] of Object.entries(agent.bot.players ?? {})) {
-          const pos = player.entity?.position;
-          if (!players.has(name) || pos)
-            players.set(name, {
-              name,
-              bot: ours.has(name),
-              position: pos ? { x: rounded(pos.x), y: rounded(pos.y), z: rounded(pos.z) } : null,
-            });
-        }
-      }
-    }
-    return [...players.values()].sort((a, b) => a.name.localeCompare(b.name));
-  };
 
   if (bots) {
     cleanups.push(
       bots.bus.subscribe((event) => {
-        if (event.type === 'action' && event.phase === 'start') actionSince.set(event.bot, { label: event.label, since: event.t });
-        if (event.type === 'connection') {
-          if (event.state === 'closed' && event.detail === 'stopped') stopped.add(event.bot);
-          if (event.state === 'online') stopped.delete(event.bot);
-        }
+        if (event.type === 'connection') actions.connection(event.bot, event.state, event.detail);
         const shown = event.type === 'model' ? { ...event, request: undefined } : event;
         keep(shown);
         broadcast({ type: 'event', event: shown });
@@ -326,13 +214,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let lastBots = '';
   let lastPlayers = '';
   const sample = () => {
-    const views = botViews();
+    const views = bots ? botViews(bots) : [];
     const text = JSON.stringify(views);
     if (text !== lastBots) {
       lastBots = text;
       broadcast({ type: 'bots', bots: views });
     }
-    const players = playerViews();
+    const players = bots ? playerViews(bots) : [];
     const ptext = JSON.stringify(players);
     if (ptext !== lastPlayers) {
       lastPlayers = ptext;
@@ -350,84 +238,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   cleanups.push(() => clearInterval(sampler));
   if (campaign) cleanups.push(campaign.subscribe((view) => broadcast({ type: 'campaign', campaign: view })));
 
-  const handle = async (message: ClientMessage): Promise<{ text: string; data?: unknown }> => {
-    if (message.type === 'addBot') {
-      if (!bots) throw new PageError('This dashboard has no bots to add to (an evaluation runs its own).');
-      const parsed = profileSchema.safeParse(message.profile);
-      if (!parsed.success) throw new PageError('The profile is not valid: see the fields marked.', fieldErrors(parsed.error.issues));
-      if (bots.agents.some((a) => a.name === parsed.data.name))
-        throw new PageError(`A bot named "${parsed.data.name}" is running already.`, { name: 'a bot of this name is running already' });
-      const agent = await bots.addBot(parsed.data);
-      stopped.delete(agent.name);
-      return { text: `${agent.name} joined as ${agent.model.id}.` };
-    }
-    if (!bots) throw new PageError('This dashboard shows an evaluation; it has no bots to control.');
-    if (message.type === 'restartBot') {
-      if (!bots.profiles().some((p) => p.name === message.bot)) throw new PageError(noBot(message.bot));
-      const agent = await bots.restartBot(message.bot);
-      stopped.delete(agent.name);
-      return { text: `${agent.name} restarted.` };
-    }
-    if (message.type === 'memory' && !findAgent(message.bot)) {
-      if (!bots.profiles().some((p) => p.name === message.bot)) throw new PageError(noBot(message.bot));
-      return { text: 'memory.json', data: await memoryFile(path.join(botsDir, message.bot, 'memory.json')) };
-    }
-    const agent = findAgent(message.bot);
-    if (!agent) throw new PageError(noBot(message.bot));
-    switch (message.type) {
-      case 'say':
-        bots.bus.publish({ type: 'chat', bot: agent.name, direction: 'in', channel: 'whisper', peer: message.from, text: message.text });
-        agent.receive({ from: message.from, text: message.text, channel: 'whisper' });
-        return { text: `${agent.name} got your message as ${message.from}'s whisper.` };
-      case 'command': {
-        const parsed = parseCommand(message.text, agent.commands, names!);
-        if (parsed.kind !== 'command')
-          throw new PageError(
-            parsed.kind === 'error' ? parsed.message : `"${message.text}" is not a command ${agent.name} knows. !help lists them.`,
-          );
-        bots.bus.publish({ type: 'chat', bot: agent.name, direction: 'in', channel: 'whisper', peer: message.from, text: message.text });
-        agent.receive({ from: message.from, text: message.text, channel: 'whisper' });
-        return { text: `${agent.name} runs ${parsed.source}; its output follows in the log.` };
-      }
-      case 'stop':
-        await agent.stop('stopped from the dashboard');
-        return { text: `${agent.name} stopped its action and goal.` };
-      case 'goal':
-        return { text: agent.setGoal(message.goal) };
-      case 'endGoal':
-        return { text: agent.endGoal() };
-      case 'stopBot':
-        await bots.stopBot(agent.name);
-        stopped.add(agent.name);
-        viewers.get(agent.name)?.then(
-          (v) => v.close(),
-          () => {},
-        );
-        viewers.delete(agent.name);
-        return { text: `${agent.name} left the server. Restart brings it back.` };
-      case 'memory':
-        return {
-          text: 'memory.json',
-          data: agent.memoryStore.file ? await memoryFile(agent.memoryStore.file) : { memory: agent.memory, turns: agent.history },
-        };
-      case 'viewer': {
-        if (!options.viewer) throw new PageError('The 3D view is off: set "dashboard_viewer": true in settings.json.');
-        let viewer = viewers.get(agent.name);
-        if (!viewer) {
-          viewer = openViewer(agent.bot, { host, token });
-          viewers.set(agent.name, viewer);
-          viewer.catch(() => viewers.delete(agent.name));
-        }
-        const { port } = await viewer.catch((err: unknown) => {
-          throw new PageError(
-            err instanceof ViewerUnavailableError ? err.message : `The 3D view could not start: ${(err as Error).message}`,
-          );
-        });
-        return { text: `3D view of ${agent.name}`, data: { port } };
-      }
-    }
-  };
-
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (!authorised(req)) {
       socket.close(CLOSE_BAD_TOKEN, 'token required');
@@ -438,8 +248,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const events = [...recent.values()].flat().sort((a, b) => a.t - b.t);
     const hello: ServerMessage = {
       type: 'hello',
-      bots: botViews(),
-      players: playerViews(),
+      bots: bots ? botViews(bots) : [],
+      players: bots ? playerViews(bots) : [],
       events,
       campaign: campaign?.view() ?? null,
       viewer: options.viewer === true,
@@ -471,7 +281,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         });
         return;
       }
-      handle(parsed.data).then(
+      actions.handle(parsed.data).then(
         (done) => send({ type: 'reply', id, ok: true, ...done }),
         (err: unknown) =>
           send(
@@ -501,37 +311,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     port,
     async close() {
       for (const cleanup of cleanups) cleanup();
-      for (const viewer of viewers.values())
-        viewer.then(
-          (v) => v.close(),
-          () => {},
-        );
+      actions.close();
       for (const socket of sockets) socket.terminate();
       await app.close();
     },
   };
-}
-
-/** An error the page shows as it is (with form errors by field). */
-class PageError extends Error {
-  readonly fields: Record<string, string> | undefined;
-
-  constructor(message: string, fields?: Record<string, string>) {
-    super(message);
-    this.fields = fields;
-  }
-}
-
-async function memoryFile(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch (err) {
-    throw new PageError(
-      (err as NodeJS.ErrnoException).code === 'ENOENT'
-        ? `No memory file yet (${file}): it is written once the bot has something to remember.`
-        : `${file}: ${(err as Error).message}`,
-    );
-  }
 }
 
 function escapeHtml(text: string): string {

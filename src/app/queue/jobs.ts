@@ -83,7 +83,7 @@ export function parseJobData(data: unknown): RunJobData {
         .join('; ')}`,
     );
   }
-  return parsed.data as RunJobData;
+  return parsed.data;
 }
 
 /** The coordinator's settings as a job carries them: without the secrets. */

@@ -137,6 +137,7 @@ export function installBossBars(serv: SquidServer): void {
                     ]),
               );
               return;
+            case undefined: // no property given
             default:
               throw usageError('/bossbar get <id> value|max|visible|players');
           }
@@ -144,6 +145,7 @@ export function installBossBars(serv: SquidServer): void {
         case 'set':
           setProperty(serv, get(idToken), property, args.slice(3), ctx, raw, args, write, label);
           return;
+        case undefined: // no subcommand given
         default:
           throw usageError('/bossbar add|remove|list|set|get …');
       }
@@ -237,6 +239,7 @@ function setProperty(
       else done('players.success.some', next.size, players.map(displayName).join(', '));
       return;
     }
+    case undefined: // no property given
     default:
       throw usageError('/bossbar set <id> name|color|style|value|max|visible|players …');
   }

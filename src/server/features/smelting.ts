@@ -123,7 +123,7 @@ export function installSmelting(serv: SquidServer): void {
     const slots = entity.slots;
     const wasLit = d.litTime > 0;
     let changed = false;
-    let input = slots[FURNACE_SLOTS.input];
+    let input = slots[FURNACE_SLOTS.input] ?? null;
     if ((input?.type ?? -1) !== d.inputType) {
       // vanilla setItem(0): a different input restarts cooking with its recipe's time.
       d.inputType = input?.type ?? -1;
@@ -131,7 +131,7 @@ export function installSmelting(serv: SquidServer): void {
       d.cookingTotalTime = recipeFor(spec.type, input)?.cookingTime ?? DEFAULT_COOKING_TIME;
     }
     if (d.litTime > 0) d.litTime--;
-    const fuel = slots[FURNACE_SLOTS.fuel];
+    const fuel = slots[FURNACE_SLOTS.fuel] ?? null;
     if (d.litTime > 0 || (fuel && input)) {
       const recipe = recipeFor(spec.type, input);
       if (d.litTime <= 0 && canBurn(recipe, entity)) {

@@ -252,6 +252,7 @@ export function installTeams(serv: SquidServer): void {
           sendFeedback(serv, ctx, translatable(key, args2));
           return;
         }
+        case undefined: // no subcommand given
         default:
           throw usageError('/team add|remove|empty|join|leave|list|modify …');
       }

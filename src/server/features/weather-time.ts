@@ -174,7 +174,7 @@ function runTime(serv: SquidServer, args: string[], ctx: CommandContext): void {
     return;
   }
   if (action !== 'set' && action !== 'add') throw usageError(usage);
-  const ticks = action === 'set' && NAMED_TIMES[value] !== undefined ? NAMED_TIMES[value]! : parseTime(value);
+  const ticks = action === 'set' && NAMED_TIMES[value] !== undefined ? NAMED_TIMES[value] : parseTime(value);
   const time = action === 'set' ? ticks : now + ticks;
   serv.setTime(time % DAY_TICKS);
   sendFeedback(serv, ctx, translatable('commands.time.set', [action === 'set' ? ticks : time % DAY_TICKS]));

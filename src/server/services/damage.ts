@@ -73,7 +73,7 @@ export function damageTypes(serv: SquidServer): Map<string, DamageType> {
   const entries = login?.dimensionCodec?.['minecraft:damage_type']?.entries ?? [];
   entries.forEach((entry, id) => {
     const fields = entry.value?.value ?? {};
-    types!.set(entry.key.replace(/^minecraft:/, ''), {
+    types.set(entry.key.replace(/^minecraft:/, ''), {
       id,
       messageId: String(fields.message_id?.value ?? 'generic'),
       exhaustion: Number(fields.exhaustion?.value ?? 0),

@@ -251,7 +251,7 @@ export function broadcastChanges(session: InventorySession, force: number[] = []
   }
   for (let i = 0; i < menu.size; i++) {
     const item = menu.get(i);
-    if (slotsEqual(Item, item, session.remote[i]) && !force.includes(i)) continue;
+    if (slotsEqual(Item, item, session.remote[i]!) && !force.includes(i)) continue; // remote.length === menu.size
     session.player._client.write('set_slot', {
       windowId: menu.id,
       stateId: nextStateId(session),

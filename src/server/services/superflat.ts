@@ -53,7 +53,7 @@ export function vanillaSuperflat(options: { registry: Registry }): () => ChunkCo
     registry,
   );
   const states = LAYERS.map(({ block, properties }) =>
-    properties ? Block.fromProperties(block, properties, 0).stateId : registry.blocksByName[block]!.defaultState!,
+    properties ? Block.fromProperties(block, properties, 0).stateId : registry.blocksByName[block]!.defaultState,
   );
   const plains = registry.biomesByName.plains!.id;
   return () => {

@@ -41,7 +41,7 @@ function rateSeries(rows: readonly SummaryRow[], dimension: string) {
 function scoreHistogram(results: readonly RunResult[]) {
   const scores = results.filter((r) => r.type === 'construction').map((r) => r.score);
   const bins = Array.from({ length: 10 }, () => 0);
-  for (const s of scores) bins[Math.min(9, Math.max(0, Math.floor(s * 10)))]++;
+  for (const s of scores) bins[Math.min(9, Math.max(0, Math.floor(s * 10)))]!++;
   return { labels: bins.map((_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`), counts: bins, n: scores.length };
 }
 

@@ -1,0 +1,356 @@
+/**
+ * Setting up a MineCollab task in the world, through op commands in chat as MINDcraft does:
+ * inventories (the agents' and the human players'), the cooking world or the construction site,
+ * the agents brought together, and each agent's part of the task ({@link assignTasks}). Every
+ * step waits until agent 0's bot sees its effect, and is time-bounded.
+ */
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import type { Agent } from '../agent/agent.ts';
+import { ChatOutbox, type RateLimit } from '../conversation/outbox.ts';
+import { inventoryCounts } from '../skills/items.ts';
+import { waitFor } from '../util/abort.ts';
+import { agentGoal, blockedActionsFor, cookingCollector, partnerRecipe, type HumanSlot } from '../tasks/goals.ts';
+import { goalFor, perAgentTargets, taskTargets } from '../tasks/loader.ts';
+import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
+import {
+  ANIMALS_EACH,
+  blueprintBox,
+  COOKING_ANIMALS,
+  cookingAnimalCommands,
+  cookingBlockCommands,
+  cookingFuelCommands,
+  cookingLayout,
+  fillBoxCommands,
+  firstLevel,
+  shiftBlueprint,
+  type Pos,
+} from '../tasks/worlds.ts';
+import { botBlockLookup } from './task-play.ts';
+
+/** How long each set-up step may take before the run is abandoned (ms). */
+const SETUP_TIMEOUT_MS = 15_000;
+
+/** Default wait for the human players of a task to join (ms). */
+export const HUMANS_TIMEOUT_MS = 120_000;
+
+/**
+ * Rate of set-up commands from an operator: a burst of 20, then one every 50 ms (20 a second).
+ * Operators are exempt from vanilla's chat-spam kick (ServerGamePacketListenerImpl.detectRateSpam
+ * skips ops; Spigot and Paper do the same), and set-up needs op anyway. Agents' own chat keeps
+ * the default limit of their outbox ({@link ChatOutbox}).
+ */
+export const SETUP_RATE_LIMIT: RateLimit = { burst: 20, intervalMs: 50 };
+
+/** A task's human player did not join in time. */
+export class MissingPlayerError extends Error {}
+
+/**
+ * Gives every agent its part of the task ({@link Agent.setTask}): its goal (MINDcraft's text, see
+ * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
+ * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
+ * cooking team, a Hell's Kitchen partner's recipe and what the cooking world supplies. Hell's Kitchen agents get only their own
+ * target; construction agents get no item targets and the blueprint instead.
+ *
+ * @param goals filled with each agent's goal text.
+ */
+export function assignTasks(
+  task: LoadedTask,
+  agents: Agent[],
+  blueprint: Blueprint | undefined,
+  names: { agents: string[]; humans: string[] },
+  goals: Record<string, string>,
+): void {
+  const targets = taskTargets(task);
+  const own = perAgentTargets(task);
+  // MINDcraft's cooking rule with more than two agents: every dish ends with one bot.
+  const collector = task.type === 'cooking' && task.agent_count > 2 ? cookingCollector(names.agents) : undefined;
+  agents.forEach((agent, i) => {
+    const goal = agentGoal(task, i, names, blueprint);
+    goals[agent.name] = goal;
+    const recipe = partnerRecipe(goalFor(task, i));
+    const common = {
+      goal,
+      blockedActions: blockedActionsFor(task, i),
+      restrictToInventory: task.restrict_to_inventory === true,
+      teammates: names.agents.filter((n) => n !== agent.name),
+      ...(collector ? { collector } : {}),
+      ...(recipe ? { partnerRecipe: recipe } : {}),
+      ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
+    };
+    if (blueprint) {
+      agent.setTask({ ...common, blueprint });
+    } else if (own) {
+      const item = own[String(i)];
+      agent.setTask({ ...common, targets: item ? { [item]: targets[item] ?? 1 } : undefined });
+    } else {
+      agent.setTask({ ...common, targets: task.type === 'techtree' || task.type === 'cooking' ? targets : undefined });
+    }
+  });
+}
+
+/**
+ * Whispers each human player their goal (the goal map's entry after the agents', else the
+ * task's goal) and who they play with, from agent 0.
+ */
+export function whisperGoals(first: Agent, task: LoadedTask, humans: HumanSlot[], names: { agents: string[]; humans: string[] }): void {
+  const outbox = new ChatOutbox((line) => first.bot.chat(line), SETUP_RATE_LIMIT);
+  humans.forEach((human, i) => {
+    const others = [...names.agents, ...names.humans.filter((n) => n !== human.username)];
+    outbox.whisper(human.username, `Your goal: ${goalFor(task, task.agent_count + i)} You play with ${others.join(', ')}.`);
+  });
+  // The lines are queued; close once they have gone (the outbox sends its burst at once).
+  setTimeout(() => outbox.close(), 5_000).unref();
+}
+
+/** How long an ordered set-up command may go without feedback before the next is sent (ms). */
+const FEEDBACK_WAIT_MS = 500;
+
+/** Sends set-up op commands for one bot. */
+interface Commander {
+  /** Sends `lines` through a fast outbox ({@link SETUP_RATE_LIMIT}), without waiting. */
+  send(lines: string[]): void;
+  /**
+   * Sends `lines` one at a time, each after the previous one's feedback line (or after
+   * {@link FEEDBACK_WAIT_MS} without one, e.g. on a server with `sendCommandFeedback` off). Use it
+   * when commands overlap: some servers (flying-squid) run commands concurrently, so a `/fill` of
+   * grass could otherwise land after the farmland that should replace it.
+   */
+  sendInOrder(lines: string[]): Promise<void>;
+  close(): void;
+}
+
+function commander(bot: Bot): Commander {
+  const outbox = new ChatOutbox((line) => bot.chat(line), SETUP_RATE_LIMIT);
+  const feedback = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        bot.off('messagestr', onMessage);
+        resolve();
+      };
+      const onMessage = (_text: string, position: string) => {
+        if (position === 'system' || position === 'game_info') done();
+      };
+      const timer = setTimeout(done, FEEDBACK_WAIT_MS);
+      bot.on('messagestr', onMessage);
+    });
+  return {
+    send: (lines) => lines.forEach((l) => outbox.raw(l)),
+    async sendInOrder(lines) {
+      for (const line of lines) {
+        const answered = feedback();
+        outbox.raw(line);
+        await answered;
+      }
+    },
+    close: () => outbox.close(),
+  };
+}
+
+async function must(what: string, check: () => boolean): Promise<void> {
+  if (!(await waitFor(check, SETUP_TIMEOUT_MS))) throw new Error(`set-up failed: ${what} (is the bot an operator on this server?)`);
+}
+
+/** How far around a point {@link groundLevel} looks, and the spacing of the columns it reads (blocks). */
+const GROUND_RADIUS = 16;
+const GROUND_STEP = 2;
+
+/**
+ * The natural ground height around `at`: in each column of a square of {@link GROUND_RADIUS}
+ * blocks around it (every {@link GROUND_STEP} blocks), going up from the bottom of the world, the
+ * first block that is not a full block once solid ground has begun (the air above a flat world's
+ * surface); the height most columns give (the lowest of equals). Buildings standing on the
+ * ground, also one under `at` itself (a bot that spawned on a table: flying-squid puts players on
+ * top of whatever is at a random spot), cover few of the columns and do not count. Meant for flat
+ * worlds, as construction tasks are.
+ *
+ * @param bot what reads the world: mineflayer's `blockAt` and the dimension's height.
+ * @returns undefined when no column around `at` is loaded.
+ */
+export function groundLevel(bot: Pick<Bot, 'blockAt' | 'game'>, at: Pos): number | undefined {
+  const game = bot.game as { minY?: number; height?: number };
+  const minY = game.minY ?? 0;
+  const maxY = minY + (game.height ?? 384);
+  const column = (x: number, z: number): number | undefined => {
+    let solidBelow = false;
+    for (let y = minY; y < maxY; y++) {
+      const block = bot.blockAt(new Vec3(x, y, z));
+      if (!block) return undefined;
+      const solid = block.boundingBox === 'block';
+      if (solidBelow && !solid) return y;
+      solidBelow ||= solid;
+    }
+    return undefined;
+  };
+  const votes = new Map<number, number>();
+  for (let dx = -GROUND_RADIUS; dx <= GROUND_RADIUS; dx += GROUND_STEP) {
+    for (let dz = -GROUND_RADIUS; dz <= GROUND_RADIUS; dz += GROUND_STEP) {
+      const y = column(at.x + dx, at.z + dz);
+      if (y !== undefined) votes.set(y, (votes.get(y) ?? 0) + 1);
+    }
+  }
+  let best: [number, number] | undefined;
+  for (const [y, n] of votes) if (!best || n > best[1] || (n === best[1] && y < best[0])) best = [y, n];
+  return best?.[0];
+}
+
+/** Options of {@link setUp}. */
+export interface SetUpOptions {
+  log: (line: string) => void;
+  humansTimeoutMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Clears and fills inventories (the agents', and the human players' once they have joined);
+ * builds the cooking world or clears the construction site; brings the agents together
+ * (construction: onto level 0) and the human players to them. Every step waits until agent 0's
+ * bot sees its effect. All through op commands in chat.
+ *
+ * @throws MissingPlayerError when a human player does not join within `humansTimeoutMs`.
+ */
+export async function setUp(
+  task: LoadedTask,
+  agents: Agent[],
+  humans: HumanSlot[],
+  options: SetUpOptions,
+): Promise<{ blueprint?: Blueprint; origin: Pos }> {
+  const first = agents[0]!;
+  const feet = first.bot.entity.position.floored();
+  const origin: Pos = { x: feet.x, y: feet.y, z: feet.z };
+  const commanders = agents.map((a) => commander(a.bot));
+  try {
+    if (humans.length) await waitForHumans(first.bot, humans, options);
+    await Promise.all(
+      agents.map(async (agent, i) => {
+        const { bot, name } = agent;
+        const wanted = task.initial_inventory[String(i)] ?? {};
+        commanders[i]!.send([`/clear ${name}`]);
+        await must(`could not clear ${name}'s inventory`, () => bot.inventory.items().length === 0);
+        commanders[i]!.send(Object.entries(wanted).map(([item, count]) => `/give ${name} ${item} ${count}`));
+        await must(`${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`, () =>
+          Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n),
+        );
+      }),
+    );
+    // Human players: agent 0 clears their inventories and gives them theirs (MINDcraft does the same).
+    for (const human of humans) {
+      await commanders[0]!.sendInOrder([
+        `/clear ${human.username}`,
+        ...Object.entries(human.inventory).map(([item, count]) => `/give ${human.username} ${item} ${count}`),
+      ]);
+    }
+    let blueprint: Blueprint | undefined;
+    let meeting: Pos;
+    if (task.type === 'construction' && task.blueprint) {
+      // Level 0 sits on the natural ground (vanilla superflat: y = -60, as the blueprints assume),
+      // which structures built on it, unlike agent 0's feet, do not change.
+      const ground = groundLevel(first.bot, origin) ?? origin.y;
+      blueprint = shiftBlueprint(task.blueprint, ground - firstLevel(task.blueprint).coordinates[1]);
+      const [x, y, z] = firstLevel(blueprint).coordinates;
+      await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }));
+      await clearSite(first.bot, commanders[0]!, blueprint);
+      // Humans stand beside the site, not in it (MINDcraft: 5 blocks past its far x side).
+      meeting = { x: blueprintBox(blueprint).max.x + 5, y, z };
+    } else {
+      if (task.type === 'cooking') await buildCookingWorld(first.bot, commanders[0]!, origin);
+      await teleportAll(agents.slice(1), commanders.slice(1), (i) => ({ x: origin.x + 2 * (i + 1), y: origin.y, z: origin.z }));
+      meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
+    }
+    await bringHumans(first.bot, commanders[0]!, humans, meeting);
+    options.log(
+      `Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`,
+    );
+    return { blueprint, origin };
+  } finally {
+    commanders.forEach((c) => c.close());
+  }
+}
+
+/**
+ * Waits until every human player of the task is on the server (in agent 0's player list).
+ *
+ * @throws MissingPlayerError naming the players still missing after `humansTimeoutMs`.
+ */
+async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOptions): Promise<void> {
+  const missing = () => humans.filter((h) => !bot.players[h.username]).map((h) => h.username);
+  if (missing().length) options.log(`Waiting up to ${Math.round(options.humansTimeoutMs / 1000)} s for ${missing().join(', ')} to join.`);
+  const joined = await waitFor(() => missing().length === 0 || options.signal.aborted, options.humansTimeoutMs);
+  if (options.signal.aborted) throw new Error('interrupted');
+  if (!joined)
+    throw new MissingPlayerError(
+      `No other agents found: human player(s) ${missing().join(', ')} did not join within ${Math.round(options.humansTimeoutMs / 1000)} s`,
+    );
+}
+
+/** Teleports each human player to `to` (side by side) and waits until agent 0 sees them there. */
+async function bringHumans(bot: Bot, commands: Commander, humans: HumanSlot[], to: Pos): Promise<void> {
+  await Promise.all(
+    humans.map(async (human, i) => {
+      const p = { x: to.x + 2 * i + 0.5, y: to.y, z: to.z + 0.5 };
+      commands.send([`/tp ${human.username} ${p.x} ${p.y} ${p.z}`]);
+      const target = new Vec3(p.x, p.y, p.z);
+      await must(`${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`, () => {
+        const entity = bot.players[human.username]?.entity;
+        return entity !== undefined && entity.position.distanceTo(target) < 1.5;
+      });
+    }),
+  );
+}
+
+async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: number) => Pos): Promise<void> {
+  await Promise.all(
+    agents.map(async (agent, i) => {
+      const p = to(i);
+      commanders[i]!.send([`/tp ${agent.name} ${p.x + 0.5} ${p.y} ${p.z + 0.5}`]);
+      await must(
+        `${agent.name} was not teleported to (${p.x}, ${p.y}, ${p.z})`,
+        () => agent.bot.entity.position.distanceTo(new Vec3(p.x + 0.5, p.y, p.z + 0.5)) < 1.5,
+      );
+    }),
+  );
+}
+
+/** Empties the blueprint's volume with `/fill air` and waits until the bot sees it empty. */
+async function clearSite(bot: Bot, commands: Commander, blueprint: Blueprint): Promise<void> {
+  const box = blueprintBox(blueprint);
+  commands.send(fillBoxCommands(box, 'air'));
+  const lookup = botBlockLookup(bot);
+  await must('the construction site was not cleared', () => {
+    for (let x = box.min.x; x <= box.max.x; x++)
+      for (let y = box.min.y; y <= box.max.y; y++)
+        for (let z = box.min.z; z <= box.max.z; z++) {
+          if (lookup(x, y, z) !== 'air') return false;
+        }
+    return true;
+  });
+}
+
+/**
+ * Builds the cooking world around `origin` ({@link cookingBlockCommands}), then fuels the furnace
+ * and smoker and summons the animals once the blocks are there.
+ */
+async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos): Promise<void> {
+  const layout = cookingLayout(origin);
+  const nameAt = (p: Pos) => bot.blockAt(new Vec3(p.x, p.y, p.z))?.name;
+  const lastCrop = layout.crops.at(-1)!.box.max;
+  await commands.sendInOrder(cookingBlockCommands(origin));
+  await must(
+    'the cooking world was not built',
+    () =>
+      nameAt(layout.smoker) === 'smoker' &&
+      nameAt(layout.bed.head) === 'red_bed' &&
+      nameAt(lastCrop) === 'beetroots' &&
+      nameAt(layout.sugarCane.at(-1)!) === 'sugar_cane' &&
+      nameAt(layout.mushrooms.at(-1)!.pos) === 'brown_mushroom',
+  );
+  commands.send([...cookingFuelCommands(origin), ...cookingAnimalCommands(origin)]);
+  const centre = new Vec3(origin.x, origin.y, origin.z);
+  await must('the animals did not appear', () =>
+    COOKING_ANIMALS.every(
+      (type) => Object.values(bot.entities).filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH,
+    ),
+  );
+}

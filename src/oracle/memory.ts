@@ -1,0 +1,136 @@
+/**
+ * What one agent's offline policy remembers between its decisions: the team and its statuses,
+ * the plan, who was asked, told and answered, hand-overs made, calls to answer, and the state of
+ * its own work and building. The policy's roles (`./observe.ts`, `./team.ts`, `./work.ts`,
+ * `./build.ts`, `./retry.ts`) read and write it; nothing else does.
+ */
+import type { Counts } from '../game/production.ts';
+import type { BlueprintCheckData } from '../skills/outcome.ts';
+import type { BuildPlan } from './construction-plan.ts';
+import type { Spot, Status } from './protocol.ts';
+import type { TeamPlan, Transfer } from './team-plan.ts';
+
+/** The team's plan: items to make, or a blueprint to build. */
+export type Plan = { kind: 'items'; plan: TeamPlan } | { kind: 'build'; plan: BuildPlan };
+
+/** A call to give a short worker items: what it lacks and, when it said, what they are for. */
+export interface Call {
+  worker: string;
+  items: Counts;
+  target?: Counts | undefined;
+}
+
+/** A crop harvest: the seed item of the crop, how many cells it empties, the seeds held before. */
+export interface Harvest {
+  seed: string;
+  cells: number;
+  held: number;
+}
+
+/** One agent's memory (see the module comment). Fields are read and written by the policy's roles. */
+export class OracleMemory {
+  /** Every teammate's name, this agent's included, sorted; the first is the coordinator. */
+  team: string[] | undefined;
+  readonly statuses = new Map<string, Status>();
+  /** Coordinator: teammates asked for their status / sent the plan / sent the go-ahead. */
+  readonly asked = new Set<string>();
+  readonly planSent = new Set<string>();
+  readonly goSent = new Set<string>();
+  /** Coordinator: how many times each teammate said `Done.` (its first: its plan hand-overs are made; later ones answer calls). */
+  readonly dones = new Map<string, number>();
+  plan: Plan | undefined;
+  /** The plan as the coordinator words it (`Plan. Team: ...`). */
+  teamText = '';
+  /** The go-ahead came: this agent works. */
+  go = false;
+  /** This agent's plan hand-overs made so far. */
+  given = 0;
+  reportedDone = false;
+  unsolvableSaid = false;
+  finishedSaid = false;
+  /** A teammate's message that this agent answers with its status. */
+  answer: string | undefined;
+  /** Where this agent stood at its first decision: the task's set-up spot (the cooking world's centre). */
+  home: { x: number; y: number; z: number } | undefined;
+  /** The last command found no smoker or furnace in range: go back to where the task began. */
+  goHome = false;
+  /** Why the task cannot be done, once this agent knows it. */
+  unsolvable: string | undefined;
+  /** Coordinator: a worker's shortfall being made up. */
+  shortfall: (Call & { asked: Set<string>; asking?: string; dones?: number }) | undefined;
+  /** Teammates' calls to give a short worker items, oldest first. */
+  readonly needs: (Call & { from: string })[] = [];
+  /** The last shortfall this worker reported (items and inventory). */
+  shortSaid = '';
+  /** Waits since this worker last said its shortfall. */
+  shortWaits = 0;
+  /** The crop harvest this agent's last work command started, until the sowing after it is decided. */
+  harvest: Harvest | undefined;
+  /** Replies that put right this agent's hand-overs that went astray, oldest first. */
+  readonly relays: string[] = [];
+  /** How to make this agent's last hand-over again, should it be cut short. */
+  giveAgain: (() => void) | undefined;
+  /** Where a teammate's hand-over to this agent lies: walk onto it. */
+  fetch: Spot | undefined;
+  // Construction.
+  /** The level being built. */
+  level: number | undefined;
+  /** Cell commands of the level check being worked through. */
+  queue: string[] = [];
+  /** Waits for teammates' cells on the current level. */
+  waits = 0;
+  /** Tries per cell command. */
+  readonly attempts = new Map<string, number>();
+  /** Cells (`x,y,z`) the server refused a placement at: tried again from elsewhere. */
+  readonly refused = new Set<string>();
+  /** The last walk off the building site. */
+  offSiteWalk = '';
+  /** The newest level check not acted on yet. */
+  levelCheck: BlueprintCheckData | undefined;
+
+  /** This agent coordinates: it is the first teammate by name (or alone). */
+  isCoordinator(name: string): boolean {
+    return (this.team?.[0] ?? name) === name;
+  }
+
+  /** The plan's hand-overs, in order. */
+  transfers(): Transfer[] {
+    return this.plan?.plan.transfers ?? [];
+  }
+
+  /** The members with work of the plan (making items, placing cells), sorted. */
+  workers(): string[] {
+    const plan = this.plan;
+    if (!plan) return [];
+    if (plan.kind === 'items') return [...new Set(plan.plan.jobs.map((j) => j.worker))].sort((a, b) => a.localeCompare(b));
+    return [...new Set(plan.plan.owner.values())].sort((a, b) => a.localeCompare(b));
+  }
+
+  /** The items the plan's jobs give `name` to make (item → count); none outside a team making items. */
+  jobTargets(name: string): Counts {
+    const targets: Counts = {};
+    if (this.plan?.kind !== 'items') return targets;
+    for (const j of this.plan.plan.jobs) if (j.worker === name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    return targets;
+  }
+
+  /** The plan in words, for people (`Jill makes 1 bread, Andy gives Jill 2 wheat`). */
+  summary(): string {
+    const plan = this.plan;
+    if (!plan) return '';
+    const gives = plan.plan.transfers.map((t) => `${t.from} gives ${t.to} ${t.count} ${t.item}`);
+    if (plan.kind === 'build') {
+      const counts = new Map<string, number>();
+      for (const who of plan.plan.owner.values()) counts.set(who, (counts.get(who) ?? 0) + 1);
+      return [...[...counts].map(([who, n]) => `${who} places ${n} blocks`), ...gives].join(', ');
+    }
+    const jobs = plan.plan.jobs.map((j) => `${j.worker} makes ${j.count} ${j.target}`);
+    return [...jobs, ...gives].join(', ');
+  }
+
+  /** Counts the last hand-over as not made (see {@link giveAgain}), so it is made again. */
+  undoGive(): void {
+    this.giveAgain?.();
+    this.giveAgain = undefined;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What the offline policy reads for one decision: the facts a prompt gives a model, as data. The
+ * agent's state now (inventory, what it sees, its task) and what happened since its last decision
+ * (its journal's entries: messages, command outcomes by code and data, conversation notices).
+ */
+import type { AgentTask } from '../commands/context.ts';
+import type { JournalEntry } from '../commands/journal.ts';
+import type { Counts } from '../game/production.ts';
+import type { Blueprint } from '../tasks/schema.ts';
+
+export interface Observation {
+  name: string;
+  inventory: Counts;
+  /** Item targets the task gave this agent (item → count); undefined without an item task. */
+  targets: Counts | undefined;
+  /** The construction blueprint the task gave this agent, if any. */
+  blueprint: Blueprint | undefined;
+  /** The agent's part of the task as data: its teammates, a cooking team's collector, a partner's recipe. */
+  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe'> | undefined;
+  /** Where the agent stands (its feet's block), as `!stats` shows it. */
+  position?: { x: number; y: number; z: number } | undefined;
+  /** Whether this agent may use a command (tasks block some). */
+  canUse(command: string): boolean;
+  /** The bot this agent is talking with, if any. */
+  partner: string | undefined;
+  /** Names of the blocks in sight (within about 24 blocks). */
+  blocks: readonly string[];
+  /** Names of the mobs in sight. */
+  mobs: readonly string[];
+  /** What happened since the last decision, oldest first (the agent's journal entries). */
+  records: readonly JournalEntry[];
+}

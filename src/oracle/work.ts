@@ -1,0 +1,141 @@
+/**
+ * The policy's item work: a worker makes its plan's targets from what it holds and what the
+ * world gives — crafting, smelting, gathering, and sowing back the crops it harvests with the
+ * seeds it does not need (`!sow`) — and says what it still lacks when the team must help.
+ */
+import type { GameData } from '../game/data.ts';
+import { recipeIngredients } from '../game/data.ts';
+import { cropOf } from '../game/crops.ts';
+import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../game/production.ts';
+import { sourcesFrom } from '../skills/surroundings.ts';
+import { commandCall } from '../commands/skill-commands.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
+import type { Harvest, OracleMemory } from './memory.ts';
+import type { Observation } from './observation.ts';
+import { formatShort } from './protocol.ts';
+import { WAIT } from './retry.ts';
+import { makeUp, type TeamContext } from './team.ts';
+
+/** Farther than this from its set-up spot (blocks, horizontally), a worker goes back before saying it lacks something. */
+const HOME_RADIUS = 12;
+/** How often a worker waits and looks again after saying what it lacks. */
+const SHORT_WAITS = 5;
+
+/** The next step of this agent's item work, once its plan gives it targets. */
+export function work(m: OracleMemory, obs: Observation, ctx: TeamContext): string {
+  const targets = m.jobTargets(obs.name);
+  if (Object.keys(targets).length === 0) return '';
+  const { data } = ctx;
+  // A crop harvested by the last command is sown back, once, with the seeds the work left
+  // does not use.
+  const harvest = m.harvest;
+  m.harvest = undefined;
+  const left: Counts = {};
+  for (const [item, n] of Object.entries(targets)) if ((obs.inventory[item] ?? 0) < n) left[item] = n - (obs.inventory[item] ?? 0);
+  if (Object.keys(left).length === 0) {
+    const sowing = harvest && sowBack(obs, harvest, (obs.inventory[harvest.seed] ?? 0) - (targets[harvest.seed] ?? 0));
+    if (sowing) return sowing;
+    if (m.finishedSaid) return '';
+    m.finishedSaid = true;
+    return `I have ${formatCounts(targets)}.`;
+  }
+  // Keep the targets already held out of the ingredients.
+  const stock = { ...obs.inventory };
+  for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
+  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
+  const next = planProduction(data, stock, left, sources);
+  const sowing = harvest && sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
+  if (sowing) return sowing;
+  let lacking = next.missing;
+  if (
+    Object.keys(lacking).length > 0 &&
+    next.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') &&
+    !left.crafting_table
+  ) {
+    // Short, and a table would be made too: it asks for the table itself (a teammate holds one;
+    // one that holds planks gives those instead).
+    lacking = { ...planProduction(data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
+  }
+  const missing = formatCounts(lacking);
+  if (missing) {
+    // Away from where the task began (a hunt led the bot off): the furnaces, crops and
+    // teammates may be out of sight, so go back and look again before asking anyone.
+    const home = m.home;
+    const p = obs.position;
+    if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
+    const said = `${missing}|${JSON.stringify(obs.inventory)}`;
+    // Said already and nothing changed: the worker waits and looks again (crops regrow, mobs
+    // wander back, a path not found in time may be found now, a hand-over passed on by a
+    // teammate arrives without a word) a few times. A coordinator gets here once the team has
+    // answered its call, so no answer waits behind the waits.
+    if (m.shortSaid === said) return ++m.shortWaits <= SHORT_WAITS ? WAIT : '';
+    m.shortSaid = said;
+    m.shortWaits = 0;
+    if (m.isCoordinator(obs.name) && (m.team?.length ?? 1) > 1) {
+      // The coordinator asks the team itself.
+      m.shortfall = { worker: obs.name, items: { ...lacking }, target: left, asked: new Set() };
+      return makeUp(m, obs, ctx) ?? '';
+    }
+    return formatShort(lacking, left);
+  }
+  const step = pickStep(data, next.steps, obs.inventory);
+  if (!step) return '';
+  m.harvest = harvestOf(data, step, obs);
+  return stepCommand(step);
+}
+
+/** The crop a gathering step harvests (3 cells of wheat), if it is a harvest. */
+function harvestOf(data: GameData, step: ProductionStep, obs: Observation): Harvest | undefined {
+  if (step.kind !== 'gather') return undefined;
+  const m = /^!collectBlocks\("([a-z0-9_]+)", (\d+)\)$/.exec(stepCommand(step));
+  const crop = m && cropOf(data, m[1]!);
+  return crop ? { seed: crop.seed, cells: Number(m[2]), held: obs.inventory[crop.seed] ?? 0 } : undefined;
+}
+
+/**
+ * `!sow` for the cells `harvest` emptied: one command, at most one seed per cell, only `spare`
+ * seeds (those the rest of the work does not use), and only when the harvest brought seeds (a
+ * harvest that failed emptied no cell). Undefined when there is nothing to sow or `!sow` is
+ * blocked; a sowing that fails is not tried again.
+ */
+function sowBack(obs: Observation, harvest: Harvest, spare: number): string | undefined {
+  if (!obs.canUse('!sow') || (obs.inventory[harvest.seed] ?? 0) <= harvest.held) return undefined;
+  const n = Math.min(harvest.cells, spare);
+  return n > 0 ? `!sow("${harvest.seed}", ${n})` : undefined;
+}
+
+/**
+ * The step to take now: `!craftRecipe` lets the game pick among an item's recipes, so a craft
+ * whose item could also be made from another ingredient held (sticks from the cherry planks meant
+ * for the fence) waits while another step can go first, and a step that would create such a
+ * choice for a later one goes last.
+ */
+export function pickStep(data: GameData, steps: readonly ProductionStep[], inventory: Counts): ProductionStep | undefined {
+  const ready = (s: ProductionStep, inv: Counts) =>
+    s.kind !== 'craft' || Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+  const ambiguous = (s: ProductionStep, inv: Counts) =>
+    s.kind === 'craft' &&
+    usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {
+      const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
+      return ings.some(([i]) => !(i in s.ingredients)) && ings.every(([i, n]) => (inv[i] ?? 0) >= n);
+    });
+  const after = (s: ProductionStep): Counts => {
+    if (s.kind !== 'craft') return inventory;
+    const inv = { ...inventory };
+    for (const [i, n] of Object.entries(s.ingredients)) inv[i] = (inv[i] ?? 0) - n;
+    inv[s.item] = (inv[s.item] ?? 0) + s.count;
+    return inv;
+  };
+  const candidates = steps.filter((s) => ready(s, inventory));
+  const safe = candidates.filter((s) => !ambiguous(s, inventory));
+  const calm = safe.filter((s) => !steps.some((o) => o !== s && ambiguous(o, after(s))));
+  return calm[0] ?? safe[0] ?? steps[0];
+}
+
+/** The command of one production step. */
+export function stepCommand(step: ProductionStep): string {
+  // !craftRecipe's count is crafts, as in the reference (4 crafts of oak_planks make 16).
+  if (step.kind === 'craft') return commandCall({ skill: 'craftRecipe', args: { recipe_name: step.item, num: step.times } });
+  if (step.kind === 'smelt') return commandCall({ skill: 'smeltItem', args: { item_name: step.input, num: step.count } });
+  return commandCall(step.source.call(step.count));
+}

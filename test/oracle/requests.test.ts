@@ -1,0 +1,66 @@
+/** Plain requests a player makes of a bot with no model, understood one-to-one as commands. */
+import { describe, expect, test } from 'vitest';
+import { gameData } from '../../src/game/data.ts';
+import { nameResolver } from '../../src/game/names.ts';
+import { OFFLINE_ANSWER, OraclePolicy } from '../../src/oracle/policy.ts';
+import { understandRequest } from '../../src/oracle/requests.ts';
+import { TEST_VERSION } from '../helpers/version.ts';
+
+const data = gameData(TEST_VERSION);
+const names = nameResolver(TEST_VERSION);
+const understand = (text: string) => understandRequest(text, 'Steve', 'Andy', data, names);
+
+describe('plain requests', () => {
+  test.each([
+    ['come here', '!goToPlayer("Steve", 2)'],
+    ['Andy, come to me please', '!goToPlayer("Steve", 2)'],
+    ['hey Andy come', '!goToPlayer("Steve", 2)'],
+    ['follow me', '!followPlayer("Steve", 3)'],
+    ['Andy follow me!', '!followPlayer("Steve", 3)'],
+    ['stop', '!stop'],
+    ['Andy, stop!', '!stop'],
+    ['what do you have?', '!inventory'],
+    ['inventory', '!inventory'],
+    ['Andy, collect 3 oak logs', '!collectBlocks("oak_log", 3)'],
+    ['collect 3 oak logs', '!collectBlocks("oak_log", 3)'],
+    ['get oak_log', '!collectBlocks("oak_log", 1)'],
+    ['mine 5 stone please', '!collectBlocks("stone", 5)'],
+    ['chop 4 birch logs', '!collectBlocks("birch_log", 4)'],
+    ['gather some sand', '!collectBlocks("sand", 1)'],
+    ['craft a wooden pickaxe', '!craftRecipe("wooden_pickaxe", 1)'],
+    ['Andy, can you craft 8 sticks', '!craftRecipe("stick", 2)'],
+    ['make a crafting table', '!craftRecipe("crafting_table", 1)'],
+    ['give me 2 bread', '!givePlayer("Steve", "bread", 2)'],
+    ['hand me a torch', '!givePlayer("Steve", "torch", 1)'],
+  ])('%j → %s', (text, command) => {
+    expect(understand(text)).toBe(command);
+  });
+
+  test.each([
+    'tell me a story',
+    'collect 3 unicorn horns',
+    'craft happiness',
+    'give me a hug',
+    'come on, that was funny',
+    'where is the village?',
+  ])('%j is not one of them', (text) => {
+    expect(understand(text)).toBeUndefined();
+  });
+
+  test("the policy with no task answers a player's request with its command, and anything else with the offline answer", () => {
+    const decide = (text: string) =>
+      new OraclePolicy(data).decide({
+        name: 'Andy',
+        inventory: {},
+        targets: undefined,
+        blueprint: undefined,
+        canUse: () => true,
+        partner: undefined,
+        blocks: [],
+        mobs: [],
+        records: [{ kind: 'message', message: { from: 'Steve', text, channel: 'public' }, seq: 1, t: 0 }],
+      });
+    expect(decide('Andy, collect 3 oak logs')).toBe('!collectBlocks("oak_log", 3)');
+    expect(decide('Andy, how are you?')).toBe(OFFLINE_ANSWER);
+  });
+});
