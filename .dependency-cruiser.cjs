@@ -4,7 +4,7 @@
  * names the importing file, the imported file and the rule.
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
- *   cli.ts → app/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
+ *   cli.ts → app/ → coordination/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
  *   → settings/ → models/ → game/, util/
  * models/ holds the providers only (no game knowledge); oracle/ is the offline policy, which plays
  * through the commands and reads their typed outcomes.

@@ -63,6 +63,14 @@ export const modelPriceSchema = z.strictObject({
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
+/**
+ * How a team of bots works together on a task (the four systems this project comes from):
+ * `chat`, MINDcraft's pairwise conversations; `dag`, VillagerAgent's task graph; `causal`,
+ * CausalMACE's causally checked graph. See `src/coordination/`.
+ */
+export const COORDINATIONS = ['chat', 'dag', 'causal'] as const;
+export type Coordination = (typeof COORDINATIONS)[number];
+
 export const settingsSchema = z.strictObject({
   /** Minecraft version the bots speak (and the embedded server runs). */
   minecraft_version: z.string().default(DEFAULT_MINECRAFT_VERSION),
@@ -113,6 +121,19 @@ export const settingsSchema = z.strictObject({
   chat_bot_messages: z.boolean().default(true),
   /** Message each bot's model gets once it has spawned; empty = none. */
   init_message: z.string().default(''),
+  /**
+   * How the bots of a task work together (`npm run task -- --coordination`, `npm run eval --
+   * --coordination chat,dag`): `chat` (default, MINDcraft's pairwise chat), `dag` (VillagerAgent's
+   * task graph) or `causal` (CausalMACE's causal graph). Task set-up, validators and scoring are
+   * the same for all.
+   */
+  coordination: z.enum(COORDINATIONS).default('chat'),
+  /**
+   * The graph strategies check every proposed dependency against the game's own rules (recipes,
+   * blocks resting on the ones below) at no token cost: edges the rules refute are dropped, edges
+   * they require are added. Off: the graph is the planner's alone (as in the papers).
+   */
+  rule_checked_edges: z.boolean().default(true),
   /** Turns kept in a bot's history; older ones are summarised (in the background) into its memory. */
   max_messages: z.number().int().min(2).default(15),
   /** Restore each bot's memory, recent turns, goal, places and modes from `bots/<name>/memory.json` at start-up (the file is always written). */
