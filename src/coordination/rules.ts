@@ -228,8 +228,10 @@ class Facts {
     try {
       switch (work.kind) {
         case 'make': {
+          // What the others make is at hand, except B's own targets (held targets would count as used).
           const supply: Counts = {};
           for (const n of this.#nodes.values()) if (n.id !== b.id && n.work) for (const i of this.#makes(n.work)) supply[i] = PLENTY;
+          for (const t of Object.keys(work.targets)) delete supply[t];
           const plan = planProduction(this.#data, supply, work.targets, { smelt: true }, { expand: 'raw' });
           out = { items: new Set(Object.keys(plan.consumed)), tools: [] };
           break;
@@ -271,9 +273,10 @@ class Facts {
       const set = new Set<string>();
       const direct = this.#directNeeds(b);
       const tools = 'tools' in direct ? direct.tools : [];
-      // A collect is not made from its items' recipes: only its tools (and their trees) matter.
-      for (const r of work.kind === 'collect' ? tools : [...roots, ...tools]) {
-        set.add(r);
+      // A collect is not made from its items' recipes: only its tools (and their trees) matter. A
+      // make uses what goes into its targets, not the targets; a give or build uses its items.
+      for (const r of work.kind === 'collect' ? tools : work.kind === 'make' ? roots : [...roots, ...tools]) {
+        if (work.kind !== 'make') set.add(r);
         for (const i of treeOf(this.#data, r)) set.add(i);
       }
       out = set;

@@ -108,6 +108,19 @@ describe('recipes: a wooden pickaxe from oak logs', () => {
     ]);
   });
 
+  test('two nodes making the same item are independent', () => {
+    const g = new TaskGraph({ agents: ['Alice', 'Bob'] });
+    g.addRound([
+      { id: '1', description: 'planks', work: { kind: 'make', targets: { oak_planks: 4 } } },
+      { id: '2', description: 'more planks', requires: ['1'], work: { kind: 'make', targets: { oak_planks: 4 } } },
+    ]);
+    g.addRound([
+      { id: '1', description: 'logs', work: { kind: 'collect', targets: { oak_log: 1 } } },
+      { id: '2', description: 'more logs', requires: ['1'], work: { kind: 'collect', targets: { oak_log: 1 } } },
+    ]);
+    expect(verdicts(checkEdges(g, { data }))).toEqual({ '1.1>1.2': 'refuted', '2.1>2.2': 'refuted' });
+  });
+
   test('a hand-over sits between the maker and the user', () => {
     const g = new TaskGraph({ agents: ['Alice', 'Bob'] });
     g.addRound([
