@@ -19,7 +19,10 @@
  * {@link TaskGraph.addEdge} answer with the problems instead (cycle named), so a role can give them
  * back to the model. Misuse by code (an unknown id in {@link TaskGraph.finish}) throws.
  */
+import { planRound, type Subtask } from './rounds.ts';
 import type { Work } from './work.ts';
+
+export { findCycle, type Subtask } from './rounds.ts';
 
 /** A node's state (VillagerAgent's code: unknown, running, success, failure). */
 export type NodeStatus = 'unknown' | 'running' | 'success' | 'failure';
@@ -50,23 +53,6 @@ export interface Edge {
   removed: boolean;
   /** Why it was added or removed, when a rule or the intervention said so. */
   reason?: string;
-}
-
-/** A subtask as a decomposer round proposes it (the model's JSON, validated and renamed). */
-export interface Subtask {
-  /** Id local to the round (`1`, `2`, … in VillagerAgent's prompt). */
-  id: string;
-  description: string;
-  milestones?: string[];
-  /** Paths into the task data, `~/meta-data/blueprint/0` style (see `./retrieval.ts`). */
-  retrievalPaths?: string[];
-  /** Prerequisites: local ids of this round, or ids of nodes already in the graph (`1.2`). */
-  requires?: string[];
-  /** Agents that may do it; empty or absent means every agent of the team. */
-  candidates?: string[];
-  /** Agents it needs at once (default 1). */
-  number?: number;
-  work?: Work;
 }
 
 /** A node of the graph (a copy: changing it changes nothing). */
@@ -215,6 +201,10 @@ export class TaskGraph {
     return this.#plan(subtasks).problems;
   }
 
+  #plan(subtasks: readonly Subtask[]) {
+    return planRound(subtasks, { round: this.#rounds + 1, agents: this.agents, exists: (id) => this.#nodes.has(id) });
+  }
+
   /**
    * Adds a decomposer round with VillagerAgent's Algorithm 1 (Appendix A.1): every node gets an
    * edge from each prerequisite it lists (origin `llm`); a node that lists none, and is not the
@@ -235,11 +225,11 @@ export class TaskGraph {
     const plan = this.#plan(subtasks);
     if (plan.problems.length) return { ok: false, problems: plan.problems };
     if (subtasks.length === 0) return { ok: true, round: this.#rounds, ids: {}, edges: [] };
-    this.#rounds = plan.round;
+    this.#rounds++;
     for (const n of plan.nodes) this.#nodes.set(n.id, n);
     const edges = plan.edges.map((e) => this.#insert(e.from, e.to, e.origin));
     this.#version++;
-    return { ok: true, round: plan.round, ids: plan.ids, edges: edges.map((e) => ({ ...e })) };
+    return { ok: true, round: this.#rounds, ids: plan.ids, edges: edges.map((e) => ({ ...e })) };
   }
 
   /**
@@ -439,11 +429,11 @@ export class TaskGraph {
     return edge;
   }
 
-  /** A path of active edges (plus `extra`) from `from` to `to`, as the nodes after `from`; [] when equal. */
-  #path(from: string, to: string, extra: readonly { from: string; to: string }[] = []): string[] | undefined {
+  /** A path of active edges from `from` to `to`, as the nodes after `from`; [] when equal. */
+  #path(from: string, to: string): string[] | undefined {
     if (from === to) return [];
     const next = new Map<string, string[]>();
-    for (const e of [...this.#active.values(), ...extra]) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    for (const e of this.#active.values()) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
     const parent = new Map<string, string>();
     const queue = [from];
     const seen = new Set([from]);
@@ -463,121 +453,4 @@ export class TaskGraph {
     }
     return undefined;
   }
-
-  #plan(subtasks: readonly Subtask[]): {
-    problems: string[];
-    round: number;
-    ids: Record<string, string>;
-    nodes: NodeRecord[];
-    edges: { from: string; to: string; origin: AddedOrigin }[];
-  } {
-    const round = this.#rounds + 1;
-    const problems: string[] = [];
-    const ids: Record<string, string> = {};
-    const local = new Set<string>();
-    for (const s of subtasks) {
-      const id = String(s.id ?? '').trim();
-      if (!id) problems.push('a subtask has no id');
-      else if (local.has(id)) problems.push(`subtask id ${id} appears twice`);
-      local.add(id);
-      ids[id] = `${round}.${id}`;
-    }
-    const resolve = (ref: string): string | undefined => (local.has(ref) ? ids[ref] : this.#nodes.has(ref) ? ref : undefined);
-    const nodes: NodeRecord[] = [];
-    const edges: { from: string; to: string; origin: AddedOrigin }[] = [];
-    const seenEdge = new Set<string>();
-    const add = (from: string, to: string, origin: AddedOrigin) => {
-      if (seenEdge.has(key(from, to))) return;
-      seenEdge.add(key(from, to));
-      edges.push({ from, to, origin });
-    };
-    let previous: string | undefined;
-    subtasks.forEach((s) => {
-      const sid = String(s.id ?? '').trim();
-      const gid = ids[sid] ?? `${round}.${sid}`;
-      const label = `subtask ${sid || '(no id)'}`;
-      if (!s.description?.trim()) problems.push(`${label} has no description`);
-      const candidates = s.candidates?.length ? [...new Set(s.candidates)] : [...this.agents];
-      const unknown = candidates.filter((c) => !this.agents.includes(c));
-      if (unknown.length)
-        problems.push(
-          `${label}: unknown agent${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the team: ${this.agents.join(', ')})`,
-        );
-      const number = s.number ?? 1;
-      if (!Number.isInteger(number) || number < 1)
-        problems.push(`${label}: number must be a whole number of agents, at least 1 (got ${number})`);
-      else if (number > candidates.length)
-        problems.push(`${label} needs ${number} agents but has ${candidates.length} candidate${candidates.length === 1 ? '' : 's'}`);
-      const requires = [...new Set((s.requires ?? []).map((r) => String(r).trim()))];
-      const preds: string[] = [];
-      for (const r of requires) {
-        if (r === sid) problems.push(`${label} requires itself`);
-        else {
-          const p = resolve(r);
-          if (p) preds.push(p);
-          else problems.push(`${label} requires ${r}, which is neither a subtask of this answer nor a node of the graph`);
-        }
-      }
-      if (preds.length) for (const p of preds) add(p, gid, 'llm');
-      else if (previous !== undefined)
-        for (const e of edges.filter((e) => e.to === previous && e.from !== gid)) add(e.from, gid, 'algorithm');
-      previous = gid;
-      const rec: NodeRecord = {
-        id: gid,
-        round,
-        description: s.description ?? '',
-        milestones: [...(s.milestones ?? [])],
-        retrievalPaths: [...(s.retrievalPaths ?? [])],
-        candidates,
-        number,
-        status: 'unknown',
-        assigned: [],
-      };
-      if (s.work) rec.work = structuredClone(s.work);
-      nodes.push(rec);
-    });
-    if (!problems.length) {
-      const cycle = findCycle(
-        nodes.map((n) => n.id),
-        edges,
-      );
-      if (cycle) {
-        const byGlobal = new Map(Object.entries(ids).map(([l, g]) => [g, l]));
-        problems.push(`cycle: ${cycle.map((g) => byGlobal.get(g) ?? g).join(' → ')} (a subtask cannot wait for itself)`);
-      }
-    }
-    return { problems, round, ids, nodes, edges };
-  }
-}
-
-/**
- * A cycle among `edges` through one of `starts`, as node ids with the first repeated at the end
- * (`['a', 'b', 'a']`), or undefined. (A round's new edges only point into its new nodes, so a cycle
- * it closes runs through one of them.)
- */
-export function findCycle(starts: readonly string[], edges: readonly { from: string; to: string }[]): string[] | undefined {
-  const next = new Map<string, string[]>();
-  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (n: string): string[] | undefined => {
-    state.set(n, 'open');
-    stack.push(n);
-    for (const m of next.get(n) ?? []) {
-      if (state.get(m) === 'open') return [...stack.slice(stack.indexOf(m)), m];
-      if (!state.has(m)) {
-        const c = visit(m);
-        if (c) return c;
-      }
-    }
-    stack.pop();
-    state.set(n, 'done');
-    return undefined;
-  };
-  for (const s of starts) {
-    if (state.has(s)) continue;
-    const c = visit(s);
-    if (c) return c;
-  }
-  return undefined;
 }
