@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
-import { simulate } from './oracle-sim.ts';
+import { simulate, type SimAgent } from './oracle-sim.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
 
 const data = gameData(TEST_VERSION);
@@ -67,7 +67,7 @@ describe('a subtask by its typed work', () => {
   });
 
   test('give: hands every item over; what went astray is given again from what is left, and the rest said missing', () => {
-    const team = [
+    const team: SimAgent[] = [
       {
         name: 'Andy',
         inventory: { wheat: 5 },
