@@ -16,7 +16,7 @@ import type { Agent } from '../agent/agent.ts';
 import { ConnectError } from '../agent/bot.ts';
 import { requireUsableModels } from '../agent/model-choice.ts';
 import { parseModelSpec } from '../models/spec.ts';
-import { startAgents, type RunningBots } from './start-bots.ts';
+import { startAgents, type RunningBots, type ServerWorldChoice } from './start-bots.ts';
 import { RunFolder } from './run-folder.ts';
 import { ChatOutbox, type RateLimit } from '../conversation/outbox.ts';
 import { gameData } from '../game/data.ts';
@@ -102,6 +102,14 @@ export interface TaskRunOptions {
 }
 
 /**
+ * The embedded server's world for task runs: superflat, whatever the settings' `world` says
+ * (construction blueprints and the cooking world are laid on it). A survival world is started with
+ * `{ world: 'survival', seed }`; `findSpot` (../server/embedded.ts) finds a place in it from the
+ * seed alone, e.g. a forest for crafting tasks (MineCollab's appendix "Task resetting").
+ */
+export const TASK_SERVER_WORLD: ServerWorldChoice = { world: 'superflat' };
+
+/**
  * The bots of a run when they are not started for it (see {@link TaskRunOptions.world}).
  */
 export interface TaskWorld {
@@ -114,6 +122,8 @@ export interface TaskWorld {
    */
   open(request: {
     profiles: Profile[];
+    /** The embedded server's world (see {@link TASK_SERVER_WORLD}). */
+    serverWorld?: ServerWorldChoice;
     model?: Profile['model'];
     env?: NodeJS.ProcessEnv;
     botsDir?: string;
@@ -309,9 +319,18 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   let running: RunningBots;
   try {
     running = options.world
-      ? await options.world.open({ profiles, model: options.model, env: options.env, botsDir: options.botsDir, events: recorder, log })
+      ? await options.world.open({
+          profiles,
+          serverWorld: TASK_SERVER_WORLD,
+          model: options.model,
+          env: options.env,
+          botsDir: options.botsDir,
+          events: recorder,
+          log,
+        })
       : await startAgents({
           settings,
+          serverWorld: TASK_SERVER_WORLD,
           profiles,
           model: options.model,
           port: settings.server === 'embedded' ? 0 : undefined,

@@ -20,7 +20,7 @@ import {
   type Transport,
 } from '../conversation/index.ts';
 import { gameData } from '../game/data.ts';
-import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
+import { startEmbeddedServer, type EmbeddedServer, type WorldKind } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import { Agent } from '../agent/agent.ts';
 import { BotSession, ConnectError, type ReconnectPolicy, type ServerAddress } from '../agent/bot.ts';
@@ -34,8 +34,20 @@ import { completeProfile, mergedProfileSchema, mergeProfiles, unusedProfileKeysN
 import { chooseExtraModel, ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 
+/** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
+export interface ServerWorldChoice {
+  world: WorldKind;
+  /** A survival world's seed; omitted = `settings.seed`, else random. */
+  seed?: number;
+}
+
 export interface StartOptions {
   settings: Settings;
+  /**
+   * The embedded server's world; default the settings' (`world`, `seed`). Task runs ask for
+   * superflat here.
+   */
+  serverWorld?: ServerWorldChoice;
   profiles: Profile[];
   /** Replaces every profile's model (e.g. `--model` of a task run). */
   model?: Profile['model'];
@@ -120,6 +132,13 @@ export interface RunningBots {
   close(): Promise<void>;
 }
 
+/** The world an embedded server serves, for log lines: `survival world, seed 42, spawn 8 68 -8` or `superflat world`. */
+export function describeWorld(server: EmbeddedServer): string {
+  if (!server.survival) return `${server.world} world`;
+  const { x, y, z, biome } = server.survival.spawn;
+  return `survival world, seed ${server.seed}, spawn ${x} ${y} ${z} (${biome})`;
+}
+
 /** The settings' reconnect policy (see `reconnect_attempts` in `settings/schema.ts`). */
 export function reconnectPolicy(settings: Settings): ReconnectPolicy {
   return { attempts: settings.reconnect_attempts, delayMs: settings.reconnect_delay_ms, maxDelayMs: settings.reconnect_max_delay_ms };
@@ -166,9 +185,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       options.env,
     );
   }
+  const world = options.serverWorld ?? { world: settings.world, seed: settings.seed };
   const server =
     settings.server === 'embedded'
-      ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
+      ? await startEmbeddedServer({
+          port: options.port ?? settings.port,
+          version: settings.minecraft_version,
+          world: world.world,
+          seed: world.seed ?? settings.seed,
+        })
       : undefined;
   const address: ServerAddress = {
     host: server?.host ?? settings.host,
@@ -176,7 +201,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     version: settings.minecraft_version,
     auth: settings.auth,
   };
-  if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}`);
+  if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}: ${describeWorld(server)}`);
   const data = gameData(settings.minecraft_version);
   const names = nameResolver(settings.minecraft_version);
   const hub = new InProcessHub();
