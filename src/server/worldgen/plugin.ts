@@ -65,7 +65,9 @@ function installSurvivalWorld(serv: SquidServer, world: SurvivalWorld, viewDista
 
 /**
  * Loads (generating where needed) every column within `radius` chunks of the world spawn's
- * chunk: run once at start-up, so the first players find their surroundings ready.
+ * chunk: run once at start-up, so the first players find their surroundings ready. It yields to
+ * the event loop between columns: other servers and clients in the process (tests, evaluation
+ * workers) keep their ticks and keep-alives meanwhile.
  */
 export async function pregenerate(serv: SquidServer, radius: number): Promise<void> {
   const state = states.get(serv);
@@ -73,7 +75,10 @@ export async function pregenerate(serv: SquidServer, radius: number): Promise<vo
   const cx = state.world.spawn.x >> 4;
   const cz = state.world.spawn.z >> 4;
   for (let dz = -radius; dz <= radius; dz++) {
-    for (let dx = -radius; dx <= radius; dx++) await serv.overworld.getColumn(cx + dx, cz + dz);
+    for (let dx = -radius; dx <= radius; dx++) {
+      await serv.overworld.getColumn(cx + dx, cz + dz);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }
 
