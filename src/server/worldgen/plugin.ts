@@ -5,8 +5,9 @@
  *   appear there and clients get it as their `spawn_position`;
  * - generates the columns around every player ahead of time: each tick, up to
  *   {@link PREFETCH_PER_TICK} missing columns within the view distance plus
- *   {@link PREFETCH_MARGIN} (nearest first), so a walking player's next chunks are already there
- *   when flying-squid sends them;
+ *   {@link PREFETCH_MARGIN} (nearest first; beyond the view only those ahead of the way the player
+ *   last moved, as flying-squid drops the columns a player leaves behind), so a walking player's
+ *   next chunks are already there when flying-squid sends them;
  * - spawns each chunk's initial animals (./animals.ts) the first time the chunk is loaded, on the
  *   ground of the loaded chunk (as vanilla, on top of the highest block that is neither air, a
  *   plant nor leaves: grass for farm animals, grass or sand for rabbits, water for squid).
@@ -24,7 +25,7 @@ import { MIN_Y, WORLD_HEIGHT } from './terrain.ts';
 import type { SurvivalWorld } from './world.ts';
 
 /** Columns generated ahead of players per tick, at most. */
-export const PREFETCH_PER_TICK = 2;
+export const PREFETCH_PER_TICK = 1;
 /** Columns beyond the view distance generated ahead of players. */
 export const PREFETCH_MARGIN = 2;
 
@@ -41,6 +42,8 @@ interface WorldState {
 }
 
 const states = new WeakMap<SquidServer, WorldState>();
+/** Each player's chunk at the last prefetch, and the way it last changed (−1, 0, 1 on each axis). */
+const headings = new WeakMap<object, { x: number; z: number; dx: number; dz: number }>();
 
 /** The survival world a server serves, if it serves one. */
 export function survivalWorldOf(serv: SquidServer): SurvivalWorld | undefined {
@@ -92,10 +95,21 @@ function prefetch(serv: SquidServer, state: WorldState): void {
     if (player.world !== serv.overworld || !player.position) continue;
     const px = Math.floor(player.position.x) >> 4;
     const pz = Math.floor(player.position.z) >> 4;
+    let heading = headings.get(player);
+    if (!heading) headings.set(player, (heading = { x: px, z: pz, dx: 0, dz: 0 }));
+    if (heading.x !== px || heading.z !== pz) {
+      heading.dx = Math.sign(px - heading.x);
+      heading.dz = Math.sign(pz - heading.z);
+      heading.x = px;
+      heading.z = pz;
+    }
     for (let r = 0; r <= radius && budget > 0; r++) {
       for (let dz = -r; dz <= r && budget > 0; dz++) {
         for (let dx = -r; dx <= r && budget > 0; dx++) {
           if (Math.max(Math.abs(dx), Math.abs(dz)) !== r) continue;
+          // Beyond the view only ahead: along the axis the player last moved on, that way.
+          if (Math.abs(dx) > state.viewDistance && Math.sign(dx) !== heading.dx) continue;
+          if (Math.abs(dz) > state.viewDistance && Math.sign(dz) !== heading.dz) continue;
           const x = px + dx;
           const z = pz + dz;
           const key = chunkKey(x, z);
