@@ -16,7 +16,7 @@ import type { CommandRegistry } from '../commands/registry.ts';
 import { ConnectError } from '../agent/bot.ts';
 import { requireUsableModels } from '../agent/model-choice.ts';
 import { parseModelSpec } from '../models/spec.ts';
-import { startAgents, type RunningBots } from './start-bots.ts';
+import { startAgents, type RunningBots, type ServerWorldChoice } from './start-bots.ts';
 import { RunFolder } from './run-folder.ts';
 import { gameData } from '../game/data.ts';
 import { ConfigError, loadProfile, withTaskDomain, type Coordination, type Profile, type Settings } from '../settings/index.ts';
@@ -94,6 +94,14 @@ export interface TaskRunOptions {
 }
 
 /**
+ * The embedded server's world for task runs: superflat, whatever the settings' `world` says
+ * (construction blueprints and the cooking world are laid on it). A survival world is started with
+ * `{ world: 'survival', seed }`; `findSpot` (../server/embedded.ts) finds a place in it from the
+ * seed alone, e.g. a forest for crafting tasks (MineCollab's appendix "Task resetting").
+ */
+export const TASK_SERVER_WORLD: ServerWorldChoice = { world: 'superflat' };
+
+/**
  * The bots of a run when they are not started for it (see {@link TaskRunOptions.world}).
  */
 export interface TaskWorld {
@@ -106,6 +114,8 @@ export interface TaskWorld {
    */
   open(request: {
     profiles: Profile[];
+    /** The embedded server's world (see {@link TASK_SERVER_WORLD}). */
+    serverWorld?: ServerWorldChoice;
     model?: Profile['model'];
     commands?: CommandRegistry<CommandContext>;
     env?: NodeJS.ProcessEnv;
@@ -269,6 +279,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     running = options.world
       ? await options.world.open({
           profiles,
+          serverWorld: TASK_SERVER_WORLD,
           model: options.model,
           ...(options.commands ? { commands: options.commands } : {}),
           env: options.env,
@@ -278,6 +289,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
         })
       : await startAgents({
           settings,
+          serverWorld: TASK_SERVER_WORLD,
           profiles,
           model: options.model,
           port: settings.server === 'embedded' ? 0 : undefined,

@@ -76,6 +76,14 @@ export const settingsSchema = z.strictObject({
   minecraft_version: z.string().default(DEFAULT_MINECRAFT_VERSION),
   /** `embedded`: start our flying-squid server in-process; `external`: join host:port. */
   server: z.enum(['embedded', 'external']).default('embedded'),
+  /**
+   * The embedded server's world: `survival`, a seeded overworld (biomes, trees, plants, caves,
+   * ores, animals; players spawn in a forest), or `superflat`, vanilla's Classic Flat (grass at
+   * y −61). Task runs use superflat whatever this says.
+   */
+  world: z.enum(['survival', 'superflat']).default('survival'),
+  /** The survival world's seed (a 32-bit whole number); omitted = a new random world each start. */
+  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(1).max(65535).default(55916),
   auth: z.enum(['offline', 'microsoft']).default('offline'),
