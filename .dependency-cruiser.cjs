@@ -4,8 +4,10 @@
  * names the importing file, the imported file and the rule.
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
- *   cli.ts → app/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
+ *   cli.ts → app/ → coordination/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
  *   → settings/ → models/ → game/, util/
+ * coordination/ is the team layer above the agents (task graphs, assignment, causal pruning, team
+ * metrics: VillagerAgent's and CausalMACE's strategies); the application wires it to the agents.
  * models/ holds the providers only (no game knowledge); oracle/ is the offline policy, which plays
  * through the commands and reads their typed outcomes.
  * server/ (the embedded flying-squid server) sits beside them: only app/ and cli.ts import it,
@@ -14,6 +16,7 @@
 const LAYERS = [
   'cli',
   'app',
+  'coordination',
   'agent',
   'oracle',
   'commands',

@@ -14,6 +14,7 @@
  * | evaluation throughput, runs per hour at P = 1 and 2 | eval-throughput.ts | 3 fixture tasks × 2, 60 s cap | MineCollab's 17 test tasks, 120 s cap |
  * | warm world start-up + reset vs an oracle run | warm-world.ts | 3 tasks × 2 | × 5 |
  * | per-tick check cost: inventory targets, 5,000-cell blueprint | check-cost.ts | 300 checks | 3,000 |
+ * | survival world: columns/s, a loaded world's memory, worst tick while a bot crosses the world | worldgen.ts | 500 blocks | 2,000 blocks |
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -30,6 +31,7 @@ const SCRIPTS: Array<[name: string, argv: string[]]> = [
   ['eval-throughput', full ? ['120'] : ['60', FIXTURE, '2']],
   ['warm-world', full ? ['--rounds', '5'] : []],
   ['check-cost', full ? ['--iterations', '3000'] : []],
+  ['worldgen', full ? ['--distance', '2000'] : []],
 ];
 const only = args.only?.split(',').map((s) => s.trim());
 

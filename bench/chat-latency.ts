@@ -23,6 +23,7 @@ const running = await startAgents({
   // No chat rate limit (by default a burst of 6 lines, then one a second): one message after the
   // other would otherwise measure the limit, not the pipeline.
   settings: settingsSchema.parse({
+    world: 'superflat',
     chat_bot_messages: false,
     bot_transport: 'in-process',
     load_memory: false,

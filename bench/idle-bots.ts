@@ -90,7 +90,7 @@ if (args['same-process']) {
   const { profileSchema, settingsSchema } = await import('../src/settings/index.ts');
   const t0 = performance.now();
   const running = await startAgents({
-    settings: settingsSchema.parse({ chat_bot_messages: false, bot_transport: 'in-process' }),
+    settings: settingsSchema.parse({ world: 'superflat', chat_bot_messages: false, bot_transport: 'in-process' }),
     profiles: Array.from({ length: bots }, (_, i) => profileSchema.parse({ name: `Bench${i}`, model: 'oracle' })),
     port: 0,
     log: () => {},

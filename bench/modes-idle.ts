@@ -19,7 +19,7 @@ const seconds = Number(process.argv[3] ?? 20);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const running = await startAgents({
-  settings: settingsSchema.parse({ chat_bot_messages: false }),
+  settings: settingsSchema.parse({ world: 'superflat', chat_bot_messages: false }),
   profiles: Array.from({ length: bots }, (_, i) => profileSchema.parse({ name: `Bench${i}`, model: 'oracle' })),
   port: 0,
   log: () => {},

@@ -189,7 +189,13 @@ for (const run of runs) {
 }
 const env = { ...fakes.Andy!.env };
 const running = await startAgents({
-  settings: settingsSchema.parse({ chat_bot_messages: false, bot_transport: 'in-process', load_memory: false, goal_idle_ms: 600_000 }),
+  settings: settingsSchema.parse({
+    world: 'superflat',
+    chat_bot_messages: false,
+    bot_transport: 'in-process',
+    load_memory: false,
+    goal_idle_ms: 600_000,
+  }),
   profiles: runs.map((run) =>
     profileSchema.parse({
       name: run.bot,

@@ -19,7 +19,11 @@ export const MINDCRAFT_PROMPT_CHARS = 8_734;
 
 const botsDir = mkdtempSync(path.join(tmpdir(), 'prompt-size-'));
 const running = await startAgents({
-  settings: settingsSchema.parse({ chat_bot_messages: false, allow_insecure_coding: process.argv.includes('--coding') }),
+  settings: settingsSchema.parse({
+    world: 'superflat',
+    chat_bot_messages: false,
+    allow_insecure_coding: process.argv.includes('--coding'),
+  }),
   profiles: [profileSchema.parse({ name: 'Andy', model: 'oracle', persona: 'You are friendly and practical.' })],
   port: 0,
   botsDir,

@@ -7,13 +7,13 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { startAgents } from './app/start-bots.ts';
+import { describeWorld, startAgents } from './app/start-bots.ts';
 import { BotEventBus } from './agent/events.ts';
 import { createLogging } from './app/logging.ts';
 import { dashboardSettings, startDashboard } from './app/dashboard/server.ts';
 import { CampaignBoard } from './app/dashboard/campaign.ts';
 import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
-import { startEmbeddedServer } from './server/embedded.ts';
+import { MAX_SEED, MIN_SEED, startEmbeddedServer, WORLD_KINDS, type WorldKind } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
 import { appendResult, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
@@ -30,8 +30,9 @@ import { generate, GENERATE_USAGE, GenerateUsageError } from './app/generate.ts'
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
-  npm run server -- [--port <n>] [--version <v>]
-                                              run the embedded Minecraft server alone
+  npm run server -- [--port <n>] [--version <v>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
+                                              run the embedded Minecraft server alone (default: a survival
+                                              world of a random seed, in memory; --folder keeps it)
   npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/
@@ -111,12 +112,33 @@ async function start(): Promise<void> {
 }
 
 async function server(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, version: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      version: { type: 'string' },
+      world: { type: 'string' },
+      seed: { type: 'string' },
+      folder: { type: 'string' },
+    },
+    strict: true,
+  });
   const port = values.port === undefined ? 25565 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
-  const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_MINECRAFT_VERSION });
-  log(`Minecraft ${srv.version} server (offline mode, superflat) on ${srv.host}:${srv.port}.`);
+  const world = (values.world ?? 'survival') as WorldKind;
+  if (!WORLD_KINDS.includes(world)) throw new UsageError(`--world expects ${WORLD_KINDS.join(' or ')}, got "${values.world}"`);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && (values.seed!.trim() === '' || !Number.isInteger(seed) || seed < MIN_SEED || seed > MAX_SEED))
+    throw new UsageError(`--seed expects a whole number from ${MIN_SEED} to ${MAX_SEED}, got "${values.seed}"`);
+  const srv = await startEmbeddedServer({
+    port,
+    version: values.version ?? DEFAULT_MINECRAFT_VERSION,
+    world,
+    seed,
+    worldFolder: values.folder,
+  });
+  log(`Minecraft ${srv.version} server (offline mode, ${describeWorld(srv)}) on ${srv.host}:${srv.port}.`);
   log(`Join: Multiplayer > Direct Connection > ${srv.host}:${srv.port} with a ${srv.version} client (any username). Ctrl-C stops.`);
   await untilInterrupted();
   await srv.close();

@@ -7,7 +7,7 @@
 import type { BotEventBus, BotEventInput } from '../agent/events.ts';
 import type { RunEvent, RunEventSink } from '../tasks/eval/records.ts';
 
-/** The bus event of a tap's run event; none for run phases (they belong to the run, not a bot). */
+/** The bus event of a tap's run event; none for run phases and graph versions (they belong to the run, not a bot). */
 export function botEventOf(event: RunEvent): BotEventInput | undefined {
   switch (event.type) {
     case 'request': {
@@ -55,6 +55,7 @@ export function botEventOf(event: RunEvent): BotEventInput | undefined {
         text: event.text,
       };
     case 'phase':
+    case 'graph':
       return undefined;
   }
 }

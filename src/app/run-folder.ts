@@ -1,6 +1,6 @@
 /**
  * The folder one run leaves with `--out`: `requests/<agent>.jsonl`, `commands.jsonl`,
- * `messages.jsonl`, `inventories.json`, `blueprint-diff.txt` (construction) and `result.json`
+ * `messages.jsonl`, `graph.jsonl` (graph strategies), `inventories.json`, `blueprint-diff.txt` (construction) and `result.json`
  * (the formats are in `src/tasks/eval/records.ts`).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -46,7 +46,9 @@ export class RunFolder {
           ? 'commands.jsonl'
           : event.type === 'message'
             ? 'messages.jsonl'
-            : undefined;
+            : event.type === 'graph'
+              ? 'graph.jsonl'
+              : undefined;
     if (!file) return;
     let stream = this.#streams.get(file);
     if (!stream) {

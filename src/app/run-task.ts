@@ -16,14 +16,15 @@ import type { CommandRegistry } from '../commands/registry.ts';
 import { ConnectError } from '../agent/bot.ts';
 import { requireUsableModels } from '../agent/model-choice.ts';
 import { parseModelSpec } from '../models/spec.ts';
-import { startAgents, type RunningBots } from './start-bots.ts';
+import { startAgents, type RunningBots, type ServerWorldChoice } from './start-bots.ts';
 import { RunFolder } from './run-folder.ts';
 import { gameData } from '../game/data.ts';
-import { ConfigError, loadProfile, withTaskDomain, type Profile, type Settings } from '../settings/index.ts';
+import { ConfigError, loadProfile, withTaskDomain, type Coordination, type Profile, type Settings } from '../settings/index.ts';
 import { checkBlueprint, diffLines } from '../tasks/blueprint.ts';
 import { fileKeys, runFolder, taskConditions } from '../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunEvent, type RunEventSink, type RunResult } from '../tasks/eval/records.ts';
-import { humanSlots, openingLine } from '../tasks/goals.ts';
+import { humanSlots } from '../tasks/goals.ts';
+import { strategyFor } from '../coordination/strategies.ts';
 import { checkTaskForVersion, TaskError } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { validatorFor, type Validation } from '../tasks/validators.ts';
@@ -41,6 +42,8 @@ export interface TaskRunOptions {
   profiles: Profile[];
   /** Replaces every profile's model. */
   model?: Profile['model'];
+  /** How the team works together (default: the settings' `coordination`). */
+  coordination?: Coordination;
   /** Every command the agents may have (default: all of them); the task, settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
   env?: NodeJS.ProcessEnv;
@@ -91,6 +94,14 @@ export interface TaskRunOptions {
 }
 
 /**
+ * The embedded server's world for task runs: superflat, whatever the settings' `world` says
+ * (construction blueprints and the cooking world are laid on it). A survival world is started with
+ * `{ world: 'survival', seed }`; `findSpot` (../server/embedded.ts) finds a place in it from the
+ * seed alone, e.g. a forest for crafting tasks (MineCollab's appendix "Task resetting").
+ */
+export const TASK_SERVER_WORLD: ServerWorldChoice = { world: 'superflat' };
+
+/**
  * The bots of a run when they are not started for it (see {@link TaskRunOptions.world}).
  */
 export interface TaskWorld {
@@ -103,6 +114,8 @@ export interface TaskWorld {
    */
   open(request: {
     profiles: Profile[];
+    /** The embedded server's world (see {@link TASK_SERVER_WORLD}). */
+    serverWorld?: ServerWorldChoice;
     model?: Profile['model'];
     commands?: CommandRegistry<CommandContext>;
     env?: NodeJS.ProcessEnv;
@@ -186,6 +199,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       process.stderr.write(`${line}\n`);
     });
   const check = checkTask(task, settings, options.profiles.length);
+  const coordination = options.coordination ?? settings.coordination;
+  const strategy = strategyFor(coordination);
   if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);
   for (const warning of check.warnings) log(`Task ${task.id}: ${warning}`);
   const humans = humanSlots(task);
@@ -226,6 +241,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       agent_count: task.agent_count,
       human_count: humans.length,
       ...taskConditions(task),
+      coordination,
       score: ending.outcome.score,
       success: ending.outcome.success,
       end_reason: ending.reason,
@@ -263,6 +279,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     running = options.world
       ? await options.world.open({
           profiles,
+          serverWorld: TASK_SERVER_WORLD,
           model: options.model,
           ...(options.commands ? { commands: options.commands } : {}),
           env: options.env,
@@ -272,6 +289,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
         })
       : await startAgents({
           settings,
+          serverWorld: TASK_SERVER_WORLD,
           profiles,
           model: options.model,
           port: settings.server === 'embedded' ? 0 : undefined,
@@ -300,6 +318,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   let placed: Blueprint | undefined;
   let reusable = false;
   const stop = new AbortController();
+  /** Stops the coordination strategy once the run has ended. */
+  const teamStop = new AbortController();
   const abort = () => stop.abort();
   // The signal may have fired while the bots joined.
   if (options.signal?.aborted) abort();
@@ -319,20 +339,25 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: failed }, agents, blueprint);
     playing = Date.now();
     recorder.emit({ type: 'phase', t: playing, phase: 'play' });
-    // Each agent's goal starts its goal loop (MINDcraft: `!goal("...")`, whose first self-prompt
-    // runs at once; ours would wait for the idle delay, so the first one is given here); then
-    // agent 0 opens the conversation with the first other agent.
-    for (const agent of agents) {
-      agent.setGoal(goals[agent.name]!);
-      agent.receive({ from: 'system', channel: 'system', text: agent.selfPrompter.promptText() });
-    }
+    // The coordination strategy puts the team to work (chat: each agent's goal loop and agent 0's
+    // opening line, as MINDcraft does); it stops when the run ends.
+    const team = await strategy.start({
+      task,
+      agents,
+      blueprint,
+      goals,
+      planner: agents[0]?.model.id === 'oracle' ? undefined : agents[0]?.model,
+      ruleChecks: settings.rule_checked_edges,
+      record: (event) => recorder.emit({ type: 'graph', t: Date.now(), ...event }),
+      signal: teamStop.signal,
+      log,
+    });
     if (humans.length) whisperGoals(agents[0]!, task, humans, names);
-    const opening = openingLine(task, blueprint);
-    if (agents.length > 1 && opening) await agents[0]!.startConversation(agents[1]!.name, opening);
     await options.onPlaying?.({ agents, blueprint, origin });
     const ending = await play(task, agents, running, validate, {
       missingAgentMs: options.missingAgentMs ?? MISSING_AGENT_MS,
       signal: stop.signal,
+      teamEnded: team.ended,
       onCheck: (v) => {
         if (v.score !== last.score || last === failed) options.onScore?.(v.score);
         last = v;
@@ -357,6 +382,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       placed,
     );
   } finally {
+    teamStop.abort();
     options.signal?.removeEventListener('abort', abort);
     if (options.world) await options.world.release(running, reusable);
     else await running.close();

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { nameResolver } from '../game/names.ts';
 import { gameData } from '../game/data.ts';
-import { startEmbeddedServer, type EmbeddedServer } from '../server/embedded.ts';
+import { startEmbeddedServer, type EmbeddedServer, type WorldKind } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import type { Agent } from '../agent/agent.ts';
 import type { CommandContext } from '../commands/context.ts';
@@ -21,8 +21,20 @@ import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-mo
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 import { announceFallbacks, completed, Fleet } from './fleet.ts';
 
+/** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
+export interface ServerWorldChoice {
+  world: WorldKind;
+  /** A survival world's seed; omitted = `settings.seed`, else random. */
+  seed?: number;
+}
+
 export interface StartOptions {
   settings: Settings;
+  /**
+   * The embedded server's world; default the settings' (`world`, `seed`). Task runs ask for
+   * superflat here.
+   */
+  serverWorld?: ServerWorldChoice;
   profiles: Profile[];
   /** Replaces every profile's model (e.g. `--model` of a task run). */
   model?: Profile['model'];
@@ -90,6 +102,14 @@ export interface RunningBots {
 }
 
 export { reconnectPolicy } from './fleet.ts';
+
+/** The world an embedded server serves, for log lines: `survival world, seed 42, spawn 8 68 -8` or `superflat world`. */
+export function describeWorld(server: EmbeddedServer): string {
+  if (!server.survival) return `${server.world} world`;
+  const { x, y, z, biome } = server.survival.spawn;
+  return `survival world, seed ${server.seed}, spawn ${x} ${y} ${z} (${biome})`;
+}
+
 export { namesBot } from '../conversation/index.ts';
 
 /**
@@ -131,9 +151,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       options.env,
     );
   }
+  const world = options.serverWorld ?? { world: settings.world, seed: settings.seed };
   const server =
     settings.server === 'embedded'
-      ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
+      ? await startEmbeddedServer({
+          port: options.port ?? settings.port,
+          version: settings.minecraft_version,
+          world: world.world,
+          seed: world.seed ?? settings.seed,
+        })
       : undefined;
   const address: ServerAddress = {
     host: server?.host ?? settings.host,
@@ -141,7 +167,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     version: settings.minecraft_version,
     auth: settings.auth,
   };
-  if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}`);
+  if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}: ${describeWorld(server)}`);
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   let fleet: Fleet | undefined;
   const close = async () => {

@@ -11,6 +11,7 @@ import type { BlockLookup } from '../tasks/blueprint.ts';
 import type { EndReason } from '../tasks/eval/records.ts';
 import type { LoadedTask } from '../tasks/schema.ts';
 import type { Validation, validatorFor } from '../tasks/validators.ts';
+import type { StrategyEnd } from '../coordination/strategies.ts';
 import type { RunningBots } from './start-bots.ts';
 
 /** MINDcraft's rule: a run where an agent is missing for this long ends with score 0 (ms). */
@@ -55,7 +56,13 @@ export function play(
   agents: Agent[],
   running: RunningBots,
   validate: ReturnType<typeof validatorFor>,
-  options: { missingAgentMs: number; signal: AbortSignal; onCheck: (v: Validation) => void },
+  options: {
+    missingAgentMs: number;
+    signal: AbortSignal;
+    onCheck: (v: Validation) => void;
+    /** The coordination strategy stopped by itself: a `gave_up` ends the run with its reason. */
+    teamEnded?: Promise<StrategyEnd>;
+  },
 ): Promise<Ending> {
   const bot = agents[0]!.bot;
   const state = { inventories: () => agents.map((a) => safeInventory(a.bot)), lookup: botBlockLookup(bot) };
@@ -111,6 +118,12 @@ export function play(
     );
     if (options.signal.aborted) return interrupted();
     options.signal.addEventListener('abort', interrupted, { once: true });
+    void options.teamEnded?.then((team) => {
+      if (team.kind === 'gave_up') {
+        check();
+        end({ reason: 'gave_up', error: team.reason });
+      }
+    });
     bot.on('physicsTick', check);
     check();
   });

@@ -9,14 +9,14 @@
  *   or placed): every block write of the server's overworld is journalled (prismarine-world's
  *   `blockUpdate` event, which every write path emits) with the state the position had before
  *   the first write; the reset replaces every chunk column that was written to with a newly
- *   generated one (the world is generated, superflat: a fresh world's column) and sends it again
+ *   generated one (the world is generated, superflat or survival from its seed: a fresh world's column) and sends it again
  *   to every player who has it loaded. Writing the old states back would not do: a chunk section
  *   keeps every block state it ever held in its palette, and what reads palettes (mineflayer's
  *   `findBlocks`, the oracle's view of the blocks around it) would still see a table that was
  *   placed and broken;
  * - block entities (furnace and chest contents): all removed (a fresh world has none);
  * - entities (summoned animals, dropped items, mobs): all non-player entities removed, without
- *   loot;
+ *   loot; a survival world then gets its chunks' initial animals again, as a fresh one has them;
  * - the players (the bots): open containers closed, inventory, cursor and crafting grid emptied,
  *   effects removed, experience 0, health, food, saturation and exhaustion, game mode and respawn
  *   point as when they first joined, teleported to where they first spawned and turned the way they faced then, held
@@ -44,6 +44,7 @@ import { hungerOf } from '../server/services/food.ts';
 import { configureMechanics, mechanicsOptions, type MechanicsOptions } from '../server/services/game-rules.ts';
 import { closeContainer, inventorySession } from '../server/services/inventory.ts';
 import { mobRegistry } from '../server/services/mobs.ts';
+import { initialAnimalIds, respawnInitialAnimals } from '../server/worldgen/plugin.ts';
 import type { SquidPlayer, SquidServer } from '../server/types.ts';
 import type { Settings } from '../settings/index.ts';
 import type { RunEvent, RunEventSink } from '../tasks/eval/records.ts';
@@ -147,6 +148,7 @@ export class WarmWorld implements TaskWorld {
   async open(request: Parameters<TaskWorld['open']>[0]): Promise<RunningBots> {
     const began = performance.now();
     const key = JSON.stringify({
+      serverWorld: request.serverWorld,
       names: request.profiles.map((p) => p.name),
       models: request.profiles.map((p) => request.model ?? p.model),
       botsDir: request.botsDir,
@@ -172,6 +174,7 @@ export class WarmWorld implements TaskWorld {
     const sink: Kept['sink'] = { current: request.events, log: request.log };
     const running = await startAgents({
       settings: this.#settings,
+      serverWorld: request.serverWorld,
       profiles: request.profiles,
       model: request.model,
       ...(request.commands ? { commands: request.commands } : {}),
@@ -310,7 +313,8 @@ async function resetWorld(kept: Kept): Promise<void> {
     const fresh = kept.players.get(session.username);
     if (fresh && session.bot.quickBarSlot !== fresh.quickBarSlot) session.bot.setQuickBarSlot(fresh.quickBarSlot);
   }
-  // Entities: every one but the players, without loot.
+  // Entities: every one but the players, without loot; a survival world's chunks get their
+  // initial animals again.
   const registry = mobRegistry(serv);
   for (const entity of Object.values(serv.entities)) {
     if (entity.type === 'player') continue;
@@ -344,6 +348,7 @@ async function resetWorld(kept: Kept): Promise<void> {
   }
   const store = blockEntities(serv);
   for (const entity of [...store.all()]) store.remove(store.worldOf(entity.dimension), entity.pos);
+  respawnInitialAnimals(serv);
   // Players: as they joined.
   for (const [name, fresh] of kept.players) {
     const player = serv.getPlayer(name);
@@ -426,9 +431,10 @@ async function verify(kept: Kept): Promise<string | undefined> {
 
 function serverDifference(kept: Kept): string | undefined {
   const { serv } = kept;
-  const others = Object.values(serv.entities).filter((e) => e.type !== 'player');
+  const animals = initialAnimalIds(serv);
+  const others = Object.values(serv.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
   if (others.length) return `${others.length} entities left on the server (${others[0]!.name ?? others[0]!.type})`;
-  if (mobRegistry(serv).mobs.size) return 'mobs left in the mob registry';
+  if ([...mobRegistry(serv).mobs.keys()].some((id) => !animals.has(id))) return 'mobs left in the mob registry';
   if ([...blockEntities(serv).all()].length) return 'block entities left';
   if (kept.journal.size) return `${kept.journal.size} block changes since the reset`;
   for (const [name, fresh] of kept.players) {
@@ -452,7 +458,8 @@ function clientDifference(kept: Kept, agent: Agent): string | undefined {
   if (bot.entity.effects && Object.keys(bot.entity.effects).length) return `${name} still has effects`;
   if (bot.experience && (bot.experience.level !== 0 || bot.experience.points !== 0)) return `${name} still has experience`;
   if (bot.isRaining) return `it rains for ${name}`;
-  const others = Object.values(bot.entities).filter((e) => e.type !== 'player');
+  const animals = initialAnimalIds(kept.serv);
+  const others = Object.values(bot.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
   if (others.length) return `${name} still sees ${others.length} entities (${others[0]!.name ?? others[0]!.type})`;
   for (const { position, stateId } of kept.restored) {
     const block = bot.blockAt(position);

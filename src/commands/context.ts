@@ -6,6 +6,7 @@ import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import type { Journal } from './journal.ts';
+import type { Work } from '../game/work.ts';
 import { defineCommandFor } from './registry.ts';
 
 /** The parts of an agent that commands use (the Agent class implements it). */
@@ -98,6 +99,21 @@ export interface AgentTask {
    * as the offline policy does.
    */
   supplies?: WorldSupplies;
+  /**
+   * The subtask a coordination strategy gives this agent now (a node of its task graph): its id
+   * and words, and its typed work, which an offline policy executes (`src/game/work.ts`).
+   */
+  assignment?: Assignment;
+}
+
+/** One subtask of a coordination strategy, as its agent gets it (see {@link AgentTask.assignment}). */
+export interface Assignment {
+  /** The graph node's id, e.g. `1.2`. */
+  node: string;
+  /** What to do, in words (for a model). */
+  description: string;
+  /** What to do, as data (for an offline policy; a model's planner may give none). */
+  work?: Work;
 }
 
 /** One behaviour mode as `!modes` lists it. */

@@ -9,6 +9,7 @@ import type { BlueprintCheckData } from '../skills/outcome.ts';
 import type { BuildPlan } from './construction-plan.ts';
 import type { Spot, Status } from './protocol.ts';
 import type { TeamPlan, Transfer } from './team-plan.ts';
+import type { BuildCell } from '../game/work.ts';
 
 /** The team's plan: items to make, or a blueprint to build. */
 export type Plan = { kind: 'items'; plan: TeamPlan } | { kind: 'build'; plan: BuildPlan };
@@ -25,6 +26,19 @@ export interface Harvest {
   seed: string;
   cells: number;
   held: number;
+}
+
+/** Where the policy stands in its current subtask. */
+export interface AssignmentState {
+  node: string;
+  /** `give`: items still to hand over. */
+  toGive: Counts;
+  /** `build`: cells still to place or clear, bottom up, with their tries. */
+  cells: { cell: BuildCell; tries: number }[];
+  /** The cell whose command the policy sent last (its outcome decides what next). */
+  current?: { cell: BuildCell; tries: number } | undefined;
+  /** The reason it said it cannot go on, once said. */
+  said?: string;
 }
 
 /** One agent's memory (see the module comment). Fields are read and written by the policy's roles. */
@@ -87,6 +101,8 @@ export class OracleMemory {
   offSiteWalk = '';
   /** The newest level check not acted on yet. */
   levelCheck: BlueprintCheckData | undefined;
+  /** Under a coordination strategy: the subtask being done (see ./assignment.ts). */
+  assignment: AssignmentState | undefined;
 
   /** This agent coordinates: it is the first teammate by name (or alone). */
   isCoordinator(name: string): boolean {

@@ -15,8 +15,11 @@ export interface Observation {
   targets: Counts | undefined;
   /** The construction blueprint the task gave this agent, if any. */
   blueprint: Blueprint | undefined;
-  /** The agent's part of the task as data: its teammates, a cooking team's collector, a partner's recipe. */
-  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe'> | undefined;
+  /**
+   * The agent's part of the task as data: its teammates, a cooking team's collector, a partner's
+   * recipe, and under a coordination strategy its current subtask.
+   */
+  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment'> | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;
   /** Whether this agent may use a command (tasks block some). */

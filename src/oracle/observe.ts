@@ -84,10 +84,22 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
       if (o.code === 'not_found' && data?.sought?.kind === 'bot' && m.team) m.team = m.team.filter((n) => n !== data.sought?.name);
       return;
     case '!placeBlockAt':
+    case '!digAt':
       // Often the builder's own body overlaps the cell: tried again from elsewhere.
       if (o.code === 'refused_by_server' && data?.position) m.refused.add(`${data.position.x},${data.position.y},${data.position.z}`);
+      // A subtask's cell done: off its list.
+      if (o.ok && m.assignment?.current) {
+        m.assignment.cells = m.assignment.cells.filter((c) => c !== m.assignment?.current);
+        m.assignment.current = undefined;
+      }
       return;
     case '!givePlayer':
+      if (m.assignment) {
+        // A subtask's hand-over: what was received is off its list; the rest is given again.
+        const handOver = data?.handOver;
+        if (handOver) m.assignment.toGive[handOver.item] = (m.assignment.toGive[handOver.item] ?? 0) - handOver.received;
+        return;
+      }
       // A hand-over cut short (a teammate's message interrupted it) is made again.
       if (o.code === 'interrupted') m.undoGive();
       else if (data?.handOver && data.handOver.received < data.handOver.count) putRight(m, obs, data.handOver);

@@ -6,9 +6,11 @@
  * - coordinate and follow (`./team.ts`): the team's plan, hand-overs, calls for what is short;
  * - work (`./work.ts`): crafting, smelting, gathering and sowing toward the plan's targets;
  * - build (`./build.ts`): a blueprint's cells, level by level;
- * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up.
+ * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up;
+ * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work.
  */
 import type { GameData } from '../game/data.ts';
+import { doAssignment } from './assignment.ts';
 import { build } from './build.ts';
 import { OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
@@ -63,6 +65,9 @@ export class OraclePolicy {
   }
 
   #decide(obs: Observation): string {
+    // Under a coordination strategy: its subtask, not the chat protocol.
+    const assignment = obs.task?.assignment;
+    if (assignment) return doAssignment(this.#memory, obs, this.#data, assignment);
     if (!obs.targets && !obs.blueprint) {
       // No task: a player's newest request, when it is one the policy understands.
       const asked = obs.records.findLast((r) => r.kind === 'message' && fromPlayer(r.message));

@@ -25,7 +25,29 @@ const SHORT_WAITS = 5;
 export function work(m: OracleMemory, obs: Observation, ctx: TeamContext): string {
   const targets = m.jobTargets(obs.name);
   if (Object.keys(targets).length === 0) return '';
-  const { data } = ctx;
+  return workToward(m, obs, ctx.data, targets, {
+    done: () => {
+      if (m.finishedSaid) return '';
+      m.finishedSaid = true;
+      return `I have ${formatCounts(targets)}.`;
+    },
+    short: (lacking, left) => teamShort(m, obs, ctx, lacking, left),
+  });
+}
+
+/** What a worker does at the end of its work: when it holds the targets, and when it lacks items the world does not give. */
+export interface WorkEnds {
+  done(): string;
+  /** `lacking`: the items it cannot make or gather; `left`: the targets still to make. */
+  short(lacking: Counts, left: Counts): string;
+}
+
+/**
+ * The next step toward holding `targets`: sow back a harvested crop, craft, smelt or gather;
+ * `ends.done()` once they are held, `ends.short()` when something they need is neither held nor
+ * to be had from the world.
+ */
+export function workToward(m: OracleMemory, obs: Observation, data: GameData, targets: Counts, ends: WorkEnds): string {
   // A crop harvested by the last command is sown back, once, with the seeds the work left
   // does not use.
   const harvest = m.harvest;
@@ -34,10 +56,7 @@ export function work(m: OracleMemory, obs: Observation, ctx: TeamContext): strin
   for (const [item, n] of Object.entries(targets)) if ((obs.inventory[item] ?? 0) < n) left[item] = n - (obs.inventory[item] ?? 0);
   if (Object.keys(left).length === 0) {
     const sowing = harvest && sowBack(obs, harvest, (obs.inventory[harvest.seed] ?? 0) - (targets[harvest.seed] ?? 0));
-    if (sowing) return sowing;
-    if (m.finishedSaid) return '';
-    m.finishedSaid = true;
-    return `I have ${formatCounts(targets)}.`;
+    return sowing || ends.done();
   }
   // Keep the targets already held out of the ingredients.
   const stock = { ...obs.inventory };
@@ -56,32 +75,35 @@ export function work(m: OracleMemory, obs: Observation, ctx: TeamContext): strin
     // one that holds planks gives those instead).
     lacking = { ...planProduction(data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
   }
-  const missing = formatCounts(lacking);
-  if (missing) {
-    // Away from where the task began (a hunt led the bot off): the furnaces, crops and
-    // teammates may be out of sight, so go back and look again before asking anyone.
-    const home = m.home;
-    const p = obs.position;
-    if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
-    const said = `${missing}|${JSON.stringify(obs.inventory)}`;
-    // Said already and nothing changed: the worker waits and looks again (crops regrow, mobs
-    // wander back, a path not found in time may be found now, a hand-over passed on by a
-    // teammate arrives without a word) a few times. A coordinator gets here once the team has
-    // answered its call, so no answer waits behind the waits.
-    if (m.shortSaid === said) return ++m.shortWaits <= SHORT_WAITS ? WAIT : '';
-    m.shortSaid = said;
-    m.shortWaits = 0;
-    if (m.isCoordinator(obs.name) && (m.team?.length ?? 1) > 1) {
-      // The coordinator asks the team itself.
-      m.shortfall = { worker: obs.name, items: { ...lacking }, target: left, asked: new Set() };
-      return makeUp(m, obs, ctx) ?? '';
-    }
-    return formatShort(lacking, left);
-  }
+  if (Object.keys(lacking).length > 0) return ends.short(lacking, left);
   const step = pickStep(data, next.steps, obs.inventory);
   if (!step) return '';
   m.harvest = harvestOf(data, step, obs);
   return stepCommand(step);
+}
+
+/** A team worker short of items: back home first, then says so (or, coordinating, asks the team), then waits a few times. */
+function teamShort(m: OracleMemory, obs: Observation, ctx: TeamContext, lacking: Counts, left: Counts): string {
+  const missing = formatCounts(lacking);
+  // Away from where the task began (a hunt led the bot off): the furnaces, crops and
+  // teammates may be out of sight, so go back and look again before asking anyone.
+  const home = m.home;
+  const p = obs.position;
+  if (home && p && Math.hypot(p.x - home.x, p.z - home.z) > HOME_RADIUS) return `!goToCoordinates(${home.x}, ${home.y}, ${home.z}, 2)`;
+  const said = `${missing}|${JSON.stringify(obs.inventory)}`;
+  // Said already and nothing changed: the worker waits and looks again (crops regrow, mobs
+  // wander back, a path not found in time may be found now, a hand-over passed on by a
+  // teammate arrives without a word) a few times. A coordinator gets here once the team has
+  // answered its call, so no answer waits behind the waits.
+  if (m.shortSaid === said) return ++m.shortWaits <= SHORT_WAITS ? WAIT : '';
+  m.shortSaid = said;
+  m.shortWaits = 0;
+  if (m.isCoordinator(obs.name) && (m.team?.length ?? 1) > 1) {
+    // The coordinator asks the team itself.
+    m.shortfall = { worker: obs.name, items: { ...lacking }, target: left, asked: new Set() };
+    return makeUp(m, obs, ctx) ?? '';
+  }
+  return formatShort(lacking, left);
 }
 
 /** The crop a gathering step harvests (3 cells of wheat), if it is a harvest. */

@@ -3,15 +3,36 @@
  * (the ordered list in ./plugins.ts: services in ./services/, features in ./features/). It lets
  * bots run on a machine with no Minecraft installed.
  */
+import { existsSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
+import { pregenerate, survivalWorldPlugin } from './worldgen/plugin.ts';
+import { MAX_SEED, MIN_SEED, registerSurvival, SURVIVAL, SurvivalWorld } from './worldgen/world.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
+export { findSpawn, findSpot, treesNear, type Spot, type SpotQuery } from './worldgen/spawn.ts';
+export { BIOMES, type BiomeName } from './worldgen/blocks.ts';
+export { MAX_SEED, MIN_SEED, SurvivalWorld } from './worldgen/world.ts';
+
+/**
+ * The worlds the embedded server generates: `superflat`, vanilla's Classic Flat
+ * (./services/superflat.ts), or `survival`, a seeded overworld with biomes, trees, plants, caves,
+ * ores and animals (./worldgen/).
+ */
+export const WORLD_KINDS = ['superflat', 'survival'] as const;
+export type WorldKind = (typeof WORLD_KINDS)[number];
+
+/** The server's view distance, in chunks (flying-squid's `view-distance`). */
+const VIEW_DISTANCE = 4;
+/** flying-squid's `max-entities` (players, mobs and item drops together) per world kind. */
+const MAX_ENTITIES: Record<WorldKind, number> = { superflat: 200, survival: 1000 };
 
 const require = createRequire(import.meta.url);
 // flying-squid is CommonJS without types: ./types.ts describes what we use of it.
@@ -71,6 +92,13 @@ export interface EmbeddedServerOptions {
   maxPlayers?: number;
   /** Extra plugins to install after ours (./plugins.ts); their `requires` may name ours. */
   plugins?: ServerPlugin[];
+  /** The world to generate; default `superflat`. A `worldFolder` keeps the kind it was made with. */
+  world?: WorldKind;
+  /**
+   * Seed of a survival world, a whole number from −2³¹ to 2³¹ − 1; default a random one. A
+   * `worldFolder` keeps the seed it was made with (a different one here is an error).
+   */
+  seed?: number;
 }
 
 /** A started embedded server. */
@@ -80,6 +108,12 @@ export interface EmbeddedServer {
   host: string;
   port: number;
   version: string;
+  /** The world it serves. */
+  world: WorldKind;
+  /** The world's seed (a survival world's shape; a superflat world ignores it). */
+  seed: number;
+  /** The survival world's generator and spawn (survival worlds only). */
+  survival?: SurvivalWorld;
   /**
    * Stops the server: disconnects every player cleanly (they see "Server closed"), stops the tick
    * loop and closes the port. Resolves within about 2 s; calling it again is a no-op.
@@ -88,16 +122,25 @@ export interface EmbeddedServer {
 }
 
 /**
- * Starts flying-squid in this process: offline mode, vanilla superflat (./services/superflat.ts),
- * every player op.
+ * Starts flying-squid in this process: offline mode, every player op, and the world of
+ * `options.world`: vanilla superflat (./services/superflat.ts) or a seeded survival world
+ * (./worldgen/), whose spawn is in a forest and whose surroundings are generated before it
+ * accepts players.
  *
- * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, or the
- *   plugin list is invalid (a `requires` entry missing or listed after its user).
+ * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, the
+ *   plugin list is invalid (a `requires` entry missing or listed after its user), the seed is not a
+ *   32-bit whole number, or `worldFolder` holds another kind of world or another seed.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
   const host = options.host ?? '127.0.0.1';
-  const plugins = [...BUILTIN_PLUGINS, ...(options.plugins ?? [])];
+  const kind = options.world ?? 'superflat';
+  if (!WORLD_KINDS.includes(kind)) throw new Error(`world "${String(kind)}" is not one of ${WORLD_KINDS.join(', ')}`);
+  if (options.seed !== undefined && (!Number.isInteger(options.seed) || options.seed < MIN_SEED || options.seed > MAX_SEED))
+    throw new Error(`seed ${options.seed} is not a whole number from ${MIN_SEED} to ${MAX_SEED}`);
+  const seed = await worldSeed(kind, version, options);
+  const survival = kind === 'survival' ? new SurvivalWorld(seed) : undefined;
+  const plugins = [...BUILTIN_PLUGINS, ...(survival ? [survivalWorldPlugin(survival, VIEW_DISTANCE)] : []), ...(options.plugins ?? [])];
   validatePlugins(plugins); // before anything starts: a bad list must not leave a port bound
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {
@@ -115,18 +158,23 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     gameMode: 0,
     difficulty: 1,
     worldFolder: options.worldFolder,
-    // Vanilla 1.21 superflat: bedrock y = -64, dirt -63..-62, grass -61, players at -60.
-    generation: { name: VANILLA_SUPERFLAT, options: {} as { seed?: number } },
+    // Vanilla 1.21 superflat: bedrock y = -64, dirt -63..-62, grass -61, players at -60. Our
+    // generators take the seed from here (flying-squid replaces a 0 with a random one, so the
+    // survival world carries its own).
+    generation: survival
+      ? { name: SURVIVAL, options: { seed, survival } as { seed?: number; survival: SurvivalWorld } }
+      : { name: VANILLA_SUPERFLAT, options: { seed } as { seed?: number } },
     kickTimeout: 10_000,
     plugins: {},
     modpe: false,
-    'view-distance': 4,
+    'view-distance': VIEW_DISTANCE,
     'player-list-text': { header: { text: 'mindcraft-ts' }, footer: { text: '' } },
     'everybody-op': true,
-    'max-entities': 200,
+    'max-entities': MAX_ENTITIES[kind],
     version,
   };
   registerSuperflat();
+  registerSurvival();
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
@@ -153,17 +201,71 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     await closeServer(serv); // its clock and world saving run already
     throw err;
   }
-  // flying-squid writes the seed it generated (or read from level.dat) into the generation options.
-  serv.seed = settings.generation.options.seed;
+  serv.seed = seed;
   installPlugins(serv, plugins);
+  if (survival) {
+    try {
+      // The spawn's surroundings, as far as the first players are sent (the service generates
+      // further ahead of them as they move).
+      await pregenerate(serv, VIEW_DISTANCE);
+    } catch (err) {
+      await closeServer(serv);
+      throw err;
+    }
+  }
   let closing: Promise<void> | undefined;
   return {
     serv,
     host,
     port: serv.listeningPort ?? options.port,
     version,
+    world: kind,
+    seed,
+    survival,
     close: () => (closing ??= closeServer(serv)),
   };
+}
+
+/** level.dat's `generatorName` for each world kind (vanilla's names: `flat`, `default`). */
+const GENERATOR_NAMES: Record<WorldKind, string> = { superflat: 'flat', survival: 'default' };
+
+/**
+ * The world's seed: from `worldFolder`'s level.dat when there is one (checked against the kind
+ * and seed asked for), else `options.seed`, else a random one. A new survival world's level.dat is
+ * written here, with vanilla's generator name (flying-squid would write `customized`).
+ *
+ * @throws Error when the folder holds another kind of world or another seed.
+ */
+async function worldSeed(kind: WorldKind, version: string, options: EmbeddedServerOptions): Promise<number> {
+  const seed = options.seed ?? randomInt(MIN_SEED, MAX_SEED);
+  if (!options.worldFolder) return seed;
+  const { level } = require('prismarine-provider-anvil') as {
+    level: {
+      readLevel(file: string): Promise<{ RandomSeed: [number, number]; generatorName?: string }>;
+      writeLevel(file: string, value: object): Promise<void>;
+    };
+  };
+  const file = path.join(options.worldFolder, 'level.dat');
+  if (!existsSync(file)) {
+    if (kind === 'survival') {
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(options.worldFolder, { recursive: true });
+      await level.writeLevel(file, { RandomSeed: [seed, 0], Version: { Name: version }, generatorName: GENERATOR_NAMES.survival });
+    }
+    return seed;
+  }
+  const data = await level.readLevel(file);
+  const stored = data.RandomSeed[0];
+  const storedKind = data.generatorName === GENERATOR_NAMES.superflat ? 'superflat' : 'survival';
+  if (storedKind !== kind)
+    throw new Error(
+      `The world folder ${options.worldFolder} holds a ${storedKind} world, not a ${kind} one: set "world": "${storedKind}", or use another folder for a ${kind} world.`,
+    );
+  if (options.seed !== undefined && options.seed !== stored)
+    throw new Error(
+      `The world folder ${options.worldFolder} holds the world of seed ${stored}, not ${options.seed}: drop "seed" to reopen it, or use another folder for seed ${options.seed}.`,
+    );
+  return stored;
 }
 
 /** Time to wait for each player's disconnect during {@link EmbeddedServer.close}, in ms. */

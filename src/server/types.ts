@@ -307,7 +307,7 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   listeningPort?: number;
   /** Ours: the folder the world persists in (undefined = in memory). */
   worldFolder?: string;
-  /** Ours: the world seed flying-squid generated or read from level.dat. */
+  /** Ours: the world seed (the one asked for, the world folder's level.dat's, or a random one). */
   seed?: number;
   /** flying-squid's command tree (lib/command.js). */
   commands: {

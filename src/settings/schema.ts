@@ -63,11 +63,27 @@ export const modelPriceSchema = z.strictObject({
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
+/**
+ * How a team of bots works together on a task (the four systems this project comes from):
+ * `chat`, MINDcraft's pairwise conversations; `dag`, VillagerAgent's task graph; `causal`,
+ * CausalMACE's causally checked graph. See `src/coordination/`.
+ */
+export const COORDINATIONS = ['chat', 'dag', 'causal'] as const;
+export type Coordination = (typeof COORDINATIONS)[number];
+
 export const settingsSchema = z.strictObject({
   /** Minecraft version the bots speak (and the embedded server runs). */
   minecraft_version: z.string().default(DEFAULT_MINECRAFT_VERSION),
   /** `embedded`: start our flying-squid server in-process; `external`: join host:port. */
   server: z.enum(['embedded', 'external']).default('embedded'),
+  /**
+   * The embedded server's world: `survival`, a seeded overworld (biomes, trees, plants, caves,
+   * ores, animals; players spawn in a forest), or `superflat`, vanilla's Classic Flat (grass at
+   * y −61). Task runs use superflat whatever this says.
+   */
+  world: z.enum(['survival', 'superflat']).default('survival'),
+  /** The survival world's seed (a 32-bit whole number); omitted = a new random world each start. */
+  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(1).max(65535).default(55916),
   auth: z.enum(['offline', 'microsoft']).default('offline'),
@@ -113,6 +129,19 @@ export const settingsSchema = z.strictObject({
   chat_bot_messages: z.boolean().default(true),
   /** Message each bot's model gets once it has spawned; empty = none. */
   init_message: z.string().default(''),
+  /**
+   * How the bots of a task work together (`npm run task -- --coordination`, `npm run eval --
+   * --coordination chat,dag`): `chat` (default, MINDcraft's pairwise chat), `dag` (VillagerAgent's
+   * task graph) or `causal` (CausalMACE's causal graph). Task set-up, validators and scoring are
+   * the same for all.
+   */
+  coordination: z.enum(COORDINATIONS).default('chat'),
+  /**
+   * The graph strategies check every proposed dependency against the game's own rules (recipes,
+   * blocks resting on the ones below) at no token cost: edges the rules refute are dropped, edges
+   * they require are added. Off: the graph is the planner's alone (as in the papers).
+   */
+  rule_checked_edges: z.boolean().default(true),
   /** Turns kept in a bot's history; older ones are summarised (in the background) into its memory. */
   max_messages: z.number().int().min(2).default(15),
   /** Restore each bot's memory, recent turns, goal, places and modes from `bots/<name>/memory.json` at start-up (the file is always written). */

@@ -58,6 +58,7 @@ beforeAll(async () => {
   });
   running = await startAgents({
     settings: settingsSchema.parse({
+      world: 'superflat',
       chat_bot_messages: false,
       goal_idle_ms: 300,
       max_messages: 8,

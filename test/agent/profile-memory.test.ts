@@ -37,6 +37,7 @@ beforeAll(async () => {
     path.join(dir, 'settings.json'),
     JSON.stringify({
       profiles: ['./bob.json', './nate.json'],
+      world: 'superflat',
       base_profile: 'creative',
       chat_bot_messages: false,
       load_memory: true,

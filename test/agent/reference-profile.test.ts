@@ -50,6 +50,7 @@ beforeAll(async () => {
   const andy = await loadMergedProfile(FIXTURE);
   running = await startAgents({
     settings: settingsSchema.parse({
+      world: 'superflat',
       chat_bot_messages: false,
       allow_insecure_coding: true,
       bot_transport: 'in-process',

@@ -400,7 +400,7 @@ describe('items', () => {
       expect(wool).toBeGreaterThanOrEqual(1);
       expect(wool).toBeLessThanOrEqual(3);
       const sheep = serverMobs(w, 'sheep', base)[0];
-      expect(sheepState(sheep).sheared).toBe(true);
+      expect(sheepState(w.server.serv, sheep).sheared).toBe(true);
       const shears = serverPlayer(w.server, 'Andy').inventory.slots.find(
         (s: { type: number } | null) => s?.type === itemByName(w.server.serv.registry, 'shears').id,
       );

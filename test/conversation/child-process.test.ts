@@ -19,7 +19,13 @@ import { fakeProfiles, remembers, scriptBots, type Scripts } from './scripted-bo
 
 const CHILD_SCRIPT = fileURLToPath(new URL('../helpers/agent-process.ts', import.meta.url));
 const LEAVE_END_MS = 1_500;
-const common = { bot_key: 'two-processes', chat_bot_messages: false, convo_leave_end_ms: LEAVE_END_MS, convo_reminder_ms: 600_000 };
+const common = {
+  world: 'superflat',
+  bot_key: 'two-processes',
+  chat_bot_messages: false,
+  convo_leave_end_ms: LEAVE_END_MS,
+  convo_reminder_ms: 600_000,
+};
 
 let fake: FakeProviderServer;
 let parent: RunningBots;

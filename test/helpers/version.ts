@@ -13,10 +13,12 @@ export const TEST_VERSION: string = process.env.MC_TEST_VERSION || DEFAULT_MINEC
 export const ON_DEFAULT_VERSION: boolean = TEST_VERSION === DEFAULT_MINECRAFT_VERSION;
 
 /**
- * Agent settings for a test: the schema defaults, on {@link TEST_VERSION}, with `overrides` on top.
+ * Agent settings for a test: the schema defaults, on {@link TEST_VERSION} and in a superflat world
+ * (the tests lay out what they need on flat ground; the survival world has tests of its own), with
+ * `overrides` on top.
  *
  * @param overrides raw settings fields, validated by the settings schema as a settings file would be.
  */
 export function testSettings(overrides: Record<string, unknown> = {}): Settings {
-  return settingsSchema.parse({ minecraft_version: TEST_VERSION, ...overrides });
+  return settingsSchema.parse({ minecraft_version: TEST_VERSION, world: 'superflat', ...overrides });
 }

@@ -15,6 +15,7 @@ import { cropOf } from '../../src/game/crops.ts';
 import { type Counts, smeltingInputs, usableRecipes } from '../../src/game/production.ts';
 import { OraclePolicy } from '../../src/oracle/policy.ts';
 import { Journal, type JournalRecord } from '../../src/commands/journal.ts';
+import type { Assignment } from '../../src/commands/context.ts';
 import { checkLevel, findLevel, formatLevelCheck, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { BlueprintCheckData, CommandOutcome, Outcome, OutcomeCode, OutcomeData } from '../../src/skills/outcome.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
@@ -30,6 +31,8 @@ export interface SimAgent {
   partnerRecipe?: string;
   /** A cooking team's collector (its task data). */
   collector?: string;
+  /** The subtask a coordination strategy gave it (its task data). */
+  assignment?: Assignment;
   /**
    * Where the agent stands (its feet's block); walks move it there. A placement in the cell an
    * agent stands in is refused, as the server refuses it. Without one the agent stands nowhere
@@ -312,7 +315,12 @@ export function simulate(
       inventory: { ...a.inventory },
       targets: a.targets,
       blueprint: a.blueprint,
-      task: { teammates: [...agents.keys()].filter((n) => n !== a.name), collector: a.collector, partnerRecipe: a.partnerRecipe },
+      task: {
+        teammates: [...agents.keys()].filter((n) => n !== a.name),
+        collector: a.collector,
+        partnerRecipe: a.partnerRecipe,
+        assignment: a.assignment,
+      },
       position: a.position,
       canUse: (c) => !a.blocked.includes(c),
       partner: a.partner,

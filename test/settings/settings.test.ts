@@ -45,6 +45,22 @@ describe('loadSettings', () => {
     expect(err.message).toMatch(/key "profiles"/);
   });
 
+  test('the world is survival unless it says superflat; a bad world or seed is named with what was expected', async () => {
+    const andy = { 'a.json': { name: 'Andy' } };
+    const plain = await project({ 'settings.json': { profiles: ['a.json'] }, ...andy });
+    const { settings } = await loadSettings(plain);
+    expect(settings.world).toBe('survival');
+    expect(settings.seed).toBeUndefined();
+    const flat = await project({ 'settings.json': { world: 'superflat', seed: -7, profiles: ['a.json'] }, ...andy });
+    expect((await loadSettings(flat)).settings).toMatchObject({ world: 'superflat', seed: -7 });
+    const badWorld = await project({ 'settings.json': { world: 'caves' } });
+    await expect(loadSettings(badWorld)).rejects.toThrow(/key "world": .*"survival".*"superflat".*caves/);
+    const badSeed = await project({ 'settings.json': { seed: 1.5 } });
+    await expect(loadSettings(badSeed)).rejects.toThrow(/key "seed": .*int/i);
+    const bigSeed = await project({ 'settings.json': { seed: 2 ** 31 } });
+    await expect(loadSettings(bigSeed)).rejects.toThrow(/key "seed": .*2147483647/);
+  });
+
   test('an unknown key is rejected by name', async () => {
     const dir = await project({ 'settings.json': { prot: 1 } });
     await expect(loadSettings(dir)).rejects.toThrow(/unknown key "prot"/);

@@ -181,6 +181,7 @@ function result(fields: Partial<RunResult> & { run_id: string }): RunResult {
     type: 'techtree',
     agent_count: 2,
     human_count: 0,
+    coordination: 'chat',
     score: 0,
     success: false,
     end_reason: 'timeout',

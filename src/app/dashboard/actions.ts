@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Agent } from '../../agent/agent.ts';
 import { profileSchema } from '../../settings/index.ts';
 import { fieldErrors, type ClientMessage } from './public/protocol.ts';
-import type { DashboardBots } from './server.ts';
+import type { DashboardBots } from './views.ts';
 import { openViewer, ViewerUnavailableError, type BotViewer } from './viewer.ts';
 
 /** An error the page shows as it is (with form errors by field). */

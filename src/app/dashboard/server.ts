@@ -19,13 +19,14 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { BotEvent } from '../../agent/events.ts';
 import { ConfigError, type Settings } from '../../settings/index.ts';
-import type { RunningBots } from '../start-bots.ts';
 import { importMap, pageModules, vendorDirs, PAGE_ENTRY } from './browser-modules.ts';
 import type { CampaignBoard } from './campaign.ts';
 import { CLOSE_BAD_TOKEN, clientMessageSchema, fieldErrors, type Reply, type ServerMessage } from './public/protocol.ts';
 import { tokenMatches } from './viewer.ts';
 import { DashboardActions, PageError } from './actions.ts';
-import { botViews, playerViews } from './views.ts';
+import { botViews, playerViews, type DashboardBots } from './views.ts';
+
+export type { DashboardBots } from './views.ts';
 
 /** How often the bots' state is sampled for changes (ms). */
 export const SAMPLE_MS = 250;
@@ -33,12 +34,6 @@ export const SAMPLE_MS = 250;
 export const EVENTS_KEPT = 200;
 /** The cookie (or `token` query parameter) that carries the dashboard token. */
 export const TOKEN_COOKIE = 'mindcraft_token';
-
-/** The part of the running bots the dashboard reads and controls. */
-export type DashboardBots = Pick<
-  RunningBots,
-  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'
->;
 
 export interface DashboardOptions {
   /** Address to bind (default 127.0.0.1). Not loopback: `token` is required. */

@@ -3,7 +3,13 @@
  * agent's `status()` (a stopped bot from its profile), and the players on the server.
  */
 import type { BotView, PlayerView } from './public/protocol.ts';
-import type { DashboardBots } from './server.ts';
+import type { RunningBots } from '../start-bots.ts';
+
+/** The part of the running bots the dashboard reads and controls. */
+export type DashboardBots = Pick<
+  RunningBots,
+  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'
+>;
 
 /** A number rounded to a tenth (positions on the page). */
 function rounded(n: number): number {

@@ -220,6 +220,7 @@ export function failedRunResult(data: RunJobData, reason: string, startedAt: num
     type: data.task.type,
     agent_count: data.task.agent_count,
     human_count: data.task.human_count ?? 0,
+    coordination: data.settings.coordination,
     ...taskConditions(data.task),
     score: 0,
     success: false,

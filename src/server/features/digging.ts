@@ -10,7 +10,7 @@
  *   needs a tool (`harvestTools`) the player does not hold;
  * - the tool used loses durability (1 per block with hardness > 0, 2 for swords) and breaks
  *   at its `maxDurability`;
- * - both halves of doors and beds go together; plants, torches, carpets and crops standing on
+ * - both halves of doors, beds and tall plants go together (one drop); plants, torches, carpets and crops standing on
  *   the block (and wall torches on its sides) pop off with their drops;
  * - creative mode breaks instantly without drops; adventure and spectator cannot break.
  * Each broken block emits `serv.emit('blockBroken', event)` (`BlockBrokenEvent`): features
@@ -77,10 +77,13 @@ function miningDamage(serv: SquidServer, type: number | undefined): number {
   return Object.values(materials).some((m) => m[type] !== undefined) ? 1 : 0;
 }
 
-/** The other half of a door or bed at `pos`, if the block is one. */
+/**
+ * The other half of a two-block block at `pos`: a door, a bed, or a tall plant (tall grass, large
+ * fern, sunflower, lilac, rose bush, peony: vanilla `DoublePlantBlock`, whose halves go together).
+ */
 function linkedHalf(block: Block, pos: Position): Position | null {
   const props = block.getProperties();
-  if (block.name.endsWith('_door') && props.half) return vec(pos.x, pos.y + (props.half === 'lower' ? 1 : -1), pos.z);
+  if (props.half === 'lower' || props.half === 'upper') return vec(pos.x, pos.y + (props.half === 'lower' ? 1 : -1), pos.z);
   if (block.name.endsWith('_bed') && props.part && typeof props.facing === 'string' && isHorizontal(props.facing)) {
     return props.part === 'foot' ? offset(pos, props.facing) : offset(pos, OPPOSITE[props.facing]);
   }

@@ -3,8 +3,8 @@
  * - a bucket on a cow or mooshroom (`use_entity` interact) fills with milk (`Cow.mobInteract`):
  *   a single bucket becomes a milk bucket in the hand, one of a stack goes to the inventory;
  * - shears on an unsheared adult sheep (`Sheep.mobInteract`) shear it: 1–3 wool of its colour
- *   drop, its `sheared` flag is set (metadata `wool` bit 0x10, sent to watchers) and the shears
- *   lose one durability;
+ *   drop, its `sheared` flag is set (the mob service's wool state, sent to watchers as metadata
+ *   `wool` bit 0x10) and the shears lose one durability;
  * - a lever flips its `powered` state for everyone (`LeverBlock.useWithoutItem`).
  * Levers are used through flying-squid's block interaction registry (the placing feature
  * dispatches right-clicks to it).
@@ -15,58 +15,21 @@ import { popDrops } from '../services/drops.ts';
 import { toVec, type Position } from '../services/geometry.ts';
 import { giveItems } from '../services/inventory.ts';
 import { consumeHeld, damageHeldTool, handSlot, heldItem, itemClass, itemName } from '../services/items.ts';
-import { mobState } from '../services/mobs.ts';
-import { metadataIndex } from '../services/protocol.ts';
+import { mobState, sendMobMetadata, WOOL_COLOURS } from '../services/mobs.ts';
 
 /** vanilla entity interaction range (3) + slack, from the player's position, in blocks. */
 const INTERACT_REACH = 6;
 /** `use_entity` mouse values (protocol): interact, attack, interact at. */
 const MOUSE_INTERACT = 0;
-/** Sheep metadata `wool` byte: bit 0x10 = sheared, low 4 bits = colour. */
-const SHEARED_BIT = 0x10;
-const WOOL_COLOURS = [
-  'white',
-  'orange',
-  'magenta',
-  'light_blue',
-  'yellow',
-  'lime',
-  'pink',
-  'gray',
-  'light_gray',
-  'cyan',
-  'purple',
-  'blue',
-  'brown',
-  'green',
-  'red',
-  'black',
-];
-
-/** Per-sheep wool state: colour index and whether it is sheared. */
-interface SheepState {
-  colour: number;
-  sheared: boolean;
-}
-const sheepStates = new WeakMap<SquidEntity, SheepState>();
-
-/** A sheep's wool state (white and unsheared until changed). */
-export function sheepState(sheep: SquidEntity): SheepState {
-  let state = sheepStates.get(sheep);
-  if (!state) {
-    state = { colour: 0, sheared: false };
-    sheepStates.set(sheep, state);
-  }
-  return state;
-}
-
-function sendWool(serv: SquidServer, sheep: SquidEntity): void {
-  const key = metadataIndex(serv, sheep.entityType, 'wool');
-  if (key < 0) return;
-  const state = sheepState(sheep);
-  const packet = { entityId: sheep.id, metadata: [{ key, type: 'byte', value: (state.sheared ? SHEARED_BIT : 0) | state.colour }] };
-  const watchers: SquidPlayer[] = sheep.getNearbyPlayers?.() ?? serv.players;
-  for (const p of watchers) if (!p.disconnected) p._client.write('entity_metadata', packet);
+/**
+ * A sheep's wool state: its colour index (../services/mobs.ts `WOOL_COLOURS`) and whether it is
+ * sheared, kept by the mob service (white and unsheared for a sheep it did not spawn).
+ */
+export function sheepState(serv: SquidServer, sheep: SquidEntity): { colour: number; sheared: boolean } {
+  const mob = mobState(serv, sheep);
+  if (!mob) return { colour: 0, sheared: false };
+  mob.wool ??= { colour: 0, sheared: false };
+  return mob.wool;
 }
 
 /** Milks a cow: the held bucket (one of it) becomes a milk bucket. @returns true when it did. */
@@ -91,14 +54,16 @@ function milk(serv: SquidServer, player: SquidPlayer, hand: number): boolean {
 function shear(serv: SquidServer, player: SquidPlayer, sheep: SquidEntity, hand: number): boolean {
   const item = heldItem(player, hand);
   if (!item || itemName(serv, item) !== 'shears') return false;
-  const state = sheepState(sheep);
-  if (state.sheared || mobState(serv, sheep)?.baby) return false;
+  const mob = mobState(serv, sheep);
+  if (!mob) return false;
+  const state = sheepState(serv, sheep);
+  if (state.sheared || mob.baby) return false;
   state.sheared = true;
-  sendWool(serv, sheep);
+  sendMobMetadata(serv, mob, sheep.getNearbyPlayers?.() ?? serv.players);
   const count = 1 + Math.floor(Math.random() * 3);
   const p = sheep.position;
   popDrops(serv, sheep.world, { x: Math.floor(p.x), y: Math.floor(p.y) + 1, z: Math.floor(p.z) }, [
-    { item: `${WOOL_COLOURS[state.colour]!}_wool`, count },
+    { item: `${WOOL_COLOURS[state.colour]}_wool`, count },
   ]);
   damageHeldTool(serv, player, 1, hand);
   return true;

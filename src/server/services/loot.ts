@@ -49,6 +49,8 @@ function rollCount(range: [number, number?]): number {
 export function blockDrops(serv: SquidServer, block: Block, heldType: number | null | 'command'): DropStack[] {
   const info = serv.registry.blocks[block.type];
   if (heldType !== 'command' && info?.harvestTools && (heldType === null || !info.harvestTools[heldType])) return [];
+  const vanilla = plantDrops(serv, block, heldType);
+  if (vanilla) return vanilla;
   // Wall variants (wall_torch, oak_wall_sign…) share their standing block's loot table in vanilla.
   const lootName = serv.registry.blockLoot?.[block.name] ? block.name : block.name.replace('wall_', '');
   const loot = serv.registry.blockLoot?.[lootName] as unknown as { drops: LootEntry[] } | undefined;
@@ -77,6 +79,50 @@ export function blockDrops(serv: SquidServer, block: Block, heldType: number | n
     if (block.name.endsWith('_slab')) n = props.type === 'double' ? 2 : 1;
     push(d.item, n);
   }
+  return out;
+}
+
+/** vanilla's grass and fern loot tables: the plant with shears, else wheat seeds one time in eight. */
+const GRASSES: Record<string, { item: string; count: number }> = {
+  short_grass: { item: 'short_grass', count: 1 },
+  fern: { item: 'fern', count: 1 },
+  tall_grass: { item: 'short_grass', count: 2 },
+  large_fern: { item: 'fern', count: 2 },
+};
+/** vanilla `BlockLootSubProvider` chances without Fortune: saplings 1/20 (jungle 1/40), sticks 1/50 (1–2), apples 1/200. */
+const SAPLING_CHANCE = 0.05;
+const JUNGLE_SAPLING_CHANCE = 0.025;
+const STICK_CHANCE = 0.02;
+const APPLE_CHANCE = 0.005;
+
+/**
+ * Drops of grasses and leaves, whose vanilla 1.21 loot tables minecraft-data's flattened
+ * `blockLoot` gets wrong (`short_grass` is missing under its old name `grass`; leaves list their
+ * sapling at 0.5 and sticks and apples at 1), from the vanilla tables (`blocks/short_grass`,
+ * `blocks/tall_grass`, `blocks/fern`, `blocks/large_fern`, `blocks/oak_leaves` …; Minecraft wiki
+ * "Grass", "Leaves"):
+ * - short grass and fern: with shears the plant, else wheat seeds with chance 1/8; tall grass and
+ *   large fern: with shears 2 of the short plant, else seeds 1/8 (one drop for both halves);
+ * - leaves: with shears the leaves block, else their sapling 1/20 (jungle 1/40), 1–2 sticks 1/50,
+ *   and for oak and dark oak an apple 1/200.
+ * Broken by a command, no tool is held.
+ *
+ * @returns undefined for other blocks.
+ */
+function plantDrops(serv: SquidServer, block: Block, heldType: number | null | 'command'): DropStack[] | undefined {
+  const shears = heldType !== null && heldType !== 'command' && serv.registry.items[heldType]?.name === 'shears';
+  const grass = GRASSES[block.name];
+  if (grass) {
+    if (shears) return serv.registry.itemsByName[grass.item] ? [{ ...grass }] : [];
+    return Math.random() < 1 / 8 ? [{ item: 'wheat_seeds', count: 1 }] : [];
+  }
+  const wood = /^(.+)_leaves$/.exec(block.name)?.[1];
+  if (!wood || !serv.registry.itemsByName[`${wood}_sapling`]) return undefined;
+  if (shears) return [{ item: block.name, count: 1 }];
+  const out: DropStack[] = [];
+  if (Math.random() < (wood === 'jungle' ? JUNGLE_SAPLING_CHANCE : SAPLING_CHANCE)) out.push({ item: `${wood}_sapling`, count: 1 });
+  if (Math.random() < STICK_CHANCE) out.push({ item: 'stick', count: randomInt(1, 2) });
+  if ((wood === 'oak' || wood === 'dark_oak') && Math.random() < APPLE_CHANCE) out.push({ item: 'apple', count: 1 });
   return out;
 }
 

@@ -2,7 +2,7 @@
  * Living mobs' shared state: which entities are our mobs ({@link MobState}), the mob clock, and
  * the life cycle every mob feature uses — {@link spawnMob} (any living entity of minecraft-data;
  * flying-squid only spawns its 9 'mob' entries) and {@link killMob} (death animation,
- * `entity_destroy` {@link DEATH_TICKS} ticks later) — and their health and baby
+ * `entity_destroy` {@link DEATH_TICKS} ticks later) — and their health, baby and (sheep) wool
  * metadata for clients (flying-squid sends no entity metadata on 1.20.2+).
  *
  * The behaviour lives in features that react to this service's events: `mobHurt` (damage,
@@ -50,7 +50,34 @@ export interface MobState {
   /** Hostile mobs: the mob tick of their next attack, and a creeper's fuse (ticks lit). */
   nextAttackTick?: number;
   swell?: number;
+  /** Sheep: the fleece's dye colour index ({@link WOOL_COLOURS}) and whether it is sheared. */
+  wool?: { colour: number; sheared: boolean };
 }
+
+/**
+ * Dye colours by index, as vanilla's `DyeColor` ids (a sheep's metadata `wool` byte carries the
+ * index in its low 4 bits); `<colour>_wool` is the matching wool item.
+ */
+export const WOOL_COLOURS = [
+  'white',
+  'orange',
+  'magenta',
+  'light_blue',
+  'yellow',
+  'lime',
+  'pink',
+  'gray',
+  'light_gray',
+  'cyan',
+  'purple',
+  'blue',
+  'brown',
+  'green',
+  'red',
+  'black',
+] as const;
+/** Sheep metadata `wool` byte: bit 0x10 = sheared, low 4 bits = colour. */
+const SHEARED_BIT = 0x10;
 
 /** The mobs of one server and their clock. */
 export interface MobRegistry {
@@ -112,6 +139,8 @@ export interface SpawnMobOptions {
   baby?: boolean;
   /** Yaw in degrees (0 = south); random when omitted. */
   yaw?: number;
+  /** Sheep: the fleece's colour, an index of {@link WOOL_COLOURS} (default 0, white). */
+  woolColour?: number;
 }
 
 function randomInt(min: number, max: number): number {
@@ -161,6 +190,12 @@ export function spawnMob(serv: SquidServer, name: string, options: SpawnMobOptio
     lastHurtTick: -Infinity,
     lastHurtDamage: 0,
   };
+  if (info.name === 'sheep') {
+    const colour = options.woolColour ?? 0;
+    if (!Number.isInteger(colour) || colour < 0 || colour >= WOOL_COLOURS.length)
+      throw new Error(`woolColour ${colour} is not a dye colour index 0–${WOOL_COLOURS.length - 1}`);
+    mob.wool = { colour, sheared: false };
+  }
   entity.updateHealth = (health) => {
     mob.health = health;
     entity.health = health;
@@ -173,7 +208,10 @@ export function spawnMob(serv: SquidServer, name: string, options: SpawnMobOptio
   return mob;
 }
 
-/** Writes the mob's health and (where it has one) baby flag to `players` (1.20.2+ only; older versions get flying-squid's). */
+/**
+ * Writes the mob's health, (where it has one) baby flag and (sheep) wool to `players` (1.20.2+
+ * only; older versions get flying-squid's).
+ */
 export function sendMobMetadata(serv: SquidServer, mob: MobState, players: SquidPlayer[]): void {
   if (!serv.registry.version['>=']('1.20.2') || players.length === 0) return;
   const metadata: Array<{ key: number; type: string; value: unknown }> = [];
@@ -181,6 +219,8 @@ export function sendMobMetadata(serv: SquidServer, mob: MobState, players: Squid
   if (health >= 0) metadata.push({ key: health, type: 'float', value: Math.max(0, mob.health) });
   const baby = metadataIndex(serv, mob.entity.entityType, 'baby');
   if (baby >= 0) metadata.push({ key: baby, type: 'boolean', value: mob.baby });
+  const wool = mob.wool ? metadataIndex(serv, mob.entity.entityType, 'wool') : -1;
+  if (wool >= 0) metadata.push({ key: wool, type: 'byte', value: (mob.wool!.sheared ? SHEARED_BIT : 0) | mob.wool!.colour });
   if (metadata.length === 0) return;
   const packet = { entityId: mob.entity.id, metadata };
   for (const player of players) if (!player.disconnected) player._client.write('entity_metadata', packet);

@@ -1,5 +1,6 @@
 /**
- * The world generator of the embedded server: vanilla 1.21's default superflat preset ("Classic
+ * The superflat world generator of the embedded server (`world: superflat`; the survival world is
+ * ../worldgen/): vanilla 1.21's default superflat preset ("Classic
  * Flat": `minecraft:bedrock,2*minecraft:dirt,minecraft:grass_block;minecraft:plains`), laid out
  * as vanilla lays it in a 1.18+ overworld (min y −64, height 384): bedrock at y = −64, dirt at
  * −63 and −62, grass_block at −61, so players stand at y = −60 (Minecraft wiki "Superflat",

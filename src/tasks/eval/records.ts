@@ -13,6 +13,7 @@
  * - `messages.jsonl` — one {@link MessageEvent} per message sent or received;
  * - `inventories.json` — each agent's final inventory (item → count);
  * - `blueprint-diff.txt` — construction only: what still differs from the blueprint;
+ * - `graph.jsonl` — graph strategies only: one {@link GraphEvent} per version of the task graph;
  * - `result.json` — the {@link RunResult}.
  */
 import { z } from 'zod';
@@ -97,8 +98,46 @@ export interface PhaseEvent {
   detail?: string;
 }
 
+/** A node of a coordination strategy's task graph, as a graph event records it. */
+export interface GraphNodeRecord {
+  id: string;
+  description: string;
+  status: 'unknown' | 'running' | 'success' | 'failure';
+  /** Agents that may do it, and those doing or done with it. */
+  candidates: string[];
+  assigned: string[];
+  /** Agents it needs at once. */
+  number: number;
+  predecessors: string[];
+  /** What the reflection said of it, once done. */
+  feedback?: string;
+}
+
+/** An edge of a task graph: where it came from, and whether a check removed it. */
+export interface GraphEdgeRecord {
+  from: string;
+  to: string;
+  /** Proposed by the planner (`llm`), made by the graph's own algorithm, or added or removed by a check. */
+  origin: 'llm' | 'algorithm' | 'rule_added' | 'rule_removed' | 'ate_removed';
+  removed?: boolean;
+}
+
+/** One version of a coordination strategy's graph (`graph.jsonl`): every node, edge, status and assignment. */
+export interface GraphEvent {
+  type: 'graph';
+  t: number;
+  /** The strategy (`dag`, `causal`, ...). */
+  strategy: string;
+  /** Bumped at every change of the graph. */
+  version: number;
+  /** What changed, e.g. `decomposed (round 2)`, `assigned n3 to Jill`, `n3 success`. */
+  change: string;
+  nodes: GraphNodeRecord[];
+  edges: GraphEdgeRecord[];
+}
+
 /** Everything a run reports while it runs. */
-export type RunEvent = RequestEvent | CommandEvent | MessageEvent | PhaseEvent;
+export type RunEvent = RequestEvent | CommandEvent | MessageEvent | PhaseEvent | GraphEvent;
 
 /** Where run events go. Implementations must not throw. */
 export interface RunEventSink {
@@ -215,7 +254,11 @@ export function roundUsd(usd: number): number {
 }
 
 /** Why a run ended. `interrupted` runs (Ctrl-C) are never written to results.jsonl. */
-export const END_REASONS = ['success', 'timeout', 'missing_agent', 'error', 'interrupted'] as const;
+/**
+ * Why a run ended: the task was done, its time ran out, an agent was missing (MINDcraft's rule),
+ * an error, an interruption, or the coordination strategy gave up by its own stop conditions.
+ */
+export const END_REASONS = ['success', 'timeout', 'missing_agent', 'error', 'interrupted', 'gave_up'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 const tokensSchema = z.object({ input: z.number(), cached: z.number(), cache_write: z.number(), output: z.number() });
@@ -255,6 +298,8 @@ export const runResultSchema = z.looseObject({
   /** Who may read the plan or recipe: every agent, some, or none. */
   plan_access: z.enum(['full', 'partial', 'none']).optional(),
   restrict_to_inventory: z.boolean().optional(),
+  /** How the team worked together (`chat`, `dag`, `causal`...; see src/coordination/). Older records: `chat`. */
+  coordination: z.string().default('chat'),
   /**
    * A fraction in [0, 1]. Crafting and cooking: 1 when done, else 0. Construction: the blueprint
    * score / 100 when the run ended. Types without a validator, a missing agent: 0.
