@@ -123,9 +123,12 @@ export class Fleet {
     return this.#members.map((m) => m.agent);
   }
 
-  /** Each running agent's connection, in the order of {@link agents}. */
+  /**
+   * Each bot's connection, in the order of {@link agents}; also while {@link renew} has taken the
+   * agents off their bots (a world reset reads the bots then).
+   */
   get sessions(): BotSession[] {
-    return this.#members.map((m) => m.session);
+    return [...this.#sessions];
   }
 
   /** The (merged) profile of every bot started so far, running or stopped, in start order. */
