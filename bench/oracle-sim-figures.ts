@@ -9,6 +9,7 @@
  *
  *   npx node bench/oracle-sim-figures.ts [--count 100] [--shared ../shared/minecollab] [--write <dir>]
  */
+import { COOKING_SUPPLIES } from '../src/tasks/cooking.ts';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +41,7 @@ const COOKING = {
     'oak_planks',
   ],
   mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
+  supplies: COOKING_SUPPLIES,
 };
 
 function play(id: string, task: Task): { success: boolean; unsolvable?: string } {

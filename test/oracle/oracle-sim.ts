@@ -19,6 +19,7 @@ import type { Assignment } from '../../src/commands/context.ts';
 import { checkLevel, findLevel, formatLevelCheck, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { BlueprintCheckData, CommandOutcome, Outcome, OutcomeCode, OutcomeData } from '../../src/skills/outcome.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
+import type { WorldSupplies } from '../../src/game/production.ts';
 import type { Blueprint } from '../../src/tasks/schema.ts';
 
 export interface SimAgent {
@@ -45,6 +46,8 @@ export interface SimWorld {
   /** Block names in sight of every agent. */
   blocks: string[];
   mobs: string[];
+  /** What the world supplies, as a task gives it to its agents (the cooking world's crops and animals). */
+  supplies?: WorldSupplies;
 }
 
 /** An agent as the stand-in plays it: its policy, journal and what it did. */
@@ -320,6 +323,7 @@ export function simulate(
         collector: a.collector,
         partnerRecipe: a.partnerRecipe,
         assignment: a.assignment,
+        supplies: world.supplies,
       },
       position: a.position,
       canUse: (c) => !a.blocked.includes(c),

@@ -38,6 +38,7 @@ import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
 import { LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
+import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
 
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
@@ -60,6 +61,7 @@ const COOKING = {
     'water',
   ],
   mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
+  supplies: COOKING_SUPPLIES,
 };
 
 function membersOf(task: Task): Member[] {
