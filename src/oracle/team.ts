@@ -85,7 +85,9 @@ function coordinate(m: OracleMemory, obs: Observation, ctx: TeamContext): string
       return `!startConversation("${mate}", "${formatStatus(myStatus(obs))}${sharedRecipe(obs)} What do you have?")`;
     }
     m.plan = makePlan(m, obs, ctx.data);
-    m.teamText = formatTeam(false, Object.fromEntries(team.map((n) => [n, m.statuses.get(n)!])), m.summary());
+    const statuses = Object.fromEntries(team.map((n) => [n, m.statuses.get(n)!]));
+    m.teamText = formatTeam(false, statuses, m.summary());
+    m.goText = formatTeam(true, statuses, m.summary());
   }
   if (m.unsolvable) return sayUnsolvable(m);
   const give = nextGive(m, obs);
@@ -101,7 +103,7 @@ function coordinate(m: OracleMemory, obs: Observation, ctx: TeamContext): string
   for (const mate of m.plan.kind === 'build' ? team : m.workers()) {
     if (mate === obs.name || m.goSent.has(mate)) continue;
     m.goSent.add(mate);
-    return `!startConversation("${mate}", "${m.teamText.replace(/^Plan\./, 'Go.')}")`;
+    return `!startConversation("${mate}", "${m.goText}")`;
   }
   const madeUp = makeUp(m, obs, ctx);
   if (madeUp !== undefined) return madeUp;
@@ -131,7 +133,7 @@ export function makeUp(m: OracleMemory, obs: Observation, ctx: TeamContext): str
   }
   m.shortfall = undefined;
   if (s.worker === obs.name) return undefined;
-  return `!startConversation("${s.worker}", "${m.teamText.replace(/^Plan\./, 'Go.')}")`;
+  return `!startConversation("${s.worker}", "${m.goText}")`;
 }
 
 /**
