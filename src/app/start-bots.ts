@@ -168,7 +168,11 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   }
   const server =
     settings.server === 'embedded'
-      ? await startEmbeddedServer({ port: options.port ?? settings.port, version: settings.minecraft_version })
+      ? await startEmbeddedServer({
+          port: options.port ?? settings.port,
+          version: settings.minecraft_version,
+          maxPlayers: settings.max_players,
+        })
       : undefined;
   const address: ServerAddress = {
     host: server?.host ?? settings.host,

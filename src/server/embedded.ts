@@ -67,8 +67,13 @@ export interface EmbeddedServerOptions {
   logging?: boolean;
   /** Receives flying-squid's log lines instead of the console (e.g. to forward to our own logger). */
   logger?: ServerLogger;
-  /** Maximum simultaneous players; default 50. */
+  /**
+   * Players online at most (vanilla's `max-players`); one more is refused at login with vanilla's
+   * "The server is full!" (`multiplayer.disconnect.server_full`). Default 50.
+   */
   maxPlayers?: number;
+  /** Mobs, items and other non-player entities at most (players never count); default 200. */
+  maxEntities?: number;
   /** Extra plugins to install after ours (./plugins.ts); their `requires` may name ours. */
   plugins?: ServerPlugin[];
 }
@@ -92,13 +97,21 @@ export interface EmbeddedServer {
  * every player op.
  *
  * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, or the
- *   plugin list is invalid (a `requires` entry missing or listed after its user).
+ *   plugin list is invalid (a `requires` entry missing or listed after its user); RangeError for a
+ *   `maxPlayers` or `maxEntities` that is not a whole number ≥ 1.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
   const host = options.host ?? '127.0.0.1';
   const plugins = [...BUILTIN_PLUGINS, ...(options.plugins ?? [])];
   validatePlugins(plugins); // before anything starts: a bad list must not leave a port bound
+  for (const [name, value] of [
+    ['maxPlayers', options.maxPlayers],
+    ['maxEntities', options.maxEntities],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      throw new RangeError(`${name} must be a whole number ≥ 1, got ${value}`);
+  }
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {
     motd: 'mindcraft-ts embedded server',
@@ -123,7 +136,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     'view-distance': 4,
     'player-list-text': { header: { text: 'mindcraft-ts' }, footer: { text: '' } },
     'everybody-op': true,
-    'max-entities': 200,
+    // Non-player entities only: ./features/player-limits.ts keeps players out of flying-squid's count.
+    'max-entities': options.maxEntities ?? 200,
+    // minecraft-protocol would otherwise compile ajv validators for the plugin-channel protocol on
+    // every login (a quarter of the server's CPU while bots join, 2 MB of heap per client); the
+    // channels' data is still parsed (mineflayer's client turns it off the same way).
+    validateChannelProtocol: false,
     version,
   };
   registerSuperflat();
