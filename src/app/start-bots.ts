@@ -33,6 +33,7 @@ import { recordingCommands, recordingModel, recordingOutbox, recordingTransport 
 import { completeProfile, mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type MergedProfile } from '../settings/profiles.ts';
 import { chooseExtraModel, ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
+import { joinAll } from './join-pool.ts';
 
 export interface StartOptions {
   settings: Settings;
@@ -233,13 +234,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const policy = reconnectPolicy(settings);
   /** How to take each agent off its bot, keeping the bot (see {@link RunningBots.renewAgents}). */
   const retirements = new Map<Agent, () => Promise<void>>();
-  /** Connects one bot and gives it an agent; its chat is routed at once. */
-  const launch = async (profile: MergedProfile): Promise<Agent> => {
+  /** Joins one bot to the server: its session, the connection kept up. */
+  const connect = (profile: MergedProfile): Promise<BotSession> =>
+    BotSession.open(profile.name, address, { policy, log: bus.logger(profile.name) });
+  /** Connects one bot (unless `opened` is its session already) and gives it an agent; its chat is routed at once. */
+  const launch = async (profile: MergedProfile, opened?: BotSession): Promise<Agent> => {
     known.set(profile.name, profile);
     localNames.add(profile.name);
     const publish = bus.publisher(profile.name);
-    const botLog = bus.logger(profile.name);
-    const session = await BotSession.open(profile.name, address, { policy, log: botLog });
+    const session = opened ?? (await connect(profile));
     sessions.push(session);
     publish({ type: 'connection', state: 'online' });
     session.on('disconnected', (why) => publish({ type: 'connection', state: 'reconnecting', detail: why }));
@@ -372,7 +375,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     }
     if (!key && settings.bot_transport === 'auto') log(NO_BOT_KEY_NOTICE);
     mode = key ? settings.bot_transport : 'in-process';
-    for (const profile of profiles) await launch(profile);
+    // Side by side, `join_concurrency` at a time (./join-pool.ts); agents are made in the profiles' order.
+    const joined = await joinAll(profiles, connect, { concurrency: settings.join_concurrency, discard: quitSession });
+    for (const [i, profile] of profiles.entries()) await launch(profile, joined[i]);
   } catch (err) {
     await close();
     throw err;
@@ -434,6 +439,12 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       return launch(profile);
     },
   };
+}
+
+/** Takes a joined bot without an agent off the server (a start-up that failed for another bot). */
+function quitSession(session: BotSession): void {
+  session.close();
+  session.current.quit();
 }
 
 /**
