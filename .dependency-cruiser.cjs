@@ -5,11 +5,23 @@
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
  *   cli.ts → app/ → agent/ → commands/ → sandbox/ → models/ → skills/ → tasks/ → conversation/
- *   → settings/ → game/, util/
+ *   → settings/ → game/, util/, upstream/
  * server/ (the embedded flying-squid server) sits beside them: only app/ and cli.ts import it,
- * and it imports only game/ and util/.
+ * and it imports only game/, util/ and upstream/ (fixes of the libraries under bots and server).
  */
-const LAYERS = ['cli', 'app', 'agent', 'commands', 'sandbox', 'models', 'skills', 'tasks', 'conversation', 'settings', 'game|util'];
+const LAYERS = [
+  'cli',
+  'app',
+  'agent',
+  'commands',
+  'sandbox',
+  'models',
+  'skills',
+  'tasks',
+  'conversation',
+  'settings',
+  'game|util|upstream',
+];
 
 const dir = (layer) => (layer === 'cli' ? '^src/cli\\.ts$' : `^src/(${layer})/`);
 
@@ -43,7 +55,7 @@ module.exports = {
       comment: 'the embedded server depends on the shared vocabulary (game/, util/) and libraries only',
       severity: 'error',
       from: { path: '^src/server/' },
-      to: { path: '^src/', pathNot: ['^src/server/', '^src/game/', '^src/util/'] },
+      to: { path: '^src/', pathNot: ['^src/server/', '^src/game/', '^src/util/', '^src/upstream/'] },
     },
     {
       name: 'flying-squid-only-in-server',

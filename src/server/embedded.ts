@@ -9,6 +9,7 @@ import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts'
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
+import { applyUpstreamFixes } from '../upstream/index.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
@@ -145,6 +146,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     version,
   };
   registerSuperflat();
+  applyUpstreamFixes(); // minecraft-data and minecraft-protocol hot spots (src/upstream/), each skipped once fixed upstream
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
