@@ -34,6 +34,7 @@ import { completeProfile, mergedProfileSchema, mergeProfiles, unusedProfileKeysN
 import { chooseExtraModel, ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 import { joinAll } from './join-pool.ts';
+import { warmUpAgents } from './warm-up.ts';
 
 export interface StartOptions {
   settings: Settings;
@@ -210,7 +211,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   const unused = unusedProfileKeysNotice(profiles);
   if (unused) log(unused);
   const sessions: BotSession[] = [];
+  const warming = new AbortController();
   const close = async () => {
+    warming.abort();
     for (const session of sessions) session.close();
     await Promise.all(agents.map((a) => a.shutdown().catch(() => {})));
     await server?.close();
@@ -388,6 +391,8 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     agents.find((a) => a.name === fellBack[0])?.outbox.chat(fallbackChatLine(fellBack));
   }
   if (settings.init_message) for (const a of agents) a.receive({ from: 'system', text: settings.init_message, channel: 'system' });
+  // The first reply as fast as the later ones: each agent's model path warmed in the background (./warm-up.ts).
+  void warmUpAgents([...agents], { signal: warming.signal, log });
   const stopBot = async (name: string): Promise<void> => {
     const i = agents.findIndex((a) => a.name === name);
     if (i < 0)

@@ -143,6 +143,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     // every login (a quarter of the server's CPU while bots join, 2 MB of heap per client); the
     // channels' data is still parsed (mineflayer's client turns it off the same way).
     validateChannelProtocol: false,
+    // minecraft-protocol's default handler of a client's error prints it and ends the client with
+    // the Error itself as the reason, which cannot be serialised into the kick packet: that throws
+    // another error, and so on (hundreds of lines when many bots drop at once, EPIPE). The reason
+    // goes out as text; the error reaches our log through flying-squid's `clientError`.
+    hideErrors: true,
+    errorHandler: (client: { end(reason: string): void }, err: Error) => client.end(err.message),
     version,
   };
   registerSuperflat();
