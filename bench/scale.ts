@@ -15,7 +15,7 @@
  * time between them. Per-bot costs are least-squares slopes over the counts.
  *
  *   npx node bench/scale.ts [--counts 1,50,100,200] [--kinds ours,floor] [--modes idle,walk]
- *                           [--processes 1] [--window 15] [--join-concurrency 8]
+ *                           [--processes 1] [--window 15] [--join-concurrency 8] [--profile <dir>]
  *   npx node bench/scale.ts --counts 400 --kinds ours --modes idle --processes 2   (the 400-bot check)
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     window: { type: 'string', default: '15' },
     'join-concurrency': { type: 'string', default: '8' },
+    profile: { type: 'string' },
     role: { type: 'string' },
     kind: { type: 'string' },
     mode: { type: 'string' },
@@ -70,13 +71,35 @@ function fromParent<T>(type: string): Promise<T> {
   });
 }
 
-/** This process's CPU (% of one core) and RSS over `seconds`; `during` runs alongside. */
+/**
+ * This process's CPU (% of one core) and RSS over `seconds`. With `--profile DIR`, a CPU profile
+ * of the window is written there (`<role>-<kind>-<mode>-<count>.cpuprofile`, for Chrome DevTools).
+ */
 async function measureSelf(seconds: number): Promise<Sample> {
+  const profiler = args.profile ? await startProfile() : undefined;
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   await sleep(seconds * 1000);
   const cpu = process.cpuUsage(cpu0);
-  return { cpu_pct: ((cpu.user + cpu.system) / 1000 / (performance.now() - wall0)) * 100, rss_mb: process.memoryUsage().rss / 1e6 };
+  const sample = { cpu_pct: ((cpu.user + cpu.system) / 1000 / (performance.now() - wall0)) * 100, rss_mb: process.memoryUsage().rss / 1e6 };
+  await profiler?.();
+  return sample;
+}
+
+/** Starts the V8 profiler; the function returned stops it and writes the profile. */
+async function startProfile(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    const name = [args.role, args.kind, args.mode, args.count].filter(Boolean).join('-');
+    await writeFile(path.join(args.profile!, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 if (args.role === 'server') {
@@ -124,29 +147,14 @@ if (args.role === 'bots') {
       await rm(botsDir, { recursive: true, force: true });
     };
   } else {
-    // Nothing of this project: mineflayer and the two plugins, as a user of the libraries would write it.
-    const { default: mineflayer } = await import('mineflayer');
-    const { default: pathfinderPkg } = await import('mineflayer-pathfinder');
-    const { plugin: collectBlock } = await import('mineflayer-collectblock');
-    const join = (name: string) =>
-      new Promise<Bot>((resolve, reject) => {
-        const bot = mineflayer.createBot({ ...address, username: name, hideErrors: true, logErrors: false });
-        bot.loadPlugin(pathfinderPkg.pathfinder);
-        bot.loadPlugin(collectBlock);
-        bot.once('spawn', () => resolve(bot));
-        bot.once('error', reject);
-        bot.once('kicked', (reason) => reject(new Error(`${name} kicked: ${reason}`)));
-      }).then(async (bot) => {
-        await bot.waitForChunksToLoad();
-        return bot;
-      });
+    const { joinFloorBot } = await import('./lib/floor.ts');
     bots = new Array<Bot>(count);
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(concurrency, count) }, async () => {
         while (next < count) {
           const i = next++;
-          bots[i] = await join(`Floor${offset + i}`);
+          bots[i] = await joinFloorBot(`Floor${offset + i}`, address);
         }
       }),
     );
@@ -207,7 +215,9 @@ function start(
   role: string,
   extra: string[],
 ): { child: ChildProcess; next<T extends Message['type']>(type: T): Promise<Extract<Message, { type: T }>> } {
-  const child = fork(self, ['--role', role, ...extra], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(self, ['--role', role, ...extra, ...(args.profile ? ['--profile', path.resolve(args.profile)] : [])], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = <T extends Message['type']>(type: T) =>
     new Promise<Extract<Message, { type: T }>>((resolve, reject) => {
       const onMessage = (message: Message) => {

@@ -15,8 +15,8 @@ import type { EvaluationProgress } from './app/evaluate.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
-  npm run server -- [--port <n>] [--version <v>]
-                                              run the embedded Minecraft server alone
+  npm run server -- [--port <n>] [--version <v>] [--max-players <n>]
+                                              run the embedded Minecraft server alone (default 50 players)
   npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/
@@ -97,12 +97,17 @@ async function start(): Promise<void> {
 }
 
 async function server(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, version: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, version: { type: 'string' }, 'max-players': { type: 'string' } },
+    strict: true,
+  });
   const port = values.port === undefined ? 25565 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
+  const maxPlayers = wholeNumber('max-players', values['max-players'], 1);
   const [{ startEmbeddedServer }, { DEFAULT_MINECRAFT_VERSION }] = await Promise.all([lazy.embeddedServer(), lazy.versions()]);
-  const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_MINECRAFT_VERSION });
+  const srv = await startEmbeddedServer({ port, version: values.version ?? DEFAULT_MINECRAFT_VERSION, maxPlayers });
   log(`Minecraft ${srv.version} server (offline mode, superflat) on ${srv.host}:${srv.port}.`);
   log(`Join: Multiplayer > Direct Connection > ${srv.host}:${srv.port} with a ${srv.version} client (any username). Ctrl-C stops.`);
   await untilInterrupted();
