@@ -9,6 +9,7 @@
  * | minecraft-data | the factory memoised per version | ./minecraft-data.ts |
  * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
+ * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  *
  * This layer imports libraries only; every other layer may import it.
  */
@@ -16,6 +17,7 @@ import type { Bot } from 'mineflayer';
 import { memoiseMinecraftData, type FixStatus } from './minecraft-data.ts';
 import { fixPacketFraming } from './minecraft-protocol.ts';
 import { playerLookup } from './mineflayer.ts';
+import { fastFromStateId } from './prismarine-block.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
@@ -24,14 +26,20 @@ export { playerLookup } from './mineflayer.ts';
 export interface UpstreamFixes {
   'minecraft-data': FixStatus;
   'minecraft-protocol': FixStatus;
+  'prismarine-block': FixStatus;
 }
 
 /**
- * Applies the process-wide fixes (minecraft-data, minecraft-protocol) that the installed libraries
- * still need. Idempotent; call it before the hot paths run (it is cheap: each probe is one call).
+ * Applies the process-wide fixes (minecraft-data, minecraft-protocol, prismarine-block) that the
+ * installed libraries still need. Idempotent; call it before the first bot or server is made (the
+ * block classes made before it keep the old `fromStateId`). Cheap: each probe is a call or two.
  */
 export function applyUpstreamFixes(): UpstreamFixes {
-  return { 'minecraft-data': memoiseMinecraftData(), 'minecraft-protocol': fixPacketFraming() };
+  return {
+    'minecraft-data': memoiseMinecraftData(),
+    'minecraft-protocol': fixPacketFraming(),
+    'prismarine-block': fastFromStateId(),
+  };
 }
 
 /**

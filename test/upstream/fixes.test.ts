@@ -28,6 +28,31 @@ describe('minecraft-data', () => {
   });
 });
 
+describe('prismarine-block', () => {
+  test('fromStateId gives the block the constructor gives, for every state, each with members of its own', () => {
+    type Block = { getProperties(): Record<string, unknown>; _properties: object; biome: object; computedStates: object };
+    type BlockClass = new (type: undefined, biome: number, metadata: number, stateId: number) => Block;
+    const registry = (require('prismarine-registry') as (v: string) => { blocksByStateId: Record<string, unknown> })('1.21.4');
+    applyUpstreamFixes();
+    expect(applyUpstreamFixes()['prismarine-block']).toBe('applied before');
+    const Block = (require('prismarine-block') as (r: unknown) => BlockClass & { fromStateId(id: number, biome: number): Block })(registry);
+    for (const stateId of Object.keys(registry.blocksByStateId).map(Number)) {
+      for (const biome of [0, 7]) {
+        const built = new Block(undefined, biome, 0, stateId);
+        const first = Block.fromStateId(stateId, biome);
+        const again = Block.fromStateId(stateId, biome);
+        expect(Object.keys(again)).toEqual(Object.keys(built));
+        expect(JSON.stringify(again)).toBe(JSON.stringify(built));
+        expect(again).toBeInstanceOf(Block);
+        expect(again._properties).not.toBe(first._properties);
+        expect(again.computedStates).not.toBe(first.computedStates);
+        expect(again.biome).not.toBe(first.biome);
+        expect(again.getProperties()).toEqual(built.getProperties());
+      }
+    }
+  });
+});
+
 describe('minecraft-protocol framing', () => {
   /** A length-prefixed frame (VarInt length, then the payload), as minecraft-protocol's framer writes it. */
   function frame(payload: Buffer): Buffer {
