@@ -7,15 +7,33 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 
-/** Joins a bare bot and resolves once it has spawned and its chunks are loaded. */
-export async function joinFloorBot(username: string, address: { host: string; port: number; version: string }): Promise<Bot> {
+/**
+ * Joins a bare bot and resolves once it has spawned and its chunks are loaded.
+ *
+ * @throws Error when the bot is kicked, loses its connection or has not spawned within `timeoutMs`.
+ */
+export async function joinFloorBot(
+  username: string,
+  address: { host: string; port: number; version: string },
+  timeoutMs = 60_000,
+): Promise<Bot> {
   const bot = mineflayer.createBot({ ...address, username, auth: 'offline', hideErrors: true, logErrors: false });
   bot.loadPlugin(pathfinderPkg.pathfinder);
   bot.loadPlugin(collectBlock);
   await new Promise<void>((resolve, reject) => {
-    bot.once('spawn', () => resolve());
-    bot.once('error', reject);
-    bot.once('kicked', (reason) => reject(new Error(`${username} kicked: ${JSON.stringify(reason)}`)));
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      bot.end();
+      reject(new Error(`${username} did not join: ${why}`));
+    };
+    const timer = setTimeout(() => fail(`no spawn within ${timeoutMs} ms`), timeoutMs);
+    bot.once('spawn', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    bot.once('error', (err) => fail(err.message));
+    bot.once('kicked', (reason) => fail(`kicked: ${JSON.stringify(reason)}`));
+    bot.once('end', (reason) => fail(`disconnected (${reason})`));
   });
   await bot.waitForChunksToLoad();
   return bot;
