@@ -53,6 +53,8 @@ interface Sample {
   rss_mb: number;
   /** Ticks per second the server ran, from the time of day (first bot process only). */
   tps?: number;
+  /** Bot processes: connections lost since the joins. */
+  drops?: number;
 }
 type Message = { type: 'ready'; port: number; version: string } | { type: 'joined'; seconds: number } | ({ type: 'sample' } & Sample);
 
@@ -172,18 +174,28 @@ if (args.role === 'bots') {
       });
     }
   }
-  // The time of day as the first bot hears it: [wall ms, time] of each update.
-  const times: Array<[number, number]> = [];
-  bots[0]!._client.on('update_time', (packet: { time: bigint | number | [number, number] }) => {
-    const t = Array.isArray(packet.time) ? packet.time[1] : Number(packet.time);
-    times.push([performance.now(), Math.abs(t)]);
-  });
+  // Connections lost since the joins (a kick, a dropped socket): a run with any is not a clean one.
+  let drops = 0;
+  if (process.env.DEBUG_DROPS) for (const bot of bots) bot.on('kicked', (reason) => console.error('kicked', bot.username, JSON.stringify(reason)));
+  for (const bot of bots)
+    bot.on('end', () => {
+      drops++;
+      if (process.env.DEBUG_DROPS) console.error('drop', bot.username);
+    });
   for (;;) {
     const message = await Promise.race([fromParent<{ seconds: number }>('measure'), fromParent<{ type: 'quit' }>('quit')]);
     if ('type' in message && message.type === 'quit') break;
-    times.length = 0;
+    // The time of day as the first connected bot hears it during the window: [wall ms, time] of each update.
+    const times: Array<[number, number]> = [];
+    const client = (bots.find((bot) => bot.entity) ?? bots[0]!)._client;
+    const onTime = (packet: { time: bigint | number | [number, number] }) => {
+      const t = Array.isArray(packet.time) ? packet.time[1] : Number(packet.time);
+      times.push([performance.now(), Math.abs(t)]);
+    };
+    client.on('update_time', onTime);
     const sample = await measureSelf((message as { seconds: number }).seconds);
-    send({ type: 'sample', ...sample, tps: ticksPerSecond(times) });
+    client.off('update_time', onTime);
+    send({ type: 'sample', ...sample, tps: ticksPerSecond(times), drops });
   }
   await close();
   await sleep(500); // the quit packets leave before the process does
@@ -251,6 +263,7 @@ interface Row {
   bots_rss_mb: number;
   server_cpu_pct: number;
   tps: number;
+  drops: number;
 }
 const rows: Row[] = [];
 for (const mode of modes) {
@@ -286,6 +299,7 @@ for (const mode of modes) {
         bots_rss_mb: +bots.reduce((s, b) => s + b.rss_mb, 0).toFixed(0),
         server_cpu_pct: +srv.cpu_pct.toFixed(1),
         tps: +(bots[0]!.tps ?? NaN).toFixed(2),
+        drops: bots.reduce((n, b) => n + (b.drops ?? 0), 0),
       };
       rows.push(row);
       console.error(JSON.stringify(row));

@@ -6,9 +6,8 @@
  * (almost every chunk does), protodef's `readVarInt` throws a `PartialReadError`, an Error
  * subclass that captures a stack trace twice; the splitter catches it and waits for more bytes.
  * A walking bot receives a chunk per packet burst: the throw is a quarter of its CPU. The
- * replacement reads the VarInt with a bounds check and returns instead, and does not copy the
- * buffer when nothing is left over from the previous chunk. Its packets are the same, byte for
- * byte, in the same order; the legacy server-list ping is handled as before.
+ * replacement reads the VarInt with a bounds check and returns instead. Its packets are the same,
+ * byte for byte, in the same order; the legacy server-list ping is handled as before.
  *
  * Upstream: docs/upstream/minecraft-protocol.md. The patch first feeds a fresh splitter a packet
  * followed by half a VarInt and watches `Error.captureStackTrace`: a splitter that no longer
@@ -81,7 +80,10 @@ export function fixPacketFraming(): FixStatus {
   if (!throwsOnPartialVarInt(probe)) return 'not needed';
   const [, writeVarInt, sizeOfVarInt] = (require('protodef') as { types: { varint: VarIntCodec } }).types.varint;
   prototype._transform = function (this: SplitterLike, chunk, _encoding, callback) {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    // Always a copy, as upstream: the packets pushed and the rest kept must not share the chunk's
+    // memory (without the copy, walking clients' keep-alives went missing on the server: the
+    // chunk's bytes changed after it was handed over).
+    this.buffer = Buffer.concat([this.buffer, chunk]);
     if (this.recognizeLegacyPing && this.buffer[0] === LEGACY_PING_PACKET_ID) {
       // The legacy ping has no length prefix: the deserializer gets it with its id as a VarInt.
       const header = Buffer.alloc(sizeOfVarInt(LEGACY_PING_PACKET_ID));

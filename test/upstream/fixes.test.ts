@@ -92,6 +92,26 @@ describe('minecraft-protocol framing', () => {
     out.forEach((packet, i) => expect(packet.equals(packets[i]!)).toBe(true));
     expect(captured).toBe(0);
   });
+
+  test('packets and the bytes kept for the next chunk do not share the memory of the chunk they came in', () => {
+    applyUpstreamFixes();
+    const { createSplitter } = require('minecraft-protocol/src/transforms/framing.js') as {
+      createSplitter(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
+    };
+    const splitter = createSplitter();
+    const out: Buffer[] = [];
+    splitter.on('data', (b) => out.push(b));
+    // A whole packet [1, 2, 3], then the first byte of the next one's length (300 needs two bytes).
+    const chunk = Buffer.from([0x03, 1, 2, 3, 0xac]);
+    splitter.write(chunk);
+    chunk.fill(0xff); // the sender reuses its buffer
+    splitter.write(Buffer.concat([Buffer.from([0x02]), Buffer.alloc(300, 7)]));
+    expect(out.map((b) => [...b.subarray(0, 3)])).toEqual([
+      [1, 2, 3],
+      [7, 7, 7],
+    ]);
+    expect(out[1]!.length).toBe(300);
+  });
 });
 
 describe('mineflayer player lookup', () => {
