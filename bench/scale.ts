@@ -176,7 +176,8 @@ if (args.role === 'bots') {
   }
   // Connections lost since the joins (a kick, a dropped socket): a run with any is not a clean one.
   let drops = 0;
-  if (process.env.DEBUG_DROPS) for (const bot of bots) bot.on('kicked', (reason) => console.error('kicked', bot.username, JSON.stringify(reason)));
+  if (process.env.DEBUG_DROPS)
+    for (const bot of bots) bot.on('kicked', (reason) => console.error('kicked', bot.username, JSON.stringify(reason)));
   for (const bot of bots)
     bot.on('end', () => {
       drops++;
