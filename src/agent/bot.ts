@@ -9,6 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
+import { applyUpstreamFixes, playerLookup } from '../upstream/index.ts';
 
 const { pathfinder, Movements } = pathfinderPkg;
 // prismarine-chat is CommonJS (`module.exports = loader`) but its typings declare an ES default export.
@@ -36,6 +37,7 @@ export class ConnectError extends Error {
  */
 export async function connectBot(username: string, address: ServerAddress, timeoutMs = 30_000): Promise<Bot> {
   const where = `${address.host}:${address.port}`;
+  applyUpstreamFixes(); // before createBot: its plugins make the block classes (src/upstream/)
   const bot = mineflayer.createBot({
     username,
     host: address.host,
@@ -45,6 +47,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     hideErrors: true,
     logErrors: false,
   });
+  bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
   bot.loadPlugin(pathfinder);
   bot.loadPlugin(collectBlock);
   // An 'error' event without a listener would throw out of the socket's handler: keep one for good.

@@ -37,6 +37,8 @@ import { installMobLoot } from './features/mob-loot.ts';
 import { installPlacing } from './features/placing.ts';
 import { installPlayerState } from './features/player-state.ts';
 import { installPlayerFixes } from './features/players.ts';
+import { installPlayerLimits } from './features/player-limits.ts';
+import { installLatencyUpdates } from './features/latency.ts';
 import { installSigns } from './features/signs.ts';
 import { installSmelting } from './features/smelting.ts';
 import { installTeleportCommand } from './features/teleport-command.ts';
@@ -64,7 +66,9 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'inventory', requires: ['movement'], install: installInventory },
   { name: 'mobs', requires: [], install: installMobs },
   // Features: game behaviour and commands, each on services only.
+  { name: 'player-limits', requires: [], install: installPlayerLimits },
   { name: 'player-fixes', requires: [], install: installPlayerFixes },
+  { name: 'latency', requires: [], install: installLatencyUpdates },
   { name: 'vanilla-chat', requires: [], install: installVanillaChat },
   { name: 'teleport-command', requires: ['teleport'], install: installTeleportCommand },
   { name: 'whisper', requires: [], install: installWhisperCommands },

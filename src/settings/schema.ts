@@ -87,6 +87,17 @@ export const settingsSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(1).max(65535).default(55916),
   auth: z.enum(['offline', 'microsoft']).default('offline'),
+  /**
+   * Players the embedded server holds at most, bots and people together (vanilla's
+   * `max-players`); one more is refused at login with "The server is full!" and the server carries
+   * on. Ignored with `"server": "external"` (that server has its own).
+   */
+  max_players: z.number().int().min(1).default(50),
+  /**
+   * Bots of this process that join the server at the same time at start-up (the rest wait for a
+   * place); 1 joins them one after the other.
+   */
+  join_concurrency: z.number().int().min(1).default(8),
   /** Profile files, relative to settings.json; one bot each. */
   profiles: z.array(z.string()).min(1).default(['./profiles/andy.json']),
   /** When non-empty, only these players may talk to and command the bots. */
