@@ -143,3 +143,16 @@ export function onGameRuleChange(serv: SquidServer, listener: (name: GameRuleNam
   list.push(listener);
   ruleListeners.set(serv, list);
 }
+
+const checkpoints = new WeakMap<SquidServer, MechanicsOptions>();
+
+/** Takes note of the mechanics' settings, for {@link resetMechanics}. */
+export function checkpointMechanics(serv: SquidServer): void {
+  checkpoints.set(serv, { ...mechanicsOptions(serv) });
+}
+
+/** The mechanics' settings back as at the checkpoint (the warm world's reset). */
+export function resetMechanics(serv: SquidServer): void {
+  const saved = checkpoints.get(serv);
+  if (saved) configureMechanics(serv, saved);
+}
