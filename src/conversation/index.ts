@@ -42,4 +42,4 @@ export {
   type RateLimit,
   type SendOptions,
 } from './outbox.ts';
-export { namesBot, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';
+export { namesBot, isPlayerName, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';
