@@ -26,6 +26,8 @@ export {
   encodePayload,
   decodePayload,
   proofMac,
+  messageMac,
+  type MessagePart,
   ENVELOPE_PREFIX,
   MAX_PARTS,
   type WhisperBot,
