@@ -4,6 +4,10 @@
  */
 import { z } from 'zod';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
+import { isAllowedKeyEnv, KEY_ENV_RULE } from '../models/presets.ts';
+
+/** `apiKeyEnv` of a model spec: only a provider key variable or a name ending in `_API_KEY` (see {@link isAllowedKeyEnv}). */
+const apiKeyEnvSchema = z.string().trim().refine(isAllowedKeyEnv, KEY_ENV_RULE);
 
 /** Minecraft usernames: 3–16 letters, digits or underscores (vanilla rule). */
 const usernameSchema = z.string().regex(/^\w{3,16}$/, 'a Minecraft username: 3–16 letters, digits or _');
@@ -22,7 +26,7 @@ export const modelFieldSchema = z.union([
     params: z.record(z.string(), z.unknown()).optional(),
     /** Azure OpenAI's `api-version` (MINDcraft's key). */
     api_version: z.string().min(1).optional(),
-    apiKeyEnv: z.string().optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
   }),
 ]);
 
@@ -39,7 +43,7 @@ export const embeddingFieldSchema = z.union([
     url: z.url().optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     api_version: z.string().min(1).optional(),
-    apiKeyEnv: z.string().optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
   }),
 ]);
 export type EmbeddingField = z.infer<typeof embeddingFieldSchema>;
