@@ -246,7 +246,12 @@ async function evalCommand(args: string[]): Promise<number> {
   const dashboard =
     board &&
     (await startDashboard({
-      ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }),
+      ...(dashboardSettings(settings) ?? {
+        host: settings.dashboard_host,
+        port: 0,
+        token: settings.dashboard_token,
+        allowedHosts: settings.dashboard_allowed_hosts,
+      }),
       campaign: board,
     }));
   if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);

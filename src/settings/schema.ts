@@ -204,9 +204,17 @@ export const settingsSchema = z.strictObject({
   dashboard_host: z.string().min(1).default('127.0.0.1'),
   /**
    * Secret the page asks for before it shows or controls anything; required when
-   * `dashboard_host` is not loopback, optional otherwise. Empty = none.
+   * `dashboard_host` is not loopback. Empty: a random token is made at each start and carried by
+   * the printed URL (open that URL: it sets the page's cookie).
    */
   dashboard_token: z.string().default(''),
+  /**
+   * More addresses the page may be reached under, as a browser writes them in `Host`: `name` or
+   * `name:port` (a DNS name for the machine, a reverse proxy's address). The dashboard refuses
+   * (403) any request whose `Host` or `Origin` is not its own address (the bound one and
+   * loopback with its port; every address of the machine with `0.0.0.0`) or one of these.
+   */
+  dashboard_allowed_hosts: z.array(z.string().trim().min(1)).default([]),
   /**
    * Offer a bot's-eye 3D view per bot on the dashboard (prismarine-viewer, an optional dependency:
    * about 400 MB; it is loaded only when a view is first opened).

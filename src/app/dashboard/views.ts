@@ -2,8 +2,14 @@
  * What the dashboard shows, as plain views built from the running bots: each bot's from its
  * agent's `status()` (a stopped bot from its profile), and the players on the server.
  */
+import type { RunningBots } from '../start-bots.ts';
 import type { BotView, PlayerView } from './public/protocol.ts';
-import type { DashboardBots } from './server.ts';
+
+/** The part of the running bots the dashboard reads and controls. */
+export type DashboardBots = Pick<
+  RunningBots,
+  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'
+>;
 
 /** A number rounded to a tenth (positions on the page). */
 function rounded(n: number): number {
