@@ -130,11 +130,15 @@ export const settingsSchema = z.strictObject({
   /** Upper bound for one action, in seconds. */
   action_timeout_s: z.number().positive().default(300),
   /**
-   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox in a worker thread
-   * against the skill functions only. Off by default: the code is still model-written.
+   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox (a worker thread in
+   * a child process whose whole memory is capped, see src/sandbox/runner.ts) against the skill
+   * functions only. Off by default: the code is still model-written.
    */
   allow_insecure_coding: z.boolean().default(false),
-  /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
+  /**
+   * Time limit of one whole `!newAction`, in seconds: every model call and every run of its
+   * attempts. When it runs out the code is stopped (its process killed) and not tried again.
+   */
   code_timeout_s: z.number().positive().default(300),
   /**
    * Let `!lookAtPlayer` and `!lookAtPosition` render the bot's view headlessly and have the
