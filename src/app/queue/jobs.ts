@@ -27,6 +27,7 @@ import { ConfigError, profileSchema, settingsSchema, type Profile, type Settings
 import { runFolder, taskConditions, type PlannedRun } from '../../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunResult } from '../../tasks/eval/records.ts';
 import { taskSchema, type LoadedTask } from '../../tasks/schema.ts';
+import { nestingDepth } from '../../util/nesting.ts';
 
 /** The BullMQ queue every campaign's runs go to. */
 export const QUEUE_NAME = 'mindcraft-eval';
@@ -131,20 +132,6 @@ const jobDataSchema = z.strictObject({
 export interface ParseJobOptions {
   /** Take model specs with `url` or `apiKeyEnv` from the job (the worker's `--job-models`); default false. */
   jobModels?: boolean;
-}
-
-/** The deepest nesting of arrays and objects in `value`, counted without recursion (stops past `limit`). */
-export function nestingDepth(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    deepest = Math.max(deepest, depth + 1);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 /** The model fields of a job (its `--model` and each profile's models) that set `url` or `apiKeyEnv`. */
