@@ -51,7 +51,13 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     );
     const { skills, log } = skillsWithLog();
     const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
-    const result = await writeAndRunCode({ model, task: 'collect 3 oak logs and tell me', skillsDoc: SKILLS_DOC, skills, timeoutMs: 5000 });
+    const result = await writeAndRunCode({
+      model,
+      task: 'collect 3 oak logs and tell me',
+      skillsDoc: SKILLS_DOC,
+      skills,
+      timeoutMs: 60_000,
+    });
 
     expect(result.ok).toBe(true);
     expect(result.value).toBe('collected 3 oak_log');
