@@ -80,6 +80,8 @@ export const GAME_RULE_DEFAULTS = {
   keepInventory: false,
   logAdminCommands: true,
   maxCommandChainLength: 65536,
+  /** Contexts a command may fork into (`execute as @a as @a …`), vanilla 1.20.3+ (wiki "Game rule"). */
+  maxCommandForkCount: 65536,
   maxEntityCramming: 24,
   mobGriefing: true,
   naturalRegeneration: true,
