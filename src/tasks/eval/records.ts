@@ -17,6 +17,7 @@
  * - `result.json` — the {@link RunResult}.
  */
 import { z } from 'zod';
+import type { CoordinationRole } from '../../models/types.ts';
 import { costOf, priceFor, type PriceTable, type TokenCounts } from './prices.ts';
 
 /** A chat turn as the model saw it. */
@@ -35,10 +36,11 @@ export interface RequestEvent {
   model: string;
   /**
    * What the call was for: `conversing` (the agent's model loop), `respond` (respond-or-ignore
-   * while acting), `memory` (a summary of old turns), `coding` (`!newAction`), `vision` (describing the bot's view); `other` when the
-   * caller did not say.
+   * while acting), `memory` (a summary of old turns), `coding` (`!newAction`), `vision` (describing the bot's view), a
+   * coordination strategy's role (`decompose`, `assign`, `reflect`, `summarise`, `dependency`,
+   * `counterfactual`: the planner's calls, made on agent 0's model); `other` when the caller did not say.
    */
-  purpose: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | 'other';
+  purpose: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | 'other' | CoordinationRole;
   /** The static part of the prompt (the same on every call of the agent). */
   system: string;
   /** The live part (the agent's state then), sent after the turns; absent when the call had none. */
