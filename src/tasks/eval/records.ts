@@ -111,6 +111,8 @@ export interface GraphNodeRecord {
   predecessors: string[];
   /** What the reflection said of it, once done. */
   feedback?: string;
+  /** Its typed work in words (`give 2 wheat to Jill`), when it has one. */
+  work?: string;
 }
 
 /** An edge of a task graph: where it came from, and whether a check removed it. */
@@ -120,6 +122,8 @@ export interface GraphEdgeRecord {
   /** Proposed by the planner (`llm`), made by the graph's own algorithm, or added or removed by a check. */
   origin: 'llm' | 'algorithm' | 'rule_added' | 'rule_removed' | 'ate_removed';
   removed?: boolean;
+  /** The rule or intervention result behind it, when one added or removed it. */
+  reason?: string;
 }
 
 /** One version of a coordination strategy's graph (`graph.jsonl`): every node, edge, status and assignment. */
