@@ -25,6 +25,7 @@ import { fileKeys, runFolder, taskConditions } from '../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunEvent, type RunEventSink, type RunResult } from '../tasks/eval/records.ts';
 import { humanSlots } from '../tasks/goals.ts';
 import { strategyFor } from '../coordination/strategies.ts';
+import { resultMetrics } from '../coordination/metrics.ts';
 import { checkTaskForVersion, TaskError } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { validatorFor, type Validation } from '../tasks/validators.ts';
@@ -258,6 +259,14 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       commands: Object.fromEntries(profiles.map((p, i) => [p.name, [...(agents[i]?.commandLog ?? [])]])),
       per_agent: perAgent,
       ...totals(perAgent),
+      metrics: resultMetrics(recorder.metricsInput(), {
+        score: ending.outcome.score,
+        wallMs: playing === undefined ? 0 : ended - playing,
+        agents: profiles.map((p) => p.name),
+        limitMs: task.timeout * 1000,
+        coordination,
+        ruleChecks: settings.rule_checked_edges,
+      }),
     };
     if (folder) {
       const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;

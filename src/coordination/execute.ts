@@ -19,7 +19,8 @@
 import type { Assignment } from '../commands/context.ts';
 import type { JournalEntry } from '../commands/journal.ts';
 import type { Counts } from '../game/production.ts';
-import { abortable } from '../util/abort.ts';
+import { TOSS_GRACE_MS } from '../agent/modes/item_collecting.ts';
+import { abortable, waitFor } from '../util/abort.ts';
 import type { TaskNode } from './graph.ts';
 import type { TeamMember } from './members.ts';
 import { checkWork, type WorkCheck } from './rule-plan.ts';
@@ -38,10 +39,19 @@ export interface ExecutionBounds {
   maxOrders: number;
   /** How long a stopped agent may take to become idle, ms. */
   stopGraceMs: number;
+  /**
+   * A hand-over whose items lie on the ground near the recipient: how long to wait for the
+   * recipient to pick them up before judging the give, ms (its item_collecting mode leaves another
+   * player's throw alone for `TOSS_GRACE_MS`, 10 s, then walks to it). Default 15 000.
+   */
+  pickupWaitMs?: number;
 }
 
 /** VillagerAgent's bounds (§3.5 "at most 6 iterations or 120 s"). */
 export const VILLAGER_BOUNDS: ExecutionBounds = { maxIterations: 6, nodeTimeoutMs: 120_000, maxOrders: 4, stopGraceMs: 10_000 };
+
+/** Default {@link ExecutionBounds.pickupWaitMs}: the item_collecting mode's grace, and the walk. */
+export const PICKUP_WAIT_MS = TOSS_GRACE_MS + 5_000;
 
 /** What the reflection reads. */
 export interface ReflectionInput {
@@ -119,6 +129,8 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   const recipient = work?.kind === 'give' ? ctx.teammate(work.to) : undefined;
   const recipientBefore = recipient?.inventory();
   const handedOver: Counts = {};
+  /** A hand-over left items on the ground (for the recipient to pick up). */
+  let lying = false;
   let commands = 0;
   let bound: NodeOutcome['bound'];
   let stopping: Promise<void> | undefined;
@@ -132,8 +144,10 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   const unsubscribe = member.journal.subscribe((entry) => {
     if (entry.kind !== 'outcome') return;
     const handOver = entry.outcome.data?.handOver;
-    if (entry.outcome.command === '!givePlayer' && handOver && work?.kind === 'give' && handOver.to === work.to)
+    if (entry.outcome.command === '!givePlayer' && handOver && work?.kind === 'give' && handOver.to === work.to) {
       handedOver[handOver.item] = (handedOver[handOver.item] ?? 0) + handOver.received;
+      if (handOver.lying) lying = true;
+    }
     if (entry.by !== 'model') return;
     commands++;
     if (bounds.maxIterations !== undefined && commands >= bounds.maxIterations) void stop('steps');
@@ -171,6 +185,12 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
       if (ctx.reflect) break;
       last = check();
       if (!last) return end('failure', 'nothing to check the node by (no typed work) and no model to reflect');
+      if (!last.done && lying) {
+        // The items lie by the recipient: its item_collecting mode picks them up.
+        await waitFor(() => check()?.done === true, bounds.pickupWaitMs ?? PICKUP_WAIT_MS, signal, 250).catch(() => false);
+        lying = false;
+        last = check()!;
+      }
       if (last.done) return end('success', last.detail);
       const why = bound
         ? `its ${bound === 'steps' ? 'step' : 'time'} bound`
