@@ -10,14 +10,23 @@
  * written `%25`, `%3A`, `%7C`: BullMQ refuses `:` in custom ids.)
  *
  * A job carries everything a worker on another machine needs: the task itself (not its file), the
- * task profiles, `--model`, and the coordinator's settings without its secrets (`bot_key`,
- * `dashboard_token`; workers use their own). Its return value is the run's {@link RunResult}: the
+ * task profiles, `--model`, the run's coordination strategy, and the coordinator's settings without
+ * its secrets (`bot_key`, `dashboard_token`; workers use their own), their `coordination` set to the
+ * run's (so a worker that predates the field plays the same strategy). Its return value is the run's {@link RunResult}: the
  * record lives in Redis; the run's files go to a directory on the worker (see `worker.ts`).
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { z } from 'zod';
 import { parseModelSpec } from '../../models/spec.ts';
-import { ConfigError, profileSchema, settingsSchema, type Profile, type Settings } from '../../settings/index.ts';
+import {
+  ConfigError,
+  COORDINATIONS,
+  profileSchema,
+  settingsSchema,
+  type Coordination,
+  type Profile,
+  type Settings,
+} from '../../settings/index.ts';
 import { runFolder, taskConditions, type PlannedRun } from '../../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunResult } from '../../tasks/eval/records.ts';
 import { taskSchema, type LoadedTask } from '../../tasks/schema.ts';
@@ -42,6 +51,8 @@ export interface RunJobData {
   out: string;
   runId: string;
   episode: number;
+  /** How the run's team works together (`--coordination`); absent in older jobs: the settings' one. */
+  coordination?: Coordination;
   task: LoadedTask;
   /** The task profiles, agent 0 first (at least `task.agent_count`). */
   profiles: Profile[];
@@ -60,6 +71,7 @@ const jobDataSchema = z.object({
   out: z.string().min(1),
   runId: z.string().min(1),
   episode: z.number().int().min(1),
+  coordination: z.enum(COORDINATIONS).optional(),
   task: taskSchema.and(z.object({ id: z.string(), file: z.string() })),
   profiles: z.array(profileSchema).min(1),
   model: profileSchema.shape.model.optional(),
@@ -94,7 +106,13 @@ export function jobSettings(settings: Settings): RunJobData['settings'] {
 
 /** The planned run a job describes. */
 export function plannedRun(data: RunJobData): PlannedRun {
-  return { runId: data.runId, folder: runFolder(data.runId), task: data.task, episode: data.episode };
+  return {
+    runId: data.runId,
+    folder: runFolder(data.runId),
+    task: data.task,
+    episode: data.episode,
+    coordination: data.coordination ?? data.settings.coordination,
+  };
 }
 
 /**
@@ -220,7 +238,7 @@ export function failedRunResult(data: RunJobData, reason: string, startedAt: num
     type: data.task.type,
     agent_count: data.task.agent_count,
     human_count: data.task.human_count ?? 0,
-    coordination: data.settings.coordination,
+    coordination: data.coordination ?? data.settings.coordination,
     ...taskConditions(data.task),
     score: 0,
     success: false,
