@@ -3,7 +3,7 @@
  * `stop()`, when another action starts, or when its time bound passes; `run()` settles within
  * {@link SETTLE_MS} of that even if the action ignores its signal.
  */
-import { isOutcome, outcomeOfError, type Outcome } from '../skills/outcome.ts';
+import { failure, isOutcome, outcomeOfError, type Outcome, SkillError } from '../skills/outcome.ts';
 import { abortError, isAbortError } from '../util/abort.ts';
 
 /** How long a cancelled action may take to notice its signal before `run()` returns anyway (ms). */
@@ -15,7 +15,8 @@ export interface ActionResult {
   output: string;
   /**
    * The typed outcome: the action's own, or `interrupted`, `timeout` or (for what it threw) the
-   * error's code (see `outcomeOfError`).
+   * error's code (see `outcomeOfError`). A stopped action's `SkillError` data is kept (a hand-over
+   * cut short says what was tossed).
    */
   outcome: Outcome;
   /** Finished by itself without error. */
@@ -135,14 +136,16 @@ export class ActionRunner {
       .then(
         (value) => finish(isOutcome(value) ? value : { ok: true, code: 'ok', text: value ?? `${label} done.` }),
         (err: unknown) => {
+          // What a stopped skill knew when it stopped (a SkillError's data) stays with the outcome.
+          const data = err instanceof SkillError ? err.data : undefined;
           const timedOut = !controller.signal.aborted && signal.aborted;
           if (timedOut) {
             const text = `${label} stopped: it took longer than ${Math.round(timeoutMs / 1000)} s.`;
-            return finish({ ok: false, code: 'timeout', text }, { timedOut: true });
+            return finish(failure('timeout', text, data), { timedOut: true });
           }
           if (controller.signal.aborted || isAbortError(err)) {
             const why = typeof controller.signal.reason === 'string' ? controller.signal.reason : 'stopped';
-            return finish({ ok: false, code: 'interrupted', text: `${label} was ${why}.` }, { interrupted: true });
+            return finish(failure('interrupted', `${label} was ${why}.`, data), { interrupted: true });
           }
           return finish(outcomeOfError(err, `${label} failed: `));
         },

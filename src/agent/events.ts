@@ -74,6 +74,8 @@ export const commandEventSchema = z.object({
   kind: z.enum(['query', 'action']),
   /** False when it failed, timed out or was interrupted. */
   ok: z.boolean(),
+  /** Its outcome code: one of `OUTCOME_CODES` in `src/skills/outcome.ts` (`ok`, `not_found`, ...). */
+  code: z.string().optional(),
   /** Its report, or what went wrong. */
   output: z.string(),
   /** ms. */

@@ -40,6 +40,7 @@ export function botEventOf(event: RunEvent): BotEventInput | undefined {
         command: event.command,
         kind: event.kind,
         ok: event.ok,
+        ...(event.code !== undefined ? { code: event.code } : {}),
         output: event.output,
         ms: event.ms,
       };

@@ -8,6 +8,7 @@ import type { CommandContext } from '../commands/context.ts';
 import type { ChatOutbox, Transport } from '../conversation/index.ts';
 import { isAbortError, type ChatModel, type ChatRequest, type TokenUsage } from '../models/index.ts';
 import type { RequestEvent, RunEventSink } from '../tasks/eval/records.ts';
+import { type OutcomeCode, outcomeOfError } from '../skills/outcome.ts';
 
 /**
  * The same model, reporting every `complete`/`respond` call as a request event. Everything else
@@ -89,8 +90,10 @@ export function commandText(def: CommandDef<unknown>, args: Record<string, unkno
 }
 
 /**
- * The same commands, each reporting a command event when it settles: `ok` false when it threw
- * (an error, its time bound, an interruption), its output or the error's message.
+ * The same commands, each reporting a command event when it settles: its outcome's `ok`, `code`
+ * and text; when it threw, `ok` false, the code of what it threw (`interrupted` or `timeout` when
+ * it was stopped, a `SkillError`'s own, else `failed`) and the error's message (`interrupted` for
+ * a stop).
  */
 export function recordingCommands(
   registry: CommandRegistry<CommandContext>,
@@ -103,30 +106,17 @@ export function recordingCommands(
       async perform(ctx: CommandContext, args: ArgsOf<Record<string, ParamSpec>>) {
         const t = Date.now();
         const command = commandText(def, args);
+        const emit = (ok: boolean, code: OutcomeCode, output: string) =>
+          sink.emit({ type: 'command', t, agent, command, kind: def.kind, ok, code, output, ms: Date.now() - t });
         try {
-          const output = await def.perform(ctx, args);
-          sink.emit({
-            type: 'command',
-            t,
-            agent,
-            command,
-            kind: def.kind,
-            ok: true,
-            output: output ?? `${def.name} done.`,
-            ms: Date.now() - t,
-          });
-          return output;
+          const outcome = await def.perform(ctx, args);
+          emit(outcome.ok, outcome.code, outcome.text);
+          return outcome;
         } catch (err) {
-          sink.emit({
-            type: 'command',
-            t,
-            agent,
-            command,
-            kind: def.kind,
-            ok: false,
-            output: isAbortError(err) ? 'interrupted' : (err as Error).message,
-            ms: Date.now() - t,
-          });
+          if (isAbortError(err)) {
+            const timedOut = ctx.signal.reason instanceof DOMException && ctx.signal.reason.name === 'TimeoutError';
+            emit(false, timedOut ? 'timeout' : 'interrupted', 'interrupted');
+          } else emit(false, outcomeOfError(err).code, (err as Error).message);
           throw err;
         }
       },

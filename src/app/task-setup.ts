@@ -13,6 +13,7 @@ import { waitFor } from '../util/abort.ts';
 import { agentGoal, blockedActionsFor, cookingCollector, partnerRecipe, type HumanSlot } from '../tasks/goals.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import {
   ANIMALS_EACH,
   blueprintBox,
@@ -49,7 +50,7 @@ export class MissingPlayerError extends Error {}
  * Gives every agent its part of the task ({@link Agent.setTask}): its goal (MINDcraft's text, see
  * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
  * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
- * cooking team and a Hell's Kitchen partner's recipe. Hell's Kitchen agents get only their own
+ * cooking team, a Hell's Kitchen partner's recipe and what the cooking world supplies. Hell's Kitchen agents get only their own
  * target; construction agents get no item targets and the blueprint instead.
  *
  * @param goals filled with each agent's goal text.
@@ -76,6 +77,7 @@ export function assignTasks(
       teammates: names.agents.filter((n) => n !== agent.name),
       ...(collector ? { collector } : {}),
       ...(recipe ? { partnerRecipe: recipe } : {}),
+      ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
     };
     if (blueprint) {
       agent.setTask({ ...common, blueprint });

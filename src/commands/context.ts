@@ -1,6 +1,7 @@
 /** What a command's `perform` receives: the bot, game data, a cancel signal and its agent. */
 import type { Bot } from 'mineflayer';
 import type { GameData } from '../game/data.ts';
+import type { WorldSupplies } from '../game/production.ts';
 import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
@@ -92,6 +93,12 @@ export interface AgentTask {
   collector?: string;
   /** Hell's Kitchen: the partner's recipe this agent holds and is to pass on, as the task words it. */
   partnerRecipe?: string;
+  /**
+   * What the task's world is known to supply beyond what lies in sight (the cooking world's farm
+   * and animals, `COOKING_SUPPLIES` in `src/tasks/cooking.ts`): `!getCraftingPlan` plans with it,
+   * as the offline policy does.
+   */
+  supplies?: WorldSupplies;
   /**
    * The subtask a coordination strategy gives this agent now (a node of its task graph): its id
    * and words, and its typed work, which an offline policy executes (`src/game/work.ts`).

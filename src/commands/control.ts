@@ -5,6 +5,7 @@
  */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
+import { done, failure } from '../skills/outcome.ts';
 
 const helpCommand = defineCommand({
   name: '!help',
@@ -14,7 +15,7 @@ const helpCommand = defineCommand({
     command: { type: 'string', description: 'a command name', example: 'craftRecipe', optional: true },
   },
   async perform({ agent }, { command }) {
-    return agent.help(command);
+    return done(agent.help(command));
   },
 });
 
@@ -27,7 +28,7 @@ const stopCommand = defineCommand({
   async perform({ agent }) {
     const what = agent.currentAction();
     await agent.stop('stopped');
-    return what ? `Stopped ${what}.` : 'Nothing was running.';
+    return done(what ? `Stopped ${what}.` : 'Nothing was running.');
   },
 });
 
@@ -38,9 +39,9 @@ const stfuCommand = defineCommand({
   description: 'Stop chatting and the goal; keep acting.',
   params: {},
   async perform({ agent }) {
-    if (!agent.silence) return 'This agent cannot be silenced.';
+    if (!agent.silence) return failure('unavailable', 'This agent cannot be silenced.');
     await agent.silence();
-    return 'Quiet now.';
+    return done('Quiet now.');
   },
 });
 
@@ -51,9 +52,9 @@ const restartCommand = defineCommand({
   description: 'Stop, forget the chat, reset modes.',
   params: {},
   async perform({ agent }) {
-    if (!agent.restart) return 'This agent cannot restart itself.';
+    if (!agent.restart) return failure('unavailable', 'This agent cannot restart itself.');
     await agent.restart();
-    return 'Restarted.';
+    return done('Restarted.');
   },
 });
 
@@ -64,9 +65,9 @@ const clearChatCommand = defineCommand({
   description: 'Forget the chat history.',
   params: {},
   async perform({ agent }) {
-    if (!agent.clearHistory) return 'This agent cannot clear its chat history.';
+    if (!agent.clearHistory) return failure('unavailable', 'This agent cannot clear its chat history.');
     agent.clearHistory();
-    return 'Chat history cleared.';
+    return done('Chat history cleared.');
   },
 });
 

@@ -4,6 +4,7 @@
  */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
+import { done, SkillError } from '../skills/outcome.ts';
 
 const startConversationCommand = defineCommand({
   name: '!startConversation',
@@ -15,7 +16,16 @@ const startConversationCommand = defineCommand({
     message: { type: 'string', description: 'first message', example: 'Hi!' },
   },
   async perform({ agent }, { player_name, message }) {
-    return agent.startConversation(player_name, message);
+    try {
+      return done(await agent.startConversation(player_name, message), { partner: player_name });
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      if (player_name === agent.name) throw new SkillError('invalid', err.message);
+      // Not one of our bots (a player, a name nobody has): `not_found`, in the agent's words.
+      if (!agent.knownBots().includes(player_name))
+        throw new SkillError('not_found', err.message, { sought: { kind: 'bot', name: player_name } });
+      throw err;
+    }
   },
 });
 
@@ -28,9 +38,12 @@ const endConversationCommand = defineCommand({
     player_name: { type: 'string', description: 'bot', example: 'Bob' },
   },
   async perform({ agent }, { player_name }) {
-    return agent.endConversation(player_name);
+    return done(agent.endConversation(player_name), { partner: player_name });
   },
 });
 
-/** `!startConversation` and `!endConversation`. */
+/**
+ * `!startConversation` (`data.partner`; `not_found` with `data.sought` `{ kind: 'bot' }` for a
+ * name that is not one of our bots) and `!endConversation` (`data.partner`).
+ */
 export const conversationCommands: CommandDef<CommandContext>[] = [startConversationCommand, endConversationCommand];

@@ -1,6 +1,7 @@
 /** Goal commands: `!goal` starts the goal loop, which self-prompts while the agent is idle; `!endGoal` ends it. */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
+import { done, failure } from '../skills/outcome.ts';
 
 const goalCommand = defineCommand({
   name: '!goal',
@@ -11,7 +12,7 @@ const goalCommand = defineCommand({
     selfPrompt: { type: 'string', description: 'the goal', example: 'collect 10 oak logs' },
   },
   async perform({ agent }, { selfPrompt }) {
-    return agent.setGoal?.(selfPrompt) ?? 'Goals are not supported by this agent.';
+    return agent.setGoal ? done(agent.setGoal(selfPrompt)) : failure('unavailable', 'Goals are not supported by this agent.');
   },
 });
 
@@ -22,7 +23,7 @@ const endGoalCommand = defineCommand({
   description: 'Stop the goal.',
   params: {},
   async perform({ agent }) {
-    return agent.endGoal?.() ?? 'There was no goal to end.';
+    return agent.endGoal ? done(agent.endGoal()) : failure('unavailable', 'There was no goal to end.');
   },
 });
 

@@ -15,5 +15,5 @@ const searchWikiCommand = defineCommand({
   },
 });
 
-/** `!searchWiki`. */
+/** `!searchWiki` (`not_found` when nothing is called that). */
 export const knowledgeCommands: CommandDef<CommandContext>[] = [searchWikiCommand];

@@ -1,6 +1,7 @@
 /** Mode commands: listing the agent's behaviour modes and turning one on or off. */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
+import { done, failure, SkillError } from '../skills/outcome.ts';
 
 const modesCommand = defineCommand({
   name: '!modes',
@@ -9,11 +10,11 @@ const modesCommand = defineCommand({
   params: {},
   async perform({ agent }) {
     const list = agent.modes?.list();
-    if (!list) return 'This agent has no behaviour modes.';
-    return (
+    if (!list) return failure('unavailable', 'This agent has no behaviour modes.');
+    return done(
       list
         .map((m) => `${m.name}: ${m.on ? 'ON' : 'OFF'}${m.paused ? ' (paused)' : ''}${m.acting ? ' (acting now)' : ''} - ${m.description}`)
-        .join('\n') || 'No modes.'
+        .join('\n') || 'No modes.',
     );
   },
 });
@@ -28,19 +29,20 @@ const setModeCommand = defineCommand({
     on: { type: 'boolean', description: 'true = on' },
   },
   async perform({ agent }, { mode_name, on }) {
-    if (!agent.modes) return 'This agent has no behaviour modes.';
+    if (!agent.modes) return failure('unavailable', 'This agent has no behaviour modes.');
     const name = mode_name.trim();
     const mode = agent.modes.list().find((m) => m.name.toLowerCase() === name.toLowerCase());
     if (!mode)
-      throw new Error(
+      throw new SkillError(
+        'invalid',
         `No mode "${name}". Modes: ${agent.modes
           .list()
           .map((m) => m.name)
           .join(', ')}.`,
       );
-    if (mode.on === on) return `Mode ${mode.name} is already ${on ? 'on' : 'off'}.`;
+    if (mode.on === on) return done(`Mode ${mode.name} is already ${on ? 'on' : 'off'}.`);
     agent.modes.set(mode.name, on);
-    return `Mode ${mode.name} is now ${on ? 'on' : 'off'}.`;
+    return done(`Mode ${mode.name} is now ${on ? 'on' : 'off'}.`);
   },
 });
 

@@ -5,38 +5,33 @@
 import type { Bot } from 'mineflayer';
 import { defineCommand, type AgentControl, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
+import { skillCommand } from './skill-commands.ts';
 import type { PlaceStore } from '../game/places.ts';
 import { captureView, type ViewImage } from '../skills/camera.ts';
-import { goToPlayer, goToPosition, searchForBlock } from '../skills/movement.ts';
-import {
-  followPlayer,
-  goToRememberedPlace,
-  lookAtPlayer,
-  lookAtPosition,
-  moveAway,
-  rememberHere,
-  searchForEntity,
-  stay,
-} from '../skills/navigation.ts';
+import { goToCoordinatesSkill, goToPlayerSkill, moveAwaySkill, searchForBlockSkill, searchForEntitySkill } from '../skills/index.ts';
+import { followPlayer, goToRememberedPlace, lookAtPlayer, lookAtPosition, rememberHere, stay } from '../skills/navigation.ts';
+import { done, type Outcome, SkillError } from '../skills/outcome.ts';
 
 /** `!stay(n)`'s time bound beyond its n seconds, so that it ends by itself rather than by the bound (ms). */
 const STAY_MARGIN_MS = 5_000;
 
 /**
- * `looked`, and with vision on (`allow_vision`), what the bot sees now: its view rendered
- * headlessly and described by the vision model, then the block at the centre of the view, as the
- * reference answers. A renderer or model that fails is reported in the answer, not thrown: the
- * bot did turn.
+ * The outcome of turning to look, its text followed, with vision on (`allow_vision`), by what the
+ * bot sees now: its view rendered headlessly and described by the vision model, then the block at
+ * the centre of the view, as the reference answers. A renderer or model that fails is reported in
+ * the text, not thrown: the bot did turn (the outcome stays `ok`).
  */
-async function withView(bot: Bot, agent: AgentControl, signal: AbortSignal, looked: string): Promise<string> {
+async function withView(bot: Bot, agent: AgentControl, signal: AbortSignal, outcome: Outcome): Promise<Outcome> {
+  const looked = outcome.text;
   const vision = agent.vision?.();
-  if (!vision) return looked;
+  if (!vision) return outcome;
+  const seen = (text: string): Outcome => ({ ...outcome, text });
   let image: ViewImage;
   try {
     image = await captureView(bot, {}, signal);
   } catch (err) {
     if (signal.aborted) throw err;
-    return `${looked}\nCannot see: ${(err as Error).message}`;
+    return seen(`${looked}\nCannot see: ${(err as Error).message}`);
   }
   let analysis: string;
   try {
@@ -51,74 +46,20 @@ async function withView(bot: Bot, agent: AgentControl, signal: AbortSignal, look
     ).trim();
   } catch (err) {
     if (signal.aborted) throw err;
-    return `${looked}\nThe vision model failed: ${(err as Error).message}`;
+    return seen(`${looked}\nThe vision model failed: ${(err as Error).message}`);
   }
   const centre = bot.blockAtCursor(128);
   const block = centre
     ? `Block at the centre of the view: ${centre.name} at (${centre.position.x}, ${centre.position.y}, ${centre.position.z}).`
     : 'No block at the centre of the view.';
-  return `${looked}\nImage analysis: "${analysis}"\n${block}`;
+  return seen(`${looked}\nImage analysis: "${analysis}"\n${block}`);
 }
 
-/** The agent's saved places; throws when the agent keeps none (the command reports the error). */
+/** The agent's saved places; throws `unavailable` when the agent keeps none (the command reports the error). */
 function placesOf(agent: AgentControl): PlaceStore {
-  if (!agent.places) throw new Error('This agent cannot remember places.');
+  if (!agent.places) throw new SkillError('unavailable', 'This agent cannot remember places.');
   return agent.places;
 }
-
-const goToPlayerCommand = defineCommand({
-  name: '!goToPlayer',
-  kind: 'action',
-  description: 'Walk to a player.',
-  params: {
-    player_name: { type: 'string', description: 'player', example: 'Steve' },
-    closeness: { type: 'float', description: 'blocks away', domain: [0, Infinity], example: 2 },
-  },
-  async perform({ bot, signal }, { player_name, closeness }) {
-    return goToPlayer(bot, player_name, closeness, signal);
-  },
-});
-
-const goToCoordinatesCommand = defineCommand({
-  name: '!goToCoordinates',
-  kind: 'action',
-  description: 'Walk to a position.',
-  params: {
-    x: { type: 'float', description: '' },
-    y: { type: 'float', description: '', domain: [-64, 320] },
-    z: { type: 'float', description: '' },
-    closeness: { type: 'float', description: 'blocks away', domain: [0, Infinity], example: 1 },
-  },
-  async perform({ bot, signal }, { x, y, z, closeness }) {
-    return goToPosition(bot, x, y, z, closeness, signal);
-  },
-});
-
-const searchForBlockCommand = defineCommand({
-  name: '!searchForBlock',
-  kind: 'action',
-  description: 'Walk to the nearest block of a type.',
-  params: {
-    type: { type: 'BlockName', description: 'block', example: 'crafting_table' },
-    search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
-  },
-  async perform({ bot, signal }, { type, search_range }) {
-    return searchForBlock(bot, type, search_range, signal);
-  },
-});
-
-const searchForEntityCommand = defineCommand({
-  name: '!searchForEntity',
-  kind: 'action',
-  description: 'Walk to the nearest mob of a type.',
-  params: {
-    type: { type: 'string', description: 'mob type', example: 'cow' },
-    search_range: { type: 'float', description: 'blocks', domain: [32, 512], example: 64 },
-  },
-  async perform({ bot, signal }, { type, search_range }) {
-    return searchForEntity(bot, type, search_range, signal);
-  },
-});
 
 const followPlayerCommand = defineCommand({
   name: '!followPlayer',
@@ -131,18 +72,6 @@ const followPlayerCommand = defineCommand({
   timeBound: () => 'until stopped',
   async perform({ bot, signal }, { player_name, follow_dist }) {
     return followPlayer(bot, player_name, follow_dist, signal);
-  },
-});
-
-const moveAwayCommand = defineCommand({
-  name: '!moveAway',
-  kind: 'action',
-  description: 'Walk this far off.',
-  params: {
-    distance: { type: 'float', description: 'blocks', domain: [0, Infinity], example: 8 },
-  },
-  async perform({ bot, signal }, { distance }) {
-    return moveAway(bot, distance, signal);
   },
 });
 
@@ -220,10 +149,10 @@ const savedPlacesCommand = defineCommand({
   params: {},
   async perform({ agent }) {
     const places = placesOf(agent).list();
-    if (places.length === 0) return 'No saved places. Use !rememberHere("name").';
-    return (
+    if (places.length === 0) return done('No saved places. Use !rememberHere("name").');
+    return done(
       'Saved places:\n' +
-      places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n')
+        places.map(([n, p]) => `${n}: (${p.x}, ${p.y}, ${p.z})${p.dimension !== 'overworld' ? ` in ${p.dimension}` : ''}`).join('\n'),
     );
   },
 });
@@ -231,16 +160,17 @@ const savedPlacesCommand = defineCommand({
 /**
  * `!goToPlayer`, `!goToCoordinates`, `!searchForBlock`, `!searchForEntity`, `!followPlayer`,
  * `!moveAway`, `!stay`, `!lookAtPlayer`, `!lookAtPosition`, `!rememberHere`,
- * `!goToRememberedPlace` and the query `!savedPlaces`. The place commands answer
- * "This agent cannot remember places." for an agent without {@link AgentControl.places}.
+ * `!goToRememberedPlace` and the query `!savedPlaces`; the first five are skills' commands (see
+ * `src/skills/index.ts`). The place commands answer "This agent cannot remember places."
+ * (`unavailable`) for an agent without {@link AgentControl.places}.
  */
 export const movementCommands: CommandDef<CommandContext>[] = [
-  goToPlayerCommand,
-  goToCoordinatesCommand,
-  searchForBlockCommand,
-  searchForEntityCommand,
+  skillCommand(goToPlayerSkill, { kind: 'action' }),
+  skillCommand(goToCoordinatesSkill, { kind: 'action' }),
+  skillCommand(searchForBlockSkill, { kind: 'action' }),
+  skillCommand(searchForEntitySkill, { kind: 'action' }),
   followPlayerCommand,
-  moveAwayCommand,
+  skillCommand(moveAwaySkill, { kind: 'action' }),
   stayCommand,
   lookAtPlayerCommand,
   lookAtPositionCommand,

@@ -5,31 +5,20 @@
  * A command is written by the model as `!name` or `!name(arg1, arg2, ...)`; see `parser.ts`.
  */
 import { distance } from 'fastest-levenshtein';
+import {
+  describeExpected,
+  docBlockOf,
+  exampleCallOf,
+  formatDomain,
+  signatureOf,
+  type ParamSpec,
+  type ParamType,
+} from '../skills/declare.ts';
+import type { Outcome } from '../skills/outcome.ts';
 
-/** Parameter types a command can declare. `ItemName`/`BlockName` are validated game names. */
-export type ParamType = 'int' | 'float' | 'boolean' | 'string' | 'ItemName' | 'BlockName';
-
-/** One declared parameter. */
-export interface ParamSpec {
-  type: ParamType;
-  /** Short, shown in the docs and in errors. */
-  description: string;
-  /** Numbers only: allowed interval `[lo, hi)`; `hi` may be `Infinity`. Absent = any finite number. */
-  domain?: [number, number];
-  /** Optional example value used in docs and error messages; a sensible default is derived otherwise. */
-  example?: string | number | boolean;
-  /**
-   * May be left out (only after every required parameter): `perform` then gets {@link default},
-   * or `undefined` when there is none, and the tool schema does not require it. E.g. `!help`'s
-   * command name, `!getCraftingPlan`'s quantity.
-   */
-  optional?: true;
-  /**
-   * Optional parameters only: the value `perform` gets when the parameter is left out (shown in
-   * the docs and the tool schema), e.g. `1` for `!getCraftingPlan`'s quantity, as in the reference.
-   */
-  default?: string | number | boolean;
-}
+// The parameter vocabulary is the skills' (`src/skills/declare.ts`): a command generated from a
+// skill declares its parameters there, once; the other commands declare them here in the same terms.
+export { describeExpected, formatDomain, type ParamSpec, type ParamType };
 
 type ArgOf<T extends ParamType> = T extends 'int' | 'float' ? number : T extends 'boolean' ? boolean : string;
 
@@ -69,8 +58,13 @@ export interface CommandDef<Ctx, P extends Record<string, ParamSpec> = Record<st
    * reference). Absent or `undefined`: the agent's `action_timeout_s`.
    */
   timeBound?(args: ArgsOf<P>): number | 'until stopped' | undefined;
-  /** Runs the command; the returned text (if any) is shown to the model. */
-  perform(ctx: Ctx, args: ArgsOf<P>): Promise<string | undefined>;
+  /**
+   * Runs the command and reports what happened: its `text` is shown to the model, its `code` and
+   * `data` are read by code (see `src/skills/outcome.ts`). A failure is a failed outcome or a thrown
+   * error (a `SkillError` keeps its code and data); the agent reports a thrown one as
+   * `!name failed: <message>`.
+   */
+  perform(ctx: Ctx, args: ArgsOf<P>): Promise<Outcome>;
 }
 
 /**
@@ -102,70 +96,19 @@ export function withBang(name: string): string {
   return n.startsWith('!') ? n : `!${n}`;
 }
 
-/** `[1, 1000)`, `[-64, 320)`, `[0, inf)`. */
-export function formatDomain([lo, hi]: [number, number]): string {
-  const f = (n: number): string => (n === Infinity ? 'inf' : n === -Infinity ? '-inf' : String(n));
-  return `[${f(lo)}, ${f(hi)})`;
-}
-
-/** Human phrase for what a parameter expects: `an int in [1, 1000)`, `a block name`. */
-export function describeExpected(spec: ParamSpec): string {
-  const base: Record<ParamType, string> = {
-    int: 'an int',
-    float: 'a number',
-    boolean: 'a boolean (true or false)',
-    string: 'a string',
-    ItemName: 'an item name',
-    BlockName: 'a block name',
-  };
-  const domain = spec.domain && (spec.type === 'int' || spec.type === 'float') ? ` in ${formatDomain(spec.domain)}` : '';
-  return base[spec.type] + domain;
-}
-
 /** `!collectBlocks(type: BlockName, num: int)`; a command without params is just `!stats`. */
 export function signature(def: CommandDef<unknown>): string {
-  const params = Object.entries(def.params);
-  if (params.length === 0) return def.name;
-  return `${def.name}(${params.map(([n, s]) => `${n}${s.optional ? '?' : ''}: ${s.type}`).join(', ')})`;
-}
-
-/** A valid example value for a parameter, rendered as the model should write it. */
-function exampleValue(spec: ParamSpec): string {
-  let v: string | number | boolean;
-  if (spec.example !== undefined) v = spec.example;
-  else if (spec.type === 'int' || spec.type === 'float') {
-    const [lo, hi] = spec.domain ?? [-Infinity, Infinity];
-    const want = spec.type === 'int' ? 4 : 1.5;
-    v = want >= lo && want < hi ? want : lo !== -Infinity ? lo : Math.floor(hi - 1);
-  } else if (spec.type === 'boolean') v = true;
-  else if (spec.type === 'ItemName') v = 'oak_planks';
-  else if (spec.type === 'BlockName') v = 'oak_log';
-  else v = 'text';
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  return signatureOf(def.name, def.params);
 }
 
 /** A well-formed invocation: `!collectBlocks("oak_log", 4)`. */
 export function exampleCall(def: CommandDef<unknown>): string {
-  const params = Object.values(def.params);
-  if (params.length === 0) return def.name;
-  return `${def.name}(${params.map(exampleValue).join(', ')})`;
+  return exampleCallOf(def.name, def.params);
 }
 
-/**
- * One command's doc block: `!name(p: type, ...): description`, then one `  p: description [lo, hi)`
- * line per parameter. A parameter line that would say nothing new (no domain, and a description
- * that is empty or just repeats the name, like `x: x`) is left out.
- */
+/** One command's doc block (see `docBlockOf` in `src/skills/declare.ts`). */
 function docBlock(def: CommandDef<unknown>): string {
-  const lines = [`${signature(def)}: ${def.description}`];
-  for (const [n, s] of Object.entries(def.params)) {
-    const desc = s.description.trim();
-    const redundant = desc === '' || desc.toLowerCase() === n.toLowerCase();
-    if (redundant && !s.domain && s.default === undefined) continue;
-    const dflt = s.default !== undefined ? ` (default ${JSON.stringify(s.default)})` : '';
-    lines.push(`  ${n}:${redundant ? '' : ` ${desc}`}${s.domain ? ` ${formatDomain(s.domain)}` : ''}${dflt}`);
-  }
-  return lines.join('\n');
+  return docBlockOf(def.name, def.description, def.params);
 }
 
 /** An immutable set of commands with unique names. */

@@ -12,21 +12,69 @@ import { compareVariants } from './variants.ts';
 export type Counts = Record<string, number>;
 
 /**
- * A way to get an item from the world with one command.
+ * A call of a skill by name, with its arguments by parameter name: what a plan asks an agent to
+ * do, as data. The command layer writes it as a `!command` (`commandCall` in `src/commands/`);
+ * nothing below it builds command text.
  *
- * @example { item: 'wheat', command: (n) => `!collectBlocks("wheat", ${n})`, perAction: 1 }
+ * @example { skill: 'collectBlocks', args: { type: 'wheat', num: 3 } }
+ */
+export interface SkillCall {
+  /** The skill's name, without a bang: `collectBlocks`, `attack`. */
+  skill: string;
+  /** Its arguments by parameter name (the skill's declaration names them). */
+  args: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * A way to get an item from the world with one skill call.
+ *
+ * @example { item: 'wheat', call: (n) => ({ skill: 'collectBlocks', args: { type: 'wheat', num: n } }), perAction: 1, where: 'the farm' }
  */
 export interface GatherSource {
   /** The item this source gives. */
   item: string;
-  /** The command text that gathers `n` more (e.g. `!collectBlocks("wheat", 3)`, `!attack("cow")`). */
-  command(n: number): string;
-  /** Items the command surely yields per use, at least 1 (a hunt yields one kill's drops). */
+  /** The call that gathers `n` more (`collectBlocks("wheat", 3)`, `attack("cow")`). */
+  call(n: number): SkillCall;
+  /** Items the call surely yields per use, at least 1 (a hunt yields one kill's drops). */
   perAction: number;
   /** Items used up by one use (e.g. the bucket of a milking), if any. */
   consumes?: Counts;
   /** What the source is, for messages: "the farm", "a cow". */
   where: string;
+}
+
+/**
+ * How one item is had from a world that is known to supply it (a task's world, e.g. the cooking
+ * world's farm and animals: `COOKING_SUPPLIES` in `src/tasks/cooking.ts`). Drops follow vanilla
+ * loot tables (minecraft wiki, the mobs' and crops' pages).
+ */
+export type WorldSupply =
+  /** Dig a block (full-grown crop, sugar cane, mushroom): `collectBlocks(block, n)`. */
+  | { kind: 'block'; block: string; where: string }
+  /** Kill an animal: `attack(mob)`. */
+  | { kind: 'hunt'; mob: string; where: string }
+  /** Use an item on an animal: `useItemOnEntity(tool, mob)` (milking a cow uses up the bucket). */
+  | { kind: 'use'; tool: string; mob: string; where: string };
+
+/** Items a world is known to supply, by item name (e.g. the cooking world's `COOKING_SUPPLIES` in `src/tasks/cooking.ts`). */
+export type WorldSupplies = Readonly<Record<string, WorldSupply>>;
+
+/** The gather source of `item` from a world's `supply` of it. */
+export function supplySource(item: string, supply: WorldSupply): GatherSource {
+  switch (supply.kind) {
+    case 'block':
+      return { item, call: (n) => ({ skill: 'collectBlocks', args: { type: supply.block, num: n } }), perAction: 1, where: supply.where };
+    case 'hunt':
+      return { item, call: () => ({ skill: 'attack', args: { type: supply.mob } }), perAction: 1, where: supply.where };
+    case 'use':
+      return {
+        item,
+        call: () => ({ skill: 'useItemOnEntity', args: { item_name: supply.tool, entity_type: supply.mob } }),
+        perAction: 1,
+        consumes: { [supply.tool]: 1 },
+        where: supply.where,
+      };
+  }
 }
 
 /** What besides crafting an agent can use. */

@@ -125,5 +125,8 @@ export function cellCommands(change: CellChange, ownerOf: (p: BlockPos) => strin
       return [dig];
     case 'replace':
       return change.block ? [dig, place(change.block)] : [dig];
+    case 'unseen':
+      // Its chunk is not loaded: nothing to do until a later check sees it.
+      return [];
   }
 }

@@ -12,6 +12,7 @@
 import type { GameData } from '../game/data.ts';
 import { type Counts, planProduction } from '../game/production.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import { planConstruction } from './construction-plan.ts';
 import type { Call, OracleMemory, Plan } from './memory.ts';
 import type { Observation } from './observation.ts';
@@ -177,7 +178,7 @@ function spare(m: OracleMemory, obs: Observation, data: GameData): Counts {
   const kept: Counts = {};
   const targets = m.jobTargets(obs.name);
   if (Object.keys(targets).length > 0) {
-    const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+    const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
     Object.assign(kept, planProduction(data, obs.inventory, targets, sources).consumed);
   }
   for (const t of m.plan ? transfersFrom(m.plan.plan, obs.name).slice(m.given) : []) kept[t.item] = (kept[t.item] ?? 0) + t.count;
@@ -248,7 +249,7 @@ export function makePlan(m: OracleMemory, obs: Observation, data: GameData): Pla
   const jobs: Job[] = same
     ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
     : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {} });
+  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {}, supplies: COOKING_SUPPLIES });
   const plan = planTeam(data, members, jobs, sources);
   if (plan.unsolvable) m.unsolvable = plan.unsolvable;
   return { kind: 'items', plan };

@@ -8,6 +8,8 @@ import { recipeIngredients } from '../game/data.ts';
 import { cropOf } from '../game/crops.ts';
 import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../game/production.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
+import { commandCall } from '../commands/skill-commands.ts';
+import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import type { Harvest, OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
 import { formatShort } from './protocol.ts';
@@ -59,7 +61,7 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
   // Keep the targets already held out of the ingredients.
   const stock = { ...obs.inventory };
   for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory });
+  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
   const next = planProduction(data, stock, left, sources);
   const sowing = harvest && sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
   if (sowing) return sowing;
@@ -155,7 +157,7 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
 /** The command of one production step. */
 export function stepCommand(step: ProductionStep): string {
   // !craftRecipe's count is crafts, as in the reference (4 crafts of oak_planks make 16).
-  if (step.kind === 'craft') return `!craftRecipe("${step.item}", ${step.times})`;
-  if (step.kind === 'smelt') return `!smeltItem("${step.input}", ${step.count})`;
-  return step.source.command(step.count);
+  if (step.kind === 'craft') return commandCall({ skill: 'craftRecipe', args: { recipe_name: step.item, num: step.times } });
+  if (step.kind === 'smelt') return commandCall({ skill: 'smeltItem', args: { item_name: step.input, num: step.count } });
+  return commandCall(step.source.call(step.count));
 }

@@ -212,7 +212,15 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
         const value = await fn(...args);
         reply({ type: 'reply', id, ok: true, value });
       } catch (err) {
-        reply({ type: 'reply', id, ok: false, error: err instanceof Error ? err.message : String(err) });
+        // A skill's failure keeps its outcome code (`not_found`, ...) for the code to read as `err.code`.
+        const code = (err as { code?: unknown } | null)?.code;
+        reply({
+          type: 'reply',
+          id,
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+          ...(typeof code === 'string' ? { code } : {}),
+        });
       }
     };
 

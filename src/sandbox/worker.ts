@@ -10,7 +10,7 @@
  * Protocol (all messages structured-cloned):
  *   workerData: {@link WorkerInput}
  *   worker → parent: `{type:'ready'}` (locked down, about to run), `{type:'call', id, name, args}`, `{type:'log', line}`, `{type:'done', ok, value | error}`
- *   parent → worker: `{type:'reply', id, ok, value | error}`
+ *   parent → worker: `{type:'reply', id, ok, value | error, code?}` (a failed skill's outcome code, set on the error the code catches)
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import 'ses';
@@ -40,7 +40,8 @@ export type FromWorker =
   | { type: 'done'; ok: true; value: unknown }
   | { type: 'done'; ok: false; error: WorkerError };
 
-export type ToWorker = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: string };
+export type ToWorker =
+  { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: string; code?: string };
 
 const port = parentPort!;
 const input = workerData as WorkerInput;
@@ -84,7 +85,7 @@ port.on('message', (msg: ToWorker) => {
   if (!p) return;
   pending.delete(msg.id);
   if (msg.ok) p.resolve(harden(msg.value));
-  else p.reject(new Error(msg.error));
+  else p.reject(msg.code === undefined ? new Error(msg.error) : Object.assign(new Error(msg.error), { code: msg.code }));
 });
 
 function stub(name: string): (...args: unknown[]) => Promise<unknown> {

@@ -5,9 +5,10 @@ import type { Entity } from 'prismarine-entity';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
-import { diffCounts, inventoryCounts, requireItem } from './items.ts';
+import { countChanges, diffCounts, inventoryCounts, requireItem } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos } from './navigation.ts';
+import { type BlockPos, done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
 
 const { goals } = pathfinderPkg;
@@ -64,14 +65,11 @@ function harvestTools(bot: Bot, block: Block): string[] | undefined {
   return Object.keys(tools).map((id) => bot.registry.items[Number(id)]!.name);
 }
 
-/** Equips the best tool for `block`; with `requireHarvest`, refuses when the drop would be lost. */
+/** Equips the best tool for `block`; refuses when the drop would be lost (see {@link harvestToolsCheck}). */
 async function equipForBlock(bot: Bot, block: Block, signal: AbortSignal): Promise<void> {
   loadPlugins(bot);
-  const tools = harvestTools(bot, block);
-  if (tools && !bot.inventory.items().some((i) => tools.includes(i.name))) {
-    throw new Error(`You need one of these tools to harvest ${block.name}: ${tools.join(', ')}.`);
-  }
-  await abortable(bot.tool.equipForBlock(block, { requireHarvest: !!tools }), signal);
+  harvestToolsCheck(bot, block);
+  await abortable(bot.tool.equipForBlock(block, { requireHarvest: !!harvestTools(bot, block) }), signal);
 }
 
 /** Digs `block` (already in reach), aborting the dig on cancel. */
@@ -109,9 +107,11 @@ export async function pickUpDropsNear(bot: Bot, around: Vec3, radius: number, si
  * is unbreakable, when water or lava is below or beside it, or when digging it would drop the
  * bot more than {@link MAX_SAFE_DROP} blocks.
  *
- * @returns how far the bot got and why it stopped.
+ * @returns how far the bot got and why it stopped: `ok` when it dug `distance` blocks, `partial`
+ *   when it stopped early; `data.position` where it stands.
+ * @throws SkillError `missing_items` (`data.tools`) when a block needs a tool the bot lacks.
  */
-export async function digDown(bot: Bot, distance: number, signal: AbortSignal): Promise<string> {
+export async function digDown(bot: Bot, distance: number, signal: AbortSignal): Promise<Outcome> {
   loadPlugins(bot);
   const startY = Math.floor(bot.entity.position.y);
   const at = (p: Vec3) => bot.blockAt(p);
@@ -164,39 +164,63 @@ export async function digDown(bot: Bot, distance: number, signal: AbortSignal): 
     dug = startY - Math.floor(bot.entity.position.y);
   }
   const y = Math.floor(bot.entity.position.y);
-  const done = `Dug down ${startY - y} block${startY - y === 1 ? '' : 's'} to y=${y}`;
-  return reason ? `${done}; stopped because ${reason}.` : `${done}.`;
+  const dugText = `Dug down ${startY - y} block${startY - y === 1 ? '' : 's'} to y=${y}`;
+  const p = bot.entity.position.floored();
+  const position = { x: p.x, y: p.y, z: p.z };
+  return reason ? failure('partial', `${dugText}; stopped because ${reason}.`, { position }) : done(`${dugText}.`, { position });
 }
 
 /**
  * Walks into reach of the block at (x, y, z), digs it with the best tool held, and picks up
  * what it drops.
  *
- * @throws Error when there is nothing to dig there, it is unbreakable, or a required tool is missing.
+ * @returns `ok` with the cell's `position` and `data.gained` (what was picked up, maybe nothing).
+ * @throws SkillError (`data.position` the cell) `unreachable` when the cell is not loaded or no
+ *   path leads into reach, `invalid` when there is nothing to dig there or it is unbreakable,
+ *   `missing_items` (`data.tools`) when a required tool is missing.
  */
-export async function digAt(bot: Bot, x: number, y: number, z: number, signal: AbortSignal): Promise<string> {
+export async function digAt(bot: Bot, x: number, y: number, z: number, signal: AbortSignal): Promise<Outcome> {
   const pos = new Vec3(Math.floor(x), Math.floor(y), Math.floor(z));
+  const position = blockPos(pos);
   let block = bot.blockAt(pos);
-  if (!block) throw new Error(`${formatPos(pos, 0)} is not loaded; walk closer first.`);
-  if (isAir(block) || LIQUIDS.has(block.name)) throw new Error(`There is no block to dig at ${formatPos(pos, 0)} (${block.name}).`);
-  if (unbreakable(block)) throw new Error(`${block.name} cannot be dug.`);
+  if (!block) throw new SkillError('unreachable', `${formatPos(pos, 0)} is not loaded; walk closer first.`, { position });
+  if (isAir(block) || LIQUIDS.has(block.name))
+    throw new SkillError('invalid', `There is no block to dig at ${formatPos(pos, 0)} (${block.name}).`, { position });
+  if (unbreakable(block)) throw new SkillError('invalid', `${block.name} cannot be dug.`, { position });
   harvestToolsCheck(bot, block);
-  if (!bot.canDigBlock(block)) await goTo(bot, new GoalNearOutside(pos, 3), signal);
+  if (!bot.canDigBlock(block)) await goTo(bot, new GoalNearOutside(pos, 3), signal).catch(at(position));
   block = bot.blockAt(pos)!;
   const before = inventoryCounts(bot);
   const name = block.name;
   await equipForBlock(bot, block, signal);
   await digBlock(bot, block, signal);
   await pickUpDropsNear(bot, pos.offset(0.5, 0.5, 0.5), 3, signal);
-  const gained = diffCounts(before, inventoryCounts(bot)).replace(/ ?Lost .*$/, '');
-  return `Dug ${name} at ${formatPos(pos, 0)}. ${gained || 'Nothing was picked up.'}`;
+  const after = inventoryCounts(bot);
+  const gained = diffCounts(before, after).replace(/ ?Lost .*$/, '');
+  return done(`Dug ${name} at ${formatPos(pos, 0)}. ${gained || 'Nothing was picked up.'}`, {
+    position,
+    gained: countChanges(before, after).gained,
+  });
 }
 
+/** @throws SkillError `missing_items` (`data.tools`) when `block` drops nothing without a tool the bot lacks. */
 function harvestToolsCheck(bot: Bot, block: Block): void {
   const tools = harvestTools(bot, block);
   if (tools && !bot.inventory.items().some((i) => tools.includes(i.name))) {
-    throw new Error(`You need one of these tools to harvest ${block.name}: ${tools.join(', ')}.`);
+    throw new SkillError('missing_items', `You need one of these tools to harvest ${block.name}: ${tools.join(', ')}.`, { tools });
   }
+}
+
+function blockPos(p: Vec3): BlockPos {
+  return { x: p.x, y: p.y, z: p.z };
+}
+
+/** A `catch` handler that adds `position` to a {@link SkillError} without one. */
+function at(position: BlockPos): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof SkillError && !err.data?.position) throw new SkillError(err.code, err.message, { ...err.data, position });
+    throw err;
+  };
 }
 
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
@@ -205,18 +229,33 @@ const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec
  * Places `blockName` from the inventory at (x, y, z): finds a solid neighbour to place against
  * (the block below first), walks to a spot in reach that is not inside the target, and places.
  *
- * @throws Error when the bot has none, the spot is occupied, or no solid block touches it.
+ * @returns `ok` with `data.position` (and `data.spent`, unless the block was there already).
+ * @throws SkillError, each with `data.position`: `missing_items` (`data.missing`) when the bot has
+ *   none; `invalid` when it is not a block, the cell is taken by another block, nothing solid
+ *   touches it, or the bot stands in it; `unreachable` when the cell is not loaded or no path leads
+ *   into reach; `refused_by_server` when the server refused or undid the placement
+ *   (mineflayer's `Server refused to place ... at (x, y, z): ...`, or another block there after).
  */
-export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: number, z: number, signal: AbortSignal): Promise<string> {
+export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: number, z: number, signal: AbortSignal): Promise<Outcome> {
   const pos = new Vec3(Math.floor(x), Math.floor(y), Math.floor(z));
-  const item = requireItem(bot, blockName);
-  if (!bot.registry.blocksByName[blockName]) throw new Error(`${blockName} is an item, not a block you can place.`);
+  const position = blockPos(pos);
+  let item: ReturnType<typeof requireItem>;
+  try {
+    item = requireItem(bot, blockName);
+  } catch (err) {
+    return at(position)(err);
+  }
+  if (!bot.registry.blocksByName[blockName])
+    throw new SkillError('invalid', `${blockName} is an item, not a block you can place.`, { position });
   const here = bot.blockAt(pos);
-  if (!here) throw new Error(`${formatPos(pos, 0)} is not loaded; walk closer first.`);
-  if (here.name === blockName) return `${blockName} is already at ${formatPos(pos, 0)}.`;
-  if (!isReplaceable(here)) throw new Error(`${formatPos(pos, 0)} is taken by ${here.name}; dig it first.`);
+  if (!here) throw new SkillError('unreachable', `${formatPos(pos, 0)} is not loaded; walk closer first.`, { position });
+  if (here.name === blockName) return done(`${blockName} is already at ${formatPos(pos, 0)}.`, { position });
+  if (!isReplaceable(here)) throw new SkillError('invalid', `${formatPos(pos, 0)} is taken by ${here.name}; dig it first.`, { position });
   const face = FACES.find((f) => isSolid(bot.blockAt(pos.plus(f))));
-  if (!face) throw new Error(`Nothing solid touches ${formatPos(pos, 0)} to place against; place a supporting block first.`);
+  if (!face)
+    throw new SkillError('invalid', `Nothing solid touches ${formatPos(pos, 0)} to place against; place a supporting block first.`, {
+      position,
+    });
   const reference = bot.blockAt(pos.plus(face))!;
   const eyes = () => bot.entity.position.offset(0, bot.entity.height, 0);
   const inside = () => {
@@ -224,42 +263,54 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
     return f.equals(pos) || f.offset(0, 1, 0).equals(pos);
   };
   if (eyes().distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH || inside()) {
-    await goTo(bot, new GoalNearOutside(pos, 3), signal);
+    await goTo(bot, new GoalNearOutside(pos, 3), signal).catch(at(position));
   }
-  if (inside()) throw new Error(`You are standing at ${formatPos(pos, 0)}; move away first.`);
+  if (inside()) throw new SkillError('invalid', `You are standing at ${formatPos(pos, 0)}; move away first.`, { position });
   await abortable(bot.equip(item, 'hand'), signal);
   await abortable(bot.placeBlock(reference, face.scaled(-1)), signal).catch(async (err: unknown) => {
     // mineflayer rejects when the block update is late; the block may still be there.
     throwIfAborted(signal);
-    if (!(await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal))) throw err;
+    if (!(await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal)))
+      throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), { position });
   });
   const placed = bot.blockAt(pos);
   if (placed?.name !== blockName)
-    throw new Error(`Placing ${blockName} at ${formatPos(pos, 0)} failed (there is ${placed?.name ?? 'nothing'}).`);
-  return `Placed ${blockName} at ${formatPos(pos, 0)}.`;
+    throw new SkillError(
+      'refused_by_server',
+      `Placing ${blockName} at ${formatPos(pos, 0)} failed (there is ${placed?.name ?? 'nothing'}).`,
+      {
+        position,
+      },
+    );
+  return done(`Placed ${blockName} at ${formatPos(pos, 0)}.`, { position, spent: { [blockName]: 1 } });
 }
 
 /**
  * Walks to the nearest `blockName` within {@link BLOCK_SEARCH_RANGE} blocks and uses it
  * (right-click: flips a lever, presses a button, opens a door or gate).
  *
- * @returns where it was and its state afterwards when that changed.
+ * @returns where it was and its state afterwards when that changed: `ok` with `data.position`;
+ *   `not_found` (`data.sought`) when none is in range.
+ * @throws SkillError `invalid` when `blockName` is not a block, `unreachable` without a path.
  */
-export async function activateNearest(bot: Bot, blockName: string, signal: AbortSignal): Promise<string> {
+export async function activateNearest(bot: Bot, blockName: string, signal: AbortSignal): Promise<Outcome> {
   const type = bot.registry.blocksByName[blockName];
-  if (!type) throw new Error(`${blockName} is not a block.`);
+  if (!type) throw new SkillError('invalid', `${blockName} is not a block.`);
   const block = bot.findBlock({ matching: type.id, maxDistance: BLOCK_SEARCH_RANGE });
-  if (!block) return `No ${blockName} within ${BLOCK_SEARCH_RANGE} blocks.`;
+  if (!block)
+    return failure('not_found', `No ${blockName} within ${BLOCK_SEARCH_RANGE} blocks.`, {
+      sought: { kind: 'block', name: blockName, range: BLOCK_SEARCH_RANGE },
+    });
   const pos = block.position;
   if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
-    await goTo(bot, new GoalNearOutside(pos, 3), signal);
+    await goTo(bot, new GoalNearOutside(pos, 3), signal).catch(at(blockPos(pos)));
   }
   const before = bot.blockAt(pos)!.stateId;
   await abortable(bot.activateBlock(bot.blockAt(pos)!), signal);
   await waitFor(() => bot.blockAt(pos)?.stateId !== before, 500, signal);
   const after = bot.blockAt(pos)!;
   const state = after.stateId !== before ? ` It is now ${JSON.stringify(after.getProperties())}.` : '';
-  return `Activated ${blockName} at ${formatPos(pos, 0)}.${state}`;
+  return done(`Activated ${blockName} at ${formatPos(pos, 0)}.${state}`, { position: blockPos(pos) });
 }
 
 /** Whether a block is any kind of sign (standing, wall or hanging). */
@@ -289,8 +340,12 @@ export function describeSign(block: Block): string {
   return `Sign at ${formatPos(block.position, 0)}: ${text}`;
 }
 
-/** The text of the nearest sign within {@link BLOCK_SEARCH_RANGE} blocks. */
-export function readNearestSign(bot: Bot): string {
+/** The text of the nearest sign within {@link BLOCK_SEARCH_RANGE} blocks (`ok`, `data.position`), or `not_found`. */
+export function readNearestSign(bot: Bot): Outcome {
   const [sign] = nearbySigns(bot, BLOCK_SEARCH_RANGE, 1);
-  return sign ? describeSign(sign) : `No sign within ${BLOCK_SEARCH_RANGE} blocks.`;
+  if (!sign)
+    return failure('not_found', `No sign within ${BLOCK_SEARCH_RANGE} blocks.`, {
+      sought: { kind: 'block', name: 'sign', range: BLOCK_SEARCH_RANGE },
+    });
+  return done(describeSign(sign), { position: blockPos(sign.position) });
 }

@@ -9,6 +9,7 @@ import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import { goWithinReach } from './movement.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
 
 /** How far the bot looks for blocks to collect (blocks). */
@@ -129,23 +130,33 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
  * `../game/crops.ts`) is harvested only full-grown, as a player does: a young one gives back
  * little more than its seed, and would undo a sowing.
  *
- * @returns what ended up in the inventory, or why nothing could be collected.
+ * @returns what ended up in the inventory, `data.gained` (item → count) on every outcome once
+ *   digging began: `ok` when it dug `count` blocks and gained items; `partial` when it gained items
+ *   from fewer blocks (no more in range, some out of reach); `failed` when it dug blocks but picked
+ *   nothing up (someone else took the drops); `unreachable` when it could reach none.
+ *   `not_found` (`data.sought`, range {@link COLLECT_RANGE}) when none (or no full-grown crop) is
+ *   in range; `missing_items` (`data.tools`) when the bot lacks a tool that harvests the block.
+ * @throws SkillError `invalid` when `blockName` is not a block.
  */
-export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<Outcome> {
   const type = bot.registry.blocksByName[blockName];
-  if (!type) throw new Error(`${blockName} is not a block.`);
+  if (!type) throw new SkillError('invalid', `${blockName} is not a block.`);
   const crop = cropOf(bot.registry, blockName);
   const matching = crop ? (b: Block) => b.type === type.id && Number(b.getProperties().age) === crop.maxAge : type.id;
   if (!bot.findBlock({ matching, maxDistance: COLLECT_RANGE })) {
     const growing = crop ? bot.findBlocks({ matching: type.id, maxDistance: COLLECT_RANGE, count: 64 }).length : 0;
-    return growing
-      ? `No full-grown ${blockName} within ${COLLECT_RANGE} blocks (${growing} still growing).`
-      : `No ${blockName} within ${COLLECT_RANGE} blocks.`;
+    return failure(
+      'not_found',
+      growing
+        ? `No full-grown ${blockName} within ${COLLECT_RANGE} blocks (${growing} still growing).`
+        : `No ${blockName} within ${COLLECT_RANGE} blocks.`,
+      { sought: { kind: 'block', name: blockName, range: COLLECT_RANGE } },
+    );
   }
   const harvest = type.harvestTools;
   if (harvest && !bot.inventory.items().some((i) => harvest[i.type])) {
     const tools = Object.keys(harvest).map((id) => itemById(bot.registry, Number(id)).name);
-    return `You need one of these tools to harvest ${blockName}: ${tools.join(', ')}.`;
+    return failure('missing_items', `You need one of these tools to harvest ${blockName}: ${tools.join(', ')}.`, { tools });
   }
   const before = inventoryCounts(bot);
   const tried: Vec3[] = [];
@@ -190,8 +201,13 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
     await inventorySettled(bot, signal);
   }
   const gained = gainedSince(bot, before);
-  if (Object.keys(gained).length) return `Collected ${formatCounts(gained)}.`;
+  if (Object.keys(gained).length) {
+    const text = `Collected ${formatCounts(gained)}.`;
+    return dug() >= count ? done(text, { gained }) : failure('partial', text, { gained });
+  }
   return dug() > 0
-    ? `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`
-    : `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`;
+    ? failure('failed', `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`, { gained })
+    : failure('unreachable', `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`, {
+        gained,
+      });
 }

@@ -3,11 +3,11 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { abortable, throwIfAborted } from '../util/abort.ts';
 import { pickUpDropsNear } from './blocks.ts';
-import { inventoryCounts } from './items.ts';
+import { countChanges, diffCounts, inventoryCounts } from './items.ts';
 import { playerEntity } from './movement.ts';
 import { nearestEntity, requireEntityType } from './navigation.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
-import { diffCounts } from './items.ts';
 
 /** How far `!attack` looks for the mob (blocks), as in the reference. */
 export const ATTACK_RANGE = 24;
@@ -90,34 +90,44 @@ async function fight(bot: Bot, target: Entity, signal: AbortSignal): Promise<boo
  * Kills the nearest `type` mob within {@link ATTACK_RANGE} blocks with the best weapon carried,
  * then picks up its loot.
  *
- * @throws Error for an unknown type, a player type (use {@link attackPlayer}), or none in range.
+ * @returns `ok` with `data.gained` (the loot picked up); `not_found` (`data.sought`) when none is
+ *   in range; `failed` when it got away.
+ * @throws SkillError `invalid` for an unknown type or a player type (use {@link attackPlayer}).
  */
-export async function attackNearest(bot: Bot, type: string, signal: AbortSignal): Promise<string> {
+export async function attackNearest(bot: Bot, type: string, signal: AbortSignal): Promise<Outcome> {
   const name = requireEntityType(bot, type);
-  if (name === 'player') throw new Error('Use !attackPlayer to attack a player.');
+  if (name === 'player') throw new SkillError('invalid', 'Use !attackPlayer to attack a player.');
   const target = nearestEntity(bot, (e) => e.name === name, ATTACK_RANGE);
-  if (!target) return `No ${name} within ${ATTACK_RANGE} blocks.`;
+  if (!target)
+    return failure('not_found', `No ${name} within ${ATTACK_RANGE} blocks.`, { sought: { kind: 'mob', name, range: ATTACK_RANGE } });
   const weapon = await equipBestWeapon(bot, signal);
   const before = inventoryCounts(bot);
   const killed = await fight(bot, target, signal);
-  if (!killed) return `The ${name} got away.`;
+  if (!killed) return failure('failed', `The ${name} got away.`);
   await pickUpDropsNear(bot, target.position, 6, signal);
-  const loot = diffCounts(before, inventoryCounts(bot))
+  const after = inventoryCounts(bot);
+  const loot = diffCounts(before, after)
     .replace(/ ?Lost .*$/, '')
     .replace(/^Gained /, '');
-  return `Killed the ${name}${weapon ? ` with ${weapon}` : ''}. Loot: ${loot || 'nothing picked up.'}`;
+  return done(`Killed the ${name}${weapon ? ` with ${weapon}` : ''}. Loot: ${loot || 'nothing picked up.'}`, {
+    gained: countChanges(before, after).gained,
+  });
 }
 
 /**
  * Attacks player `name` until they die, leave sight, or `signal` aborts.
  *
- * @throws Error when the player is not in view or is the bot itself.
+ * @returns `ok` when they died, `failed` when they got away.
+ * @throws SkillError `invalid` for the bot itself, `not_found` when the player is not in view.
  */
-export async function attackPlayer(bot: Bot, name: string, signal: AbortSignal): Promise<string> {
-  if (name === bot.username) throw new Error('You cannot attack yourself.');
+export async function attackPlayer(bot: Bot, name: string, signal: AbortSignal): Promise<Outcome> {
+  if (name === bot.username) throw new SkillError('invalid', 'You cannot attack yourself.');
   const target = playerEntity(bot, name);
-  if (!target) throw new Error(bot.players[name] ? `${name} is too far away to see.` : `No player named ${name} is online.`);
+  if (!target)
+    throw new SkillError('not_found', bot.players[name] ? `${name} is too far away to see.` : `No player named ${name} is online.`, {
+      sought: { kind: 'player', name },
+    });
   const weapon = await equipBestWeapon(bot, signal);
   const killed = await fight(bot, target, signal);
-  return killed ? `Defeated ${name}${weapon ? ` with ${weapon}` : ''}.` : `${name} got away.`;
+  return killed ? done(`Defeated ${name}${weapon ? ` with ${weapon}` : ''}.`) : failure('failed', `${name} got away.`);
 }

@@ -7,6 +7,7 @@ import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import { goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 /** How far the container commands look for a chest (blocks), as in the reference. */
 export const CHEST_SEARCH_RANGE = 32;
@@ -26,8 +27,9 @@ export const WALK_TO_BLOCK_MS = 30_000;
  * Walks until `block` is within reach (`goWithinReach`; no-op when it already is).
  *
  * @param limitMs the most the walk may take ({@link WALK_TO_BLOCK_MS} by default).
- * @throws Error when no path is found, or the bot is not there within `limitMs` (the
- *   pathfinder can go on replanning without end); AbortError on cancel.
+ * @throws SkillError `unreachable` (`data.position` the block) when no path is found, or the bot
+ *   is not there within `limitMs` (the pathfinder can go on replanning without end); AbortError on
+ *   cancel.
  */
 export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal, limitMs = WALK_TO_BLOCK_MS): Promise<void> {
   const p = block.position;
@@ -35,8 +37,16 @@ export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal, l
     await goWithinReach(bot, p, AbortSignal.any([signal, AbortSignal.timeout(limitMs)]));
   } catch (err) {
     throwIfAborted(signal);
+    const position = { x: p.x, y: p.y, z: p.z };
+    if (err instanceof SkillError && err.code === 'unreachable') throw new SkillError('unreachable', err.message, { position });
     if (!isAbortError(err)) throw err;
-    throw new Error(`Could not walk to the ${block.name} at ${formatPos(p, 0)} within ${Math.round(limitMs / 1000)} s.`);
+    throw new SkillError(
+      'unreachable',
+      `Could not walk to the ${block.name} at ${formatPos(p, 0)} within ${Math.round(limitMs / 1000)} s.`,
+      {
+        position,
+      },
+    );
   }
 }
 
@@ -52,9 +62,9 @@ export const WINDOW_USE_MS = 30_000;
  * update after a click): without these bounds a server that ignores the bot hangs the command.
  *
  * @param use the work; its signal aborts on `signal` and when `useMs` has passed.
- * @throws Error when the window has not opened within {@link OPEN_TIMEOUT_MS} (a window that
- *   opens after that is closed at once), or when `use` has not ended within `useMs`.
- *   AbortError when `signal` aborts.
+ * @throws SkillError `refused_by_server` when the window has not opened within
+ *   {@link OPEN_TIMEOUT_MS} (a window that opens after that is closed at once); Error when `use`
+ *   has not ended within `useMs`. AbortError when `signal` aborts.
  */
 export async function withWindow<W extends Window, T>(
   bot: Bot,
@@ -74,7 +84,8 @@ export async function withWindow<W extends Window, T>(
   } catch (err) {
     throwIfAborted(signal);
     if (!isAbortError(err)) throw err;
-    throw new Error(
+    throw new SkillError(
+      'refused_by_server',
       `The window did not open within ${OPEN_TIMEOUT_MS / 1000} s: the server did not answer the use of the block. Try again from closer.`,
     );
   }
@@ -108,7 +119,10 @@ export function playerCounts(window: Window): Counts {
 
 async function openNearestChest(bot: Bot, signal: AbortSignal): Promise<Block> {
   const block = nearestBlockOf(bot, CHEST_BLOCKS, CHEST_SEARCH_RANGE);
-  if (!block) throw new Error(`No chest within ${CHEST_SEARCH_RANGE} blocks.`);
+  if (!block)
+    throw new SkillError('not_found', `No chest within ${CHEST_SEARCH_RANGE} blocks.`, {
+      sought: { kind: 'container', name: 'chest', range: CHEST_SEARCH_RANGE },
+    });
   await walkToBlock(bot, block, signal);
   return block;
 }
@@ -157,20 +171,25 @@ async function moveItems(
  * Puts `count` of `itemName` (all of them when the bot has fewer) into the nearest chest or
  * barrel within {@link CHEST_SEARCH_RANGE} blocks, across as many stacks as needed.
  *
- * @returns how many went in and how many the chest now holds.
- * @throws Error when the bot has none or no chest is in range.
+ * @returns how many went in and how many the chest now holds: `ok` with `data.spent`; `partial`
+ *   when fewer than `count` went in (the chest filled up, or the bot had fewer).
+ * @throws SkillError `invalid` when `itemName` is not an item, `missing_items` when the bot has
+ *   none, `not_found` when no chest is in range, `unreachable` when it cannot be reached,
+ *   `refused_by_server` when it does not open.
  */
-export async function putInChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function putInChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<Outcome> {
   const item = bot.registry.itemsByName[itemName];
-  if (!item) throw new Error(`${itemName} is not an item.`);
+  if (!item) throw new SkillError('invalid', `${itemName} is not an item.`);
   const have = inventoryCounts(bot)[itemName] ?? 0;
-  if (have === 0) throw new Error(`You have no ${itemName}.`);
+  if (have === 0) throw new SkillError('missing_items', `You have no ${itemName}.`, { missing: { [itemName]: count } });
   const block = await openNearestChest(bot, signal);
   return withWindow(bot, bot.openContainer(block), signal, async (window, signal) => {
     const moved = await moveItems(window, itemName, item.id, Math.min(count, have), 'deposit', signal);
     const inChest = containerCounts(window)[itemName] ?? 0;
-    const short = moved < Math.min(count, have) ? ' The chest is full.' : count > have ? ` You only had ${have}.` : '';
-    return `Put ${moved} ${itemName} in the ${block.name} at ${formatPos(block.position, 0)}; it now holds ${inChest}.${short}`;
+    const full = moved < Math.min(count, have);
+    const short = full ? ' The chest is full.' : count > have ? ` You only had ${have}.` : '';
+    const text = `Put ${moved} ${itemName} in the ${block.name} at ${formatPos(block.position, 0)}; it now holds ${inChest}.${short}`;
+    return moved < count ? failure('partial', text, { spent: { [itemName]: moved } }) : done(text, { spent: { [itemName]: moved } });
   });
 }
 
@@ -178,34 +197,43 @@ export async function putInChest(bot: Bot, itemName: string, count: number, sign
  * Takes `count` of `itemName` (all of them when the chest holds fewer) from the nearest chest or
  * barrel within {@link CHEST_SEARCH_RANGE} blocks.
  *
- * @returns how many were taken and how many the bot now has.
- * @throws Error when no chest is in range.
+ * @returns how many were taken and how many the bot now has: `ok` with `data.gained`; `partial`
+ *   when fewer than `count` were taken (the inventory filled up, or the chest had fewer); `not_found` (`data.sought` the item) when the chest has none.
+ * @throws SkillError `invalid` when `itemName` is not an item, `not_found` when no chest is in
+ *   range, `unreachable`, `refused_by_server` as {@link putInChest}.
  */
-export async function takeFromChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function takeFromChest(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<Outcome> {
   const item = bot.registry.itemsByName[itemName];
-  if (!item) throw new Error(`${itemName} is not an item.`);
+  if (!item) throw new SkillError('invalid', `${itemName} is not an item.`);
   const block = await openNearestChest(bot, signal);
   return withWindow(bot, bot.openContainer(block), signal, async (window, signal) => {
     const inChest = containerCounts(window)[itemName] ?? 0;
     if (inChest === 0) {
-      return `The ${block.name} at ${formatPos(block.position, 0)} has no ${itemName}. It holds: ${formatCounts(containerCounts(window)) || 'nothing'}.`;
+      return failure(
+        'not_found',
+        `The ${block.name} at ${formatPos(block.position, 0)} has no ${itemName}. It holds: ${formatCounts(containerCounts(window)) || 'nothing'}.`,
+        { sought: { kind: 'item', name: itemName } },
+      );
     }
     const moved = await moveItems(window, itemName, item.id, Math.min(count, inChest), 'withdraw', signal);
     const now = playerCounts(window)[itemName] ?? 0;
-    const short = moved < Math.min(count, inChest) ? ' Your inventory is full.' : count > inChest ? ` The chest only had ${inChest}.` : '';
-    return `Took ${moved} ${itemName} from the ${block.name} at ${formatPos(block.position, 0)}; you now have ${now}.${short}`;
+    const full = moved < Math.min(count, inChest);
+    const short = full ? ' Your inventory is full.' : count > inChest ? ` The chest only had ${inChest}.` : '';
+    const text = `Took ${moved} ${itemName} from the ${block.name} at ${formatPos(block.position, 0)}; you now have ${now}.${short}`;
+    return moved < count ? failure('partial', text, { gained: { [itemName]: moved } }) : done(text, { gained: { [itemName]: moved } });
   });
 }
 
 /**
  * Lists the contents of the nearest chest or barrel within {@link CHEST_SEARCH_RANGE} blocks.
  *
- * @throws Error when no chest is in range.
+ * @returns `ok`.
+ * @throws SkillError `not_found`, `unreachable`, `refused_by_server` as {@link putInChest}.
  */
-export async function viewChest(bot: Bot, signal: AbortSignal): Promise<string> {
+export async function viewChest(bot: Bot, signal: AbortSignal): Promise<Outcome> {
   const block = await openNearestChest(bot, signal);
   return withWindow(bot, bot.openContainer(block), signal, async (window) => {
     const contents = formatCounts(containerCounts(window));
-    return `The ${block.name} at ${formatPos(block.position, 0)} ${contents ? `holds: ${contents}` : 'is empty'}.`;
+    return done(`The ${block.name} at ${formatPos(block.position, 0)} ${contents ? `holds: ${contents}` : 'is empty'}.`);
   });
 }

@@ -12,6 +12,7 @@ import {
   type ProductionPlan,
   type ProductionSources,
   type ProductionStep,
+  type SkillCall,
 } from '../game/production.ts';
 
 /** A {@link ProductionPlan} for `quantity` × `target`. */
@@ -65,14 +66,14 @@ export function planCrafting(
 }
 
 /** One step as a plan line: `Craft 1 oak_log -> 4 oak_planks`, `Smelt 1 raw_gold -> 1 gold_ingot`, `Get 3 wheat from the farm: !collectBlocks("wheat", 3)`. */
-function formatStep(step: ProductionStep): string {
+function formatStep(step: ProductionStep, writeCall: (call: SkillCall) => string): string {
   switch (step.kind) {
     case 'craft':
       return `Craft ${formatCounts(step.ingredients)} -> ${step.count} ${step.item}${step.needsTable ? ' (needs a crafting table)' : ''}`;
     case 'smelt':
       return `Smelt ${step.count} ${step.input} -> ${step.count} ${step.item} (in a furnace)`;
     case 'gather':
-      return `Get ${step.count} ${step.item} from ${step.source.where}: ${step.source.command(step.count)}`;
+      return `Get ${step.count} ${step.item} from ${step.source.where}: ${writeCall(step.source.call(step.count))}`;
   }
 }
 
@@ -80,6 +81,8 @@ function formatStep(step: ProductionStep): string {
  * A short, model-readable rendering of a plan (what `!getCraftingPlan` prints): what is missing,
  * the steps in order, the crafting table and the leftovers.
  *
+ * @param writeCall how the reader writes a gathering step's skill call (the command layer's
+ *   `commandCall`: `!collectBlocks("wheat", 3)`).
  * @example
  * // To craft 1 wooden_pickaxe you are missing: 2 oak_log. Collect them or ask another player for them.
  * // Steps:
@@ -87,7 +90,7 @@ function formatStep(step: ProductionStep): string {
  * // - Craft 4 oak_planks -> 1 crafting_table
  * // ...
  */
-export function formatPlan(plan: CraftingPlan): string {
+export function formatPlan(plan: CraftingPlan, writeCall: (call: SkillCall) => string): string {
   const lines: string[] = [];
   const what = `${plan.quantity} ${plan.target}`;
   if (Object.keys(plan.missing).length > 0) {
@@ -99,7 +102,7 @@ export function formatPlan(plan: CraftingPlan): string {
   }
   if (plan.steps.length > 0) {
     lines.push('Steps:');
-    for (const s of plan.steps) lines.push(`- ${formatStep(s)}`);
+    for (const s of plan.steps) lines.push(`- ${formatStep(s, writeCall)}`);
   }
   if (plan.needsTable) {
     lines.push(

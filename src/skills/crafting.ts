@@ -6,8 +6,9 @@ import { abortable } from '../util/abort.ts';
 import { blockByName } from '../game/data.ts';
 import { formatCounts } from '../game/production.ts';
 import { planCrafting } from './crafting-plan.ts';
-import { inventoryCounts } from './items.ts';
+import { countChanges, inventoryCounts } from './items.ts';
 import { goTo } from './movement.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { placeNearby } from './place.ts';
 
 const { goals } = pathfinderPkg;
@@ -27,10 +28,17 @@ export function nearestCraftingTable(bot: Bot): Block | null {
  * ingredients run short it crafts as many times as they allow and says so.
  *
  * @param times crafts (each makes the recipe's output count), at least 1.
- * @returns a report of what was crafted, or of what is missing and how to get it.
- * @throws Error when the item has no recipe at all.
+ * @returns a report of what was crafted: `ok` with `data.gained` (the item) and `data.spent` (the
+ *   ingredients, and a crafting table it placed); `partial` when the ingredients ran out before
+ *   `times` crafts; `refused_by_server` when the server crafted nothing. Or of what is missing and
+ *   how to get it: `missing_items` with `data.missing` (the ingredients the bot lacks; when it holds
+ *   what they are made from, the ingredients to craft first; `{ crafting_table: 1 }` when the recipe
+ *   needs a table and none is within {@link TABLE_SEARCH_RANGE} blocks or held).
+ * @throws SkillError `invalid` when `itemName` is not an item, `not_found` (`data.sought` the
+ *   recipe) when it has no crafting recipe at all, `unreachable` (`data.position` the table) when
+ *   the table in range cannot be reached.
  */
-export async function craftRecipe(bot: Bot, itemName: string, times: number, signal: AbortSignal): Promise<string> {
+export async function craftRecipe(bot: Bot, itemName: string, times: number, signal: AbortSignal): Promise<Outcome> {
   return craft(bot, itemName, () => times, signal);
 }
 
@@ -39,19 +47,23 @@ export async function craftRecipe(bot: Bot, itemName: string, times: number, sig
  * make 8), otherwise as {@link craftRecipe}.
  *
  * @param count items wanted, at least 1.
- * @returns a report of what was crafted, or of what is missing and how to get it.
- * @throws Error when the item has no recipe at all.
+ * @returns as {@link craftRecipe}.
+ * @throws as {@link craftRecipe}.
  */
-export async function craftItems(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function craftItems(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<Outcome> {
   return craft(bot, itemName, (perCraft) => Math.ceil(count / perCraft), signal);
 }
 
 /** Crafts `crafts(outputs per craft)` times. */
-async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => number, signal: AbortSignal): Promise<string> {
+async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => number, signal: AbortSignal): Promise<Outcome> {
   const item = bot.registry.itemsByName[itemName];
-  if (!item) throw new Error(`${itemName} is not an item.`);
+  if (!item) throw new SkillError('invalid', `${itemName} is not an item.`);
   const all = bot.recipesAll(item.id, null, true);
-  if (all.length === 0) throw new Error(`${itemName} has no crafting recipe; it must be found, mined or smelted.`);
+  if (all.length === 0)
+    throw new SkillError('not_found', `${itemName} has no crafting recipe; it must be found, mined or smelted.`, {
+      sought: { kind: 'recipe', name: itemName },
+    });
+  const start = inventoryCounts(bot);
 
   let table: Block | null = null;
   let recipe = bot.recipesFor(item.id, null, 1, null)[0];
@@ -59,7 +71,11 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
     table = nearestCraftingTable(bot);
     if (!table && bot.recipesFor(item.id, null, 1, true).length > 0) {
       if (!inventoryCounts(bot).crafting_table) {
-        return `Crafting ${itemName} needs a crafting table. None is within ${TABLE_SEARCH_RANGE} blocks and you have none: craft one from 4 planks, or ask for one.`;
+        return failure(
+          'missing_items',
+          `Crafting ${itemName} needs a crafting table. None is within ${TABLE_SEARCH_RANGE} blocks and you have none: craft one from 4 planks, or ask for one.`,
+          { missing: { crafting_table: 1 } },
+        );
       }
       table = await placeNearby(bot, 'crafting_table', signal);
     }
@@ -72,12 +88,25 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
       sources: { tableNearby: table !== null },
     });
     const missing = formatCounts(plan.missing);
-    return missing
-      ? `You cannot craft ${itemName} yet: you are missing ${missing}.`
-      : `You cannot craft ${itemName} directly: craft its ingredients first (${plan.steps.map((s) => s.item).join(' -> ')}).`;
+    if (missing)
+      return failure('missing_items', `You cannot craft ${itemName} yet: you are missing ${missing}.`, { missing: plan.missing });
+    // Everything is held to make the ingredients: they are what is missing.
+    const first: Record<string, number> = {};
+    for (const s of plan.steps) if (s.item !== itemName) first[s.item] = (first[s.item] ?? 0) + s.count;
+    return failure(
+      'missing_items',
+      `You cannot craft ${itemName} directly: craft its ingredients first (${plan.steps.map((s) => s.item).join(' -> ')}).`,
+      { missing: first },
+    );
   }
   if (table && bot.entity.position.distanceTo(table.position.offset(0.5, 0.5, 0.5)) > 3.5) {
-    await goTo(bot, new goals.GoalNear(table.position.x, table.position.y, table.position.z, 2), signal);
+    const { x, y, z } = table.position;
+    await goTo(bot, new goals.GoalNear(x, y, z, 2), signal).catch((err: unknown) => {
+      // The table in range that could not be reached: where it is.
+      throw err instanceof SkillError && err.code === 'unreachable'
+        ? new SkillError('unreachable', err.message, { position: { x, y, z } })
+        : err;
+    });
   }
   const perCraft = recipe.result.count;
   const wanted = Math.max(1, crafts(perCraft));
@@ -91,5 +120,8 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
   const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';
-  return `Crafted ${made} ${itemName} (${times} craft${times === 1 ? '' : 's'}); you now have ${after}.${short}`;
+  const text = `Crafted ${made} ${itemName} (${times} craft${times === 1 ? '' : 's'}); you now have ${after}.${short}`;
+  const data = countChanges(start, inventoryCounts(bot));
+  if (made <= 0) return failure('refused_by_server', text, data);
+  return times < wanted ? failure('partial', text, data) : done(text, data);
 }

@@ -11,6 +11,7 @@ import { abortable, throwIfAborted, waitFor } from '../util/abort.ts';
 import { inventoryCounts, requireItem } from './items.ts';
 import { goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 /** How far {@link sow} looks for farmland (blocks). */
 export const SOW_RANGE = 32;
@@ -41,12 +42,14 @@ function free(bot: Bot, farmland: Block): boolean {
 }
 
 /** The error for sowing `seed` where no farmland with air above is in range, naming the nearest farmland. */
-function needsFarmland(bot: Bot, seed: string): Error {
+function needsFarmland(bot: Bot, seed: string): SkillError {
   const [nearest] = farmlandNear(bot);
   const where = nearest
     ? `the nearest farmland is at ${formatPos(nearest.position, 0)}, under ${bot.blockAt(nearest.position.plus(UP))?.name ?? 'something'}`
     : `there is no farmland within ${SOW_RANGE} blocks (a hoe turns dirt or grass into farmland)`;
-  return new Error(`${seed} needs farmland with air above; ${where}.`);
+  return new SkillError('not_found', `${seed} needs farmland with air above; ${where}.`, {
+    sought: { kind: 'block', name: 'farmland', range: SOW_RANGE },
+  });
 }
 
 /** Sows one `seed` on `farmland` (air above), walking into reach first; returns the crop cell. */
@@ -61,10 +64,16 @@ async function sowOn(bot: Bot, farmland: Block, seed: string, crop: string, sign
   await abortable(bot.placeBlock(ground, UP), signal).catch(async (err: unknown) => {
     // mineflayer rejects when the block update is late; the crop may still be there.
     throwIfAborted(signal);
-    if (!(await waitFor(() => bot.blockAt(cell)?.name === crop, CONFIRM_MS, signal))) throw err;
+    if (!(await waitFor(() => bot.blockAt(cell)?.name === crop, CONFIRM_MS, signal)))
+      throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), {
+        position: { x: cell.x, y: cell.y, z: cell.z },
+      });
   });
   const placed = bot.blockAt(cell)?.name;
-  if (placed !== crop) throw new Error(`Sowing ${seed} at ${formatPos(cell, 0)} failed (there is ${placed ?? 'nothing'}).`);
+  if (placed !== crop)
+    throw new SkillError('refused_by_server', `Sowing ${seed} at ${formatPos(cell, 0)} failed (there is ${placed ?? 'nothing'}).`, {
+      position: { x: cell.x, y: cell.y, z: cell.z },
+    });
   // The server takes the seed from the hand; its slot update follows the block update.
   await waitFor(() => (inventoryCounts(bot)[seed] ?? 0) < before, CONFIRM_MS, signal);
   return cell;
@@ -76,16 +85,19 @@ async function sowOn(bot: Bot, farmland: Block, seed: string, crop: string, sign
  * one farmland block each, walking into reach of each. The crop it plants (`wheat`, `carrots`,
  * ...) is minecraft-data's (`cropPlantedBy`); vanilla plants it only on farmland.
  *
- * @returns `Sowed 2 wheat_seeds: wheat at (3, -60, 4), (4, -60, 4).`, plus why it stopped when
- *   it sowed fewer than `count` (no more seeds, no more free farmland, a failed placement).
- * @throws Error when `seed` plants no crop, the bot has none, no farmland with air above is in
- *   range (`wheat_seeds needs farmland with air above; the nearest farmland is at (x, y, z),
- *   under wheat.`), or the first sowing fails (no path, the server refuses); AbortError on cancel.
+ * @returns `Sowed 2 wheat_seeds: wheat at (3, -60, 4), (4, -60, 4).` (`ok`, `data.spent` the
+ *   seeds), plus why it stopped when it sowed fewer than `count` (`partial`: no more seeds, no
+ *   more free farmland, a failed placement).
+ * @throws SkillError `invalid` when `seed` plants no crop, `missing_items` when the bot has none,
+ *   `not_found` (`data.sought` farmland) when no farmland with air above is in range
+ *   (`wheat_seeds needs farmland with air above; the nearest farmland is at (x, y, z), under
+ *   wheat.`), or the first sowing's failure (`unreachable`, `refused_by_server`); AbortError on
+ *   cancel.
  */
-export async function sow(bot: Bot, seed: string, count: number, signal: AbortSignal): Promise<string> {
+export async function sow(bot: Bot, seed: string, count: number, signal: AbortSignal): Promise<Outcome> {
   const crop = cropPlantedBy(bot.registry, seed);
-  if (!crop) throw new Error(`${seed} plants no crop on farmland. Seeds that do: ${seedItems(bot.registry).join(', ')}.`);
-  requireItem(bot, seed);
+  if (!crop) throw new SkillError('invalid', `${seed} plants no crop on farmland. Seeds that do: ${seedItems(bot.registry).join(', ')}.`);
+  requireItem(bot, seed, count);
   const sown: Vec3[] = [];
   let stopped = '';
   while (sown.length < count) {
@@ -108,6 +120,7 @@ export async function sow(bot: Bot, seed: string, count: number, signal: AbortSi
       break;
     }
   }
-  const done = `Sowed ${sown.length} ${seed}: ${crop} at ${sown.map((p) => formatPos(p, 0)).join(', ')}.`;
-  return stopped ? `${done} Stopped: ${stopped}.` : done;
+  const text = `Sowed ${sown.length} ${seed}: ${crop} at ${sown.map((p) => formatPos(p, 0)).join(', ')}.`;
+  const data = { spent: { [seed]: sown.length } };
+  return stopped ? failure('partial', `${text} Stopped: ${stopped}.`, data) : done(text, data);
 }

@@ -8,7 +8,8 @@ import pathfinderPkg from 'mineflayer-pathfinder';
 import type { Vec3 } from 'vec3';
 import { goTo, goToPlayer, playerEntity } from './movement.ts';
 import { formatPos } from './navigation.ts';
-import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
+import { done, failure, type HandOver, type Outcome, type OutcomeCode, SkillError } from './outcome.ts';
+import { abortable, isAbortError, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 
 const { goals } = pathfinderPkg;
 
@@ -188,82 +189,116 @@ export async function tossItems(bot: Bot, item: string, n: number, signal: Abort
  * their feet, and steps back before the 2 s pickup delay ends, so it never picks its own items back
  * up; the receiver may stand still. Listeners are attached before the toss, so no pickup is missed.
  *
- * @returns what was handed over; if not all of it was picked up, where the rest lies (the item
- *   entities' positions as the bot sees them) or who picked it up instead.
- * @throws Error when the bot lacks the items or the player cannot be reached.
+ * Every outcome, and every {@link SkillError} it throws, carries `data.handOver` ({@link HandOver}):
+ * what was tossed (`count` 0 before the toss) and where it went.
+ *
+ * @returns `ok` when the recipient picked everything up; `partial` when some; `failed` when none
+ *   (the text says where the rest lies, the items' positions as the bot sees them, or who picked
+ *   it up instead).
+ * @throws SkillError `invalid` for the bot itself, `missing_items` (`data.missing`) when the bot
+ *   has none, `not_found` (`data.sought`) when the player is out of sight, `unreachable` without a
+ *   path; `interrupted` when `signal` aborts (the action runner reports it in its own words).
  */
-export async function givePlayer(bot: Bot, name: string, item: string, count: number, signal: AbortSignal): Promise<string> {
-  if (name === bot.username) throw new Error('You cannot give items to yourself.');
-  const have = inventoryCounts(bot)[item] ?? 0;
-  if (have === 0) throw new Error(`You have no ${item}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
-  const n = Math.min(count, have);
-  let target = playerEntity(bot, name);
-  if (!target) await goToPlayer(bot, name, TOSS_DISTANCE, signal); // throws with the reason
-  target = playerEntity(bot, name);
-  if (!target) throw new Error(`Lost sight of ${name}.`);
-  let retreat: Vec3 | undefined;
-  const spot = tossSpots(bot, target.position)[0];
-  if (spot) {
-    await goTo(bot, new goals.GoalBlock(spot.stand.x, spot.stand.y, spot.stand.z), signal);
-    retreat = spot.retreat;
-  } else {
-    await goToPlayer(bot, name, TOSS_DISTANCE, signal);
-  }
-  target = playerEntity(bot, name);
-  if (!target) throw new Error(`Lost sight of ${name}.`);
-  const receiver = target;
-  // Aim at their feet: a throw aimed down lands within a block or two, at the recipient.
-  await bot.lookAt(receiver.position, true);
-  await abortable(bot.waitForTicks(2), signal); // the server learns the new look on the next movement packet
-
+export async function givePlayer(bot: Bot, name: string, item: string, count: number, signal: AbortSignal): Promise<Outcome> {
+  let tossed = 0;
   let received = 0;
   let takenBack = 0;
   const takenByOthers = new Map<string, number>();
   /** Item entities of this toss, as {@link tossItems} sees them (late ones too, until the report). */
   const thrown = new Set<number>();
-  const onCollect = (collector: Entity, collected: Entity) => {
-    if (!thrown.has(collected.id)) return;
-    const dropped = collected.getDroppedItem?.();
-    if (dropped && dropped.name !== item) return;
-    const k = dropped?.count ?? 1;
-    if (collector.id === receiver.id) received += k;
-    else if (collector === bot.entity) takenBack += k;
-    else {
-      const who = collector.username ?? collector.name ?? 'someone';
-      takenByOthers.set(who, (takenByOthers.get(who) ?? 0) + k);
-    }
+  const lyingNow = (): Entity[] => [...thrown].map((eid) => bot.entities[eid]).filter((e): e is Entity => !!e?.isValid);
+  const handOver = (): HandOver => {
+    const first = lyingNow()[0]?.position.floored();
+    return {
+      to: name,
+      item,
+      count: tossed,
+      received,
+      takenBy: Object.fromEntries(takenByOthers),
+      takenBack,
+      ...(first ? { lying: { x: first.x, y: first.y, z: first.z } } : {}),
+      left: inventoryCounts(bot)[item] ?? 0,
+    };
   };
-  bot.on('playerCollect', onCollect);
-  let toss: Toss | undefined;
+  const fail = (code: Exclude<OutcomeCode, 'ok'>, message: string, data = {}): SkillError =>
+    new SkillError(code, message, { ...data, handOver: handOver() });
   try {
-    toss = await tossItems(bot, item, n, signal, thrown);
-    // Out of reach at once, not once the toss is seen: on a lagging connection its spawn comes
-    // after the pickup delay, and the giver would still stand where the items land.
-    await Promise.all([toss.seen, stepBack(bot, receiver, retreat, signal)]);
-    throwIfAborted(signal);
-    await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
-    await sleep(100, signal); // let the last collect packet land before reporting
-  } finally {
-    toss?.stop();
-    bot.off('playerCollect', onCollect);
+    if (name === bot.username) throw fail('invalid', 'You cannot give items to yourself.');
+    const have = inventoryCounts(bot)[item] ?? 0;
+    if (have === 0)
+      throw fail('missing_items', `You have no ${item}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`, {
+        missing: { [item]: count },
+      });
+    const n = Math.min(count, have);
+    const lost = (): SkillError => fail('not_found', `Lost sight of ${name}.`, { sought: { kind: 'player', name } });
+    let target = playerEntity(bot, name);
+    if (!target) await goToPlayer(bot, name, TOSS_DISTANCE, signal); // throws with the reason
+    target = playerEntity(bot, name);
+    if (!target) throw lost();
+    let retreat: Vec3 | undefined;
+    const spot = tossSpots(bot, target.position)[0];
+    if (spot) {
+      await goTo(bot, new goals.GoalBlock(spot.stand.x, spot.stand.y, spot.stand.z), signal);
+      retreat = spot.retreat;
+    } else {
+      await goToPlayer(bot, name, TOSS_DISTANCE, signal);
+    }
+    target = playerEntity(bot, name);
+    if (!target) throw lost();
+    const receiver = target;
+    // Aim at their feet: a throw aimed down lands within a block or two, at the recipient.
+    await bot.lookAt(receiver.position, true);
+    await abortable(bot.waitForTicks(2), signal); // the server learns the new look on the next movement packet
+
+    const onCollect = (collector: Entity, collected: Entity) => {
+      if (!thrown.has(collected.id)) return;
+      const dropped = collected.getDroppedItem?.();
+      if (dropped && dropped.name !== item) return;
+      const k = dropped?.count ?? 1;
+      if (collector.id === receiver.id) received += k;
+      else if (collector === bot.entity) takenBack += k;
+      else {
+        const who = collector.username ?? collector.name ?? 'someone';
+        takenByOthers.set(who, (takenByOthers.get(who) ?? 0) + k);
+      }
+    };
+    bot.on('playerCollect', onCollect);
+    let toss: Toss | undefined;
+    try {
+      toss = await tossItems(bot, item, n, signal, thrown);
+      tossed = n;
+      // Out of reach at once, not once the toss is seen: on a lagging connection its spawn comes
+      // after the pickup delay, and the giver would still stand where the items land.
+      await Promise.all([toss.seen, stepBack(bot, receiver, retreat, signal)]);
+      throwIfAborted(signal);
+      await waitFor(() => received >= n, PICKUP_TIMEOUT_MS, signal);
+      await sleep(100, signal); // let the last collect packet land before reporting
+    } finally {
+      toss?.stop();
+      bot.off('playerCollect', onCollect);
+    }
+    const left = inventoryCounts(bot)[item] ?? 0;
+    if (received >= n)
+      return done(`Gave ${n} ${item} to ${name}; they picked it up. You have ${left} ${item} left.`, { handOver: handOver() });
+    const parts = [
+      `Tossed ${n} ${item} to ${name}, but they picked up ${received === 0 ? 'none' : `only ${received}`} within ${PICKUP_TIMEOUT_MS / 1000} s.`,
+    ];
+    if (takenBack) parts.push(`You picked ${takenBack} back up.`);
+    for (const [who, k] of takenByOthers) parts.push(`${who} picked up ${k}.`);
+    for (const e of lyingNow()) {
+      const k = e.getDroppedItem?.()?.count ?? 1;
+      const from = playerEntity(bot, name)?.position;
+      parts.push(
+        `${k} ${item} lie${k === 1 ? 's' : ''} on the ground at ${formatPos(e.position)}${from ? `, ${e.position.distanceTo(from).toFixed(1)} blocks from ${name}` : ''}.`,
+      );
+    }
+    parts.push(`You have ${left} ${item} left.`);
+    return failure(received > 0 ? 'partial' : 'failed', parts.join(' '), { handOver: handOver() });
+  } catch (err) {
+    if (signal.aborted || isAbortError(err)) throw fail('interrupted', err instanceof Error ? err.message : String(err));
+    if (err instanceof SkillError) throw err.data?.handOver ? err : fail(err.code, err.message, err.data);
+    throw fail('failed', err instanceof Error ? err.message : String(err));
   }
-  const left = inventoryCounts(bot)[item] ?? 0;
-  if (received >= n) return `Gave ${n} ${item} to ${name}; they picked it up. You have ${left} ${item} left.`;
-  const parts = [
-    `Tossed ${n} ${item} to ${name}, but they picked up ${received === 0 ? 'none' : `only ${received}`} within ${PICKUP_TIMEOUT_MS / 1000} s.`,
-  ];
-  if (takenBack) parts.push(`You picked ${takenBack} back up.`);
-  for (const [who, k] of takenByOthers) parts.push(`${who} picked up ${k}.`);
-  const lying = [...thrown].map((eid) => bot.entities[eid]).filter((e): e is Entity => !!e?.isValid);
-  for (const e of lying) {
-    const k = e.getDroppedItem?.()?.count ?? 1;
-    const from = playerEntity(bot, name)?.position;
-    parts.push(
-      `${k} ${item} lie${k === 1 ? 's' : ''} on the ground at ${formatPos(e.position)}${from ? `, ${e.position.distanceTo(from).toFixed(1)} blocks from ${name}` : ''}.`,
-    );
-  }
-  parts.push(`You have ${left} ${item} left.`);
-  return parts.join(' ');
 }
 
 /**
@@ -284,23 +319,37 @@ async function stepBack(bot: Bot, receiver: Entity, retreat: Vec3 | undefined, s
   }
 }
 
-/** The first inventory stack of `name`. @throws Error naming what the bot holds when it has none. */
-export function requireItem(bot: Bot, name: string): Item {
+/**
+ * The first inventory stack of `name`.
+ *
+ * @param want how many the caller needs (for `data.missing`; default 1).
+ * @throws SkillError `missing_items` (`data.missing`: `want` of `name`) naming what the bot holds when it has none.
+ */
+export function requireItem(bot: Bot, name: string, want = 1): Item {
   const item =
     bot.inventory.items().find((i) => i.name === name) ?? [45, 5, 6, 7, 8].map((s) => bot.inventory.slots[s]).find((i) => i?.name === name);
-  if (!item) throw new Error(`You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`);
+  if (!item)
+    throw new SkillError('missing_items', `You have no ${name}. Inventory: ${formatCounts(inventoryCounts(bot)) || 'empty'}.`, {
+      missing: { [name]: want },
+    });
   return item;
+}
+
+/** What the inventory holds more of (`gained`) and less of (`spent`) in `after` than in `before`. */
+export function countChanges(before: Counts, after: Counts): { gained: Counts; spent: Counts } {
+  const gained: Counts = {};
+  const spent: Counts = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const d = (after[name] ?? 0) - (before[name] ?? 0);
+    if (d > 0) gained[name] = d;
+    else if (d < 0) spent[name] = -d;
+  }
+  return { gained, spent };
 }
 
 /** `Gained 1 milk_bucket. Lost 1 bucket.` or '' when nothing changed. */
 export function diffCounts(before: Counts, after: Counts): string {
-  const gained: Counts = {};
-  const lost: Counts = {};
-  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const d = (after[name] ?? 0) - (before[name] ?? 0);
-    if (d > 0) gained[name] = d;
-    else if (d < 0) lost[name] = -d;
-  }
+  const { gained, spent: lost } = countChanges(before, after);
   return [
     Object.keys(gained).length ? `Gained ${formatCounts(gained)}.` : '',
     Object.keys(lost).length ? `Lost ${formatCounts(lost)}.` : '',

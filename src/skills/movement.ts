@@ -1,20 +1,37 @@
-/** Walking: cancellable wrappers around mineflayer-pathfinder. Each returns a short report. */
+/** Walking: cancellable wrappers around mineflayer-pathfinder. Each reports an {@link Outcome}. */
 import type { Bot } from 'mineflayer';
 import pathfinderPkg, { type goals as Goals } from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { abortable, throwIfAborted } from '../util/abort.ts';
+import { type BlockPos, done, failure, type Outcome, SkillError } from './outcome.ts';
 
 const { goals } = pathfinderPkg;
 type Goal = Goals.Goal;
 
+/** mineflayer-pathfinder's errors that mean the goal cannot be reached (`lib/goto.js`): no path, or none found in its time. */
+const NO_PATH = new Set(['NoPath', 'Timeout']);
+
 /**
  * Walks to `goal`. Resolves when reached; on abort stops the pathfinder and rejects.
  *
- * @throws AbortError when `signal` aborts; Error when no path exists.
+ * @throws AbortError when `signal` aborts; {@link SkillError} `unreachable` when the pathfinder
+ *   finds no path (its own message, e.g. `No path to the goal!`); Error when the walk is stopped
+ *   otherwise.
  */
 export async function goTo(bot: Bot, goal: Goal, signal: AbortSignal): Promise<void> {
   throwIfAborted(signal);
-  await abortable(bot.pathfinder.goto(goal), signal, () => bot.pathfinder.stop());
+  try {
+    await abortable(bot.pathfinder.goto(goal), signal, () => bot.pathfinder.stop());
+  } catch (err) {
+    if (err instanceof Error && NO_PATH.has(err.name) && !signal.aborted) throw new SkillError('unreachable', err.message);
+    throw err;
+  }
+}
+
+/** The block the bot's feet are in. */
+export function feetBlock(bot: Bot): BlockPos {
+  const p = bot.entity.position.floored();
+  return { x: p.x, y: p.y, z: p.z };
 }
 
 /** Distance from the eyes to a block's centre within which the bot works on it without walking (blocks; vanilla reach is 4.5). */
@@ -39,42 +56,55 @@ export function playerEntity(bot: Bot, name: string) {
 /**
  * Walks to within `closeness` blocks of player `name`.
  *
- * @throws Error when the player is not online or not within view distance.
+ * @returns `ok` with the bot's `position` on arrival (also when it was already there); `invalid`
+ *   for the bot itself.
+ * @throws SkillError `not_found` (`data.sought` the player) when the player is not online or not
+ *   within view distance; `unreachable` without a path.
  */
-export async function goToPlayer(bot: Bot, name: string, closeness: number, signal: AbortSignal): Promise<string> {
-  if (name === bot.username) return 'You are already there: that is you.';
+export async function goToPlayer(bot: Bot, name: string, closeness: number, signal: AbortSignal): Promise<Outcome> {
+  if (name === bot.username) return failure('invalid', 'You are already there: that is you.');
   const entity = playerEntity(bot, name);
   if (!entity) {
-    throw new Error(
+    throw new SkillError(
+      'not_found',
       bot.players[name]
         ? `${name} is online but too far away to see.`
         : `No player named ${name} is online. Players: ${Object.keys(bot.players).join(', ')}.`,
+      { sought: { kind: 'player', name } },
     );
   }
-  if (bot.entity.position.distanceTo(entity.position) <= closeness + 0.5) return `Already within ${closeness} blocks of ${name}.`;
+  if (bot.entity.position.distanceTo(entity.position) <= closeness + 0.5)
+    return done(`Already within ${closeness} blocks of ${name}.`, { position: feetBlock(bot) });
   await goTo(bot, new goals.GoalNear(entity.position.x, entity.position.y, entity.position.z, closeness), signal);
-  return `Reached ${name}.`;
+  return done(`Reached ${name}.`, { position: feetBlock(bot) });
 }
 
-/** Walks to within `closeness` blocks of (x, y, z). */
-export async function goToPosition(bot: Bot, x: number, y: number, z: number, closeness: number, signal: AbortSignal): Promise<string> {
+/**
+ * Walks to within `closeness` blocks of (x, y, z).
+ *
+ * @returns `ok` with the bot's `position` on arrival.
+ * @throws SkillError `unreachable` without a path.
+ */
+export async function goToPosition(bot: Bot, x: number, y: number, z: number, closeness: number, signal: AbortSignal): Promise<Outcome> {
   await goTo(bot, new goals.GoalNear(x, y, z, closeness), signal);
   const p = bot.entity.position;
-  return `Reached (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}).`;
+  return done(`Reached (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}).`, { position: feetBlock(bot) });
 }
 
 /**
  * Finds the nearest block named `blockName` within `range` blocks and walks next to it.
  *
- * @throws Error when the block is not a known block or none is within range.
+ * @returns `ok` with the block's `position`; `not_found` (`data.sought`) when none is in range.
+ * @throws SkillError `invalid` when `blockName` is not a block; `unreachable` without a path.
  */
-export async function searchForBlock(bot: Bot, blockName: string, range: number, signal: AbortSignal): Promise<string> {
+export async function searchForBlock(bot: Bot, blockName: string, range: number, signal: AbortSignal): Promise<Outcome> {
   const type = bot.registry.blocksByName[blockName];
-  if (!type) throw new Error(`${blockName} is not a block.`);
+  if (!type) throw new SkillError('invalid', `${blockName} is not a block.`);
   const block = bot.findBlock({ matching: type.id, maxDistance: range });
-  if (!block) return `No ${blockName} within ${range} blocks.`;
-  await goTo(bot, new goals.GoalGetToBlock(block.position.x, block.position.y, block.position.z), signal);
-  return `Found ${blockName} at (${block.position.x}, ${block.position.y}, ${block.position.z}) and walked to it.`;
+  if (!block) return failure('not_found', `No ${blockName} within ${range} blocks.`, { sought: { kind: 'block', name: blockName, range } });
+  const { x, y, z } = block.position;
+  await goTo(bot, new goals.GoalGetToBlock(x, y, z), signal);
+  return done(`Found ${blockName} at (${x}, ${y}, ${z}) and walked to it.`, { position: { x, y, z } });
 }
 
 /** Turns the bot to look at player `name`'s head, if visible. */

@@ -5,7 +5,8 @@ import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import type { PlaceStore } from '../game/places.ts';
 import { abortError, sleep, throwIfAborted } from '../util/abort.ts';
-import { goTo, playerEntity } from './movement.ts';
+import { feetBlock, goTo, playerEntity } from './movement.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 const { goals } = pathfinderPkg;
 
@@ -36,7 +37,7 @@ export function nearestEntity(bot: Bot, matches: (e: Entity) => boolean, range: 
 /**
  * Checks that `type` names a mob of this version.
  *
- * @throws Error with up to 3 similar names when it does not.
+ * @throws SkillError `invalid` with up to 3 similar names when it does not.
  */
 export function requireEntityType(bot: Bot, type: string): string {
   const name = type
@@ -50,25 +51,29 @@ export function requireEntityType(bot: Bot, type: string): string {
   const similar = Object.keys(bot.registry.entitiesByName)
     .filter((n) => n.includes(singular.slice(0, 4)))
     .slice(0, 3);
-  throw new Error(`${type} is not an entity type.${similar.length ? ` Did you mean ${similar.join(', ')}?` : ''}`);
+  throw new SkillError('invalid', `${type} is not an entity type.${similar.length ? ` Did you mean ${similar.join(', ')}?` : ''}`);
 }
 
 /**
  * Follows player `name`, staying within `distance` blocks, until `signal` aborts (the action is
  * stopped or times out). A player who leaves view is picked up again when they come back.
  *
- * @returns only when the player leaves the server.
- * @throws Error when the player is not in view at the start; AbortError when stopped.
+ * @returns only when the player leaves the server (`ok`).
+ * @throws SkillError `invalid` for the bot itself, `not_found` when the player is not in view at
+ *   the start; AbortError when stopped.
  */
-export async function followPlayer(bot: Bot, name: string, distance: number, signal: AbortSignal): Promise<string> {
-  if (name === bot.username) throw new Error('You cannot follow yourself.');
+export async function followPlayer(bot: Bot, name: string, distance: number, signal: AbortSignal): Promise<Outcome> {
+  if (name === bot.username) throw new SkillError('invalid', 'You cannot follow yourself.');
   let target = playerEntity(bot, name);
-  if (!target) throw new Error(bot.players[name] ? `${name} is too far away to see.` : `No player named ${name} is online.`);
+  if (!target)
+    throw new SkillError('not_found', bot.players[name] ? `${name} is too far away to see.` : `No player named ${name} is online.`, {
+      sought: { kind: 'player', name },
+    });
   bot.pathfinder.setGoal(new goals.GoalFollow(target, distance), true);
   try {
     for (;;) {
       await sleep(250, signal);
-      if (!bot.players[name]) return `${name} left the game; stopped following.`;
+      if (!bot.players[name]) return done(`${name} left the game; stopped following.`);
       const now = playerEntity(bot, name);
       if (now && now !== target) {
         target = now;
@@ -83,26 +88,28 @@ export async function followPlayer(bot: Bot, name: string, distance: number, sig
 /**
  * Finds the nearest mob of `type` within `range` blocks and walks to within 2 blocks of it.
  *
- * @throws Error for an unknown type or when the mob cannot be reached.
+ * @returns `ok` with the bot's `position` there; `not_found` (`data.sought`) when none is in range.
+ * @throws SkillError `invalid` for an unknown type, `unreachable` when the mob cannot be reached.
  */
-export async function searchForEntity(bot: Bot, type: string, range: number, signal: AbortSignal): Promise<string> {
+export async function searchForEntity(bot: Bot, type: string, range: number, signal: AbortSignal): Promise<Outcome> {
   const name = requireEntityType(bot, type);
   const entity = nearestEntity(bot, (e) => e.name === name, range);
-  if (!entity) return `No ${name} within ${range} blocks.`;
+  if (!entity) return failure('not_found', `No ${name} within ${range} blocks.`, { sought: { kind: 'mob', name, range } });
   await goTo(bot, new goals.GoalFollow(entity, 2), signal);
-  return `Found a ${name} at ${formatPos(entity.position)} and walked to it.`;
+  return done(`Found a ${name} at ${formatPos(entity.position)} and walked to it.`, { position: feetBlock(bot) });
 }
 
 /**
  * Walks until at least `distance` blocks (straight line) from where the bot stands.
  *
- * @throws Error when no path leads that far.
+ * @returns `ok` with the bot's new `position`.
+ * @throws SkillError `unreachable` when no path leads that far.
  */
-export async function moveAway(bot: Bot, distance: number, signal: AbortSignal): Promise<string> {
+export async function moveAway(bot: Bot, distance: number, signal: AbortSignal): Promise<Outcome> {
   const start = bot.entity.position.clone();
   await goTo(bot, new goals.GoalInvert(new goals.GoalNear(start.x, start.y, start.z, distance)), signal);
   const moved = bot.entity.position.distanceTo(start);
-  return `Moved ${moved.toFixed(1)} blocks away, to ${formatPos(bot.entity.position)}.`;
+  return done(`Moved ${moved.toFixed(1)} blocks away, to ${formatPos(bot.entity.position)}.`, { position: feetBlock(bot) });
 }
 
 /**
@@ -111,7 +118,7 @@ export async function moveAway(bot: Bot, distance: number, signal: AbortSignal):
  * @param pause suspends behaviour modes; returns the function that resumes them.
  * @throws AbortError when stopped (a `-1` stay always ends this way).
  */
-export async function stay(bot: Bot, seconds: number, signal: AbortSignal, pause?: () => () => void): Promise<string> {
+export async function stay(bot: Bot, seconds: number, signal: AbortSignal, pause?: () => () => void): Promise<Outcome> {
   throwIfAborted(signal);
   bot.pathfinder.setGoal(null);
   bot.clearControlStates();
@@ -121,57 +128,64 @@ export async function stay(bot: Bot, seconds: number, signal: AbortSignal, pause
       await new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(abortError(signal)), { once: true }));
     }
     await sleep(seconds * 1000, signal);
-    return `Stayed for ${seconds} s.`;
+    return done(`Stayed for ${seconds} s.`);
   } finally {
     resume?.();
   }
 }
 
-/** Saves the bot's current block position as `name`. */
-export function rememberHere(bot: Bot, places: PlaceStore, name: string): string {
-  const p = bot.entity.position.floored();
-  places.set(name, { x: p.x, y: p.y, z: p.z, dimension: String(bot.game.dimension) });
-  return `Remembered "${name.trim()}" at ${formatPos(p, 0)}.`;
+/** Saves the bot's current block position as `name`; `ok` with that `position`. */
+export function rememberHere(bot: Bot, places: PlaceStore, name: string): Outcome {
+  const p = feetBlock(bot);
+  places.set(name, { ...p, dimension: String(bot.game.dimension) });
+  return done(`Remembered "${name.trim()}" at ${formatPos(p, 0)}.`, { position: p });
 }
 
 /**
  * Walks to the place saved as `name`.
  *
- * @throws Error when no such place is saved or it is in another dimension.
+ * @returns `ok` with the place's `position`.
+ * @throws SkillError `not_found` (`data.sought` the place) when no such place is saved,
+ *   `unreachable` when it is in another dimension or no path leads there.
  */
-export async function goToRememberedPlace(bot: Bot, places: PlaceStore, name: string, signal: AbortSignal): Promise<string> {
+export async function goToRememberedPlace(bot: Bot, places: PlaceStore, name: string, signal: AbortSignal): Promise<Outcome> {
   const place = places.get(name);
   if (!place) {
     const known = places.list().map(([n]) => n);
-    throw new Error(`No place called "${name}". Saved places: ${known.join(', ') || 'none'}.`);
+    throw new SkillError('not_found', `No place called "${name}". Saved places: ${known.join(', ') || 'none'}.`, {
+      sought: { kind: 'place', name },
+    });
   }
   if (place.dimension !== String(bot.game.dimension))
-    throw new Error(`"${name}" is in ${place.dimension}; you are in ${bot.game.dimension}.`);
+    throw new SkillError('unreachable', `"${name}" is in ${place.dimension}; you are in ${bot.game.dimension}.`);
   await goTo(bot, new goals.GoalNear(place.x, place.y, place.z, 1), signal);
-  return `Arrived at "${name}" ${formatPos(place, 0)}.`;
+  return done(`Arrived at "${name}" ${formatPos(place, 0)}.`, { position: { x: place.x, y: place.y, z: place.z } });
 }
 
 /**
  * Turns to player `name`: `at` looks at their head, `with` looks where they look.
  *
- * @throws Error when the player is not in view or `direction` is neither `at` nor `with`.
+ * @throws SkillError `invalid` when `direction` is neither `at` nor `with`, `not_found` when the
+ *   player is not in view.
  */
-export async function lookAtPlayer(bot: Bot, name: string, direction: string): Promise<string> {
+export async function lookAtPlayer(bot: Bot, name: string, direction: string): Promise<Outcome> {
   const dir = direction.trim().toLowerCase();
-  if (dir !== 'at' && dir !== 'with') throw new Error(`direction must be "at" or "with", not "${direction}".`);
+  if (dir !== 'at' && dir !== 'with') throw new SkillError('invalid', `direction must be "at" or "with", not "${direction}".`);
   const e = playerEntity(bot, name);
-  if (!e || name === bot.username) throw new Error(`${name} is not in view.`);
+  if (!e || name === bot.username) throw new SkillError('not_found', `${name} is not in view.`, { sought: { kind: 'player', name } });
   if (dir === 'at') {
     await bot.lookAt(e.position.offset(0, e.height ?? 1.62, 0), true);
-    return `Looking at ${name}.`;
+    return done(`Looking at ${name}.`);
   }
   await bot.look(e.yaw, e.pitch, true);
-  return `Looking the same way as ${name} (yaw ${((e.yaw * 180) / Math.PI).toFixed(0)}°, pitch ${((e.pitch * 180) / Math.PI).toFixed(0)}°).`;
+  return done(
+    `Looking the same way as ${name} (yaw ${((e.yaw * 180) / Math.PI).toFixed(0)}°, pitch ${((e.pitch * 180) / Math.PI).toFixed(0)}°).`,
+  );
 }
 
 /** Turns the bot's head towards the point (x, y, z) (block coordinates; add 0.5 for a block's centre). */
-export async function lookAtPosition(bot: Bot, x: number, y: number, z: number): Promise<string> {
+export async function lookAtPosition(bot: Bot, x: number, y: number, z: number): Promise<Outcome> {
   const p = new Vec3(x, y, z);
   await bot.lookAt(p, true);
-  return `Looking at ${formatPos(p)}.`;
+  return done(`Looking at ${formatPos(p)}.`);
 }

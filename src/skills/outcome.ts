@@ -9,6 +9,7 @@
  * `interrupted` and `timeout` for actions stopped from outside or by their time bound.
  */
 import type { Counts } from '../game/production.ts';
+import type { BlueprintCheckData } from '../tasks/blueprint.ts';
 
 /**
  * The outcome codes, each with what it means. A small, closed set: add one only when code must
@@ -69,26 +70,14 @@ export interface HandOver {
   left: number;
 }
 
-/** One cell of a construction level that does not match the world, and what to do about it. */
-export interface CellChange {
-  /** `place` into air, `remove` a block that should not be there, `replace` one block with another. */
-  action: 'place' | 'remove' | 'replace';
-  position: BlockPos;
-  /** The block the blueprint wants (`place`, `replace`). */
-  block?: string;
-  /** The block there now (`remove`, `replace`). */
-  current?: string;
-}
-
-/** The result of a blueprint check (`!checkBlueprintLevel`, `!checkBlueprint`). */
-export interface BlueprintCheckData {
-  /** The level checked; absent for the whole blueprint. */
-  level?: number;
-  /** Every cell matches. */
-  complete: boolean;
-  /** The cells still to change, in the order the text lists them. */
-  changes: CellChange[];
-}
+/**
+ * A blueprint check's data (`!checkBlueprintLevel`, `!checkBlueprint`): `level`, `complete`, the
+ * `changes` in the order the text lists them (each a {@link CellChange}: `place`, `remove`,
+ * `replace`, or `unseen` for a cell whose chunk is not loaded), and for the whole blueprint each
+ * level's check and the construction score. Declared beside the check in `src/tasks/blueprint.ts`,
+ * which builds the data and writes the text from it.
+ */
+export type { BlueprintCheckData, CellChange } from '../tasks/blueprint.ts';
 
 /**
  * Structured facts of an outcome. Every field is optional and means the same for every command;

@@ -3,6 +3,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { Vec3 } from 'vec3';
 import { abortable, throwIfAborted } from '../util/abort.ts';
+import { done, type Outcome, SkillError } from './outcome.ts';
 
 /** Blocks a placed block may replace (vanilla: air-like and replaceable plants). */
 function isReplaceable(block: Block | null): boolean {
@@ -35,11 +36,13 @@ function occupied(bot: Bot, pos: Vec3): boolean {
  * placing, so a crafting table or chest under the spot is built on, not opened.
  *
  * @returns the placed block as the bot sees it.
- * @throws Error when the bot holds none, or no free spot with solid ground is within 2 blocks.
+ * @throws SkillError `missing_items` (`data.missing`) when the bot holds none, `not_found`
+ *   (`data.sought` a place) when no free spot with solid ground is within 2 blocks,
+ *   `refused_by_server` when the server refused the placement (mineflayer's words).
  */
 export async function placeNearby(bot: Bot, blockName: string, signal: AbortSignal): Promise<Block> {
   const item = bot.inventory.items().find((i) => i.name === blockName);
-  if (!item) throw new Error(`You have no ${blockName} to place.`);
+  if (!item) throw new SkillError('missing_items', `You have no ${blockName} to place.`, { missing: { [blockName]: 1 } });
   const feet = bot.entity.position.floored();
   const offsets: Vec3[] = [];
   for (const r of [1, 2])
@@ -62,6 +65,11 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
       bot.setControlState('sneak', true);
       try {
         await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
+      } catch (err) {
+        throwIfAborted(signal);
+        throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), {
+          position: { x: pos.x, y: pos.y, z: pos.z },
+        });
       } finally {
         bot.setControlState('sneak', false);
         // A server that ignores the sneak opens the block's window instead: do not leave it open.
@@ -70,5 +78,22 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
       const placed = bot.blockAt(pos);
       if (placed?.name === blockName) return placed;
     }
-  throw new Error(`No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`);
+  throw new SkillError(
+    'not_found',
+    `No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`,
+    {
+      sought: { kind: 'place', name: `a free spot for ${blockName}`, range: 2 },
+    },
+  );
+}
+
+/**
+ * `!placeHere`: {@link placeNearby}, reported.
+ *
+ * @returns `ok` with the block's `position` and `data.spent`.
+ * @throws as {@link placeNearby}.
+ */
+export async function placeHere(bot: Bot, blockName: string, signal: AbortSignal): Promise<Outcome> {
+  const { x, y, z } = (await placeNearby(bot, blockName, signal)).position;
+  return done(`Placed ${blockName} at (${x}, ${y}, ${z}).`, { position: { x, y, z }, spent: { [blockName]: 1 } });
 }

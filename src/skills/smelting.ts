@@ -8,6 +8,7 @@ import { formatCounts, type Counts } from '../game/production.ts';
 import { formatPos } from './navigation.ts';
 import { placeNearby } from './place.ts';
 import { nearestBlockOf, playerCounts, walkToBlock, WINDOW_USE_MS, withWindow } from './containers.ts';
+import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 /** How far `!smeltItem` and `!clearFurnace` look for a furnace-like block (blocks). */
 export const FURNACE_SEARCH_RANGE = 32;
@@ -67,7 +68,13 @@ async function furnaceFor(
     if (held[option.block]) return { block: await placeNearby(bot, option.block, signal), option, placed: true };
   }
   const names = options.map((o) => o.block).join(' or ');
-  throw new Error(`No ${names} within ${FURNACE_SEARCH_RANGE} blocks and you have none to place: craft a furnace from 8 cobblestone.`);
+  throw new SkillError(
+    'not_found',
+    `No ${names} within ${FURNACE_SEARCH_RANGE} blocks and you have none to place: craft a furnace from 8 cobblestone.`,
+    {
+      sought: { kind: 'block', name: 'furnace', range: FURNACE_SEARCH_RANGE },
+    },
+  );
 }
 
 /**
@@ -77,15 +84,20 @@ async function furnaceFor(
  * puts the items in, waits for the results (bounded by the cook time) and takes them out.
  * Items left uncooked (no more fuel, or the wait ran out) are taken back.
  *
- * @returns what was cooked, with which fuel, and what is left.
- * @throws Error when the item cannot be smelted, the bot has none or no fuel, no block is found,
- *   or the block is busy with another item; AbortError on cancel (the window is closed).
+ * @returns what was cooked, with which fuel, and what is left: `ok` with `data.gained` (the
+ *   results) and `data.spent` (the items and the fuel put in); `partial` when fewer than `count`
+ *   were cooked (fewer held, the fuel or the wait ran out).
+ * @throws SkillError `invalid` when the item cannot be smelted, `missing_items` when the bot has
+ *   none (`data.missing` the item) or no fuel (`data.missing`: `{ coal: 1 }`, the usual fuel),
+ *   `not_found` (`data.sought` `{ kind: 'block', name: 'furnace' }`) when no furnace-like block is
+ *   in range or held, `unreachable` when it cannot be reached, `failed` when the block is busy
+ *   with another item; AbortError on cancel (the window is closed).
  */
-export async function smeltItem(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<string> {
+export async function smeltItem(bot: Bot, itemName: string, count: number, signal: AbortSignal): Promise<Outcome> {
   const options = cookingOptions(bot, itemName);
-  if (options.length === 0) throw new Error(`${itemName} cannot be smelted or cooked.`);
+  if (options.length === 0) throw new SkillError('invalid', `${itemName} cannot be smelted or cooked.`);
   const have = inventoryCounts(bot)[itemName] ?? 0;
-  if (have === 0) throw new Error(`You have no ${itemName}.`);
+  if (have === 0) throw new SkillError('missing_items', `You have no ${itemName}.`, { missing: { [itemName]: count } });
   const n = Math.min(count, have);
   const itemId = bot.registry.itemsByName[itemName]!.id;
   const resultName = bot.registry.items[options[0]!.recipe.result]!.name;
@@ -116,19 +128,24 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
       const fuels = smeltingTableFor(bot.registry).fuels;
       const slotTicks = inSlot ? ((fuels.get(inSlot.type)?.burnTicks ?? 0) / option.burnDivisor) * inSlot.count : 0;
       let fuelUsed = '';
+      const spent: Record<string, number> = {};
       if (slotTicks < neededTicks) {
         const fuel = inSlot
           ? { name: inSlot.name, id: inSlot.type, burnTicks: fuels.get(inSlot.type)?.burnTicks ?? 0 }
           : bestFuel(bot, itemName);
         const available = fuel ? (playerCounts(furnace)[fuel.name] ?? 0) - (fuel.name === itemName ? n : 0) : 0;
         if (!fuel || available <= 0) {
-          if (!inSlot) throw new Error(`You have no fuel to smelt ${itemName}: get coal, charcoal or wood.`);
+          if (!inSlot)
+            throw new SkillError('missing_items', `You have no fuel to smelt ${itemName}: get coal, charcoal or wood.`, {
+              missing: { coal: 1 },
+            });
           notes.push('The fuel in it may not last.');
         } else {
           const want = Math.ceil((neededTicks - slotTicks) / (fuel.burnTicks / option.burnDivisor));
           const put = Math.min(want, available);
           await furnace.putFuel(fuel.id, null, put);
           fuelUsed = ` using ${put} ${fuel.name}`;
+          spent[fuel.name] = put;
           if (put < want) notes.push(`You only had ${put} ${fuel.name}; it may not be enough.`);
         }
       }
@@ -174,10 +191,14 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
       }
       const now = playerCounts(furnace)[resultName] ?? 0;
       const verb = option.block === 'smoker' ? 'Cooked' : 'Smelted';
-      return [
+      const text = [
         `${verb} ${taken} ${itemName} into ${resultName} in the ${where}${fuelUsed}; you now have ${now} ${resultName}.`,
         ...notes,
       ].join(' ');
+      // Each item cooks into one result (vanilla furnace recipes): what came out is what went in for good.
+      spent[itemName] = (spent[itemName] ?? 0) + taken;
+      const data = { gained: { [resultName]: taken }, spent };
+      return taken < count ? failure('partial', text, data) : done(text, data);
     },
     waitMs + WINDOW_USE_MS,
   );
@@ -187,11 +208,16 @@ export async function smeltItem(bot: Bot, itemName: string, count: number, signa
  * Takes everything out of the nearest furnace, smoker or blast furnace within
  * {@link FURNACE_SEARCH_RANGE} blocks: input, fuel and results.
  *
- * @throws Error when none is in range; AbortError on cancel.
+ * @returns `ok` with `data.gained` (what it took out).
+ * @throws SkillError `not_found` (`data.sought` a furnace) when none is in range, `unreachable`
+ *   when it cannot be reached; AbortError on cancel.
  */
-export async function clearFurnace(bot: Bot, signal: AbortSignal): Promise<string> {
+export async function clearFurnace(bot: Bot, signal: AbortSignal): Promise<Outcome> {
   const block = nearestBlockOf(bot, FURNACE_BLOCKS, FURNACE_SEARCH_RANGE);
-  if (!block) throw new Error(`No furnace, smoker or blast furnace within ${FURNACE_SEARCH_RANGE} blocks.`);
+  if (!block)
+    throw new SkillError('not_found', `No furnace, smoker or blast furnace within ${FURNACE_SEARCH_RANGE} blocks.`, {
+      sought: { kind: 'block', name: 'furnace', range: FURNACE_SEARCH_RANGE },
+    });
   await walkToBlock(bot, block, signal);
   return withWindow(bot, bot.openFurnace(block), signal, async (furnace, signal) => {
     const took: Counts = {};
@@ -205,8 +231,11 @@ export async function clearFurnace(bot: Bot, signal: AbortSignal): Promise<strin
     await take(furnace.inputItem(), () => furnace.takeInput());
     await take(furnace.fuelItem(), () => furnace.takeFuel());
     const what = formatCounts(took);
-    return what
-      ? `Took ${what} out of the ${block.name} at ${formatPos(block.position, 0)}.`
-      : `The ${block.name} at ${formatPos(block.position, 0)} is empty.`;
+    return done(
+      what
+        ? `Took ${what} out of the ${block.name} at ${formatPos(block.position, 0)}.`
+        : `The ${block.name} at ${formatPos(block.position, 0)} is empty.`,
+      { gained: took },
+    );
   });
 }

@@ -6,6 +6,7 @@
 import { type GameData, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
 import { normaliseName } from '../game/names.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
+import { done, failure, type Outcome } from './outcome.ts';
 
 /** At most this many names in a list line ("used in", "dropped by", matches). */
 const LIST_MAX = 8;
@@ -46,9 +47,10 @@ function resolve(data: GameData, query: string): string | undefined {
  * When nothing matches exactly, lists names containing the query's words.
  *
  * @param data minecraft-data of the bot's version.
- * @returns a few short lines for the model.
+ * @returns a few short lines for the model (`ok`); `not_found` (`data.sought`, the query as an
+ *   item) when nothing is called that, with related names when some contain its words.
  */
-export function searchWiki(data: GameData, query: string): string {
+export function searchWiki(data: GameData, query: string): Outcome {
   const name = resolve(data, query);
   if (!name) {
     const words = normaliseName(query)
@@ -57,9 +59,13 @@ export function searchWiki(data: GameData, query: string): string {
     const all = new Set([...data.itemsArray, ...data.blocksArray, ...data.entitiesArray].map((x) => x.name));
     const matches = [...all].filter((n) => words.length > 0 && words.every((w) => n.includes(w)));
     const loose = matches.length ? matches : [...all].filter((n) => words.some((w) => n.includes(w)));
-    return loose.length
-      ? `Nothing is called "${query}". Related names: ${list(loose)}. Search one of them for details.`
-      : `Nothing in Minecraft ${data.version.minecraftVersion} is called "${query}".`;
+    return failure(
+      'not_found',
+      loose.length
+        ? `Nothing is called "${query}". Related names: ${list(loose)}. Search one of them for details.`
+        : `Nothing in Minecraft ${data.version.minecraftVersion} is called "${query}".`,
+      { sought: { kind: 'item', name: query } },
+    );
   }
   const lines: string[] = [];
   const item = data.itemsByName[name];
@@ -115,5 +121,5 @@ export function searchWiki(data: GameData, query: string): string {
     const loot = (data.entityLoot as Record<string, { drops: LootDrop[] }>)[name];
     if (loot?.drops.length) lines.push(`Drops when killed: ${loot.drops.map(describeDrop).join('; ')}.`);
   }
-  return lines.join('\n');
+  return done(lines.join('\n'));
 }

@@ -103,19 +103,73 @@ export function blueprintScore(blueprint: Blueprint, lookup: BlockLookup): numbe
   return constructionScore(checkBlueprint(blueprint, lookup));
 }
 
+/**
+ * One cell of a construction level that does not match the world, and what to do about it: the
+ * data of one line of a blueprint check (re-exported as an outcome's facet by
+ * `src/skills/outcome.ts`).
+ */
+export interface CellChange {
+  /**
+   * `place` into air, `remove` a block that should not be there, `replace` one block with another;
+   * `unseen`: the cell's block is not known (its chunk is not loaded), `block` is what it should be.
+   */
+  action: 'place' | 'remove' | 'replace' | 'unseen';
+  /** The cell, whole blocks. */
+  position: { x: number; y: number; z: number };
+  /** The block the blueprint wants (`place`, `replace`, `unseen`). */
+  block?: string;
+  /** The block there now (`remove`, `replace`). */
+  current?: string;
+}
+
+/** The result of a blueprint check (`!checkBlueprintLevel`, `!checkBlueprint`): the data its text is written from. */
+export interface BlueprintCheckData {
+  /** The level checked; absent for the whole blueprint. */
+  level?: number;
+  /** Every cell matches (the whole blueprint: every level does). */
+  complete: boolean;
+  /** The cells still to change, in the order the text lists them (the whole blueprint: level by level). */
+  changes: CellChange[];
+  /** The whole blueprint only: each level's check, in the blueprint's order. */
+  levels?: BlueprintCheckData[];
+  /** The whole blueprint only: the construction score, in [0, 100] ({@link constructionScore}). */
+  score?: number;
+}
+
 function at(d: { x: number; y: number; z: number }): string {
   return `(${d.x}, ${d.y}, ${d.z})`;
 }
 
+/** What to do about one differing cell (see {@link CellChange}). */
+export function cellChange(d: CellDiff): CellChange {
+  const position = { x: d.x, y: d.y, z: d.z };
+  if (d.actual === undefined) return { action: 'unseen', position, block: d.expected };
+  if (d.actual === 'air') return { action: 'place', position, block: d.expected };
+  if (d.expected === 'air') return { action: 'remove', position, current: d.actual };
+  return { action: 'replace', position, block: d.expected, current: d.actual };
+}
+
 /**
- * What to do about one mismatching cell: `Place X at (x, y, z)`, `Remove the Y at (x, y, z)`,
- * `Replace the Y at (x, y, z) with X`, or `Cannot see (x, y, z) (should be X)` for an unknown cell.
+ * One change as a line: `Place X at (x, y, z)`, `Remove the Y at (x, y, z)`,
+ * `Replace the Y at (x, y, z) with X`, or `Cannot see (x, y, z) (should be X)` for an unseen cell.
  */
+export function changeLine(c: CellChange): string {
+  const p = at(c.position);
+  switch (c.action) {
+    case 'unseen':
+      return `Cannot see ${p} (should be ${c.block})`;
+    case 'place':
+      return `Place ${c.block} at ${p}`;
+    case 'remove':
+      return `Remove the ${c.current} at ${p}`;
+    case 'replace':
+      return `Replace the ${c.current} at ${p} with ${c.block}`;
+  }
+}
+
+/** {@link changeLine} of {@link cellChange}: what to do about one mismatching or unknown cell. */
 export function diffLine(d: CellDiff): string {
-  if (d.actual === undefined) return `Cannot see ${at(d)} (should be ${d.expected})`;
-  if (d.actual === 'air') return `Place ${d.expected} at ${at(d)}`;
-  if (d.expected === 'air') return `Remove the ${d.actual} at ${at(d)}`;
-  return `Replace the ${d.actual} at ${at(d)} with ${d.expected}`;
+  return changeLine(cellChange(d));
 }
 
 /** The diff lines of a check: mismatches first, then unknown cells. */
@@ -123,20 +177,45 @@ export function diffLines(check: BlueprintCheck): string[] {
   return [...check.mismatches, ...check.unknown].map(diffLine);
 }
 
+/** The data of one level's check: its changes in the order {@link diffLines} lists them. */
+export function levelCheckData(levelNum: number, check: BlueprintCheck): BlueprintCheckData {
+  const changes = [...check.mismatches, ...check.unknown].map(cellChange);
+  return { level: levelNum, complete: changes.length === 0, changes };
+}
+
+/** A level check as text, from its data: `Level 0 is complete.` or `Level 0 needs 2 changes:` followed by one line per change. */
+export function formatLevelCheckData(data: BlueprintCheckData): string {
+  const lines = data.changes.map(changeLine);
+  if (lines.length === 0) return `Level ${data.level} is complete.`;
+  return [`Level ${data.level} needs ${lines.length} change${lines.length === 1 ? '' : 's'}:`, ...lines].join('\n');
+}
+
 /** `Level 0 is complete.` or `Level 0 needs 2 changes:` followed by the diff lines. */
 export function formatLevelCheck(levelNum: number, check: BlueprintCheck): string {
-  const lines = diffLines(check);
-  if (lines.length === 0) return `Level ${levelNum} is complete.`;
-  return [`Level ${levelNum} needs ${lines.length} change${lines.length === 1 ? '' : 's'}:`, ...lines].join('\n');
+  return formatLevelCheckData(levelCheckData(levelNum, check));
+}
+
+/** The data of a whole blueprint's check: every level's, their changes in order, and the score. */
+export function blueprintCheckData(blueprint: Blueprint, lookup: BlockLookup): BlueprintCheckData {
+  const levels = blueprint.levels.map((l) => levelCheckData(l.level, checkLevel(l, lookup)));
+  return {
+    complete: levels.every((l) => l.complete),
+    changes: levels.flatMap((l) => l.changes),
+    levels,
+    score: blueprintScore(blueprint, lookup),
+  };
+}
+
+/** A whole blueprint's check as text, from its data: every level's {@link formatLevelCheckData}, then the construction score. */
+export function formatBlueprintCheckData(data: BlueprintCheckData): string {
+  const parts = (data.levels ?? []).map(formatLevelCheckData);
+  parts.push(data.complete ? 'The blueprint is complete.' : `Construction score: ${Math.round((data.score ?? 0) * 10) / 10}%.`);
+  return parts.join('\n');
 }
 
 /** Every level's {@link formatLevelCheck}, then the construction score. */
 export function formatBlueprintCheck(blueprint: Blueprint, lookup: BlockLookup): string {
-  const parts = blueprint.levels.map((l) => formatLevelCheck(l.level, checkLevel(l, lookup)));
-  const score = blueprintScore(blueprint, lookup);
-  const done = parts.every((p) => p.endsWith('is complete.'));
-  parts.push(done ? 'The blueprint is complete.' : `Construction score: ${Math.round(score * 10) / 10}%.`);
-  return parts.join('\n');
+  return formatBlueprintCheckData(blueprintCheckData(blueprint, lookup));
 }
 
 /** One level as text: its origin, the mapping of cells to positions, and its rows. */

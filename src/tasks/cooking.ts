@@ -6,17 +6,16 @@
  * harvested full-grown crop gives at least one of its item, a killed animal at least one raw meat
  * (a rabbit: 0–1 rabbit, so a hunt may need repeating).
  */
+import type { WorldSupply } from '../game/production.ts';
 
-/** How one item is had from the cooking world. */
-export type CookingSupply =
-  /** Dig a block (full-grown crop, sugar cane, mushroom): `!collectBlocks(block, n)`. */
-  | { kind: 'block'; block: string; where: string }
-  /** Kill an animal: `!attack(mob)`. */
-  | { kind: 'hunt'; mob: string; where: string }
-  /** Use an item on an animal: `!useItemOnEntity(tool, mob)` (milking a cow uses up the bucket). */
-  | { kind: 'use'; tool: string; mob: string; where: string };
+/** How one item is had from the cooking world (see {@link WorldSupply}). */
+export type CookingSupply = WorldSupply;
 
-/** Items the cooking world gives, by item name. */
+/**
+ * Items the cooking world gives, by item name: benchmark data, passed as data to whoever plans in
+ * that world (the task runner gives it to the agents as their task's `supplies`; the offline
+ * policy plans with it).
+ */
 export const COOKING_SUPPLIES: Readonly<Record<string, CookingSupply>> = {
   wheat: { kind: 'block', block: 'wheat', where: 'the farm' },
   wheat_seeds: { kind: 'block', block: 'wheat', where: 'the farm' },

@@ -14,7 +14,15 @@
  *   out to the agents by material.
  */
 import type { GameData } from '../game/data.ts';
-import { type Counts, addCounts, formatCounts, planProduction, type ProductionSources, usableRecipes } from '../game/production.ts';
+import {
+  type Counts,
+  addCounts,
+  formatCounts,
+  planProduction,
+  type ProductionSources,
+  supplySource,
+  usableRecipes,
+} from '../game/production.ts';
 import { recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
 import { COOKING_DISHES, COOKING_PANTRY, COOKING_SUPPLIES } from './cooking.ts';
 import type { Task } from './schema.ts';
@@ -201,15 +209,8 @@ export interface CookingOptions extends GenerateOptions {
 /** Production sources of the cooking world: every supply, a furnace and smoker, a crafting table. */
 export const COOKING_WORLD_SOURCES: ProductionSources = {
   gather: (item) => {
-    const s = COOKING_SUPPLIES[item];
-    if (!s) return undefined;
-    const command =
-      s.kind === 'block'
-        ? (n: number) => `!collectBlocks("${s.block}", ${n})`
-        : s.kind === 'hunt'
-          ? () => `!attack("${s.mob}")`
-          : () => `!useItemOnEntity("${s.tool}", "${s.mob}")`;
-    return { item, command, perAction: 1, where: s.where, ...(s.kind === 'use' ? { consumes: { [s.tool]: 1 } } : {}) };
+    const supply = COOKING_SUPPLIES[item];
+    return supply ? supplySource(item, supply) : undefined;
   },
   smelt: true,
   tableNearby: true,

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { ActionRunner } from '../../src/agent/action-runner.ts';
 import { SerialQueue } from '../../src/agent/serial-queue.ts';
+import { done, failure, SkillError } from '../../src/skills/outcome.ts';
 import { sleep } from '../../src/util/abort.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
@@ -65,6 +66,81 @@ test('errors are reported, not thrown', async () => {
     throw new Error('no crafting table nearby');
   });
   expect(result).toMatchObject({ ok: false, interrupted: false, output: '!bad failed: no crafting table nearby' });
+});
+
+test("every run ends in an outcome: the action's own, or the runner's code for a stop, a time bound or an error", async () => {
+  const runner = new ActionRunner({ timeoutMs: 1000 });
+  // A mode's text is an `ok` outcome; nothing at all is `<label> done.`
+  expect((await runner.run('mode:x', async () => 'fled')).outcome).toEqual({ ok: true, code: 'ok', text: 'fled' });
+  expect((await runner.run('!quiet', async () => undefined)).outcome).toEqual({ ok: true, code: 'ok', text: '!quiet done.' });
+  // A command's outcome is kept as it is, failures included; `output` is its text.
+  const collected = done('Collected 3 oak_log.', { gained: { oak_log: 3 } });
+  expect(await runner.run('!collectBlocks', async () => collected)).toMatchObject({
+    outcome: collected,
+    output: 'Collected 3 oak_log.',
+    ok: true,
+    interrupted: false,
+    timedOut: false,
+  });
+  const none = failure('not_found', 'No oak_log within 64 blocks.', { sought: { kind: 'block', name: 'oak_log', range: 64 } });
+  expect(await runner.run('!collectBlocks', async () => none)).toMatchObject({
+    outcome: none,
+    output: none.text,
+    ok: false,
+    interrupted: false,
+  });
+
+  // Thrown: a SkillError keeps its code and data under the runner's words; anything else is `failed`.
+  const refused = await runner.run('!placeBlockAt', async () => {
+    throw new SkillError('refused_by_server', 'Server refused to place stone at (1, 2, 3): the block is still air', {
+      position: { x: 1, y: 2, z: 3 },
+    });
+  });
+  expect(refused.outcome).toEqual({
+    ok: false,
+    code: 'refused_by_server',
+    text: '!placeBlockAt failed: Server refused to place stone at (1, 2, 3): the block is still air',
+    data: { position: { x: 1, y: 2, z: 3 } },
+  });
+  expect((await runner.run('!bad', () => Promise.reject(new Error('boom')))).outcome).toEqual({
+    ok: false,
+    code: 'failed',
+    text: '!bad failed: boom',
+  });
+
+  // Its time bound: `timeout`, whatever the action threw.
+  const slow = await runner.run('!slow', (signal) => sleep(10_000, signal).then(() => 'never'), 50);
+  expect(slow).toMatchObject({
+    ok: false,
+    timedOut: true,
+    interrupted: false,
+    outcome: { code: 'timeout', text: expect.stringMatching(/^!slow stopped: it took longer than/) },
+  });
+});
+
+test('a stopped action is `interrupted`; what its SkillError knew when it stopped stays with the outcome', async () => {
+  const runner = new ActionRunner({ timeoutMs: 10_000 });
+  let started = false;
+  const giving = runner.run('!givePlayer', async (signal) => {
+    started = true;
+    try {
+      await sleep(10_000, signal);
+    } catch {
+      throw new SkillError('interrupted', 'stopped', {
+        handOver: { to: 'Jill', item: 'stick', count: 2, received: 1, takenBy: {}, takenBack: 0, left: 0 },
+      });
+    }
+    return done('never');
+  });
+  await waitUntil(() => started, 'the action to start');
+  await runner.stop('interrupted by Jill');
+  expect((await giving).outcome).toEqual({
+    ok: false,
+    code: 'interrupted',
+    text: '!givePlayer was interrupted by Jill.',
+    data: { handOver: { to: 'Jill', item: 'stick', count: 2, received: 1, takenBy: {}, takenBack: 0, left: 0 } },
+  });
+  expect((await giving).interrupted).toBe(true);
 });
 
 test('the serial queue runs jobs one at a time, in order, past failures', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { waitUntil } from '../helpers/world.ts';
-import { expectStopsWithin1s, run, useWorld } from './agent-world.ts';
+import { expectStopsWithin1s, outcome, run, useWorld } from './agent-world.ts';
 
 const w = useWorld();
 
@@ -16,11 +16,15 @@ describe('modes and control', () => {
     modes.set('hunting', false);
     try {
       expect(await run(w.andy, '!modes')).toMatch(/^self_preservation: ON/m);
-      expect(await run(w.andy, '!setMode("Hunting", on)')).toBe('Mode hunting is now on.');
+      expect(await outcome(w.andy, '!setMode("Hunting", on)')).toEqual({ ok: true, code: 'ok', text: 'Mode hunting is now on.' });
       expect(modes.isOn('hunting')).toBe(true);
       expect(await run(w.andy, '!modes')).toMatch(/^hunting: ON/m);
       expect(await run(w.andy, '!setMode("hunting", true)')).toBe('Mode hunting is already on.');
-      expect(await run(w.andy, '!setMode("flying", true)')).toMatch(/No mode "flying". Modes: self_preservation, /);
+      expect(await outcome(w.andy, '!setMode("flying", true)')).toMatchObject({
+        ok: false,
+        code: 'invalid',
+        text: expect.stringMatching(/^!setMode failed: No mode "flying". Modes: self_preservation, /),
+      });
       // !stay pauses the modes for its duration and resumes them afterwards.
       const pending = run(w.andy, '!stay(5)');
       await waitUntil(() => modes.list().every((m) => m.paused), 'modes paused during !stay');

@@ -13,6 +13,7 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
+import type { Outcome } from '../../src/skills/outcome.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
 import { blockById, itemByName } from '../../src/game/data.ts';
@@ -65,6 +66,23 @@ export async function run(agent: Agent, text: string): Promise<string> {
   const parsed = parseCommand(text, agent.commands, names);
   if (parsed.kind !== 'command') throw new Error(`not a command: ${text} (${JSON.stringify(parsed)})`);
   return agent.execute(parsed);
+}
+
+/**
+ * Runs `text` as {@link run} does and returns its typed outcome as the agent's journal recorded
+ * it (without the command's name and arguments): code, data and the text the model reads.
+ */
+export async function outcome(agent: Agent, text: string): Promise<Outcome> {
+  const parsed = parseCommand(text, agent.commands, names);
+  if (parsed.kind !== 'command') throw new Error(`not a command: ${text} (${JSON.stringify(parsed)})`);
+  const cursor = agent.journal.last;
+  const said = await agent.execute(parsed, 'test');
+  const entry = agent.journal
+    .since(cursor)
+    .find((e) => e.kind === 'outcome' && e.by === 'test' && e.outcome.command === parsed.command.name && e.outcome.text === said);
+  if (entry?.kind !== 'outcome') throw new Error(`${text}: no outcome in the journal for "${said}"`);
+  const { command: _command, args: _args, ...reported } = entry.outcome;
+  return reported;
 }
 
 export function count(agent: Agent, item: string): number {

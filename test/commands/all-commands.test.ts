@@ -10,7 +10,7 @@ import type { CommandDef } from '../../src/commands/registry.ts';
 
 const dir = fileURLToPath(new URL('../../src/commands/', import.meta.url));
 /** The registry's machinery, not commands. */
-const MACHINERY = ['context.ts', 'index.ts', 'journal.ts', 'parser.ts', 'readme-table.ts', 'registry.ts', 'tools.ts'];
+const MACHINERY = ['context.ts', 'index.ts', 'journal.ts', 'parser.ts', 'readme-table.ts', 'registry.ts', 'skill-commands.ts', 'tools.ts'];
 const topicFiles = readdirSync(dir).filter((f) => f.endsWith('.ts') && !MACHINERY.includes(f));
 
 const camel = (file: string) => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());

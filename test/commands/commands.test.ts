@@ -17,6 +17,7 @@ import { testSettings } from '../helpers/version.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { connectBot, serverPlayer, waitUntil } from '../helpers/world.ts';
+import { outcome } from './agent-world.ts';
 import { blockById, blockByName, itemByName } from '../../src/game/data.ts';
 
 const settings = testSettings();
@@ -151,7 +152,9 @@ describe('query commands', () => {
     await clear(andy);
     expect(await run(andy, '!inventory')).toContain('Inventory: empty');
     await give(andy, 'oak_log', 2);
-    expect(await run(andy, '!inventory')).toContain('Inventory: 2 oak_log');
+    const inventory = await outcome(andy, '!inventory');
+    expect(inventory.text).toContain('Inventory: 2 oak_log');
+    expect(inventory).toMatchObject({ ok: true, code: 'ok', data: { inventory: { oak_log: 2 } } });
     await expectServerCount('Andy', 'oak_log', 2);
   });
 
@@ -190,9 +193,11 @@ describe('query commands', () => {
   test('!getCraftingPlan (quantity 1 by default, as in the reference) names what is missing and the steps', async () => {
     await clear(andy);
     await give(andy, 'oak_log', 1);
-    const out = await run(andy, '!getCraftingPlan("wooden_pickaxe")');
+    const plan = await outcome(andy, '!getCraftingPlan("wooden_pickaxe")');
+    const out = plan.text;
     // No crafting table around: 4 planks for one + 3 planks + 2 sticks (2 planks) = 9 planks = 3 logs; one is held.
     expect(out).toContain('missing: 2 oak_log');
+    expect(plan).toMatchObject({ ok: true, code: 'ok', data: { missing: { oak_log: 2 } } });
     expect(out).toContain('- Craft 4 oak_planks -> 1 crafting_table');
     expect(out).toMatch(/Craft .*-> \d+ oak_planks/);
     expect(out).toMatch(/-> 1 wooden_pickaxe \(needs a crafting table\)/);
@@ -205,8 +210,9 @@ describe('action commands', () => {
   test('!craftRecipe("oak_planks", 4) crafts the recipe 4 times, as in the reference: 4 oak_logs become 16 planks', async () => {
     await clear(andy);
     await give(andy, 'oak_log', 5);
-    const out = await run(andy, '!craftRecipe("oak_planks", 4)');
-    expect(out).toContain('Crafted 16 oak_planks (4 crafts)');
+    const crafted = await outcome(andy, '!craftRecipe("oak_planks", 4)');
+    expect(crafted.text).toContain('Crafted 16 oak_planks (4 crafts)');
+    expect(crafted).toMatchObject({ ok: true, code: 'ok', data: { gained: { oak_planks: 16 }, spent: { oak_log: 4 } } });
     expect(count(andy, 'oak_planks')).toBe(16);
     expect(count(andy, 'oak_log')).toBe(1);
     await expectServerCount('Andy', 'oak_planks', 16);
@@ -216,17 +222,34 @@ describe('action commands', () => {
   test('!craftRecipe crafts as often as the ingredients allow and says so', async () => {
     await clear(andy);
     await give(andy, 'oak_log', 2);
-    const out = await run(andy, '!craftRecipe("oak_planks", 3)');
-    expect(out).toContain('Crafted 8 oak_planks');
-    expect(out).toContain('that is 2 of the 3 crafts asked for');
+    const crafted = await outcome(andy, '!craftRecipe("oak_planks", 3)');
+    expect(crafted.text).toContain('Crafted 8 oak_planks');
+    expect(crafted.text).toContain('that is 2 of the 3 crafts asked for');
+    expect(crafted).toMatchObject({ ok: false, code: 'partial', data: { gained: { oak_planks: 8 }, spent: { oak_log: 2 } } });
     await expectServerCount('Andy', 'oak_planks', 8);
+  });
+
+  test('!craftRecipe without the ingredients names what is missing, as data too; an item without a recipe is not_found', async () => {
+    await clear(andy);
+    const missing = await outcome(andy, '!craftRecipe("stick", 1)');
+    expect(missing.text).toBe('You cannot craft stick yet: you are missing 2 oak_planks.');
+    expect(missing).toMatchObject({ ok: false, code: 'missing_items', data: { missing: { oak_planks: 2 } } });
+    await give(andy, 'oak_log', 1);
+    const first = await outcome(andy, '!craftRecipe("stick", 1)');
+    expect(first.text).toMatch(/^You cannot craft stick directly: craft its ingredients first \(oak_planks -> stick\)\.$/);
+    expect(first).toMatchObject({ code: 'missing_items', data: { missing: { oak_planks: 4 } } });
+    const none = await outcome(andy, '!craftRecipe("flint", 1)');
+    expect(none.text).toBe('!craftRecipe failed: flint has no crafting recipe; it must be found, mined or smelted.');
+    expect(none).toMatchObject({ ok: false, code: 'not_found', data: { sought: { kind: 'recipe', name: 'flint' } } });
+    expect(count(andy, 'oak_log')).toBe(1);
   });
 
   test('!craftItems("oak_planks", 4) counts items wanted: 1 oak_log becomes 4 planks', async () => {
     await clear(andy);
     await give(andy, 'oak_log', 2);
-    const out = await run(andy, '!craftItems("oak_planks", 4)');
-    expect(out).toContain('Crafted 4 oak_planks (1 craft)');
+    const crafted = await outcome(andy, '!craftItems("oak_planks", 4)');
+    expect(crafted.text).toContain('Crafted 4 oak_planks (1 craft)');
+    expect(crafted).toMatchObject({ code: 'ok', data: { gained: { oak_planks: 4 }, spent: { oak_log: 1 } } });
     expect(count(andy, 'oak_log')).toBe(1);
     await expectServerCount('Andy', 'oak_planks', 4);
     await expectServerCount('Andy', 'oak_log', 1);
@@ -238,8 +261,12 @@ describe('action commands', () => {
     await give(andy, 'crafting_table', 1);
     await give(andy, 'oak_planks', 3);
     await give(andy, 'stick', 2);
-    const out = await run(andy, '!craftRecipe("wooden_pickaxe", 1)');
-    expect(out).toContain('Crafted 1 wooden_pickaxe');
+    const crafted = await outcome(andy, '!craftRecipe("wooden_pickaxe", 1)');
+    expect(crafted.text).toContain('Crafted 1 wooden_pickaxe');
+    expect(crafted).toMatchObject({
+      code: 'ok',
+      data: { gained: { wooden_pickaxe: 1 }, spent: { crafting_table: 1, oak_planks: 3, stick: 2 } },
+    });
     expect(count(andy, 'wooden_pickaxe')).toBe(1);
     for (const used of ['crafting_table', 'oak_planks', 'stick']) expect(count(andy, used)).toBe(0);
     await expectServerCount('Andy', 'wooden_pickaxe', 1);
@@ -253,10 +280,12 @@ describe('action commands', () => {
   test('!placeHere("crafting_table") puts a block next to the bot', async () => {
     await clear(andy);
     await give(andy, 'crafting_table', 1);
-    const out = await run(andy, '!placeHere("crafting_table")');
+    const placed = await outcome(andy, '!placeHere("crafting_table")');
+    const out = placed.text;
     const m = /Placed crafting_table at \((-?\d+), (-?\d+), (-?\d+)\)/.exec(out);
     expect(m, out).not.toBeNull();
     const pos = new Vec3(Number(m![1]), Number(m![2]), Number(m![3]));
+    expect(placed).toMatchObject({ code: 'ok', data: { position: { x: pos.x, y: pos.y, z: pos.z }, spent: { crafting_table: 1 } } });
     expect(andy.bot.blockAt(pos)?.name).toBe('crafting_table');
     expect(await serverBlock(pos)).toBe('crafting_table');
     expect(await serverBlock(pos.offset(0, -1, 0))).toBe('grass_block');
@@ -300,19 +329,39 @@ describe('action commands', () => {
     await clear(andy);
     await clear(jill);
     await give(andy, 'oak_planks', 5);
-    const out = await run(andy, '!givePlayer("Jill", "oak_planks", 2)');
-    expect(out, out).toContain('Gave 2 oak_planks to Jill');
+    const gave = await outcome(andy, '!givePlayer("Jill", "oak_planks", 2)');
+    expect(gave.text, gave.text).toContain('Gave 2 oak_planks to Jill');
+    expect(gave).toMatchObject({ ok: true, code: 'ok' });
+    expect(gave.data?.handOver).toEqual({ to: 'Jill', item: 'oak_planks', count: 2, received: 2, takenBy: {}, takenBack: 0, left: 3 });
     expect(count(andy, 'oak_planks')).toBe(3);
     await waitUntil(() => count(jill, 'oak_planks') === 2, 'Jill holds 2 oak_planks', 3_000);
     await expectServerCount('Andy', 'oak_planks', 3);
     await expectServerCount('Jill', 'oak_planks', 2);
   });
 
+  test('!givePlayer without the item, or to nobody online: the code says which, and the hand-over that was not made', async () => {
+    await clear(andy);
+    const none = await outcome(andy, '!givePlayer("Jill", "diamond", 2)');
+    expect(none.text).toBe('!givePlayer failed: You have no diamond. Inventory: empty.');
+    expect(none).toMatchObject({ ok: false, code: 'missing_items', data: { missing: { diamond: 2 } } });
+    expect(none.data?.handOver).toMatchObject({ to: 'Jill', item: 'diamond', count: 0, received: 0, left: 0 });
+    await give(andy, 'oak_planks', 1);
+    const nobody = await outcome(andy, '!givePlayer("Nobody", "oak_planks", 1)');
+    expect(nobody.text).toMatch(/^!givePlayer failed: No player named Nobody is online\./);
+    expect(nobody).toMatchObject({
+      code: 'not_found',
+      data: { sought: { kind: 'player', name: 'Nobody' }, handOver: { count: 0, left: 1 } },
+    });
+    expect(count(andy, 'oak_planks')).toBe(1);
+  });
+
   test('!goToCoordinates ends within closeness of the target', async () => {
     const start = andy.bot.entity.position.floored();
     const target = start.offset(9, 0, -6);
-    const out = await run(andy, `!goToCoordinates(${target.x}, ${target.y}, ${target.z}, 1)`);
-    expect(out).toMatch(/^Reached \(/);
+    const reached = await outcome(andy, `!goToCoordinates(${target.x}, ${target.y}, ${target.z}, 1)`);
+    expect(reached.text).toMatch(/^Reached \(/);
+    const feet = andy.bot.entity.position.floored();
+    expect(reached).toMatchObject({ code: 'ok', data: { position: { x: feet.x, y: feet.y, z: feet.z } } });
     expect(andy.bot.entity.position.distanceTo(target.offset(0.5, 0, 0.5))).toBeLessThanOrEqual(1.8);
     await waitUntil(() => serverPosition('Andy').distanceTo(andy.bot.entity.position) < 0.3, 'server has the new position', 2_000);
   });
@@ -321,15 +370,22 @@ describe('action commands', () => {
     const to = andy.bot.entity.position.floored().offset(-7, 0, 8).offset(0.5, 0, 0.5);
     await teleport(steve, to);
     await waitUntil(() => (andy.bot.players.Steve?.entity?.position.distanceTo(to) ?? 99) < 0.6, 'Andy sees Steve move');
-    const out = await run(andy, '!goToPlayer("Steve", 2)');
-    expect(out).toBe('Reached Steve.');
+    const reached = await outcome(andy, '!goToPlayer("Steve", 2)');
+    expect(reached.text).toBe('Reached Steve.');
+    expect(reached.code).toBe('ok');
+    expect(await outcome(andy, '!goToPlayer("Nobody", 2)')).toMatchObject({
+      ok: false,
+      code: 'not_found',
+      text: expect.stringMatching(/^!goToPlayer failed: No player named Nobody is online\./),
+      data: { sought: { kind: 'player', name: 'Nobody' } },
+    });
     expect(andy.bot.entity.position.distanceTo(steve.entity.position)).toBeLessThanOrEqual(2.6);
     await waitUntil(() => serverPosition('Andy').distanceTo(serverPosition('Steve')) <= 2.6, 'server: Andy near Steve', 2_000);
   });
 
   test('!stop interrupts a long !goToCoordinates within about 1 s and the bot stops', async () => {
     const start = andy.bot.entity.position.clone();
-    const going = run(andy, `!goToCoordinates(${Math.floor(start.x) + 60}, ${Math.floor(start.y)}, ${Math.floor(start.z)}, 1)`);
+    const going = outcome(andy, `!goToCoordinates(${Math.floor(start.x) + 60}, ${Math.floor(start.y)}, ${Math.floor(start.z)}, 1)`);
     await waitUntil(() => horizontal(andy.bot.entity.position, start) > 1.5, 'Andy walks off', 5_000);
     expect(andy.currentAction()).toBe('!goToCoordinates');
     const t0 = Date.now();
@@ -337,7 +393,7 @@ describe('action commands', () => {
     const result = await going;
     const elapsed = Date.now() - t0;
     expect(out).toBe('Stopped !goToCoordinates.');
-    expect(result).toBe('!goToCoordinates was stopped.');
+    expect(result).toMatchObject({ ok: false, code: 'interrupted', text: '!goToCoordinates was stopped.' });
     expect(elapsed).toBeLessThan(1_200);
     expect(andy.currentAction()).toBeUndefined();
     expect(andy.bot.pathfinder.isMoving()).toBe(false);
@@ -358,8 +414,15 @@ describe('action commands', () => {
     const gold = blockByName(server.serv.registry, 'gold_block');
     await server.serv.setBlock(server.serv.overworld, pos, gold.defaultState);
     await waitUntil(() => andy.bot.blockAt(pos)?.name === 'gold_block', 'Andy sees the gold_block');
-    const out = await run(andy, '!searchForBlock("gold_block", 32)');
-    expect(out).toBe(`Found gold_block at (${pos.x}, ${pos.y}, ${pos.z}) and walked to it.`);
+    expect(await outcome(andy, '!searchForBlock("diamond_block", 32)')).toMatchObject({
+      ok: false,
+      code: 'not_found',
+      text: 'No diamond_block within 32 blocks.',
+      data: { sought: { kind: 'block', name: 'diamond_block', range: 32 } },
+    });
+    const found = await outcome(andy, '!searchForBlock("gold_block", 32)');
+    expect(found.text).toBe(`Found gold_block at (${pos.x}, ${pos.y}, ${pos.z}) and walked to it.`);
+    expect(found).toMatchObject({ code: 'ok', data: { position: { x: pos.x, y: pos.y, z: pos.z } } });
     expect(andy.bot.entity.position.distanceTo(pos.offset(0.5, 0, 0.5))).toBeLessThan(2.2);
     await waitUntil(() => serverPosition('Andy').distanceTo(pos.offset(0.5, 0, 0.5)) < 2.2, 'server: Andy at the block', 2_000);
   });
@@ -372,8 +435,9 @@ describe('action commands', () => {
     expect(gold).not.toBeNull();
     const buried = gold!.position.offset(0, -1, 0);
     const around = andy.bot.findBlocks({ matching: grass, maxDistance: 8, count: 1000 });
-    const out = await run(andy, '!collectBlocks("grass_block", 2)');
-    expect(out).toBe('Collected 2 dirt.');
+    const collected = await outcome(andy, '!collectBlocks("grass_block", 2)');
+    expect(collected.text).toBe('Collected 2 dirt.');
+    expect(collected).toMatchObject({ ok: true, code: 'ok', data: { gained: { dirt: 2 } } });
     expect(count(andy, 'dirt')).toBe(2);
     await expectServerCount('Andy', 'dirt', 2);
     const targets = around.filter((pos) => andy.bot.blockAt(pos)?.name !== 'grass_block');
@@ -388,8 +452,12 @@ describe('action commands', () => {
   test("!startConversation and !endConversation change both agents' conversations", async () => {
     expect(andy.conversations.active).toBeUndefined();
     expect(jill.conversations.active).toBeUndefined();
-    const out = await run(andy, '!startConversation("Jill", "Hi Jill, shall we build?")');
-    expect(out).toBe('Started a conversation with Jill.');
+    const notBot = await outcome(andy, '!startConversation("Steve", "Hi")');
+    expect(notBot.text).toMatch(/^!startConversation failed: Steve is not a bot you can converse with\./);
+    expect(notBot).toMatchObject({ ok: false, code: 'not_found', data: { sought: { kind: 'bot', name: 'Steve' } } });
+    expect(andy.conversations.active).toBeUndefined();
+    const started = await outcome(andy, '!startConversation("Jill", "Hi Jill, shall we build?")');
+    expect(started).toMatchObject({ ok: true, code: 'ok', text: 'Started a conversation with Jill.', data: { partner: 'Jill' } });
     expect(andy.conversations.active).toBe('Jill');
     await waitUntil(() => jill.conversations.active === 'Andy', 'Jill is in the conversation');
     await waitUntil(() => jill.history.some((t) => t.content === 'Andy (a bot): Hi Jill, shall we build?'), 'Jill got the message');

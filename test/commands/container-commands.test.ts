@@ -8,7 +8,7 @@ import { countTicks, serverPlayer, waitUntil } from '../helpers/world.ts';
 import { isSleeping } from '../../src/server/features/beds.ts';
 import { blockEntities } from '../../src/server/services/block-entities.ts';
 import { blueprintSchema } from '../../src/tasks/schema.ts';
-import { area, command, count, expectStopsWithin1s, give, run, serverCount, setBlock, useWorld } from './agent-world.ts';
+import { area, command, count, expectStopsWithin1s, give, outcome, run, serverCount, setBlock, useWorld } from './agent-world.ts';
 import { blockByName, itemByName } from '../../src/game/data.ts';
 
 const w = useWorld();
@@ -29,28 +29,49 @@ describe('chests', () => {
     await setBlock(w, chest, 'chest');
     expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} is empty.`);
     await give(w, 'cobblestone', 100); // two stacks: 64 + 36
-    expect(await run(w.andy, '!putInChest("cobblestone", 80)')).toBe(`Put 80 cobblestone in the chest at ${at(chest)}; it now holds 80.`);
+    expect(await outcome(w.andy, '!putInChest("cobblestone", 80)')).toEqual({
+      ok: true,
+      code: 'ok',
+      text: `Put 80 cobblestone in the chest at ${at(chest)}; it now holds 80.`,
+      data: { spent: { cobblestone: 80 } },
+    });
     expect(count(w.andy, 'cobblestone')).toBe(20);
     await waitUntil(() => storedCount(chest, 'cobblestone') === 80, "the server's chest holds 80");
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 20, 'the server has 20 cobblestone left on Andy');
     expect(await run(w.andy, '!viewChest')).toBe(`The chest at ${at(chest)} holds: 80 cobblestone.`);
 
-    expect(await run(w.andy, '!takeFromChest("cobblestone", 70)')).toBe(
-      `Took 70 cobblestone from the chest at ${at(chest)}; you now have 90.`,
-    );
+    expect(await outcome(w.andy, '!takeFromChest("cobblestone", 70)')).toEqual({
+      ok: true,
+      code: 'ok',
+      text: `Took 70 cobblestone from the chest at ${at(chest)}; you now have 90.`,
+      data: { gained: { cobblestone: 70 } },
+    });
     await waitUntil(() => storedCount(chest, 'cobblestone') === 10, "the server's chest holds 10");
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 90, 'the server gives Andy 70 back');
-    expect(await run(w.andy, '!takeFromChest("cobblestone", 64)')).toMatch(
-      /^Took 10 cobblestone .*you now have 100\. The chest only had 10\.$/,
-    );
-    expect(await run(w.andy, '!takeFromChest("dirt", 1)')).toMatch(/has no dirt/);
-    expect(await run(w.andy, '!putInChest("diamond", 1)')).toMatch(/You have no diamond/);
+    const rest = await outcome(w.andy, '!takeFromChest("cobblestone", 64)');
+    expect(rest.text).toMatch(/^Took 10 cobblestone .*you now have 100\. The chest only had 10\.$/);
+    expect(rest).toMatchObject({ ok: false, code: 'partial', data: { gained: { cobblestone: 10 } } });
+    expect(await outcome(w.andy, '!takeFromChest("dirt", 1)')).toMatchObject({
+      code: 'not_found',
+      text: expect.stringMatching(/has no dirt/),
+      data: { sought: { kind: 'item', name: 'dirt' } },
+    });
+    expect(await outcome(w.andy, '!putInChest("diamond", 1)')).toMatchObject({
+      code: 'missing_items',
+      text: '!putInChest failed: You have no diamond.',
+      data: { missing: { diamond: 1 } },
+    });
     expect(w.andy.bot.currentWindow).toBeNull();
   }, 45_000);
 
   test('without a chest within 32 blocks the commands say so', async () => {
     await area(w, 40, 80);
-    expect(await run(w.andy, '!viewChest')).toMatch(/No chest within 32 blocks/);
+    expect(await outcome(w.andy, '!viewChest')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: '!viewChest failed: No chest within 32 blocks.',
+      data: { sought: { kind: 'container', name: 'chest', range: 32 } },
+    });
   });
 });
 
@@ -65,9 +86,14 @@ describe('furnaces', () => {
     await give(w, 'oak_planks', 5);
     await give(w, 'coal', 2);
     const clock = countTicks(w.server);
-    const out = await run(w.andy, '!smeltItem("raw_iron", 2)');
+    const smelted = await outcome(w.andy, '!smeltItem("raw_iron", 2)');
     clock.stop();
-    expect(out).toBe(`Smelted 2 raw_iron into iron_ingot in the blast_furnace at ${at(blast)} using 1 coal; you now have 2 iron_ingot.`);
+    expect(smelted).toEqual({
+      ok: true,
+      code: 'ok',
+      text: `Smelted 2 raw_iron into iron_ingot in the blast_furnace at ${at(blast)} using 1 coal; you now have 2 iron_ingot.`,
+      data: { gained: { iron_ingot: 2 }, spent: { coal: 1, raw_iron: 2 } },
+    });
     expect(clock.ticks).toBeLessThan(300); // 2 × 100 ticks in a blast furnace, not 2 × 200
     expect(count(w.andy, 'iron_ingot')).toBe(2);
     expect(count(w.andy, 'raw_iron')).toBe(0);
@@ -91,7 +117,23 @@ describe('furnaces', () => {
     expect(count(w.andy, 'cooked_beef')).toBe(1);
     expect(count(w.andy, 'smoker')).toBe(0);
     expect(w.andy.bot.findBlock({ matching: blockByName(w.andy.bot.registry, 'smoker').id, maxDistance: 4 })).not.toBeNull();
-    expect(await run(w.andy, '!smeltItem("dirt", 1)')).toMatch(/dirt cannot be smelted/);
+    expect(await outcome(w.andy, '!smeltItem("dirt", 1)')).toMatchObject({
+      code: 'invalid',
+      text: expect.stringMatching(/dirt cannot be smelted/),
+    });
+  }, 30_000);
+
+  test('!smeltItem with no furnace, smoker or blast furnace in range or held: not_found, a furnace sought', async () => {
+    await area(w, -40, 120);
+    await give(w, 'beef', 1);
+    await give(w, 'coal', 1);
+    expect(await outcome(w.andy, '!smeltItem("beef", 1)')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: '!smeltItem failed: No smoker or furnace within 32 blocks and you have none to place: craft a furnace from 8 cobblestone.',
+      data: { sought: { kind: 'block', name: 'furnace', range: 32 } },
+    });
+    expect(count(w.andy, 'beef')).toBe(1);
   }, 30_000);
 
   test('!smeltItem stops within 1 s and never restarts; !clearFurnace empties the furnace', async () => {
@@ -100,9 +142,15 @@ describe('furnaces', () => {
     await setBlock(w, furnace, 'furnace');
     await give(w, 'raw_gold', 3);
     await give(w, 'coal', 1);
-    const pending = run(w.andy, '!smeltItem("raw_gold", 3)');
+    const pending = outcome(w.andy, '!smeltItem("raw_gold", 3)');
     await waitUntil(() => storedCount(furnace, 'raw_gold') === 3, 'the raw gold is in the furnace');
-    expect(await expectStopsWithin1s(w.andy, pending)).toMatch(/stopped|aborted/i);
+    expect(
+      await expectStopsWithin1s(
+        w.andy,
+        pending.then((o) => o.text),
+      ),
+    ).toMatch(/stopped|aborted/i);
+    expect((await pending).code).toBe('interrupted');
     expect(w.andy.bot.currentWindow).toBeNull();
     // The smelting loop looks at the furnace every 250 ms: 10 game ticks (500 ms) later it has not
     // come back (no action, no window open).
@@ -110,8 +158,9 @@ describe('furnaces', () => {
     expect(w.andy.currentAction()).toBeUndefined();
     expect(w.andy.bot.currentWindow).toBeNull();
 
-    const out = await run(w.andy, '!clearFurnace');
-    expect(out).toMatch(new RegExp(`^Took .*raw_gold.* out of the furnace at \\(${furnace.x}, ${furnace.y}, ${furnace.z}\\)\\.$`));
+    const cleared = await outcome(w.andy, '!clearFurnace');
+    expect(cleared.text).toMatch(new RegExp(`^Took .*raw_gold.* out of the furnace at \\(${furnace.x}, ${furnace.y}, ${furnace.z}\\)\\.$`));
+    expect(cleared).toMatchObject({ ok: true, code: 'ok', data: { gained: { raw_gold: 3 } } });
     expect(count(w.andy, 'raw_gold')).toBe(3);
     const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, furnace);
     await waitUntil(() => !!entity && entity.slots.every((s) => !s), "the server's furnace is empty");
@@ -123,11 +172,20 @@ describe('beds', () => {
   test('!goToBed ignores bedrock, sleeps in a bed at night and wakes in the morning', async () => {
     const base = await area(w, 0, 60);
     await setBlock(w, base.offset(2, -1, 0), 'bedrock');
-    expect(await run(w.andy, '!goToBed')).toMatch(/No bed within 32 blocks/);
+    expect(await outcome(w.andy, '!goToBed')).toMatchObject({
+      code: 'not_found',
+      text: expect.stringMatching(/No bed within 32 blocks/),
+      data: { sought: { kind: 'block', name: 'bed', range: 32 } },
+    });
     const foot = base.offset(6, 0, 2);
     await setBlock(w, foot, 'red_bed[facing=east,part=foot]');
     await setBlock(w, foot.offset(1, 0, 0), 'red_bed[facing=east,part=head]');
-    expect(await run(w.andy, '!goToBed')).toMatch(/could not sleep in the red_bed .*night/);
+    expect(await outcome(w.andy, '!goToBed')).toMatchObject({
+      ok: false,
+      code: 'failed',
+      text: expect.stringMatching(/could not sleep in the red_bed .*night/),
+      data: { position: { x: foot.x, y: foot.y, z: foot.z } },
+    });
     command(w, '/time set 14000');
     await waitUntil(() => w.andy.bot.time.timeOfDay >= 14000, 'it is night for Andy');
     try {
@@ -138,8 +196,9 @@ describe('beds', () => {
       await waitUntil(() => !isSleeping(serverPlayer(w.server, 'Andy')), 'Andy gets up', 3_000);
 
       command(w, '/gamemode spectator Steve'); // the night is skipped only when every player sleeps
-      const out = await run(w.andy, '!goToBed');
-      expect(out).toMatch(/^Slept in the red_bed at \(-?\d+, -?\d+, -?\d+\); woke up at time of day \d+\.$/);
+      const slept = await outcome(w.andy, '!goToBed');
+      expect(slept.text).toMatch(/^Slept in the red_bed at \(-?\d+, -?\d+, -?\d+\); woke up at time of day \d+\.$/);
+      expect(slept.code).toBe('ok');
       await waitUntil(() => w.andy.bot.time.timeOfDay < 12_000, 'it is morning for Andy', 3_000);
       expect(Number(w.server.serv.time) % 24_000).toBeLessThan(12_000);
       expect(w.andy.bot.isSleeping).toBe(false);
@@ -175,13 +234,18 @@ describe('blueprints', () => {
         },
       ],
     });
-    expect(await run(w.andy, '!checkBlueprint')).toMatch(/no blueprint/);
+    expect(await outcome(w.andy, '!checkBlueprint')).toEqual({
+      ok: false,
+      code: 'unavailable',
+      text: 'You have no blueprint: this is not a construction task.',
+    });
     w.andy.setTask({ blueprint });
     try {
       await setBlock(w, o, 'stone');
       await setBlock(w, o.offset(1, 0, 0), 'dirt');
       await setBlock(w, o.offset(0, 0, 1), 'cobblestone');
-      expect(await run(w.andy, '!checkBlueprintLevel(0)')).toBe(
+      const level0 = await outcome(w.andy, '!checkBlueprintLevel(0)');
+      expect(level0.text).toBe(
         [
           'Level 0 needs 3 changes:',
           `Replace the dirt at (${o.x + 1}, ${o.y}, ${o.z}) with stone`,
@@ -189,19 +253,45 @@ describe('blueprints', () => {
           `Place oak_planks at (${o.x + 1}, ${o.y}, ${o.z + 1})`,
         ].join('\n'),
       );
-      expect(await run(w.andy, '!checkBlueprint')).toMatch(
+      // The same changes as data, in the text's order.
+      const level0Changes = [
+        { action: 'replace', position: { x: o.x + 1, y: o.y, z: o.z }, block: 'stone', current: 'dirt' },
+        { action: 'remove', position: { x: o.x, y: o.y, z: o.z + 1 }, current: 'cobblestone' },
+        { action: 'place', position: { x: o.x + 1, y: o.y, z: o.z + 1 }, block: 'oak_planks' },
+      ];
+      expect(level0).toMatchObject({ ok: true, code: 'ok', data: { blueprint: { level: 0, complete: false, changes: level0Changes } } });
+      const whole = await outcome(w.andy, '!checkBlueprint');
+      expect(whole.text).toMatch(
         new RegExp(`Level 1 needs 1 change:\\nPlace stone at \\(${o.x}, ${o.y + 1}, ${o.z}\\)\\nConstruction score: 20%\\.$`),
       );
+      expect(whole.data?.blueprint).toMatchObject({
+        complete: false,
+        score: 20,
+        changes: [...level0Changes, { action: 'place', position: { x: o.x, y: o.y + 1, z: o.z }, block: 'stone' }],
+      });
+      expect(whole.data?.blueprint?.levels?.map((l) => l.level)).toEqual([0, 1]);
       expect(await run(w.andy, '!getBlueprintLevel(1)')).toContain(`Level 1 at y=${o.y + 1}`);
       expect(await run(w.andy, '!getBlueprint')).toMatch(/^Materials: 3 stone, 1 oak_planks\n/);
-      expect(await run(w.andy, '!getBlueprintLevel(4)')).toMatch(/has no level 4; its levels are 0, 1/);
+      expect(await outcome(w.andy, '!getBlueprintLevel(4)')).toMatchObject({
+        code: 'invalid',
+        text: expect.stringMatching(/has no level 4; its levels are 0, 1/),
+      });
+      expect(await outcome(w.andy, '!checkBlueprintLevel(4)')).toMatchObject({
+        code: 'invalid',
+        text: 'The blueprint has no level 4; its levels are 0, 1.',
+      });
 
       command(w, `/setblock ${o.x + 1} ${o.y} ${o.z} stone`);
       command(w, `/setblock ${o.x} ${o.y} ${o.z + 1} air`);
       command(w, `/setblock ${o.x + 1} ${o.y} ${o.z + 1} oak_planks`);
       await setBlock(w, o.offset(0, 1, 0), 'stone');
       await waitUntil(() => w.andy.bot.blockAt(o.offset(1, 0, 1))?.name === 'oak_planks', 'Andy sees the planks');
-      expect(await run(w.andy, '!checkBlueprint')).toBe('Level 0 is complete.\nLevel 1 is complete.\nThe blueprint is complete.');
+      expect(await outcome(w.andy, '!checkBlueprint')).toMatchObject({
+        code: 'ok',
+        text: 'Level 0 is complete.\nLevel 1 is complete.\nThe blueprint is complete.',
+        data: { blueprint: { complete: true, changes: [], score: 100 } },
+      });
+      expect((await outcome(w.andy, '!checkBlueprintLevel(1)')).data?.blueprint).toEqual({ level: 1, complete: true, changes: [] });
     } finally {
       w.andy.clearTask();
       command(w, `/fill ${o.x} ${o.y} ${o.z} ${o.x + 1} ${o.y + 1} ${o.z + 1} air`);

@@ -3,6 +3,7 @@
  * command set over a fake context ({@link FakeCtx}) whose commands only log that they ran.
  */
 import { CommandRegistry, defineCommand, defineCommandFor, type CommandDef } from '../../src/commands/registry.ts';
+import { done } from '../../src/skills/outcome.ts';
 
 export interface FakeCtx {
   log: string[];
@@ -23,7 +24,7 @@ export const collectBlocks = define({
     const t: string = type;
     const n: number = num;
     ctx.log.push(`collect ${n} ${t}`);
-    return undefined;
+    return done('ok');
   },
 });
 
@@ -35,7 +36,7 @@ export const stats = defineCommand({
   params: {},
   async perform(ctx: FakeCtx) {
     ctx.log.push('stats');
-    return 'ok';
+    return done('ok');
   },
 });
 
@@ -46,7 +47,7 @@ const simple = (name: string, kind: 'query' | 'action', description: string): Co
     description,
     params: {},
     async perform() {
-      return undefined;
+      return done('ok');
     },
   });
 
@@ -65,7 +66,7 @@ export const defs: CommandDef<FakeCtx>[] = [
     description: 'Pursue a long-term goal until !endGoal.',
     params: { selfPrompt: { type: 'string', description: 'the goal' } },
     async perform() {
-      return undefined;
+      return done('ok');
     },
   }),
   collectBlocks,
@@ -78,7 +79,7 @@ export const defs: CommandDef<FakeCtx>[] = [
       num: { type: 'int', description: 'times to craft', domain: [1, 100] },
     },
     async perform() {
-      return undefined;
+      return done('ok');
     },
   }),
   define({
@@ -92,7 +93,7 @@ export const defs: CommandDef<FakeCtx>[] = [
       closeness: { type: 'float', description: 'stop within', domain: [0, Infinity] },
     },
     async perform() {
-      return undefined;
+      return done('ok');
     },
   }),
   define({
@@ -105,7 +106,7 @@ export const defs: CommandDef<FakeCtx>[] = [
     },
     async perform(_ctx, { on }) {
       const b: boolean = on;
-      return String(b);
+      return done(String(b));
     },
   }),
   define({
@@ -117,7 +118,7 @@ export const defs: CommandDef<FakeCtx>[] = [
       message: { type: 'string', description: 'first message' },
     },
     async perform() {
-      return undefined;
+      return done('ok');
     },
   }),
   define({
@@ -126,7 +127,7 @@ export const defs: CommandDef<FakeCtx>[] = [
     description: 'Stay put, modes paused.',
     params: { seconds: { type: 'int', description: '-1 = forever', domain: [-1, 86400] } },
     async perform() {
-      return undefined;
+      return done('ok');
     },
   }),
 ];

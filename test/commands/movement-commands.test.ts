@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
-import { command, expectStopsWithin1s, run, serverMobs, serverPosition, useWorld, summon, teleport } from './agent-world.ts';
+import { command, expectStopsWithin1s, outcome, run, serverMobs, serverPosition, useWorld, summon, teleport } from './agent-world.ts';
 
 const w = useWorld();
 
@@ -26,7 +26,13 @@ describe('movement', () => {
     const base = w.origin.offset(-20, 0, 0);
     await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
     await teleport(w, w.steve, base.offset(4.5, 0, 0.5));
-    const pending = run(w.andy, '!followPlayer("Steve", 2)');
+    expect(await outcome(w.andy, '!followPlayer("Nobody", 2)')).toMatchObject({
+      code: 'not_found',
+      text: '!followPlayer failed: No player named Nobody is online.',
+      data: { sought: { kind: 'player', name: 'Nobody' } },
+    });
+    const following = outcome(w.andy, '!followPlayer("Steve", 2)');
+    const pending = following.then((o) => o.text);
     await waitUntil(() => w.andy.currentAction() === '!followPlayer', 'following starts');
     // Steve moves twice; Andy must catch up each time without a new command.
     for (const spot of [base.offset(4.5, 0, 10.5), base.offset(-5.5, 0, 10.5)]) {
@@ -36,6 +42,7 @@ describe('movement', () => {
     expect(w.andy.currentAction()).toBe('!followPlayer');
     const out = await expectStopsWithin1s(w.andy, pending);
     expect(out).toMatch(/stopped/);
+    expect((await following).code).toBe('interrupted');
   }, 45_000);
 
   test('!stay(-1) holds until !stop (within 1 s); !stay(1) ends by itself', async () => {
@@ -47,14 +54,16 @@ describe('movement', () => {
     await expectStopsWithin1s(w.andy, pending);
 
     const t0 = Date.now();
-    expect(await run(w.andy, '!stay(1)')).toBe('Stayed for 1 s.');
+    expect(await outcome(w.andy, '!stay(1)')).toEqual({ ok: true, code: 'ok', text: 'Stayed for 1 s.' });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
   });
 
   test('!moveAway walks at least the distance asked', async () => {
     const start = serverPosition(w, 'Andy');
-    const out = await run(w.andy, '!moveAway(6)');
-    expect(out).toMatch(/^Moved/);
+    const moved = await outcome(w.andy, '!moveAway(6)');
+    expect(moved.text).toMatch(/^Moved/);
+    const feet = w.andy.bot.entity.position.floored();
+    expect(moved).toMatchObject({ code: 'ok', data: { position: { x: feet.x, y: feet.y, z: feet.z } } });
     expect(serverPosition(w, 'Andy').distanceTo(start)).toBeGreaterThanOrEqual(5.5);
   }, 30_000);
 
@@ -62,19 +71,31 @@ describe('movement', () => {
     const base = w.origin.offset(20, 0, -20);
     await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
     await summon(w, 'pig', base.offset(12, 0, 0));
-    const out = await run(w.andy, '!searchForEntity("pig", 32)');
-    expect(out).toMatch(/Found a pig/);
+    expect(await outcome(w.andy, '!searchForEntity("cow", 32)')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: 'No cow within 32 blocks.',
+      data: { sought: { kind: 'mob', name: 'cow', range: 32 } },
+    });
+    const found = await outcome(w.andy, '!searchForEntity("pig", 32)');
+    expect(found.text).toMatch(/Found a pig/);
+    expect(found.code).toBe('ok');
     const [pig] = serverMobs(w, 'pig', base, 40);
     expect(pig).toBeDefined();
     expect(serverPosition(w, 'Andy').distanceTo(new Vec3(pig.position.x, pig.position.y, pig.position.z))).toBeLessThan(4);
-    expect(await run(w.andy, '!searchForEntity("pigz", 32)')).toMatch(/not an entity type/);
+    expect(await outcome(w.andy, '!searchForEntity("pigz", 32)')).toMatchObject({
+      code: 'invalid',
+      text: expect.stringMatching(/not an entity type/),
+    });
     command(w, '/kill @e[type=pig]');
   }, 30_000);
 
   test("!rememberHere, !savedPlaces and !goToRememberedPlace use the agent's saved places, persisted", async () => {
     const home = w.origin.offset(-10, 0, 15);
     await teleport(w, w.andy.bot, home.offset(0.5, 0, 0.5));
-    expect(await run(w.andy, '!rememberHere("Home Base")')).toContain(`(${home.x}, ${home.y}, ${home.z})`);
+    const remembered = await outcome(w.andy, '!rememberHere("Home Base")');
+    expect(remembered.text).toContain(`(${home.x}, ${home.y}, ${home.z})`);
+    expect(remembered).toMatchObject({ code: 'ok', data: { position: { x: home.x, y: home.y, z: home.z } } });
     expect(w.andy.places.get('HOME BASE')).toMatchObject({ x: home.x, y: home.y, z: home.z });
     await w.andy.memoryStore.flush();
     expect(JSON.parse(readFileSync(w.andy.memoryStore.file!, 'utf8')).places['home base']).toMatchObject({
@@ -85,16 +106,24 @@ describe('movement', () => {
     expect(await run(w.andy, '!savedPlaces')).toContain(`home base: (${home.x}, ${home.y}, ${home.z})`);
 
     await teleport(w, w.andy.bot, home.offset(9.5, 0, 0.5));
-    expect(await run(w.andy, '!goToRememberedPlace("home base")')).toMatch(/Arrived/);
+    expect(await outcome(w.andy, '!goToRememberedPlace("home base")')).toMatchObject({
+      code: 'ok',
+      text: expect.stringMatching(/Arrived/),
+      data: { position: { x: home.x, y: home.y, z: home.z } },
+    });
     expect(horizontal(serverPosition(w, 'Andy'), home.offset(0.5, 0, 0.5))).toBeLessThan(1.6);
-    expect(await run(w.andy, '!goToRememberedPlace("nowhere")')).toMatch(/No place called "nowhere". Saved places: home base/);
+    expect(await outcome(w.andy, '!goToRememberedPlace("nowhere")')).toMatchObject({
+      code: 'not_found',
+      text: expect.stringMatching(/No place called "nowhere". Saved places: home base/),
+      data: { sought: { kind: 'place', name: 'nowhere' } },
+    });
   }, 30_000);
 
   test('!lookAtPlayer "at" faces the player, "with" copies their look; !lookAtPosition looks down at the ground', async () => {
     const base = w.origin.offset(0, 0, -15);
     await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
     await teleport(w, w.steve, base.offset(0.5, 0, 6.5)); // due south (+z) of Andy
-    expect(await run(w.andy, '!lookAtPlayer("Steve", "at")')).toBe('Looking at Steve.');
+    expect(await outcome(w.andy, '!lookAtPlayer("Steve", "at")')).toEqual({ ok: true, code: 'ok', text: 'Looking at Steve.' });
     // mineflayer yaw: 0 = north (-z), pi = south (+z).
     expect(Math.abs(Math.abs(w.andy.bot.entity.yaw) - Math.PI)).toBeLessThan(0.1);
     await waitUntil(() => Math.abs(serverYaw()) < 10, `the server sees Andy face south (yaw ${serverYaw()})`, 3_000);
@@ -104,7 +133,10 @@ describe('movement', () => {
     expect(await run(w.andy, '!lookAtPlayer("Steve", "with")')).toMatch(/Looking the same way as Steve/);
     expect(w.andy.bot.entity.yaw).toBeCloseTo(Math.PI / 2, 1);
     expect(w.andy.bot.entity.pitch).toBeCloseTo(-0.5, 1);
-    expect(await run(w.andy, '!lookAtPlayer("Steve", "behind")')).toMatch(/"at" or "with"/);
+    expect(await outcome(w.andy, '!lookAtPlayer("Steve", "behind")')).toMatchObject({
+      code: 'invalid',
+      text: expect.stringMatching(/"at" or "with"/),
+    });
 
     await run(w.andy, `!lookAtPosition(${base.x}, ${base.y - 3}, ${base.z})`);
     expect(w.andy.bot.entity.pitch).toBeLessThan(-1); // looking steeply down

@@ -4,6 +4,7 @@ import { parseCommand } from '../../src/commands/parser.ts';
 import { CommandRegistry, defineCommand, signature } from '../../src/commands/registry.ts';
 import { commandTools } from '../../src/commands/tools.ts';
 import { nameResolver } from '../../src/game/names.ts';
+import { done } from '../../src/skills/outcome.ts';
 
 const help = defineCommand({
   name: '!help',
@@ -11,7 +12,7 @@ const help = defineCommand({
   description: 'The commands; with a name, its parameters.',
   params: { command: { type: 'string', description: 'a command name', optional: true } },
   async perform(_ctx: object, { command }) {
-    return command ?? 'all';
+    return done(command ?? 'all');
   },
 });
 const craft = defineCommand({
@@ -20,7 +21,7 @@ const craft = defineCommand({
   description: 'Craft an item.',
   params: { recipe_name: { type: 'ItemName', description: 'item' }, num: { type: 'int', description: 'times', domain: [1, 100] } },
   async perform() {
-    return undefined;
+    return done('ok');
   },
 });
 const registry = new CommandRegistry<object>([help, craft]);

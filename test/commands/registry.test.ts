@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CommandRegistry, UNBLOCKABLE, defineCommand, exampleCall, signature } from '../../src/commands/registry.ts';
 import { nameResolver, normaliseName } from '../../src/game/names.ts';
+import { done } from '../../src/skills/outcome.ts';
 import { collectBlocks, defs, registry, stats, type FakeCtx } from './fake-registry.ts';
 
 describe('defineCommand', () => {
@@ -134,7 +135,7 @@ describe('CommandRegistry', () => {
       description: 'd',
       params: { n: { type: 'int', description: 'n', domain: [10, 20] }, m: { type: 'float', description: 'm', domain: [-Infinity, -3] } },
       async perform(_ctx: FakeCtx) {
-        return undefined;
+        return done('ok');
       },
     });
     expect(exampleCall(far)).toBe('!far(10, -4)');

@@ -12,6 +12,7 @@ import {
   count,
   expectStopsWithin1s,
   give,
+  outcome,
   run,
   serverBlock,
   serverCount,
@@ -35,24 +36,80 @@ describe('blocks', () => {
     const base = await area(w, -24, 0);
     await give(w, 'cobblestone', 2);
     const at = base.offset(6, 0, 2);
-    expect(await run(w.andy, `!placeBlockAt("cobblestone", ${at.x}, ${at.y}, ${at.z})`)).toBe(
-      `Placed cobblestone at (${at.x}, ${at.y}, ${at.z}).`,
-    );
+    const cell = (p: Vec3) => ({ x: p.x, y: p.y, z: p.z });
+    expect(await outcome(w.andy, `!placeBlockAt("cobblestone", ${at.x}, ${at.y}, ${at.z})`)).toEqual({
+      ok: true,
+      code: 'ok',
+      text: `Placed cobblestone at (${at.x}, ${at.y}, ${at.z}).`,
+      data: { position: cell(at), spent: { cobblestone: 1 } },
+    });
     expect(await serverBlock(w, at)).toBe('cobblestone');
     expect(count(w.andy, 'cobblestone')).toBe(1);
     await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 1, 'the server takes the placed block');
 
     const floating = base.offset(2, 4, 2);
-    expect(await run(w.andy, `!placeBlockAt("cobblestone", ${floating.x}, ${floating.y}, ${floating.z})`)).toMatch(/Nothing solid touches/);
+    const refused = await outcome(w.andy, `!placeBlockAt("cobblestone", ${floating.x}, ${floating.y}, ${floating.z})`);
+    expect(refused.text).toMatch(/^!placeBlockAt failed: Nothing solid touches/);
+    expect(refused).toMatchObject({ ok: false, code: 'invalid', data: { position: cell(floating) } });
     expect(await serverBlock(w, floating)).toBe('air');
+
+    const none = await outcome(w.andy, `!placeBlockAt("stone", ${at.x}, ${at.y + 1}, ${at.z})`);
+    expect(none.text).toBe('!placeBlockAt failed: You have no stone. Inventory: 1 cobblestone.');
+    expect(none).toMatchObject({ code: 'missing_items', data: { missing: { stone: 1 }, position: cell(at.offset(0, 1, 0)) } });
+
+    // Steve stands in the cell: the server refuses the block (vanilla: a block may not overlap a player).
+    const occupied = base.offset(6, 0, 5);
+    await teleport(w, w.steve, occupied.offset(0.5, 0, 0.5));
+    await waitUntil(
+      () => (w.andy.bot.players.Steve?.entity?.position.distanceTo(occupied.offset(0.5, 0, 0.5)) ?? 99) < 0.5,
+      'Andy sees Steve there',
+    );
+    const byServer = await outcome(w.andy, `!placeBlockAt("cobblestone", ${occupied.x}, ${occupied.y}, ${occupied.z})`);
+    expect(byServer.text).toBe(
+      `!placeBlockAt failed: Server refused to place cobblestone at (${occupied.x}, ${occupied.y}, ${occupied.z}): the block is still air`,
+    );
+    expect(byServer).toMatchObject({ ok: false, code: 'refused_by_server', data: { position: cell(occupied) } });
+    expect(await serverBlock(w, occupied)).toBe('air');
+    expect(count(w.andy, 'cobblestone')).toBe(1);
+  }, 30_000);
+
+  test('!collectBlocks: none in range is not_found, no harvest tool is missing_items with the tools, a harvest gains the drops', async () => {
+    const base = await area(w, -36, 0);
+    expect(await outcome(w.andy, '!collectBlocks("diamond_ore", 1)')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: 'No diamond_ore within 64 blocks.',
+      data: { sought: { kind: 'block', name: 'diamond_ore', range: 64 } },
+    });
+    const stone = base.offset(3, 0, 0);
+    await setBlock(w, stone, 'stone');
+    const tools = await outcome(w.andy, '!collectBlocks("stone", 1)');
+    expect(tools.text).toMatch(/^You need one of these tools to harvest stone: .*wooden_pickaxe/);
+    expect(tools).toMatchObject({
+      ok: false,
+      code: 'missing_items',
+      data: { tools: expect.arrayContaining(['wooden_pickaxe', 'stone_pickaxe']) },
+    });
+    expect(await serverBlock(w, stone)).toBe('stone');
+    await give(w, 'wooden_pickaxe', 1);
+    expect(await outcome(w.andy, '!collectBlocks("stone", 1)')).toEqual({
+      ok: true,
+      code: 'ok',
+      text: 'Collected 1 cobblestone.',
+      data: { gained: { cobblestone: 1 } },
+    });
+    expect(await serverBlock(w, stone)).toBe('air');
   }, 30_000);
 
   test('!sow plants seeds on the nearest empty farmland, seen by the bot and the server, and spends them; no free farmland: the clear error', async () => {
     const base = await area(w, 36, 12);
     await give(w, 'wheat_seeds', 3);
-    expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toBe(
-      '!sow failed: wheat_seeds needs farmland with air above; there is no farmland within 32 blocks (a hoe turns dirt or grass into farmland).',
-    );
+    expect(await outcome(w.andy, '!sow("wheat_seeds", 1)')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: '!sow failed: wheat_seeds needs farmland with air above; there is no farmland within 32 blocks (a hoe turns dirt or grass into farmland).',
+      data: { sought: { kind: 'block', name: 'farmland', range: 32 } },
+    });
     // Farmland under a full-grown crop is not free.
     const covered = base.offset(2, -1, 0);
     await setBlock(w, covered, 'farmland');
@@ -68,8 +125,10 @@ describe('blocks', () => {
     for (const f of fields) await setBlock(w, f, 'farmland');
     const [a, b, c] = fields.map((f) => f.offset(0, 1, 0)) as [typeof base, typeof base, typeof base];
     // Three free farmland blocks: two get wheat, the last a carrot (a carrot plants carrots).
-    const out = await run(w.andy, '!sow("wheat_seeds", 2)');
+    const sown = await outcome(w.andy, '!sow("wheat_seeds", 2)');
+    const out = sown.text;
     expect(out).toMatch(/^Sowed 2 wheat_seeds: wheat at \(.*\), \(.*\)\.$/);
+    expect(sown).toMatchObject({ ok: true, code: 'ok', data: { spent: { wheat_seeds: 2 } } });
     const wheat = [a, b, c].filter((p) => out.includes(`(${p.x}, ${p.y}, ${p.z})`));
     expect(wheat).toHaveLength(2);
     for (const p of wheat) {
@@ -81,9 +140,12 @@ describe('blocks', () => {
     await waitUntil(() => serverCount(w, 'Andy', 'wheat_seeds') === 1, 'the server takes the two seeds');
     const last = [a, b, c].find((p) => !wheat.includes(p))!;
     await give(w, 'carrot', 1);
-    expect(await run(w.andy, '!sow("carrot", 2)')).toBe(
-      `Sowed 1 carrot: carrots at (${last.x}, ${last.y}, ${last.z}). Stopped: you have no more carrot.`,
-    );
+    expect(await outcome(w.andy, '!sow("carrot", 2)')).toEqual({
+      ok: false,
+      code: 'partial',
+      text: `Sowed 1 carrot: carrots at (${last.x}, ${last.y}, ${last.z}). Stopped: you have no more carrot.`,
+      data: { spent: { carrot: 1 } },
+    });
     expect(await serverBlock(w, last)).toBe('carrots');
     await waitUntil(() => serverCount(w, 'Andy', 'carrot') === 0 && count(w.andy, 'carrot') === 0, 'the carrot is spent on both sides');
     expect(await run(w.andy, '!sow("wheat_seeds", 1)')).toMatch(
@@ -91,32 +153,42 @@ describe('blocks', () => {
     );
 
     // A harvest takes only the full-grown crop and leaves the young ones just sown.
-    expect(await run(w.andy, '!collectBlocks("wheat", 3)')).toMatch(/^Collected .*\b1 wheat\b/);
+    const harvest = await outcome(w.andy, '!collectBlocks("wheat", 3)');
+    expect(harvest.text).toMatch(/^Collected .*\b1 wheat\b/);
+    // One full-grown cell of the three asked for: a part of the harvest.
+    expect(harvest).toMatchObject({ ok: false, code: 'partial', data: { gained: { wheat: 1 } } });
     expect(await serverBlock(w, covered.offset(0, 1, 0))).toBe('air');
     for (const p of wheat) expect(await serverBlock(w, p)).toBe('wheat');
-    expect(await run(w.andy, '!collectBlocks("wheat", 1)')).toBe('No full-grown wheat within 64 blocks (2 still growing).');
+    expect(await outcome(w.andy, '!collectBlocks("wheat", 1)')).toMatchObject({
+      code: 'not_found',
+      text: 'No full-grown wheat within 64 blocks (2 still growing).',
+      data: { sought: { kind: 'block', name: 'wheat', range: 64 } },
+    });
   }, 60_000);
 
   test('!digAt walks into reach, digs with the right tool and picks up the drop; refuses stone without a pickaxe', async () => {
     const base = await area(w, -24, 12);
     const ground = base.offset(6, -1, 0);
-    expect(await run(w.andy, `!digAt(${ground.x}, ${ground.y}, ${ground.z})`)).toMatch(/^Dug grass_block .* Gained 1 dirt\./);
+    const dug = await outcome(w.andy, `!digAt(${ground.x}, ${ground.y}, ${ground.z})`);
+    expect(dug.text).toMatch(/^Dug grass_block .* Gained 1 dirt\./);
+    expect(dug).toMatchObject({ ok: true, code: 'ok', data: { position: { x: ground.x, y: ground.y, z: ground.z }, gained: { dirt: 1 } } });
     expect(await serverBlock(w, ground)).toBe('air');
     expect(count(w.andy, 'dirt')).toBe(1);
     await waitUntil(() => serverCount(w, 'Andy', 'dirt') === 1, 'the server gives Andy the dirt');
 
     const stone = base.offset(-3, 0, 0);
     await setBlock(w, stone, 'stone');
-    expect(await run(w.andy, `!digAt(${stone.x}, ${stone.y}, ${stone.z})`)).toMatch(
-      /need one of these tools to harvest stone: .*wooden_pickaxe/,
-    );
+    const refused = await outcome(w.andy, `!digAt(${stone.x}, ${stone.y}, ${stone.z})`);
+    expect(refused.text).toMatch(/need one of these tools to harvest stone: .*wooden_pickaxe/);
+    expect(refused).toMatchObject({ ok: false, code: 'missing_items', data: { tools: expect.arrayContaining(['wooden_pickaxe']) } });
     expect(await serverBlock(w, stone)).toBe('stone');
   }, 30_000);
 
   test('!digDown digs the distance asked', async () => {
     const base = await area(w, -12, 24);
-    const out = await run(w.andy, '!digDown(2)');
-    expect(out).toBe(`Dug down 2 blocks to y=${base.y - 2}.`);
+    const dug = await outcome(w.andy, '!digDown(2)');
+    expect(dug.text).toBe(`Dug down 2 blocks to y=${base.y - 2}.`);
+    expect(dug).toMatchObject({ ok: true, code: 'ok', data: { position: { x: base.x, y: base.y - 2, z: base.z } } });
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(base.y - 2);
     // A dig the server read late breaks its block when its dig time is over (vanilla's delayed destroy).
     await waitUntil(
@@ -129,8 +201,9 @@ describe('blocks', () => {
   test('!digDown stops before lava below and before a drop of more than 3', async () => {
     const lavaBase = await area(w, 0, 24);
     await setBlock(w, lavaBase.offset(0, -3, 0), 'lava');
-    const out = await run(w.andy, '!digDown(4)');
-    expect(out).toMatch(/^Dug down 1 block to y=-?\d+; stopped because lava is below/);
+    const stopped = await outcome(w.andy, '!digDown(4)');
+    expect(stopped.text).toMatch(/^Dug down 1 block to y=-?\d+; stopped because lava is below/);
+    expect(stopped).toMatchObject({ ok: false, code: 'partial' });
     expect(await serverBlock(w, lavaBase.offset(0, -2, 0))).toBe('dirt'); // the block over the lava stays
     expect(Math.floor(serverPosition(w, 'Andy').y)).toBe(lavaBase.y - 1);
 
@@ -150,9 +223,9 @@ describe('blocks', () => {
       return (block.getProperties() as { powered?: boolean }).powered;
     };
     expect(await powered()).toBe(false);
-    expect(await run(w.andy, '!activate("lever")')).toMatch(
-      new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`),
-    );
+    const flipped = await outcome(w.andy, '!activate("lever")');
+    expect(flipped.text).toMatch(new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`));
+    expect(flipped).toMatchObject({ ok: true, code: 'ok', data: { position: { x: lever.x, y: lever.y, z: lever.z } } });
     expect(await powered()).toBe(true);
     await waitUntil(
       () => (w.steve.blockAt(lever)?.getProperties() as { powered?: boolean } | undefined)?.powered === true,
@@ -161,7 +234,12 @@ describe('blocks', () => {
     expect(serverPosition(w, 'Andy').distanceTo(lever.offset(0.5, 0.5, 0.5))).toBeLessThan(5);
     expect(await run(w.andy, '!activate("lever")')).toMatch(/"powered":false/);
     expect(await powered()).toBe(false);
-    expect(await run(w.andy, '!activate("stone_button")')).toBe('No stone_button within 16 blocks.');
+    expect(await outcome(w.andy, '!activate("stone_button")')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: 'No stone_button within 16 blocks.',
+      data: { sought: { kind: 'block', name: 'stone_button', range: 16 } },
+    });
   }, 30_000);
 
   test('!readSign reads the text another player wrote with updateSign', async () => {
@@ -182,7 +260,7 @@ describe('blocks', () => {
   test('!readSign and !nearbyBlocks report the text of a nearby sign', async () => {
     const base = w.origin.offset(10, 0, 10);
     await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
-    expect(await run(w.andy, '!readSign')).toBe('No sign within 16 blocks.');
+    expect(await outcome(w.andy, '!readSign')).toMatchObject({ ok: false, code: 'not_found', text: 'No sign within 16 blocks.' });
     const at = base.offset(3, 0, 2);
     await setBlock(w, at, 'oak_sign');
     // The server keeps no sign text: send what a vanilla server sends for a written sign.
@@ -216,13 +294,22 @@ describe('items', () => {
       () => slots[5]?.type === itemByName(reg, 'iron_helmet').id && slots[8]?.type === itemByName(reg, 'iron_boots').id,
       'the server has the armour in slots 5 and 8',
     );
-    expect(await run(w.andy, '!equip("diamond_helmet")')).toMatch(/You have no diamond_helmet/);
+    expect(await outcome(w.andy, '!equip("diamond_helmet")')).toMatchObject({
+      code: 'missing_items',
+      text: expect.stringMatching(/You have no diamond_helmet/),
+      data: { missing: { diamond_helmet: 1 } },
+    });
   }, 30_000);
 
   test('!discard drops the number asked and leaves it on the ground', async () => {
     await area(w, -12, -12);
     await give(w, 'dirt', 5);
-    expect(await run(w.andy, '!discard("dirt", 3)')).toBe('Discarded 3 dirt; 2 left.');
+    expect(await outcome(w.andy, '!discard("dirt", 3)')).toEqual({
+      ok: true,
+      code: 'ok',
+      text: 'Discarded 3 dirt; 2 left.',
+      data: { spent: { dirt: 3 } },
+    });
     expect(count(w.andy, 'dirt')).toBe(2);
     await waitUntil(() => serverCount(w, 'Andy', 'dirt') === 2, 'the server has 2 dirt left');
     const here = w.andy.bot.entity.position;
@@ -259,7 +346,11 @@ describe('items', () => {
   test('!consume refuses non-food and food at full hunger, keeping the item', async () => {
     await give(w, 'bread', 1);
     expect(w.andy.bot.food).toBe(20);
-    expect(await run(w.andy, '!consume("bread")')).toBe('You are not hungry (hunger 20/20), so you cannot eat bread now.');
+    expect(await outcome(w.andy, '!consume("bread")')).toEqual({
+      ok: false,
+      code: 'invalid',
+      text: 'You are not hungry (hunger 20/20), so you cannot eat bread now.',
+    });
     expect(count(w.andy, 'bread')).toBe(1);
     expect(await run(w.andy, '!consume("dirt")')).toMatch(/dirt is not something you can eat/);
   });
@@ -270,7 +361,9 @@ describe('items', () => {
     andy.foodSaturation = 0;
     andy.updateHealth(andy.health);
     await waitUntil(() => w.andy.bot.food === 14, 'Andy is hungry');
-    expect(await run(w.andy, '!consume("bread")')).toMatch(/^Consumed 1 bread\. Hunger 19\/20/);
+    const ate = await outcome(w.andy, '!consume("bread")');
+    expect(ate.text).toMatch(/^Consumed 1 bread\. Hunger 19\/20/);
+    expect(ate).toMatchObject({ ok: true, code: 'ok', data: { spent: { bread: 1 } } });
     expect(w.andy.bot.food).toBe(19); // bread: 5 hunger
     expect(andy.food).toBe(19);
     expect(count(w.andy, 'bread')).toBe(0);
@@ -282,8 +375,9 @@ describe('items', () => {
     await give(w, 'bucket', 1);
     await summon(w, 'cow', base.offset(8, 0, 0));
     try {
-      const out = await run(w.andy, '!useItemOnEntity("bucket", "cow")');
-      expect(out).toMatch(/^Used bucket on the cow at .*Gained 1 milk_bucket\. Lost 1 bucket\.$/);
+      const milked = await outcome(w.andy, '!useItemOnEntity("bucket", "cow")');
+      expect(milked.text).toMatch(/^Used bucket on the cow at .*Gained 1 milk_bucket\. Lost 1 bucket\.$/);
+      expect(milked).toMatchObject({ ok: true, code: 'ok', data: { gained: { milk_bucket: 1 }, spent: { bucket: 1 } } });
       expect(w.andy.bot.heldItem?.name).toBe('milk_bucket');
       await waitUntil(
         () => serverCount(w, 'Andy', 'milk_bucket') === 1 && serverCount(w, 'Andy', 'bucket') === 0,
@@ -333,13 +427,19 @@ describe('combat', () => {
     const base = await area(w, 0, -24);
     await give(w, 'iron_sword', 1);
     const cow = await summon(w, 'cow', base.offset(5, 0, 0));
-    const out = await run(w.andy, '!attack("cow")');
-    expect(out).toMatch(/^Killed the cow with iron_sword\. Loot: .*beef/);
+    const killed = await outcome(w.andy, '!attack("cow")');
+    expect(killed.text).toMatch(/^Killed the cow with iron_sword\. Loot: .*beef/);
+    expect(killed).toMatchObject({ ok: true, code: 'ok', data: { gained: { beef: count(w.andy, 'beef') } } });
     const onServer = w.server.serv.entities[cow.id];
     expect(!onServer || (onServer.health ?? 0) <= 0).toBe(true);
     expect(count(w.andy, 'beef')).toBeGreaterThan(0);
     await waitUntil(() => serverCount(w, 'Andy', 'beef') === count(w.andy, 'beef'), 'the server agrees on the beef');
-    expect(await run(w.andy, '!attack("zombie")')).toBe('No zombie within 24 blocks.');
+    expect(await outcome(w.andy, '!attack("zombie")')).toEqual({
+      ok: false,
+      code: 'not_found',
+      text: 'No zombie within 24 blocks.',
+      data: { sought: { kind: 'mob', name: 'zombie', range: 24 } },
+    });
   }, 45_000);
 
   test('!attackPlayer hurts the player until !stop, which ends it within 1 s', async () => {
@@ -348,10 +448,14 @@ describe('combat', () => {
     await teleport(w, w.steve, base.offset(4.5, 0, 0.5));
     const steve = serverPlayer(w.server, 'Steve');
     const health = steve.health as number;
-    const pending = run(w.andy, '!attackPlayer("Steve")');
+    const pending = outcome(w.andy, '!attackPlayer("Steve")');
     await waitUntil(() => (steve.health as number) < health, 'Steve is hurt', 10_000);
-    const out = await expectStopsWithin1s(w.andy, pending);
+    const out = await expectStopsWithin1s(
+      w.andy,
+      pending.then((o) => o.text),
+    );
     expect(out).toMatch(/stopped/);
+    expect((await pending).code).toBe('interrupted');
     expect(await run(w.andy, '!attackPlayer("Andy")')).toMatch(/cannot attack yourself/);
   }, 30_000);
 });

@@ -52,7 +52,7 @@ async function perform(
   control: AgentControl = agent,
 ): Promise<string | undefined> {
   const ctx: CommandContext = { bot: agent.bot, data: agent.data, signal: AbortSignal.timeout(5_000), agent: control };
-  return agent.commands.get(name)!.perform(ctx, args as never);
+  return (await agent.commands.get(name)!.perform(ctx, args as never)).text;
 }
 
 /** Nobody holds redstone: the compass cannot be made, so the run lasts. */
@@ -130,6 +130,9 @@ describe('goal loop, blocked commands and the run record', () => {
     const commands = await lines('commands.jsonl');
     expect(commands.map((c) => c.command)).toContain('!craftRecipe("compass", 1)');
     expect(commands.every((c) => typeof c.t === 'number' && typeof c.ms === 'number' && typeof c.ok === 'boolean')).toBe(true);
+    // Each with its outcome code: the craft that made the compass succeeded.
+    expect(commands.find((c) => c.command === '!craftRecipe("compass", 1)')).toMatchObject({ ok: true, code: 'ok' });
+    expect(commands.every((c) => typeof c.code === 'string' && c.ok === (c.code === 'ok'))).toBe(true);
     expect((await lines('messages.jsonl'))[0]).toMatchObject({
       agent: 'Andy',
       direction: 'sent',

@@ -12,7 +12,7 @@ const data = gameData('1.21.4');
 function gathering(...items: string[]) {
   return (item: string): GatherSource | undefined =>
     items.includes(item)
-      ? { item, command: (n) => `!collectBlocks("${item}", ${n})`, perAction: 1, where: `the ${item} nearby` }
+      ? { item, call: (n) => ({ skill: 'collectBlocks', args: { type: item, num: n } }), perAction: 1, where: `the ${item} nearby` }
       : undefined;
 }
 

@@ -17,6 +17,7 @@ import { inventoryCounts } from '../../src/skills/items.ts';
 import { startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, waitUntil } from '../helpers/world.ts';
+import { outcome } from '../commands/agent-world.ts';
 import { blockById } from '../../src/game/data.ts';
 
 const settings = testSettings({ chat_bot_messages: false, allow_insecure_coding: true, code_timeout_s: 120 });
@@ -109,8 +110,11 @@ test('code builds a small two-level blueprint: digs what is in the way, places e
   );
 
   code = BUILD;
-  const out = await run('!newAction("build the blueprint")');
-  expect(out).toBe('Code ran: placed 6, dug 1. The blueprint is complete.');
+  expect(await outcome(andy, '!newAction("build the blueprint")')).toEqual({
+    ok: true,
+    code: 'ok',
+    text: 'Code ran: placed 6, dug 1. The blueprint is complete.',
+  });
 
   // The server's world, cell by cell.
   for (const level of blueprint.levels) {
@@ -133,10 +137,26 @@ test('the larger skill table keeps the sandbox: no require, process, fetch, file
     'for (const name of ["require", "process", "fetch", "setTimeout", "Buffer", "module"]) {',
     '  try { out.push(typeof globalThis[name]); } catch (e) { out.push(e.name); }',
     '}',
-    'return out.join(",") + " " + [placeBlockAt, digAt, smeltItem, putInChest, takeFromChest, attack, givePlayer, goToPosition, craftRecipe].map((f) => typeof f).join(",");',
+    'return out.join(",") + " " + [placeBlockAt, digAt, smeltItem, putInChest, takeFromChest, attack, givePlayer, goToCoordinates, craftRecipe].map((f) => typeof f).join(",");',
   ].join('\n');
   // Unknown globals throw, as undeclared names do; every skill the commands use is there.
   expect(await run('!newAction("probe")')).toBe(
     `Code ran: ${Array(6).fill('ReferenceError').join(',')} ${Array(9).fill('function').join(',')}`,
   );
+}, 60_000);
+
+test("a skill that fails throws into the code with its outcome's code; a wrong argument throws with `invalid`", async () => {
+  const p = andy.bot.entity.position.floored();
+  code = [
+    'const out = [];',
+    `try { await placeBlockAt('diamond_block', ${p.x + 2}, ${p.y}, ${p.z}); out.push('placed'); } catch (e) { out.push(e.code); }`,
+    `try { await collectBlocks('diamond_ore', 1); out.push('collected'); } catch (e) { out.push(e.code + ': ' + e.message); }`,
+    `try { await digAt(${p.x} + 0.5, ${p.y - 1}, ${p.z}); out.push('dug'); } catch (e) { out.push(e.code); }`,
+    'return out.join(" | ");',
+  ].join('\n');
+  expect(await outcome(andy, '!newAction("probe the failures")')).toMatchObject({
+    code: 'ok',
+    text: 'Code ran: missing_items | not_found: No diamond_ore within 64 blocks. | invalid',
+  });
+  expect(andy.bot.blockAt(p.offset(2, 0, 0))?.name).not.toBe('diamond_block');
 }, 60_000);

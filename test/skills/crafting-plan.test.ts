@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { formatPlan, planCrafting } from '../../src/skills/crafting-plan.ts';
+import { commandCall } from '../../src/commands/skill-commands.ts';
 
 const data = gameData('1.21.4');
 
@@ -62,7 +63,7 @@ describe('planCrafting', () => {
       tableNearby: true,
       gather: (item: string) =>
         item === 'carrot'
-          ? { item, command: (n: number) => `!collectBlocks("carrots", ${n})`, perAction: 1, where: 'the farm' }
+          ? { item, call: (n: number) => ({ skill: 'collectBlocks', args: { type: 'carrots', num: n } }), perAction: 1, where: 'the farm' }
           : undefined,
     };
     const plan = planCrafting(data, { raw_gold: 1 }, 'golden_carrot', 1, { sources });
@@ -73,7 +74,7 @@ describe('planCrafting', () => {
       'gather carrot',
       'craft golden_carrot',
     ]);
-    expect(formatPlan(plan).split('\n')).toEqual([
+    expect(formatPlan(plan, commandCall).split('\n')).toEqual([
       'You can make 1 golden_carrot with what you have and what is around you.',
       'Steps:',
       '- Smelt 1 raw_gold -> 1 gold_ingot (in a furnace)',
@@ -86,12 +87,12 @@ describe('planCrafting', () => {
 
   test('formatPlan lists missing items and steps', () => {
     // No table at hand: its log is missing too.
-    const text = formatPlan(planCrafting(data, { iron_ingot: 2 }, 'compass', 1));
+    const text = formatPlan(planCrafting(data, { iron_ingot: 2 }, 'compass', 1), commandCall);
     expect(text).toContain('you are missing: 1 oak_log, 2 iron_ingot, 1 redstone');
     expect(text).toContain('- Craft 4 oak_planks -> 1 crafting_table');
     expect(text).toContain('-> 1 compass (needs a crafting table)');
     expect(text).toContain('You need a crafting_table: none is nearby, so the steps craft one');
-    const atTable = formatPlan(planCrafting(data, { iron_ingot: 2 }, 'compass', 1, { sources: { tableNearby: true } }));
+    const atTable = formatPlan(planCrafting(data, { iron_ingot: 2 }, 'compass', 1, { sources: { tableNearby: true } }), commandCall);
     expect(atTable).toContain('you are missing: 2 iron_ingot, 1 redstone');
     expect(atTable).not.toContain('You need a crafting_table');
   });

@@ -17,6 +17,7 @@ import { profileSchema } from '../../src/settings/index.ts';
 import { inventoryCounts } from '../../src/skills/items.ts';
 import { testSettings } from '../helpers/version.ts';
 import { connectBot, give, serverPlayer, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
+import { outcome } from '../commands/agent-world.ts';
 import { blockByName, itemByName } from '../../src/game/data.ts';
 
 let server: EmbeddedServer;
@@ -159,7 +160,8 @@ describe('!givePlayer to a receiver who stands still', () => {
     await scene(80, 5);
     await give(server, steve, 'dirt', 64 * 36); // every slot of the main inventory and hotbar
     await give(server, andy.bot, 'oak_planks', 2);
-    const out = await run('!givePlayer("Steve", "oak_planks", 2)');
+    const handOver = await outcome(andy, '!givePlayer("Steve", "oak_planks", 2)');
+    const out = handOver.text;
     const m =
       /^Tossed 2 oak_planks to Steve, but they picked up none within 8 s\. 2 oak_planks lie on the ground at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\), ([\d.]+) blocks from Steve\. You have 0 oak_planks left\.$/.exec(
         out,
@@ -172,6 +174,12 @@ describe('!givePlayer to a receiver who stands still', () => {
     expect(items.some((e) => new Vec3(e.position.x, e.position.y, e.position.z).distanceTo(reported) < 0.5)).toBe(true);
     expect(reported.distanceTo(steve.entity.position)).toBeCloseTo(Number(m![4]), 0);
     expect(count(andy.bot, 'oak_planks')).toBe(0); // Andy did not pick his own items back up
+    // The same, as data: none picked up (failed), where the stack lies (its block), nothing taken by anyone.
+    expect(handOver).toMatchObject({ ok: false, code: 'failed' });
+    const { lying, ...rest } = handOver.data!.handOver!;
+    expect(rest).toEqual({ to: 'Steve', item: 'oak_planks', count: 2, received: 0, takenBy: {}, takenBack: 0, left: 0 });
+    // The block the stack lies in holds the reported point (to the report's 0.1 block rounding).
+    for (const axis of ['x', 'y', 'z'] as const) expect(Math.abs(lying![axis] + 0.5 - reported[axis]), axis).toBeLessThanOrEqual(0.55);
   }, 30_000);
 });
 

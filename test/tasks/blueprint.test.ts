@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import {
+  blueprintCheckData,
   blueprintScore,
+  changeLine,
   checkBlueprint,
   checkLevel,
   constructionScore,
@@ -10,6 +12,7 @@ import {
   formatBlueprintCheck,
   formatLevelCheck,
   levelCells,
+  levelCheckData,
   type BlockLookup,
 } from '../../src/tasks/blueprint.ts';
 import { blueprintSchema, type Blueprint } from '../../src/tasks/schema.ts';
@@ -82,6 +85,26 @@ describe('blueprint comparison', () => {
     expect(partlyUnknown.unknown).toHaveLength(1);
     expect(diffLines(partlyUnknown)).toContain('Cannot see (11, 64, 20) (should be stone)');
     expect(constructionScore(partlyUnknown)).toBeCloseTo(100 / 3); // 1 match, 2 to place
+  });
+
+  test("a check's data lists its changes in the text's order; the text is written from it", () => {
+    const lookup = world({ '10,64,20': 'stone', '11,64,20': 'dirt', '10,64,21': 'cobblestone' }, ['11,64,21']);
+    const level = levelCheckData(0, checkLevel(blueprint.levels[0]!, lookup));
+    expect(level).toEqual({
+      level: 0,
+      complete: false,
+      changes: [
+        { action: 'replace', position: { x: 11, y: 64, z: 20 }, block: 'stone', current: 'dirt' },
+        { action: 'remove', position: { x: 10, y: 64, z: 21 }, current: 'cobblestone' },
+        { action: 'unseen', position: { x: 11, y: 64, z: 21 }, block: 'oak_planks' },
+      ],
+    });
+    expect(level.changes.map(changeLine)).toEqual(diffLines(checkLevel(blueprint.levels[0]!, lookup)));
+    const whole = blueprintCheckData(blueprint, lookup);
+    expect(whole).toMatchObject({ complete: false, score: blueprintScore(blueprint, lookup) });
+    expect(whole.changes).toEqual([...level.changes, { action: 'place', position: { x: 10, y: 65, z: 20 }, block: 'stone' }]);
+    expect(whole.levels!.map((l) => l.level)).toEqual([0, 1]);
+    expect(formatBlueprintCheck(blueprint, lookup).split('\n').slice(1, 4)).toEqual(level.changes.map(changeLine));
   });
 
   test('formatBlueprint lists materials and every level with its rows', () => {

@@ -70,8 +70,10 @@ export interface CommandEvent {
   /** The call as text, e.g. `!givePlayer("Jill", "paper", 1)`. */
   command: string;
   kind: 'query' | 'action';
-  /** False when it threw: an error, its time bound, or an interruption. */
+  /** False when it failed: a failed outcome, or it threw (an error, its time bound, an interruption). */
   ok: boolean;
+  /** Its outcome code (one of `OUTCOME_CODES` in `src/skills/outcome.ts`: `ok`, `not_found`, ...). */
+  code?: string;
   /** Its report, or the error's message. */
   output: string;
   ms: number;
