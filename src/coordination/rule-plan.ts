@@ -4,7 +4,8 @@
  * Every agent's plan is the offline policy's own (`src/oracle/`), so a strategy's offline runs are
  * its upper bound on the same bots:
  * - items (crafting, cooking): who makes what and who hands what to whom, from the agents'
- *   inventories, their blocked commands and what the world in their sight gives (`planTeam`);
+ *   inventories, their blocked commands and what the world in their sight gives, with what the
+ *   task's world supplies (`AgentTask.supplies`: the cooking world's crops and animals) (`planTeam`);
  *   one `give` node per giver and recipient, one `make` node per worker, each give before the
  *   recipient's make;
  * - construction: the blueprint's cells still unlike the world, split among the builders by who
@@ -92,7 +93,9 @@ function itemPlan({ data, members }: RulePlanInput): RulePlan {
     for (const b of s.blocks) seen.blocks.add(b);
     for (const x of s.mobs) seen.mobs.add(x);
   }
-  const sources = sourcesFrom(data, { blocks: [...seen.blocks], mobs: [...seen.mobs], inventory: {} });
+  // What the task's world supplies (the cooking world's crops and animals) comes as task data.
+  const supplies = members.find((m) => m.task()?.supplies)?.task()?.supplies;
+  const sources = sourcesFrom(data, { blocks: [...seen.blocks], mobs: [...seen.mobs], inventory: {}, supplies });
   const plan = planTeam(data, team, jobs, sources);
   if (plan.unsolvable) return { kind: 'unsolvable', reason: plan.unsolvable };
   const { subtasks, edges, givesTo } = gives(plan.transfers);
