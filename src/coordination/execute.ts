@@ -90,6 +90,12 @@ export interface ExecutionContext {
   teammate(name: string): TeamMember | undefined;
   /** Any extra words for the order (the node's retrieved task data). */
   context?: string;
+  /**
+   * Which try of the node this is (1 first). A node given again is a new subtask for the agent:
+   * its assignment's id carries the try (`1.2/2`), so a policy that remembers a subtask by its id
+   * (the offline policy) starts it afresh.
+   */
+  attempt?: number;
   signal: AbortSignal;
 }
 
@@ -152,7 +158,12 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
     commands++;
     if (bounds.maxIterations !== undefined && commands >= bounds.maxIterations) void stop('steps');
   });
-  const assignment: Assignment = { node: node.id, description: node.description, ...(work ? { work } : {}) };
+  const attempt = ctx.attempt ?? 1;
+  const assignment: Assignment = {
+    node: attempt > 1 ? `${node.id}/${attempt}` : node.id,
+    description: node.description,
+    ...(work ? { work } : {}),
+  };
   const check = (): WorkCheck | undefined => work && checkWork({ work, member, recipientBefore, handedOver, teammate: ctx.teammate });
   let orders = 0;
   const deadline = started + bounds.nodeTimeoutMs;

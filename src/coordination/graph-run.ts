@@ -149,6 +149,8 @@ export class GraphRun {
   readonly freeSince = new Map<string, number>();
   /** Node executions per agent. */
   readonly executions = new Map<string, number>();
+  /** Tries per node. */
+  readonly #attempts = new Map<string, number>();
   #waiters: (() => void)[] = [];
   #pending = false;
   readonly #running = new Set<Promise<void>>();
@@ -321,8 +323,11 @@ export class GraphRun {
     if (!member || !node) return;
     this.busy.set(agent, nodeId);
     this.executions.set(agent, (this.executions.get(agent) ?? 0) + 1);
+    const attempt = (this.#attempts.get(nodeId) ?? 0) + 1;
+    this.#attempts.set(nodeId, attempt);
     this.record(`${nodeId} to ${agent} (${how})`);
     const task = (async () => {
+      await this.clearSite(agent);
       const cursor = member.journal.last;
       const retrieved = retrieveAll(this.taskData(), node.retrievalPaths);
       const context = Object.keys(retrieved.values).length ? `Task data: ${JSON.stringify(retrieved.values).slice(0, 1_500)}` : undefined;
@@ -330,11 +335,14 @@ export class GraphRun {
         bounds: this.bounds,
         teammate: (name) => this.member(name),
         signal: this.team.signal,
+        attempt,
         ...(context ? { context } : {}),
         ...(this.call ? { reflect: (input) => this.reflect(input.node, input.history, input.state) } : {}),
       });
       if (this.team.signal.aborted) return;
       this.graph.finish(nodeId, outcome.status, outcome.summary);
+      // Done with its own cells, it may stand in a teammate's.
+      await this.clearSite(agent, [agent]);
       if (outcome.fallback) this.note(`${nodeId}: ${outcome.fallback}`);
       const failedOut = outcome.status === 'failure' && this.fail();
       this.record(
@@ -357,6 +365,30 @@ export class GraphRun {
   /** Resolves once every node running now has ended and been recorded. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#running]);
+  }
+
+  /**
+   * Construction: idle agents (not `except`'s builder, unless listed in `also`) standing in a cell
+   * still to be built by an unfinished node step off it (`!moveAway`): the server refuses a block
+   * where a player stands (the offline policy's chat play has the agents without cells walk off
+   * the site for the same reason).
+   */
+  async clearSite(except: string, also: readonly string[] = []): Promise<void> {
+    if (!this.team.blueprint) return;
+    const cells = new Set<string>();
+    for (const n of this.graph.nodes())
+      if ((n.status === 'unknown' || n.status === 'running') && n.work?.kind === 'build')
+        for (const c of n.work.cells) if (c.block !== 'air') cells.add(`${c.x},${c.y},${c.z}`);
+    if (!cells.size) return;
+    for (const m of this.team.members) {
+      if ((m.name === except || this.busy.has(m.name)) && !also.includes(m.name)) continue;
+      const p = m.position();
+      // A player fills its feet's block and the one above.
+      if (p && (cells.has(`${p.x},${p.y},${p.z}`) || cells.has(`${p.x},${p.y + 1},${p.z}`))) {
+        this.note(`${m.name} steps off a cell still to be built at (${p.x}, ${p.y}, ${p.z})`);
+        await m.stepAside(3);
+      }
+    }
   }
 
   /** The reflect role on a node's actions. */

@@ -10,6 +10,8 @@ import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
 import type { AgentTask, Assignment } from '../commands/context.ts';
 import type { Journal } from '../commands/journal.ts';
+import { parseCommand } from '../commands/parser.ts';
+import { nameResolver } from '../game/names.ts';
 import type { Counts } from '../game/production.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
 
@@ -39,6 +41,11 @@ export interface TeamMember {
   idle(): Promise<void>;
   /** Stops its running action and model loop. */
   stop(reason: string): Promise<void>;
+  /**
+   * Steps `blocks` away from where it stands (`!moveAway`, run for the coordinator without its
+   * model): an idle agent standing in a cell a teammate is to build. Never rejects.
+   */
+  stepAside(blocks: number): Promise<void>;
   /** What it took in and what its commands did (typed outcomes). */
   readonly journal: Pick<Journal, 'last' | 'since' | 'subscribe'>;
 }
@@ -95,6 +102,10 @@ export function memberOf(agent: Agent): TeamMember {
     },
     idle: () => agent.idle(),
     stop: (reason) => agent.stop(reason),
+    async stepAside(blocks) {
+      const parsed = parseCommand(`!moveAway(${blocks})`, agent.commands, nameResolver(agent.data.version.minecraftVersion ?? bot.version));
+      if (parsed.kind === 'command') await agent.execute(parsed, 'coordinator').catch(() => '');
+    },
     journal: agent.journal,
   };
 }

@@ -47,8 +47,15 @@ export class FakeMember implements TeamMember {
   inventory(): Counts {
     return Object.fromEntries(Object.entries(this.inv).filter(([, n]) => n > 0));
   }
+  /** Where it stands (its feet's block). */
+  pos = { x: 0, y: -60, z: 5 };
   position() {
-    return { x: 0, y: -60, z: 0 };
+    return { ...this.pos };
+  }
+  stepAside(blocks: number): Promise<void> {
+    this.pos = { ...this.pos, z: this.pos.z + blocks };
+    this.team.acts.push({ agent: this.name, what: `!moveAway(${blocks})` });
+    return Promise.resolve();
   }
   canUse(command: string): boolean {
     return !(this.#task.blockedActions ?? []).includes(command);
@@ -62,8 +69,11 @@ export class FakeMember implements TeamMember {
   blockAt(x: number, y: number, z: number): string | undefined {
     return this.team.world.get(`${x},${y},${z}`) ?? 'air';
   }
+  /** The ids of the subtasks it was given, in order. */
+  readonly given: string[] = [];
   assign(assignment: Assignment | undefined): void {
     this.assignment = assignment;
+    if (assignment) this.given.push(assignment.node);
   }
   order(text: string): void {
     this.orders.push(text);

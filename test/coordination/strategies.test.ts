@@ -114,6 +114,7 @@ describe('dag offline (the rules plan, the world judges)', () => {
     expect(lastLow).toBeLessThan(firstHigh);
     const changes = t.changes();
     expect(changes).toContainEqual(expect.stringMatching(/^1\.L0-Bob failure: .*after no command on the last order/));
+
     // The rolling update: round 2 plans only the cells left.
     expect(changes).toContainEqual(expect.stringMatching(/^planned by the rules \(round 2\)/));
     const round1 = t.events.find((e) => e.change.startsWith('planned by the rules (round 1)'))!;
@@ -146,7 +147,11 @@ describe('dag offline (the rules plan, the world judges)', () => {
 describe('causal offline', () => {
   test('workers take only paths whose next node lists them; levels in order; every path done', async () => {
     const t = wallTeam();
+    // Bob stands in a cell of level 0: he steps off before anyone builds.
+    t.member('Bob')!.pos = { x: 0, y: -60, z: 0 };
     const end = await runCausal(t.graphTeam({ blueprint: WALL }), FAST);
+    expect(t.acts[0]).toEqual({ agent: 'Bob', what: '!moveAway(3)' });
+    expect(t.logs).toContain('[causal] Bob steps off a cell still to be built at (0, -60, 0)');
     expect(end).toEqual({ kind: 'gave_up', reason: 'every path is done, but the task is not' });
     expect(wallDone(t)).toBe(true);
     const graph = t.last();
@@ -317,5 +322,7 @@ describe('causal with a model, scripted per role', () => {
       ),
     );
     expect(t.changes()).toContainEqual(expect.stringMatching(/^1\.all opened again \(failure 2 of 3\)$/));
+    // A node given again is a new subtask to its agent: the id carries the try.
+    expect(t.members.flatMap((m) => m.given).sort()).toEqual(['1.all', '1.all/2']);
   });
 });
