@@ -15,6 +15,7 @@
  * | warm world start-up + reset vs an oracle run | warm-world.ts | 3 tasks × 2 | × 5 |
  * | per-tick check cost: inventory targets, 5,000-cell blueprint | check-cost.ts | 300 checks | 3,000 |
  * | survival world: columns/s, a loaded world's memory, worst tick while a bot crosses the world | worldgen.ts | 500 blocks | 2,000 blocks |
+ * | coordination strategies (chat, dag, causal) with the oracle: success, makespan, balance, commands, messages | coordination.ts | 2 and 4 agents per type | 2–6 agents, construction to 8, P = 2 |
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -32,6 +33,7 @@ const SCRIPTS: Array<[name: string, argv: string[]]> = [
   ['warm-world', full ? ['--rounds', '5'] : []],
   ['check-cost', full ? ['--iterations', '3000'] : []],
   ['worldgen', full ? ['--distance', '2000'] : []],
+  ['coordination', full ? ['--full', '--parallel', '2'] : []],
 ];
 const only = args.only?.split(',').map((s) => s.trim());
 
