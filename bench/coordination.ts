@@ -88,19 +88,21 @@ const rows = evaluation.results
   );
 console.table(rows);
 
-// Per type and strategy: successes, and the means over the runs (makespan over the successful ones).
+// Per type and strategy: successes, and the means over the runs that played (makespan over the successful ones).
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
 const summary: Record<string, string | number>[] = [];
 for (const type of ['crafting', 'cooking', 'construction']) {
   for (const strategy of COORDINATIONS) {
-    const mine = evaluation.results.filter((r) => typeOf(r) === type && r.coordination === strategy);
-    if (!mine.length) continue;
-    const ok = mine.filter((r) => r.success);
+    const all = evaluation.results.filter((r) => typeOf(r) === type && r.coordination === strategy);
+    if (!all.length) continue;
+    const ok = all.filter((r) => r.success);
+    // Runs that never played (an error in set-up) have no activity to average.
+    const mine = all.filter((r) => r.end_reason !== 'error');
     summary.push({
       type,
       strategy,
-      agents: [...new Set(mine.map((r) => r.agent_count))].join(', '),
-      success: `${ok.length}/${mine.length}`,
+      agents: [...new Set(all.map((r) => r.agent_count))].join(', '),
+      success: `${ok.length}/${all.length}`,
       makespan_s: f(mean(ok.map((r) => r.play_s)), 1),
       balance_B: f(mean(mine.map((r) => r.metrics?.balanceCode).filter((x): x is number => typeof x === 'number'))),
       balance_BS: f(mean(mine.map((r) => r.metrics?.balanceBS).filter((x): x is number => typeof x === 'number'))),

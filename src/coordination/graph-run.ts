@@ -221,9 +221,13 @@ export class GraphRun {
     return { ...this.team.task, ...(this.team.blueprint ? { blueprint: this.team.blueprint } : {}) };
   }
 
-  /** Records the graph now (a `graph.jsonl` line) with what changed, and logs it. */
+  /**
+   * Records the graph now (a `graph.jsonl` line) with what changed, and logs it. Once the run has
+   * ended (its records are closed) it only logs.
+   */
   record(change: string): void {
     this.team.log(`[${this.strategy}] ${change}`);
+    if (this.team.signal.aborted) return;
     try {
       this.team.record(graphRecord(this.strategy, this.graph, change));
     } catch {
@@ -418,7 +422,7 @@ export class GraphRun {
     return this.end({ kind: 'gave_up', reason });
   }
 
-  /** Ends the run: waits for running nodes to settle (bounded) and records the end. */
+  /** The strategy's end: recorded (a `gave_up` with its reason) and the planner's calls by role logged. */
   async end(ending: StrategyEnd): Promise<StrategyEnd> {
     if (this.team.signal.aborted) ending = { kind: 'stopped' };
     this.record(ending.kind === 'gave_up' ? `gave up: ${ending.reason}` : 'stopped: the run ended');

@@ -201,6 +201,29 @@ describe('dag with a model, scripted per role', () => {
     expect(model.requests.every((r) => r.purpose !== undefined)).toBe(true);
   });
 
+  test('a node that needs two agents is split into one per agent; its dependant waits for both parts', async () => {
+    const t = pickaxeTeam();
+    t.behaviour = (m) => m.outcome('!collectBlocks', { block: 'oak_log', n: 1 }, true);
+    const model = byRole({
+      decompose: (_req, n) =>
+        n === 0
+          ? '[{"id": 1, "description": "Gather 8 oak_log together", "number": 2}, {"id": 2, "description": "Craft planks", "required_subtasks": [1], "assigned_agents": ["Alice"]}]'
+          : '[]',
+      reflect: () => '{"summary": "ok", "task_status": true}',
+    });
+    await runDag(t.graphTeam({ planner: model }), FAST);
+    expect(t.changes()).toContain('1.1 split into 1.1:Alice, 1.1:Bob for Alice, Bob');
+    const graph = t.last();
+    expect(graph.nodes.map((n) => [n.id, n.status, n.assigned])).toEqual([
+      ['1.1:Alice', 'success', ['Alice']],
+      ['1.1:Bob', 'success', ['Bob']],
+      ['1.2', 'success', ['Alice']],
+    ]);
+    expect(graph.nodes[2]!.predecessors).toEqual(['1.1:Alice', '1.1:Bob']);
+    // Each part's order names the partner.
+    expect(t.member('Bob')!.orders[0]).toContain('Gather 8 oak_log together (together with Alice)');
+  });
+
   test('every role answers badly: the fallbacks, each with its reason, and it gives up at 3 failures', async () => {
     const t = pickaxeTeam();
     t.behaviour = () => {};
