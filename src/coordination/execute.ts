@@ -96,6 +96,11 @@ export interface ExecutionContext {
    * (the offline policy) starts it afresh.
    */
   attempt?: number;
+  /**
+   * Has `from` pass on `count` of `item` to `to` (a hand-over a teammate picked up instead of its
+   * recipient), when `from` is free; resolves false when it is not (the node is then judged as it stands).
+   */
+  relay?(from: string, to: string, item: string, count: number): Promise<boolean>;
   signal: AbortSignal;
 }
 
@@ -137,6 +142,8 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   const handedOver: Counts = {};
   /** A hand-over left items on the ground (for the recipient to pick up). */
   let lying = false;
+  /** Items of this node's hand-overs that teammates picked up instead: taker → item → count. */
+  const taken = new Map<string, Counts>();
   let commands = 0;
   let bound: NodeOutcome['bound'];
   let stopping: Promise<void> | undefined;
@@ -153,6 +160,12 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
     if (entry.outcome.command === '!givePlayer' && handOver && work?.kind === 'give' && handOver.to === work.to) {
       handedOver[handOver.item] = (handedOver[handOver.item] ?? 0) + handOver.received;
       if (handOver.lying) lying = true;
+      for (const [taker, n] of Object.entries(handOver.takenBy)) {
+        if (taker === work.to || n <= 0) continue;
+        const t = taken.get(taker) ?? {};
+        t[handOver.item] = (t[handOver.item] ?? 0) + n;
+        taken.set(taker, t);
+      }
     }
     if (entry.by !== 'model') return;
     commands++;
@@ -196,6 +209,14 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
       if (ctx.reflect) break;
       last = check();
       if (!last) return end('failure', 'nothing to check the node by (no typed work) and no model to reflect');
+      if (!last.done && work?.kind === 'give' && taken.size && ctx.relay) {
+        // Teammates picked up the hand-over (the nearest one takes a throw): they pass it on, as
+        // the offline policy's giver asks them to in its chat play.
+        for (const [taker, items] of [...taken]) {
+          taken.delete(taker);
+          for (const [item, n] of Object.entries(items)) if (await ctx.relay(taker, work.to, item, n)) lying = true;
+        }
+      }
       if (!last.done && lying) {
         // The items lie by the recipient: its item_collecting mode picks them up.
         await waitFor(() => check()?.done === true, bounds.pickupWaitMs ?? PICKUP_WAIT_MS, signal, 250).catch(() => false);

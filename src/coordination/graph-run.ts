@@ -340,6 +340,7 @@ export class GraphRun {
         teammate: (name) => this.member(name),
         signal: this.team.signal,
         attempt,
+        relay: (from, to, item, count) => this.relay(nodeId, from, to, item, count),
         ...(context ? { context } : {}),
         ...(this.call ? { reflect: (input) => this.reflect(input.node, input.history, input.state) } : {}),
       });
@@ -392,6 +393,24 @@ export class GraphRun {
         this.note(`${m.name} steps off a cell still to be built at (${p.x}, ${p.y}, ${p.z})`);
         await m.stepAside(3);
       }
+    }
+  }
+
+  /**
+   * A free agent that picked up a hand-over meant for `to` passes it on (`!givePlayer` for the
+   * coordinator); false when it is busy or not in the team.
+   */
+  async relay(nodeId: string, from: string, to: string, item: string, count: number): Promise<boolean> {
+    const member = this.member(from);
+    if (!member || this.busy.has(from) || this.team.signal.aborted) return false;
+    this.busy.set(from, nodeId);
+    try {
+      this.note(`${from} picked up ${count} ${item} meant for ${to} (${nodeId}): it passes them on`);
+      await member.passOn(to, item, count);
+      return true;
+    } finally {
+      this.busy.delete(from);
+      this.wake();
     }
   }
 

@@ -46,6 +46,11 @@ export interface TeamMember {
    * model): an idle agent standing in a cell a teammate is to build. Never rejects.
    */
   stepAside(blocks: number): Promise<void>;
+  /**
+   * Hands `count` of `item` to `to` (`!givePlayer`, run for the coordinator without its model): an
+   * idle agent passing on a hand-over it picked up instead of its recipient. Never rejects.
+   */
+  passOn(to: string, item: string, count: number): Promise<void>;
   /** What it took in and what its commands did (typed outcomes). */
   readonly journal: Pick<Journal, 'last' | 'since' | 'subscribe'>;
 }
@@ -57,6 +62,11 @@ export interface TeamMember {
 export function memberOf(agent: Agent): TeamMember {
   const goal = agent.task?.goal;
   const bot: Bot = agent.bot;
+  /** Runs a command on the agent for the coordinator (not its model); a refused or failed one is its outcome's. */
+  const run = async (text: string): Promise<void> => {
+    const parsed = parseCommand(text, agent.commands, nameResolver(agent.data.version.minecraftVersion ?? bot.version));
+    if (parsed.kind === 'command') await agent.execute(parsed, 'coordinator').catch(() => '');
+  };
   return {
     name: agent.name,
     inventory() {
@@ -102,10 +112,8 @@ export function memberOf(agent: Agent): TeamMember {
     },
     idle: () => agent.idle(),
     stop: (reason) => agent.stop(reason),
-    async stepAside(blocks) {
-      const parsed = parseCommand(`!moveAway(${blocks})`, agent.commands, nameResolver(agent.data.version.minecraftVersion ?? bot.version));
-      if (parsed.kind === 'command') await agent.execute(parsed, 'coordinator').catch(() => '');
-    },
+    stepAside: (blocks) => run(`!moveAway(${blocks})`),
+    passOn: (to, item, count) => run(`!givePlayer(${JSON.stringify(to)}, ${JSON.stringify(item)}, ${count})`),
     journal: agent.journal,
   };
 }

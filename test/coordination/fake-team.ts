@@ -52,6 +52,14 @@ export class FakeMember implements TeamMember {
   position() {
     return { ...this.pos };
   }
+  passOn(to: string, item: string, count: number): Promise<void> {
+    const recipient = this.team.member(to)!;
+    const n = Math.min(count, this.inv[item] ?? 0);
+    this.inv[item] = (this.inv[item] ?? 0) - n;
+    recipient.inv[item] = (recipient.inv[item] ?? 0) + n;
+    this.team.acts.push({ agent: this.name, what: `!givePlayer(${to}, ${item}, ${count}) for the coordinator` });
+    return Promise.resolve();
+  }
   stepAside(blocks: number): Promise<void> {
     this.pos = { ...this.pos, z: this.pos.z + blocks };
     this.team.acts.push({ agent: this.name, what: `!moveAway(${blocks})` });

@@ -122,6 +122,32 @@ describe('dag offline (the rules plan, the world judges)', () => {
     expect(round1.edges.filter((e) => e.to === '1.L1-Bob').map((e) => e.from)).toEqual(['1.L0-Alice', '1.L0-Bob', '1.g1']);
   });
 
+  test('a hand-over picked up by a teammate is passed on by it, and the give succeeds', async () => {
+    const t = new FakeTeam({
+      Alice: { inventory: { oak_planks: 3 }, task: { targets: { wooden_pickaxe: 1 } } },
+      Bob: { inventory: { stick: 2 }, task: { targets: { wooden_pickaxe: 1 } } },
+      Carol: { inventory: {}, task: { targets: { wooden_pickaxe: 1 } } },
+    });
+    t.behaviour = (m, order) => {
+      const work = m.assignment?.work;
+      if (m.name !== 'Bob' || work?.kind !== 'give') return doWork(m, order);
+      // Carol stands nearer the throw and takes it.
+      m.inv.stick = 0;
+      t.member('Carol')!.inv.stick = 2;
+      m.outcome('!givePlayer', { to: 'Alice', item: 'stick', n: 2 }, false, {
+        handOver: { to: 'Alice', item: 'stick', count: 2, received: 0, takenBy: { Carol: 2 }, takenBack: 0, left: 0 },
+      });
+    };
+    await runDag(t.graphTeam(), FAST);
+    expect(t.acts.map((a) => `${a.agent} ${a.what}`)).toEqual([
+      'Bob !givePlayer(Alice, stick, 2)',
+      'Carol !givePlayer(Alice, stick, 2) for the coordinator',
+      'Alice !craftItems(wooden_pickaxe, 1)',
+    ]);
+    expect(t.changes()).toContain('1.g1 success: Alice got 2 stick');
+    expect(t.logs).toContain('[dag] Carol picked up 2 stick meant for Alice (1.g1): it passes them on');
+  });
+
   test('three failures: it gives up with the count', async () => {
     const t = pickaxeTeam();
     t.behaviour = () => {}; // nobody does anything
