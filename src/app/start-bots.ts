@@ -20,6 +20,7 @@ import { mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type Merge
 import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 import { announceFallbacks, completed, Fleet } from './fleet.ts';
+import { warmUpAgents } from './warm-up.ts';
 
 /** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
 export interface ServerWorldChoice {
@@ -159,6 +160,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
           version: settings.minecraft_version,
           world: world.world,
           seed: world.seed ?? settings.seed,
+          maxPlayers: settings.max_players,
         })
       : undefined;
   const address: ServerAddress = {
@@ -170,7 +172,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}: ${describeWorld(server)}`);
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   let fleet: Fleet | undefined;
+  const warming = new AbortController();
   const close = async () => {
+    warming.abort();
     await fleet?.close();
     await server?.close();
     unforward?.();
@@ -207,13 +211,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       transport: key ? settings.bot_transport : 'in-process',
       ...(options.commands ? { commands: options.commands } : {}),
     });
-    for (const profile of profiles) await fleet.add(profile);
+    await fleet.addAll(profiles, settings.join_concurrency);
   } catch (err) {
     await close();
     throw err;
   }
   const running = fleet;
   announceFallbacks(running, log);
+  // The first reply as fast as the later ones: each agent's model path warmed in the background (./warm-up.ts).
+  void warmUpAgents([...running.agents], { signal: warming.signal, log });
   return {
     server,
     address,
