@@ -18,12 +18,14 @@ const USAGE = `Usage:
   npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
                                               run the embedded Minecraft server alone (default: 50 players, a
                                               survival world of a random seed, in memory; --folder keeps it)
-  npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
+  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
-                                              to <dir>/results.jsonl and keep its records in <dir>/runs/
-  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
-                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
-                                              run every task of the files, summarise (stdout) and write
+                                              to <dir>/results.jsonl and keep its records in <dir>/runs/;
+                                              --coordination: how the team works together (default: settings.json's)
+  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--coordination chat,dag,causal] [--parallel <p>]
+                  [--model <model>] [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
+                                              run every task of the files (with each strategy named, N episodes
+                                              each), summarise (stdout) and write
                                               results.jsonl, runs/, summary.csv, report.html to <dir>;
                                               --max-timeout caps every task's timeout (recorded as timeout_s);
                                               --dashboard shows the campaign live on the dashboard
@@ -196,27 +198,35 @@ async function task(args: string[]): Promise<void> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
+    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' }, coordination: { type: 'string' } },
   });
   const [file, id, ...extra] = positionals;
   if (file === undefined || id === undefined || extra.length > 0)
     throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
-  const [{ appendResult, loadTaskProfiles, runFolderOf, runTask }, { loadTask }, { requireUsableModels }, { fileKeys }] = await Promise.all(
-    [lazy.runTask(), lazy.taskLoader(), lazy.modelChoice(), lazy.campaign()],
-  );
+  const [
+    { appendResult, loadTaskProfiles, runFolderOf, runTask },
+    { loadTask },
+    { requireUsableModels },
+    { fileKeys, parseCoordinations, runIdOf },
+  ] = await Promise.all([lazy.runTask(), lazy.taskLoader(), lazy.modelChoice(), lazy.campaign()]);
   const humansTimeoutMs = await humansTimeout(values['humans-timeout']);
+  const chosen = values.coordination === undefined ? undefined : parseCoordinations(values.coordination);
+  if (chosen && chosen.length !== 1)
+    throw new UsageError(`task plays one strategy: --coordination chat, dag or causal (got "${values.coordination}"); eval plays several`);
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
+  const coordination = chosen?.[0] ?? settings.coordination;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
   requireUsableModels(
     profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })),
   );
-  const runId = `${fileKeys([file]).get(file)}/${id}/1`;
+  const runId = runIdOf(fileKeys([file]).get(file)!, id, 1, coordination);
   const result = await runTask({
     task: loaded,
     settings,
     profiles,
     model: values.model,
+    coordination,
     log,
     humansTimeoutMs,
     runId,
@@ -234,6 +244,7 @@ async function evalCommand(args: string[]): Promise<number> {
     options: {
       ids: { type: 'string' },
       episodes: { type: 'string' },
+      coordination: { type: 'string' },
       parallel: { type: 'string' },
       model: { type: 'string' },
       out: { type: 'string' },
@@ -292,6 +303,7 @@ async function evalCommand(args: string[]): Promise<number> {
     inputs: positionals,
     ids: values.ids,
     episodes: wholeNumber('episodes', values.episodes, 1),
+    coordinations: values.coordination === undefined ? undefined : (await lazy.campaign()).parseCoordinations(values.coordination),
     model: values.model,
     out,
     resume: values.resume,

@@ -23,9 +23,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { requireUsableModels } from '../agent/model-choice.ts';
-import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
-import { planCampaign, type PlannedRun } from '../tasks/eval/campaign.ts';
-import { parseResults, type RunResult } from '../tasks/eval/records.ts';
+import { ConfigError, type Coordination, type Profile, type Settings } from '../settings/index.ts';
+import { planCampaign, runFolder, type PlannedRun } from '../tasks/eval/campaign.ts';
+import { parseResults, type GraphEvent, type RunResult } from '../tasks/eval/records.ts';
 import { reportHtml } from '../tasks/eval/report.ts';
 import { formatSummary, summarise, summaryCsv, type SummaryRow } from '../tasks/eval/summary.ts';
 import { appendResult, checkTask, loadTaskProfiles, runFolderOf, runTask, type TaskWorld } from './run-task.ts';
@@ -44,8 +44,10 @@ export interface EvaluateOptions {
   inputs: string[];
   /** Regular expression over task ids (`--ids`). */
   ids?: string;
-  /** Runs per task (default 1). */
+  /** Runs per task and strategy (default 1). */
   episodes?: number;
+  /** Coordination strategies to play every task with (`--coordination chat,dag`; default: the settings' one). */
+  coordinations?: Coordination[];
   /** Caps every task's timeout (s, `--max-timeout`; see `CampaignOptions.maxTimeoutS`). */
   maxTimeoutS?: number;
   /** Workers running at once (default 1). */
@@ -160,7 +162,14 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   const runLog = await openLog(files.log);
   const botsRoot = await mkdtemp(path.join(os.tmpdir(), 'mindcraft-eval-'));
   const progress: EvaluationProgress = { total: todo.length, done: 0, successes: 0, tokens: 0, running: 0 };
-  options.board?.plan(todo.map((r) => ({ runId: r.runId, taskId: r.task.id, file: r.task.file })));
+  options.board?.plan(
+    todo.map((r) => ({
+      runId: r.runId,
+      taskId: r.task.id,
+      file: r.task.file,
+      ...(r.coordination ? { coordination: r.coordination } : {}),
+    })),
+  );
   options.onProgress?.({ ...progress });
   let appending = Promise.resolve();
   let next = 0;
@@ -242,7 +251,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
 export type CampaignInput = Pick<
   EvaluateOptions,
-  'inputs' | 'ids' | 'episodes' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'
+  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'
 >;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
@@ -265,6 +274,7 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
     inputs: options.inputs,
     ids: options.ids,
     episodes: options.episodes,
+    coordinations: options.coordinations ?? [options.settings.coordination],
     maxTimeoutS: options.maxTimeoutS,
   });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
@@ -334,6 +344,12 @@ export async function writeSummaryFiles(
   const results = parseResults(text, files.results).filter((r) => planned.has(r.run_id));
   const rows = summarise(results);
   await writeFile(files.csv, summaryCsv(rows));
+  const graphs: Record<string, GraphEvent> = {};
+  for (const r of results) {
+    if (r.coordination === 'chat') continue;
+    const graph = await lastGraph(path.join(path.dirname(files.results), 'runs', runFolder(r.run_id), 'graph.jsonl'));
+    if (graph) graphs[r.run_id] = graph;
+  }
   await writeFile(
     files.report,
     reportHtml({
@@ -342,9 +358,23 @@ export async function writeSummaryFiles(
       rows,
       chartJs: await chartJs(),
       generatedAt: new Date(),
+      graphs,
     }),
   );
   return { results, rows, table: formatSummary(rows) };
+}
+
+/** The last graph of a run's `graph.jsonl`, or undefined when it has none (or none readable). */
+async function lastGraph(file: string): Promise<GraphEvent | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const line = text.trimEnd().split('\n').at(-1);
+  if (!line) return undefined;
+  try {
+    const event = JSON.parse(line) as GraphEvent;
+    return event.type === 'graph' && Array.isArray(event.nodes) && Array.isArray(event.edges) ? event : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What {@link playOne} takes from the evaluation's options. */
@@ -372,6 +402,7 @@ export async function playOne(
     env: options.env,
     runId: run.runId,
     episode: run.episode,
+    ...(run.coordination ? { coordination: run.coordination } : {}),
     folder: runFolderOf(where.out, run.runId),
     botsDir: where.botsDir,
     humansTimeoutMs: options.humansTimeoutMs,
@@ -379,6 +410,8 @@ export async function playOne(
     log: where.log,
     unplayableAsResult: true,
     onScore: options.board && ((score) => options.board!.score(run.runId, score)),
+    // The dashboard shows a graph strategy's live graph.
+    onEvent: options.board && ((event) => event.type === 'graph' && options.board!.graph(run.runId, event)),
     world: where.world,
   });
 }
