@@ -105,9 +105,10 @@ async function start(): Promise<void> {
 }
 
 /**
- * `npm run mcp`: the bots of settings.json served over MCP (see `src/app/mcp/`), until the stdio
- * client leaves, Ctrl-C, or every bot has lost the server. Over stdio, stdout is the protocol's
- * from the first moment: everything else printed goes to stderr.
+ * `npm run mcp`: the bots of settings.json served over MCP (see `src/app/mcp/`), with the
+ * dashboard as `npm start` serves it, until the stdio client leaves, Ctrl-C, or every bot has lost
+ * the server. Over stdio, stdout is the protocol's from the first moment: everything else printed
+ * goes to stderr.
  */
 async function mcp(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -148,6 +149,7 @@ async function mcp(args: string[]): Promise<void> {
     throw new UsageError(`--as expects a name of 1–32 letters, digits, _, . or -, got "${values.as}"`);
   const { settings, profiles, file } = await loadSettings();
   const [{ BotEventBus }, { createLogging }] = await Promise.all([lazy.events(), lazy.logging()]);
+  const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
   const logging = createLogging({ botsDir: 'bots' });
   const bus = new BotEventBus();
   logging.attach(bus);
@@ -161,7 +163,16 @@ async function mcp(args: string[]): Promise<void> {
       log: (line) => logging.line(line),
       transport,
     });
+    let dashboard;
+    try {
+      dashboard = dashboardOptions && (await (await lazy.dashboard()).startDashboard({ ...dashboardOptions, bots: served.running }));
+    } catch (err) {
+      await served.close();
+      throw err;
+    }
+    if (dashboard) logging.line(`Dashboard: ${dashboard.url}`);
     const lost = await Promise.race([untilInterrupted().then(() => undefined), served.ended.then(() => undefined), served.running.lost]);
+    await dashboard?.close();
     await served.close();
     if (lost) throw lost;
   } finally {

@@ -190,16 +190,32 @@ test('the surroundings resource reports Steve coming near; the update arrives as
   await expect(client.readResource({ uri: 'mindcraft://bots/Bob/state' })).rejects.toThrow(/No resource .*bots Andy, Jill/);
 });
 
-test('cancelling an action that runs until stopped ends it within a second', async () => {
+test('cancelling an action that runs until stopped ends it within a second of the cancellation reaching the bot, as !stop', async () => {
   const client = await connect();
   const controller = new AbortController();
-  const call = client.callTool({ name: 'stay', arguments: { bot: 'Andy', type: -1 } }, undefined, { signal: controller.signal });
-  await waitUntil(() => andy.actions.current === '!stay', 'Andy stays');
-  const cancelled = Date.now();
-  controller.abort();
-  await expect(call).rejects.toThrow();
-  await waitUntil(() => andy.actions.current === undefined, '!stay ends', 1_000);
-  expect(Date.now() - cancelled).toBeLessThan(1_000);
+  // When the cancellation reached the agent (the transport's own latency is not the agent's).
+  let heard: { at: number; reason: string } | undefined;
+  const stop = andy.stop.bind(andy);
+  andy.stop = (reason: string) => {
+    heard ??= { at: Date.now(), reason };
+    return stop(reason);
+  };
+  let ended = 0;
+  const off = andy.actions.subscribe((e) => {
+    if (e.type === 'end' && e.label === '!stay') ended = Date.now();
+  });
+  try {
+    const call = client.callTool({ name: 'stay', arguments: { bot: 'Andy', type: -1 } }, undefined, { signal: controller.signal });
+    await waitUntil(() => andy.actions.current === '!stay', 'Andy stays');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(() => ended > 0, '!stay ends', 5_000);
+    expect(heard?.reason).toBe('cancelled by mcp');
+    expect(ended - heard!.at).toBeLessThan(1_000);
+  } finally {
+    off();
+    andy.stop = stop;
+  }
 });
 
 test("whose hands: Andy's model is off (Steve's words wait for the client), Jill's is on (the client sees what it did)", async () => {

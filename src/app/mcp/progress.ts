@@ -60,7 +60,7 @@ export function reportProgress(
     const state = agent.status();
     const at = state.position;
     const parts = [
-      state.action ? `${state.action.label} running` : `${command} waiting to start`,
+      state.action ? `${state.action.label} running` : `${command} starting`,
       `${Math.round((Date.now() - started) / 1000)} s of ${boundS === undefined ? 'until stopped' : `at most ${boundS} s`}`,
     ];
     if (at) parts.push(`at ${at.x} ${at.y} ${at.z}`);

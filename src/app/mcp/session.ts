@@ -108,7 +108,7 @@ export class McpHub {
     return [
       `Minecraft bots on ${this.#options.where}: ${agents.map((a) => a.name).join(', ') || 'none yet'}.`,
       off.length
-        ? `You are the brain of ${off.join(', ')}: the bot's own model is off, so players' chat to it waits in readMessages for you to answer (chat, whisper).`
+        ? `You are the brain of ${off.join(', ')}: the bot's own model is off, so players' chat to it waits in readMessages for you to answer (chat, whisper); goal and conversations with other bots need the bot's own model and do nothing here.`
         : '',
       on.length
         ? `${on.join(', ')} keep their own model on: it answers players and may act too; you share the bot one action at a time, and readMessages shows what it did (outcomes by "model").`

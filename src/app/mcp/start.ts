@@ -96,6 +96,10 @@ export async function startMcp(options: McpStartOptions): Promise<RunningMcp> {
   }
   const names = running.agents.map((a) => a.name);
   const brains = names.filter(off);
+  if (options.transport.kind === 'http' && !options.transport.token)
+    log(
+      'The MCP server asks for no token: any program on this machine can drive the bots. Set MCP_TOKEN (or --token) on a shared machine.',
+    );
   log(
     `MCP server ${http ? `on ${http.url}${options.transport.kind === 'http' && options.transport.token ? ' (bearer token required)' : ''}` : 'on stdio'} for ${names.join(', ')}` +
       (brains.length
