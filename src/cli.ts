@@ -37,10 +37,11 @@ const USAGE = `Usage:
   npm run eval -- <task-file|dir>... --queue <redis://host:port/db> [--campaign <name>] [--attempts <n>] [eval options]
                                               submit the runs as jobs to a Redis queue and follow them;
                                               the campaign is named after --out unless --campaign is given
-  npm run worker -- --queue <redis://host:port/db> [--parallel <p>] [--servers <host:port,...>] [--out <dir>]
+  npm run worker -- --queue <redis://host:port/db> [--parallel <p>] [--servers <host:port,...>] [--out <dir>] [--job-models]
                     [--lock-duration <s>] [--stalled-interval <s>]
-                                              play queued runs; run folders go to the campaign's --out path,
-                                              or <dir>/<campaign>/ with --out
+                                              play queued runs with this machine's settings.json; run folders
+                                              go to <dir>/<campaign>/ (default evals/); --job-models takes a
+                                              model's url and apiKeyEnv from jobs (a queue no one else writes)
   npm run export -- <dir> [--min-score <s>] [--format sft] [--out <file.jsonl>]
                                               turn an evaluation's runs into a chat dataset (JSONL)
   <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
@@ -355,7 +356,12 @@ async function evalCommand(args: string[]): Promise<number> {
     board &&
     startDashboard &&
     (await startDashboard({
-      ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }),
+      ...(dashboardSettings(settings) ?? {
+        host: settings.dashboard_host,
+        port: 0,
+        token: settings.dashboard_token,
+        allowedHosts: settings.dashboard_allowed_hosts,
+      }),
       campaign: board,
     }));
   if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);
@@ -416,6 +422,7 @@ async function workerCommand(args: string[]): Promise<number> {
       parallel: { type: 'string' },
       servers: { type: 'string' },
       out: { type: 'string' },
+      'job-models': { type: 'boolean' },
       'lock-duration': { type: 'string' },
       'stalled-interval': { type: 'string' },
     },
@@ -430,7 +437,8 @@ async function workerCommand(args: string[]): Promise<number> {
     parallel: wholeNumber('parallel', values.parallel, 1),
     servers: values.servers ? parseServers(values.servers) : undefined,
     out: values.out,
-    secrets: { bot_key: settings.bot_key, dashboard_token: settings.dashboard_token },
+    settings,
+    jobModels: values['job-models'] === true,
     lockDurationMs: lock === undefined ? undefined : lock * 1000,
     stalledIntervalMs: stalled === undefined ? undefined : stalled * 1000,
     log,

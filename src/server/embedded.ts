@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
-import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
+import { checkpointPlugins, installPlugins, resetPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
@@ -120,6 +120,18 @@ export interface EmbeddedServer {
   seed: number;
   /** The survival world's generator and spawn (survival worlds only). */
   survival?: SurvivalWorld;
+  /**
+   * Takes note of the world as it is now (every plugin's `checkpoint`: the players as they stand,
+   * the time, the settings; the block journal starts afresh), for {@link reset}.
+   */
+  checkpoint(): void;
+  /**
+   * Puts the world back as at the last {@link checkpoint} (or as it started): every plugin's
+   * `reset`, in install order (see ./plugins.ts).
+   *
+   * @throws Error naming the plugin that could not reset (the world is then not to be reused).
+   */
+  reset(): Promise<void>;
   /**
    * Stops the server: disconnects every player cleanly (they see "Server closed"), stops the tick
    * loop and closes the port. Resolves within about 2 s; calling it again is a no-op.
@@ -248,6 +260,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     world: kind,
     seed,
     survival,
+    checkpoint: () => checkpointPlugins(serv, plugins),
+    reset: () => resetPlugins(serv, plugins),
     close: () => (closing ??= closeServer(serv)),
   };
 }
