@@ -2,7 +2,9 @@
  * mindcraft-ts command line: `start` (default) runs the bots of settings.json, `server` runs the
  * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result, `eval`
  * runs whole task files and summarises them (locally, or as jobs on a Redis queue with `--queue`),
- * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
+ * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset, `mcp`
+ * serves the bots to an MCP client (stdio, or Streamable HTTP with `--http`). Bad input exits
+ * with 2 before anything starts; an interrupted evaluation with 130.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -12,9 +14,14 @@ import { ConfigError, loadSettings } from './settings/index.ts';
 // loads no evaluation, queue or dashboard code it does not use, and no provider SDK (src/models/).
 import { lazy } from './app/lazy-modules.ts';
 import type { EvaluationProgress } from './app/evaluate.ts';
+import type { McpStartOptions } from './app/mcp/start.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
+  npm run mcp -- [--as <name>]                 serve the bots of settings.json to an MCP client over stdio
+  npm run mcp -- --http <port> [--host <addr>] [--token <secret>] [--allow-origin <origin>]... [--as <name>]
+                                              serve them over Streamable HTTP at http://<addr>:<port>/mcp
+                                              (default 127.0.0.1; any other address needs --token or MCP_TOKEN)
   npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
                                               run the embedded Minecraft server alone (default: 50 players, a
                                               survival world of a random seed, in memory; --folder keeps it)
@@ -94,6 +101,82 @@ async function start(): Promise<void> {
     const lost = await Promise.race([untilInterrupted().then(() => undefined), running.lost]);
     await dashboard?.close();
     await running.close();
+    if (lost) throw lost;
+  } finally {
+    await logging.close();
+  }
+}
+
+/**
+ * `npm run mcp`: the bots of settings.json served over MCP (see `src/app/mcp/`), with the
+ * dashboard as `npm start` serves it, until the stdio client leaves, Ctrl-C, or every bot has lost
+ * the server. Over stdio, stdout is the protocol's from the first moment: everything else printed
+ * goes to stderr.
+ */
+async function mcp(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      http: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      as: { type: 'string' },
+    },
+  });
+  const module = await lazy.mcp();
+  let transport: McpStartOptions['transport'];
+  if (values.http === undefined) {
+    if (values.host !== undefined || values.token !== undefined || values['allow-origin'] !== undefined)
+      throw new UsageError('--host, --token and --allow-origin go with --http <port>; without --http the server talks over stdio');
+    transport = { kind: 'stdio', out: module.takeStdout() };
+  } else {
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535 || values.http.trim() === '')
+      throw new UsageError(`--http expects a port number 0–65535, got "${values.http}"`);
+    const host = values.host ?? '127.0.0.1';
+    const token = values.token ?? process.env.MCP_TOKEN ?? '';
+    if (!module.isLoopback(host) && !token)
+      throw new UsageError(
+        `--host ${host} opens the MCP server beyond this machine: give --token <secret> (or MCP_TOKEN) too, or bind 127.0.0.1`,
+      );
+    const origins = values['allow-origin'] ?? [];
+    for (const origin of origins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin))
+        throw new UsageError(`--allow-origin expects an origin such as http://localhost:6274, got "${origin}"`);
+    }
+    transport = { kind: 'http', port, host, token, allowedOrigins: origins };
+  }
+  if (values.as !== undefined && !/^[\w.-]{1,32}$/.test(values.as))
+    throw new UsageError(`--as expects a name of 1–32 letters, digits, _, . or -, got "${values.as}"`);
+  const { settings, profiles, file } = await loadSettings();
+  const [{ BotEventBus }, { createLogging }] = await Promise.all([lazy.events(), lazy.logging()]);
+  const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
+  const logging = createLogging({ botsDir: 'bots' });
+  const bus = new BotEventBus();
+  logging.attach(bus);
+  try {
+    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
+    const served = await module.startMcp({
+      settings,
+      profiles,
+      bus,
+      client: values.as,
+      log: (line) => logging.line(line),
+      transport,
+    });
+    let dashboard;
+    try {
+      dashboard = dashboardOptions && (await (await lazy.dashboard()).startDashboard({ ...dashboardOptions, bots: served.running }));
+    } catch (err) {
+      await served.close();
+      throw err;
+    }
+    if (dashboard) logging.line(`Dashboard: ${dashboard.url}`);
+    const lost = await Promise.race([untilInterrupted().then(() => undefined), served.ended.then(() => undefined), served.running.lost]);
+    await dashboard?.close();
+    await served.close();
     if (lost) throw lost;
   } finally {
     await logging.close();
@@ -423,6 +506,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'start') await start();
     else if (command === 'server') await server(rest);
+    else if (command === 'mcp') await mcp(rest);
     else if (command === 'task') await task(rest);
     else if (command === 'eval') return await evalCommand(rest);
     else if (command === 'worker') return await workerCommand(rest);

@@ -19,7 +19,7 @@ import type { RunEventSink } from '../tasks/eval/records.ts';
 import { mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type MergedProfile } from '../settings/profiles.ts';
 import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
-import { announceFallbacks, completed, Fleet } from './fleet.ts';
+import { announceFallbacks, completed, Fleet, type FleetOptions } from './fleet.ts';
 import { warmUpAgents } from './warm-up.ts';
 
 /** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
@@ -68,6 +68,8 @@ export interface StartOptions {
   events?: RunEventSink;
   /** Every command the agents may have (default: all of them); settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
+  /** See {@link FleetOptions.chatModel}: a bot's chat model in place of its profile's. */
+  chatModel?: FleetOptions['chatModel'];
 }
 
 export interface RunningBots {
@@ -210,6 +212,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       ...(key ? { botKey: key } : {}),
       transport: key ? settings.bot_transport : 'in-process',
       ...(options.commands ? { commands: options.commands } : {}),
+      ...(options.chatModel ? { chatModel: options.chatModel } : {}),
     });
     await fleet.addAll(profiles, settings.join_concurrency);
   } catch (err) {

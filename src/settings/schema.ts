@@ -188,6 +188,15 @@ export const settingsSchema = z.strictObject({
    */
   allow_vision: z.boolean().default(false),
   /**
+   * Whose hands a bot is in while `npm run mcp` serves it. `off` (default): the MCP client is its
+   * brain; the bot's own model is not called (a player's plain chat reaches the client, not a
+   * model), while players' `!commands` and the bot's modes still work. `on`: the bot's model keeps
+   * answering players and running its goal too, sharing the bot with the client one action at a
+   * time (the newer action replaces the running one); the client reads what the model did from
+   * the bot's messages. A profile's `mcp_model` wins over this. `npm start` ignores it.
+   */
+  mcp_model: z.enum(['off', 'on']).default('off'),
+  /**
    * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
    * other processes or machines by whispers, found by a whispered handshake (each player sees one
    * short `mcb|hello|…` whisper from each bot); `in-process`: only bots of this process, no
@@ -313,6 +322,8 @@ export const profileSchema = z.strictObject({
    * or `native` (the provider's tool calling; tool calls are turned back into command text).
    */
   tool_calling: z.enum(['text', 'native']).default('text'),
+  /** This bot's `mcp_model` (see the setting): whether its model answers while an MCP client drives it. */
+  mcp_model: z.enum(['off', 'on']).optional(),
   /** Prompt templates overriding the base profile's (see profiles/defaults/_default.json and src/settings/profiles.ts). */
   conversing: z.string().optional(),
   coding: z.string().optional(),
