@@ -9,6 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
+import { mineflayerFixes } from '../client/mineflayer-fixes.ts';
 
 const { pathfinder, Movements } = pathfinderPkg;
 // prismarine-chat is CommonJS (`module.exports = loader`) but its typings declare an ES default export.
@@ -45,6 +46,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     hideErrors: true,
     logErrors: false,
   });
+  bot.loadPlugin(mineflayerFixes);
   bot.loadPlugin(pathfinder);
   bot.loadPlugin(collectBlock);
   // An 'error' event without a listener would throw out of the socket's handler: keep one for good.

@@ -17,6 +17,7 @@
  */
 import type { ServerPlugin } from './plugin.ts';
 import { installMobs } from './services/mobs.ts';
+import { installWireShapes } from './services/wire-shapes.ts';
 import { installInventory } from './services/inventory.ts';
 import { installMovement } from './services/movement.ts';
 import { installTeleport } from './services/teleport.ts';
@@ -59,6 +60,8 @@ import { installOutOfScope } from './features/out-of-scope.ts';
 /** Our plugins, in install order. */
 export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   // Services: shared machinery with per-player or per-server state.
+  // First: its packet conversions are the last step before the serializer (./services/wire-shapes.ts).
+  { name: 'wire-shapes', requires: [], install: installWireShapes },
   { name: 'teleport', requires: [], install: installTeleport },
   { name: 'movement', requires: ['teleport'], install: installMovement },
   { name: 'inventory', requires: ['movement'], install: installInventory },

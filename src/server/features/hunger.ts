@@ -10,6 +10,7 @@ import type { Item } from 'prismarine-item';
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { addExhaustion, EXHAUSTION, EXHAUSTION_PER_POINT, hungerApplies, hungerOf, type HungerState } from '../services/food.ts';
 import { mechanicsOptions } from '../services/game-rules.ts';
+import { foodOf } from '../../game/data.ts';
 import { countOf, handSlot, heldItem, itemClass } from '../services/items.ts';
 import { movementOf, onPlayerMove } from '../services/movement.ts';
 
@@ -86,7 +87,7 @@ function tickFood(serv: SquidServer, player: SquidPlayer): void {
 /** True when the player may start eating `item` now (vanilla `FoodProperties` / `canEat`). */
 function canEat(serv: SquidServer, player: SquidPlayer, item: Item): boolean {
   const name = serv.registry.items[item.type]?.name;
-  if (!name || !serv.registry.foodsByName[name]) return false;
+  if (!name || !foodOf(serv.registry, name)) return false;
   return player.gameMode === 1 || player.food < MAX_FOOD || ALWAYS_EDIBLE.has(name);
 }
 
@@ -98,7 +99,7 @@ function finishEating(serv: SquidServer, player: SquidPlayer, state: HungerState
   const item = player.inventory.slots[eating.slot];
   if (!item || item.type !== eating.type || countOf(item) <= 0) return;
   const name = serv.registry.items[item.type]?.name ?? '';
-  const food = serv.registry.foodsByName[name];
+  const food = foodOf(serv.registry, name);
   if (!food) return;
   // vanilla FoodData.add: food capped at 20, saturation capped at the new food level.
   player.food = Math.min(MAX_FOOD, player.food + food.foodPoints);
