@@ -15,6 +15,8 @@ import { CampaignBoard } from './app/dashboard/campaign.ts';
 import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
 import { MAX_SEED, MIN_SEED, startEmbeddedServer, WORLD_KINDS, type WorldKind } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
+import { ServerVersionError } from './client/server-version.ts';
+import { LanError } from './client/lan.ts';
 import { loadTask, TaskError } from './tasks/loader.ts';
 import { appendResult, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
 import { HUMANS_TIMEOUT_MS } from './app/task-setup.ts';
@@ -257,6 +259,7 @@ async function evalCommand(args: string[]): Promise<number> {
   if (!values.queue && (values.campaign !== undefined || values.attempts !== undefined))
     throw new UsageError('--campaign and --attempts need --queue');
   const out = values.out ?? path.join('evals', new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-'));
+  const servers = values.servers ? parseServers(values.servers) : undefined;
   const { settings } = await loadSettings();
   const bar = progressBar(process.stderr);
   // --dashboard: the campaign live on the dashboard's address (settings.json), run records linked.
@@ -304,7 +307,7 @@ async function evalCommand(args: string[]): Promise<number> {
       : evaluate({
           ...common,
           parallel: wholeNumber('parallel', values.parallel, 1),
-          servers: values.servers ? parseServers(values.servers) : undefined,
+          servers,
         })
   ).finally(async () => {
     bar.stop();
@@ -413,6 +416,8 @@ async function main(argv: string[]): Promise<number> {
       e instanceof GenerateUsageError ||
       e instanceof RangeError ||
       e instanceof ConfigError ||
+      e instanceof ServerVersionError ||
+      e instanceof LanError ||
       e instanceof TaskError ||
       (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);

@@ -62,7 +62,7 @@ test('the dashboard is off with port 0, and beyond loopback only with a token', 
 test("the page's modules are what its entry imports, types stripped, and import no Node code", async () => {
   const modules = pageModules();
   expect([...modules.keys()].sort()).toEqual(
-    ['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'game/versions.ts', 'settings/schema.ts'].sort(),
+    ['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'settings/schema.ts'].sort(),
   );
   for (const [file, code] of modules) {
     expect(code, file).not.toMatch(/from ['"]node:/);
