@@ -12,7 +12,7 @@ export const SERVER_VERSIONS = ['1.21.1', '1.21.4', '1.21.11'] as const;
  * Default Minecraft version: of the embedded server and of bots whose settings name none (the
  * newest version that passes the whole test matrix).
  */
-export const DEFAULT_MINECRAFT_VERSION = '1.21.4';
+export const DEFAULT_MINECRAFT_VERSION = '1.21.11';
 
 /** The oldest version bots join on an external server (mineflayer plays older ones; our skills do not). */
 export const OLDEST_BOT_VERSION = '1.21.1';

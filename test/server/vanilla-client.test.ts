@@ -96,7 +96,6 @@ describe('vanilla protocol client', () => {
     // Errors in the server's handling of this client's packets (our handlers report them as `error`).
     const serverErrors: unknown[] = [];
     server.serv.on('error', (err: unknown) => serverErrors.push(err));
-    server.serv.on('clientError', (_client: unknown, err: unknown) => serverErrors.push(err));
     try {
       client.on('error', (err: unknown) => errors.push(err));
       client.on('position', (p: { teleportId: number }) => client.write('teleport_confirm', { teleportId: p.teleportId }));
