@@ -30,6 +30,7 @@ import { installDigging } from './features/digging.ts';
 import { installBlockCommands } from './features/fill.ts';
 import { installHunger } from './features/hunger.ts';
 import { installInteractions } from './features/interactions.ts';
+import { installBuckets } from './features/buckets.ts';
 import { installItemCommands } from './features/item-commands.ts';
 import { installMobAi } from './features/mob-ai.ts';
 import { installMobCombat } from './features/mob-combat.ts';
@@ -101,5 +102,6 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mob-ai', requires: ['mobs'], install: installMobAi },
   { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
   { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
+  { name: 'buckets', requires: ['inventory', 'movement'], install: installBuckets },
   { name: 'signs', requires: [], install: installSigns },
 ];
