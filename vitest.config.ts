@@ -19,6 +19,7 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/movement-commands.test.ts',
   'test/commands/agent-commands.test.ts',
   'test/commands/survival-commands.test.ts',
+  'test/commands/use-on-commands.test.ts',
   'test/agent/modes.test.ts',
   // The long oracle games of cooking and construction are left out here (minutes of play, little of
   // it version-dependent: the mechanics they use are those of the server and command tests above).

@@ -214,7 +214,7 @@ describe('blocks', () => {
     expect(await serverBlock(w, dropBase.offset(0, -1, 0))).toBe('grass_block');
   }, 30_000);
 
-  test('!activate walks to the nearest lever and flips it for everyone', async () => {
+  test('!activate (!useOn with the hand) walks to the nearest lever and flips it for everyone', async () => {
     const base = await area(w, 24, 0);
     const lever = base.offset(9, 0, 3);
     await setBlock(w, lever, 'lever[face=floor,facing=north,powered=false]');
@@ -224,7 +224,9 @@ describe('blocks', () => {
     };
     expect(await powered()).toBe(false);
     const flipped = await outcome(w.andy, '!activate("lever")');
-    expect(flipped.text).toMatch(new RegExp(`^Activated lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`));
+    expect(flipped.text).toMatch(
+      new RegExp(`^Used your hand on the lever at \\(${lever.x}, ${lever.y}, ${lever.z}\\)\\. It is now .*"powered":true`),
+    );
     expect(flipped).toMatchObject({ ok: true, code: 'ok', data: { position: { x: lever.x, y: lever.y, z: lever.z } } });
     expect(await powered()).toBe(true);
     await waitUntil(
@@ -237,8 +239,8 @@ describe('blocks', () => {
     expect(await outcome(w.andy, '!activate("stone_button")')).toEqual({
       ok: false,
       code: 'not_found',
-      text: 'No stone_button within 16 blocks.',
-      data: { sought: { kind: 'block', name: 'stone_button', range: 16 } },
+      text: 'No stone_button within 64 blocks.',
+      data: { sought: { kind: 'block', name: 'stone_button', range: 64 } },
     });
   }, 30_000);
 
