@@ -21,6 +21,8 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/survival-commands.test.ts',
   'test/commands/use-on-commands.test.ts',
   'test/agent/modes.test.ts',
+  // Who said a chat line, read from the packets each version sends.
+  'test/agent/chat-identity.test.ts',
   // The long oracle games of cooking and construction are left out here (minutes of play, little of
   // it version-dependent: the mechanics they use are those of the server and command tests above).
   'test/e2e/crafting-oracle.test.ts',

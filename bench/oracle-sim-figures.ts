@@ -17,31 +17,12 @@ import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks,
 import { checkBlueprint, normalizeBlockName } from '../src/tasks/blueprint.ts';
 import { goalFor, loadTaskFile, perAgentTargets, taskTargets } from '../src/tasks/loader.ts';
 import type { Task } from '../src/tasks/schema.ts';
-import { simulate } from '../test/oracle/oracle-sim.ts';
+import { COOKING_WORLD as COOKING, FLAT_WORLD as FLAT, simulate } from '../test/oracle/oracle-sim.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string' }, shared: { type: 'string' }, write: { type: 'string' } } });
 const count = Number(values.count ?? 100);
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
-const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
-const COOKING = {
-  blocks: [
-    'grass_block',
-    'wheat',
-    'carrots',
-    'potatoes',
-    'beetroots',
-    'sugar_cane',
-    'red_mushroom',
-    'brown_mushroom',
-    'crafting_table',
-    'furnace',
-    'smoker',
-    'oak_planks',
-  ],
-  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
-};
-
 function play(id: string, task: Task): { success: boolean; unsolvable?: string } {
   const own = perAgentTargets({ ...task, id });
   const all = taskTargets({ ...task, id });

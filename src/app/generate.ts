@@ -17,7 +17,9 @@ export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
-export class GenerateUsageError extends Error {}
+export class GenerateUsageError extends Error {
+  override name = 'GenerateUsageError';
+}
 
 function int(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -21,6 +21,7 @@ import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-mo
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 import { announceFallbacks, completed, Fleet } from './fleet.ts';
 import { resolveServer } from '../client/server-version.ts';
+import { warmUpAgents } from './warm-up.ts';
 
 /** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
 export interface ServerWorldChoice {
@@ -172,6 +173,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
           version: settings.minecraft_version,
           world: world.world,
           seed: world.seed ?? settings.seed,
+          maxPlayers: settings.max_players,
         })
       : undefined;
   const address: ServerAddress = {
@@ -184,7 +186,9 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
   else log(`Minecraft ${target.version} server at ${target.host}:${target.port} (${target.how})`);
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   let fleet: Fleet | undefined;
+  const warming = new AbortController();
   const close = async () => {
+    warming.abort();
     await fleet?.close();
     await server?.close();
     unforward?.();
@@ -221,13 +225,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       transport: key ? settings.bot_transport : 'in-process',
       ...(options.commands ? { commands: options.commands } : {}),
     });
-    for (const profile of profiles) await fleet.add(profile);
+    await fleet.addAll(profiles, settings.join_concurrency);
   } catch (err) {
     await close();
     throw err;
   }
   const running = fleet;
   announceFallbacks(running, log);
+  // The first reply as fast as the later ones: each agent's model path warmed in the background (./warm-up.ts).
+  void warmUpAgents([...running.agents], { signal: warming.signal, log });
   return {
     server,
     address,

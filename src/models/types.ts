@@ -154,6 +154,14 @@ export interface ChatModel {
    * @throws the same errors as {@link complete}.
    */
   respond?(req: ChatRequest): Promise<ChatResult>;
+  /**
+   * Gets the first call ready without making one, for a fast first reply: loads what the model
+   * loads on first use (the provider's SDK) and opens a connection to its endpoint (a HEAD request
+   * without credentials, its answer ignored). Optional: a model with nothing to warm has none.
+   * Settles within a few seconds (or when `signal` aborts) and never rejects: a provider that cannot
+   * be reached is reported by the first real call.
+   */
+  warmUp?(signal?: AbortSignal): Promise<void>;
 
   // Optional capabilities: an agent checks for the member, never for a class.
   /**

@@ -55,6 +55,8 @@ export class OracleMemory {
   plan: Plan | undefined;
   /** The plan as the coordinator words it (`Plan. Team: ...`). */
   teamText = '';
+  /** Coordinator: the go-ahead, the same team in the protocol's words (`Go. Team: ...`). */
+  goText = '';
   /** The go-ahead came: this agent works. */
   go = false;
   /** This agent's plan hand-overs made so far. */

@@ -12,7 +12,6 @@
 import type { GameData } from '../game/data.ts';
 import { type Counts, planProduction } from '../game/production.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
-import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import { planConstruction } from './construction-plan.ts';
 import type { Call, OracleMemory, Plan } from './memory.ts';
 import type { Observation } from './observation.ts';
@@ -86,7 +85,9 @@ function coordinate(m: OracleMemory, obs: Observation, ctx: TeamContext): string
       return `!startConversation("${mate}", "${formatStatus(myStatus(obs))}${sharedRecipe(obs)} What do you have?")`;
     }
     m.plan = makePlan(m, obs, ctx.data);
-    m.teamText = formatTeam(false, Object.fromEntries(team.map((n) => [n, m.statuses.get(n)!])), m.summary());
+    const statuses = Object.fromEntries(team.map((n) => [n, m.statuses.get(n)!]));
+    m.teamText = formatTeam(false, statuses, m.summary());
+    m.goText = formatTeam(true, statuses, m.summary());
   }
   if (m.unsolvable) return sayUnsolvable(m);
   const give = nextGive(m, obs);
@@ -102,7 +103,7 @@ function coordinate(m: OracleMemory, obs: Observation, ctx: TeamContext): string
   for (const mate of m.plan.kind === 'build' ? team : m.workers()) {
     if (mate === obs.name || m.goSent.has(mate)) continue;
     m.goSent.add(mate);
-    return `!startConversation("${mate}", "${m.teamText.replace(/^Plan\./, 'Go.')}")`;
+    return `!startConversation("${mate}", "${m.goText}")`;
   }
   const madeUp = makeUp(m, obs, ctx);
   if (madeUp !== undefined) return madeUp;
@@ -132,7 +133,7 @@ export function makeUp(m: OracleMemory, obs: Observation, ctx: TeamContext): str
   }
   m.shortfall = undefined;
   if (s.worker === obs.name) return undefined;
-  return `!startConversation("${s.worker}", "${m.teamText.replace(/^Plan\./, 'Go.')}")`;
+  return `!startConversation("${s.worker}", "${m.goText}")`;
 }
 
 /**
@@ -178,7 +179,7 @@ function spare(m: OracleMemory, obs: Observation, data: GameData): Counts {
   const kept: Counts = {};
   const targets = m.jobTargets(obs.name);
   if (Object.keys(targets).length > 0) {
-    const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
+    const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: obs.task?.supplies });
     Object.assign(kept, planProduction(data, obs.inventory, targets, sources).consumed);
   }
   for (const t of m.plan ? transfersFrom(m.plan.plan, obs.name).slice(m.given) : []) kept[t.item] = (kept[t.item] ?? 0) + t.count;
@@ -249,7 +250,7 @@ export function makePlan(m: OracleMemory, obs: Observation, data: GameData): Pla
   const jobs: Job[] = same
     ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
     : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {}, supplies: COOKING_SUPPLIES });
+  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {}, supplies: obs.task?.supplies });
   const plan = planTeam(data, members, jobs, sources);
   if (plan.unsolvable) m.unsolvable = plan.unsolvable;
   return { kind: 'items', plan };

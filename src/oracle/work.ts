@@ -9,7 +9,6 @@ import { cropOf } from '../game/crops.ts';
 import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../game/production.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
 import { commandCall } from '../commands/skill-commands.ts';
-import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
 import type { Harvest, OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
 import { formatShort } from './protocol.ts';
@@ -61,7 +60,7 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
   // Keep the targets already held out of the ingredients.
   const stock = { ...obs.inventory };
   for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: COOKING_SUPPLIES });
+  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: obs.task?.supplies });
   const next = planProduction(data, stock, left, sources);
   const sowing = harvest && sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
   if (sowing) return sowing;
@@ -109,9 +108,10 @@ function teamShort(m: OracleMemory, obs: Observation, ctx: TeamContext, lacking:
 /** The crop a gathering step harvests (3 cells of wheat), if it is a harvest. */
 function harvestOf(data: GameData, step: ProductionStep, obs: Observation): Harvest | undefined {
   if (step.kind !== 'gather') return undefined;
-  const m = /^!collectBlocks\("([a-z0-9_]+)", (\d+)\)$/.exec(stepCommand(step));
-  const crop = m && cropOf(data, m[1]!);
-  return crop ? { seed: crop.seed, cells: Number(m[2]), held: obs.inventory[crop.seed] ?? 0 } : undefined;
+  const { skill, args } = step.source.call(step.count);
+  const block = skill === 'collectBlocks' ? args.type : undefined;
+  const crop = typeof block === 'string' ? cropOf(data, block) : undefined;
+  return crop ? { seed: crop.seed, cells: Number(args.num), held: obs.inventory[crop.seed] ?? 0 } : undefined;
 }
 
 /**

@@ -8,12 +8,13 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { DEFAULT_MINECRAFT_VERSION, SERVER_VERSIONS } from '../game/versions.ts';
-import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
+import { checkpointPlugins, installPlugins, resetPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
 import { pregenerate, survivalWorldPlugin } from './worldgen/plugin.ts';
 import { MAX_SEED, MIN_SEED, registerSurvival, SURVIVAL, SurvivalWorld } from './worldgen/world.ts';
+import { applyUpstreamFixes } from '../upstream/index.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
@@ -92,8 +93,13 @@ export interface EmbeddedServerOptions {
   logging?: boolean;
   /** Receives flying-squid's log lines instead of the console (e.g. to forward to our own logger). */
   logger?: ServerLogger;
-  /** Maximum simultaneous players; default 50. */
+  /**
+   * Players online at most (vanilla's `max-players`); one more is refused at login with vanilla's
+   * "The server is full!" (`multiplayer.disconnect.server_full`). Default 50.
+   */
   maxPlayers?: number;
+  /** Mobs, items and other non-player entities at most (players never count); default 200. */
+  maxEntities?: number;
   /** Extra plugins to install after ours (./plugins.ts); their `requires` may name ours. */
   plugins?: ServerPlugin[];
   /** The world to generate; default `superflat`. A `worldFolder` keeps the kind it was made with. */
@@ -119,6 +125,18 @@ export interface EmbeddedServer {
   /** The survival world's generator and spawn (survival worlds only). */
   survival?: SurvivalWorld;
   /**
+   * Takes note of the world as it is now (every plugin's `checkpoint`: the players as they stand,
+   * the time, the settings; the block journal starts afresh), for {@link reset}.
+   */
+  checkpoint(): void;
+  /**
+   * Puts the world back as at the last {@link checkpoint} (or as it started): every plugin's
+   * `reset`, in install order (see ./plugins.ts).
+   *
+   * @throws Error naming the plugin that could not reset (the world is then not to be reused).
+   */
+  reset(): Promise<void>;
+  /**
    * Stops the server: disconnects every player cleanly (they see "Server closed"), stops the tick
    * loop and closes the port. Resolves within about 2 s; calling it again is a no-op.
    */
@@ -133,7 +151,8 @@ export interface EmbeddedServer {
  *
  * @throws Error when the version is not one of {@link SERVER_VERSIONS}, the port is taken or cannot be bound within 10 s, the
  *   plugin list is invalid (a `requires` entry missing or listed after its user), the seed is not a
- *   32-bit whole number, or `worldFolder` holds another kind of world or another seed.
+ *   32-bit whole number, or `worldFolder` holds another kind of world or another seed; RangeError
+ *   for a `maxPlayers` or `maxEntities` that is not a whole number ≥ 1.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
@@ -150,6 +169,13 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const survival = kind === 'survival' ? new SurvivalWorld(seed) : undefined;
   const plugins = [...BUILTIN_PLUGINS, ...(survival ? [survivalWorldPlugin(survival, VIEW_DISTANCE)] : []), ...(options.plugins ?? [])];
   validatePlugins(plugins); // before anything starts: a bad list must not leave a port bound
+  for (const [name, value] of [
+    ['maxPlayers', options.maxPlayers],
+    ['maxEntities', options.maxEntities],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      throw new RangeError(`${name} must be a whole number ≥ 1, got ${value}`);
+  }
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {
     motd: 'mindcraft-ts embedded server',
@@ -178,11 +204,23 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     'view-distance': VIEW_DISTANCE,
     'player-list-text': { header: { text: 'mindcraft-ts' }, footer: { text: '' } },
     'everybody-op': true,
-    'max-entities': MAX_ENTITIES[kind],
+    // Non-player entities only: ./features/player-limits.ts keeps players out of flying-squid's count.
+    'max-entities': options.maxEntities ?? MAX_ENTITIES[kind],
+    // minecraft-protocol would otherwise compile ajv validators for the plugin-channel protocol on
+    // every login (a quarter of the server's CPU while bots join, 2 MB of heap per client); the
+    // channels' data is still parsed (mineflayer's client turns it off the same way).
+    validateChannelProtocol: false,
+    // minecraft-protocol's default handler of a client's error prints it and ends the client with
+    // the Error itself as the reason, which cannot be serialised into the kick packet: that throws
+    // another error, and so on (hundreds of lines when many bots drop at once, EPIPE). The reason
+    // goes out as text; the error reaches our log through flying-squid's `clientError`.
+    hideErrors: true,
+    errorHandler: (client: { end(reason: string): void }, err: Error) => client.end(err.message),
     version,
   };
   registerSuperflat();
   registerSurvival();
+  applyUpstreamFixes(); // minecraft-data and minecraft-protocol hot spots (src/upstream/), each skipped once fixed upstream
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
@@ -230,6 +268,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     world: kind,
     seed,
     survival,
+    checkpoint: () => checkpointPlugins(serv, plugins),
+    reset: () => resetPlugins(serv, plugins),
     close: () => (closing ??= closeServer(serv)),
   };
 }

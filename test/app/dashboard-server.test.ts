@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { pageModules, PAGE_ENTRY } from '../../src/app/dashboard/browser-modules.ts';
 import { dashboardSettings, startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
-import { CLOSE_BAD_TOKEN, serverMessageSchema, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
+import { CLOSE_BAD_TOKEN, serverMessageSchema, tokenCookie, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
 import { ConfigError, settingsSchema } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
@@ -53,7 +53,7 @@ test('a port already taken is refused with what to set', async () => {
 test('the dashboard is off with port 0, and beyond loopback only with a token', () => {
   const settings = (more: Record<string, unknown>) => settingsSchema.parse(more);
   expect(dashboardSettings(settings({ dashboard_port: 0 }))).toBeUndefined();
-  expect(dashboardSettings(settings({}))).toEqual({ host: '127.0.0.1', port: 8080, token: '', viewer: false });
+  expect(dashboardSettings(settings({}))).toEqual({ host: '127.0.0.1', port: 8080, token: '', viewer: false, allowedHosts: [] });
   expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(ConfigError);
   expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(/dashboard_token/);
   expect(dashboardSettings(settings({ dashboard_host: '0.0.0.0', dashboard_token: 'x' }))?.host).toBe('0.0.0.0');
@@ -62,7 +62,13 @@ test('the dashboard is off with port 0, and beyond loopback only with a token', 
 test("the page's modules are what its entry imports, types stripped, and import no Node code", async () => {
   const modules = pageModules();
   expect([...modules.keys()].sort()).toEqual(
-    ['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'settings/schema.ts'].sort(),
+    [
+      'agent/events.ts',
+      'app/dashboard/public/app.ts',
+      'app/dashboard/public/protocol.ts',
+      'models/presets.ts',
+      'settings/schema.ts',
+    ].sort(),
   );
   for (const [file, code] of modules) {
     expect(code, file).not.toMatch(/from ['"]node:/);
@@ -81,7 +87,9 @@ test('without the token the WebSocket and the run records are refused; with it t
   expect(await refused.closed).toBe(CLOSE_BAD_TOKEN);
   expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json`)).status).toBe(401);
   expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json?token=wrong`)).status).toBe(401);
-  const records = await fetch(`${dashboard.url}runs/crafting_a_1/result.json`, { headers: { cookie: `mindcraft_token=${TOKEN}` } });
+  const records = await fetch(`${dashboard.url}runs/crafting_a_1/result.json`, {
+    headers: { cookie: `${tokenCookie(dashboard.port)}=${TOKEN}` },
+  });
   expect(await records.text()).toBe('{"success":true}');
   const listing = await fetch(`${dashboard.url}runs/crafting_a_1/?token=${TOKEN}`);
   expect(await listing.text()).toContain('result.json');

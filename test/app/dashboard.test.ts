@@ -4,12 +4,16 @@
  * The page's live fields follow the bot when it moves and when its inventory changes; a message
  * and a command sent from the page reach the bot and change the world; goal, stop, memory, stop
  * and restart, and the add-bot form work; bad input gets a clear error on the page and nothing
- * breaks. A screenshot is kept in test-results/dashboard.png.
+ * breaks. A page of another site (another port) in the same browser, which has the dashboard's
+ * cookie, cannot open its socket, and a rebound host name gets 403. A screenshot is kept in
+ * test-results/dashboard.png.
  *
  * Needs `chromium` on the PATH (`apt-get install chromium`; `.ci/run` installs it): without it
  * the tests are skipped, and the skip says so.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +56,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // A name of "another site" that resolves to this machine: what DNS rebinding gives an attacker.
+  '--host-resolver-rules=MAP rebind.test 127.0.0.1',
 ];
 const SCREENSHOT = path.resolve('test-results/dashboard.png');
 
@@ -279,6 +285,39 @@ describe.skipIf(!CHROMIUM)(
       await page.frameLocator('iframe.viewer').locator('canvas').waitFor({ timeout: 30_000 });
       await card('Andy').locator('button[data-action=viewer]').click();
       await shows(() => card('Andy').locator('iframe.viewer').count(), 0);
+    });
+
+    test("another site's page in the same browser cannot drive the dashboard; a rebound host name is refused", async () => {
+      // The attacker's page: another origin (another port), served to the browser that holds the dashboard's cookie.
+      const script = `
+        const ws = new WebSocket('ws://127.0.0.1:${dashboard.port}/ws');
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'command', bot: 'Andy', from: 'Steve', text: '!stats' }));
+        ws.onmessage = (e) => { document.title = 'got ' + String(e.data).slice(0, 20); };
+        ws.onclose = (e) => { document.title = document.title || 'closed ' + e.code; };
+      `;
+      const evil = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title></title><script>${script}</script>`);
+      });
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', () => resolve()));
+      const before = events.filter((e) => e.type === 'command').length;
+      const other = await browser.newPage();
+      try {
+        // The browser does hold the dashboard's cookie (SameSite does not tell ports apart).
+        expect((await page.context().cookies(dashboard.url)).map((c) => c.name)).toContain(`mindcraft_token_${dashboard.port}`);
+        await other.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+        await shows(() => other.title(), /^closed /);
+        expect(await other.title()).toBe('closed 1006'); // refused at the upgrade (403): never opened
+        const rebound = await other.goto(`http://rebind.test:${dashboard.port}/`);
+        expect(rebound?.status()).toBe(403);
+        expect(await other.locator('body').textContent()).toMatch(/Host rebind\.test:\d+ is not this dashboard's address/);
+      } finally {
+        await other.close();
+        await new Promise((resolve) => evil.close(resolve));
+      }
+      // Nothing ran: the page's own socket still works and the command never reached Andy.
+      expect(events.filter((e) => e.type === 'command').length).toBe(before);
+      await shows(() => page.locator('[data-role=connection]').textContent(), 'open');
     });
 
     test('a bot added from the form joins; a bot stopped from the page leaves and restarts', async () => {

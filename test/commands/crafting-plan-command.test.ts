@@ -97,6 +97,7 @@ const FARM: SimWorld = {
     'water',
   ],
   mobs: ['cow', 'chicken', 'rabbit'],
+  supplies: COOKING_SUPPLIES,
 };
 
 const CASES: { item: string; inventory: Counts; world: SimWorld; expected: Counts }[] = [

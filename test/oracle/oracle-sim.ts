@@ -19,6 +19,7 @@ import type { Assignment } from '../../src/commands/context.ts';
 import { checkLevel, findLevel, formatLevelCheck, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { BlueprintCheckData, CommandOutcome, Outcome, OutcomeCode, OutcomeData } from '../../src/skills/outcome.ts';
 import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
+import type { WorldSupplies } from '../../src/game/production.ts';
 import type { Blueprint } from '../../src/tasks/schema.ts';
 
 export interface SimAgent {
@@ -41,10 +42,37 @@ export interface SimAgent {
   position?: { x: number; y: number; z: number };
 }
 
+/** The superflat world of crafting and construction tasks, as the stand-in's agents see it. */
+export const FLAT_WORLD: SimWorld = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
+
+/** The cooking world (src/tasks/worlds.ts) as the stand-in's agents see it: its blocks, its animals, its supplies. */
+export const COOKING_WORLD: SimWorld = {
+  blocks: [
+    'grass_block',
+    'wheat',
+    'carrots',
+    'potatoes',
+    'beetroots',
+    'sugar_cane',
+    'red_mushroom',
+    'brown_mushroom',
+    'crafting_table',
+    'furnace',
+    'smoker',
+    'oak_planks',
+    'farmland',
+    'water',
+  ],
+  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
+  supplies: COOKING_SUPPLIES,
+};
+
 export interface SimWorld {
   /** Block names in sight of every agent. */
   blocks: string[];
   mobs: string[];
+  /** What the world supplies, as a task gives it to its agents (the cooking world's crops and animals). */
+  supplies?: WorldSupplies;
 }
 
 /** An agent as the stand-in plays it: its policy, journal and what it did. */
@@ -320,6 +348,7 @@ export function simulate(
         collector: a.collector,
         partnerRecipe: a.partnerRecipe,
         assignment: a.assignment,
+        supplies: world.supplies,
       },
       position: a.position,
       canUse: (c) => !a.blocked.includes(c),

@@ -193,6 +193,29 @@ describe('/execute', () => {
     const feet = bob.entity.position.floored();
     await feedback(`/execute if block ${feet.x} ${feet.y - 1} ${feet.z} gold_block`, 'commands.execute.conditional.pass');
   });
+
+  test("forks stop at the game rule maxCommandForkCount with vanilla's command.forkLimit, before anything runs", async () => {
+    const told: string[] = [];
+    bob.on('message', (m) => {
+      if (m.toString().startsWith('fork ')) told.push(m.toString());
+    });
+    // Two players: seventeen `as @a` would make 2^17 = 131,072 contexts, past the default 65,536.
+    const chain = Array(17).fill('as @a').join(' ');
+    expect((await feedback(`/execute ${chain} run tellraw Bob "fork 1"`, 'command.forkLimit')).toString()).toBe(
+      'Maximum number of contexts (65536) reached',
+    );
+    await feedback('/gamerule maxCommandForkCount 3', 'commands.gamerule.set');
+    expect(gameRule(server.serv, 'maxCommandForkCount')).toBe(3);
+    expect((await feedback('/execute as @a at @a run tellraw Bob "fork 2"', 'command.forkLimit')).toString()).toBe(
+      'Maximum number of contexts (3) reached',
+    );
+    // Within the limit it runs, once per context.
+    alice.chat('/execute as @a run tellraw Bob "fork 3"');
+    await roundTrip(alice);
+    await roundTrip(bob);
+    expect(told).toEqual(['fork 3', 'fork 3']);
+    await feedback('/gamerule maxCommandForkCount 65536', 'commands.gamerule.set');
+  });
 });
 
 describe('player commands', () => {

@@ -1,9 +1,18 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
-import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
+import {
+  checkTaskForVersion,
+  goalFor,
+  loadTask,
+  loadTaskFile,
+  MAX_TASK_DEPTH,
+  MAX_TASK_FILE_BYTES,
+  TaskError,
+  taskTargets,
+} from '../../src/tasks/loader.ts';
 import { SERVER_VERSIONS } from '../../src/game/versions.ts';
 
 const CRAFTING = path.resolve('test/fixtures/benchmark/crafting_tasks/test_tasks');
@@ -69,6 +78,20 @@ describe('MineCollab task files', () => {
     expect(err.message).toMatch(/key "timeout"/);
     const blocked = await tempFile(JSON.stringify({ t2: { type: 'techtree', goal: 'x', blocked_actions: { 0: ['getCraftingPlan'] } } }));
     await expect(loadTaskFile(blocked)).rejects.toThrow(/blocked_actions\.0\.0/);
+  });
+
+  test('a deeply nested or huge file gets an error naming the file, the task and what is wrong', async () => {
+    const depth = 100_000;
+    const deep = await tempFile(
+      `{"ok": {"type": "techtree", "goal": "x", "agent_count": 1}, "t": {"type": "techtree", "goal": "x", "agent_count": 1, "initial_inventory": ${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    );
+    await expect(loadTaskFile(deep)).rejects.toThrow(TaskError);
+    await expect(loadTaskFile(deep)).rejects.toThrow(
+      `${deep}, task "t": nested more than ${MAX_TASK_DEPTH} levels deep; a task needs at most about 6`,
+    );
+    const huge = await tempFile('');
+    await truncate(huge, MAX_TASK_FILE_BYTES + 1); // a sparse file: no need to write it
+    await expect(loadTaskFile(huge)).rejects.toThrow(`${huge}: 64.0 MB, more than a task file may be (64 MB): split it into several files`);
   });
 
   test('names unknown in the version are reported with the closest valid name', async () => {

@@ -196,3 +196,26 @@ function isInWater(player: SquidPlayer): boolean {
     return false;
   }
 }
+
+/** Each player's health, food and saturation at the last checkpoint. */
+const checkpoints = new WeakMap<SquidServer, Map<string, { health: number; food: number; saturation: number }>>();
+
+/** Takes note of every player's health, food and saturation, for {@link resetHunger}. */
+export function checkpointHunger(serv: SquidServer): void {
+  checkpoints.set(serv, new Map(serv.players.map((p) => [p.username, { health: p.health, food: p.food, saturation: p.foodSaturation }])));
+}
+
+/** Every player noted back to its health, food and saturation then, no exhaustion, not eating (the warm world's reset). */
+export function resetHunger(serv: SquidServer): void {
+  for (const [name, noted] of checkpoints.get(serv) ?? []) {
+    const player = serv.getPlayer(name);
+    if (!player) continue;
+    const hunger = hungerOf(player);
+    hunger.exhaustion = 0;
+    hunger.timer = 0;
+    hunger.eating = null;
+    player.food = noted.food;
+    player.foodSaturation = noted.saturation;
+    player.updateHealth(noted.health);
+  }
+}

@@ -157,3 +157,44 @@ function overridePlayerTeleport(serv: SquidServer, player: SquidPlayer): void {
     streamViewAround(player).catch((err: unknown) => serv.debug?.(`chunk stream after teleport failed: ${String(err)}`));
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// the players' places, for a reset
+
+/** Where each player stood at the last checkpoint, and its game mode and spawn point then. */
+const places = new WeakMap<
+  SquidServer,
+  Map<string, { position: Vec3; yaw: number; pitch: number; spawnPoint: Vec3 | undefined; gameMode: number }>
+>();
+
+/** Takes note of every player's position, facing, spawn point and game mode, for {@link resetPlayerPlaces}. */
+export function checkpointPlayerPlaces(serv: SquidServer): void {
+  places.set(
+    serv,
+    new Map(
+      serv.players.map((p) => [
+        p.username,
+        { position: p.position.clone(), yaw: p.yaw, pitch: p.pitch, spawnPoint: p.spawnPoint?.clone(), gameMode: p.gameMode },
+      ]),
+    ),
+  );
+}
+
+/**
+ * Every player noted at the checkpoint back where it stood then, facing the same way, with its
+ * spawn point then (the warm world's reset).
+ *
+ * @throws Error when a player noted is not on the server, or its game mode changed (a world in
+ *   another game mode is not the one noted).
+ */
+export function resetPlayerPlaces(serv: SquidServer): void {
+  for (const [name, place] of places.get(serv) ?? []) {
+    const player = serv.getPlayer(name);
+    if (!player) throw new Error(`${name} is not on the server`);
+    if (player.gameMode !== place.gameMode) throw new Error(`${name}'s game mode changed`);
+    player.spawnPoint = place.spawnPoint?.clone();
+    player.yaw = place.yaw;
+    player.pitch = place.pitch;
+    void player.teleport(place.position.clone());
+  }
+}

@@ -24,7 +24,6 @@ import {
 const SHOWN_EVENTS = 60;
 /** Wait before reconnecting a dropped WebSocket (ms). */
 const RECONNECT_MS = 2000;
-const TOKEN_COOKIE = 'mindcraft_token';
 
 /** Everything the page knows. */
 interface PageState {
@@ -500,7 +499,9 @@ function TokenForm({ onToken }: { onToken: (token: string) => void }) {
     }}
   >
     <h2>This dashboard needs its token</h2>
-    <p>Enter the <code>dashboard_token</code> of settings.json.</p>
+    <p>
+      Open the address <code>npm start</code> printed (it carries the token), or enter the <code>dashboard_token</code> of settings.json.
+    </p>
     <input type="password" name="token" value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
     <button type="submit">Open</button>
   </form>`;
@@ -515,10 +516,8 @@ function App() {
     const clock = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(clock);
   }, [link]);
-  const onToken = (token: string) => {
-    document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; SameSite=Strict; path=/`;
-    link.connect();
-  };
+  // The server checks the token and keeps it as a cookie this page's scripts cannot read.
+  const onToken = (token: string) => location.assign(`/?token=${encodeURIComponent(token)}`);
   return html`<main>
     <header class="top">
       <h1>mindcraft-ts</h1>

@@ -170,6 +170,17 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 /** Close code of a WebSocket refused for a missing or wrong token. */
 export const CLOSE_BAD_TOKEN = 4401;
 
+/** Close code of a WebSocket refused because too many pages are open already. */
+export const CLOSE_TOO_MANY_PAGES = 4429;
+
+/**
+ * The cookie that carries the token of the dashboard on `port` (cookies do not tell ports apart:
+ * two dashboards on one machine each keep their own).
+ */
+export function tokenCookie(port: number | string): string {
+  return `mindcraft_token_${port}`;
+}
+
 /**
  * Form errors by field from zod issues: the first issue of each top-level key, as text.
  *

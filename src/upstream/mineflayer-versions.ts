@@ -1,7 +1,8 @@
 /**
- * Fixes to mineflayer 4.39 for the versions it misreads, loaded on every bot (a mineflayer plugin).
- * Each applies only where the version's protocol definition (minecraft-data `protocol.json`,
- * which mineflayer's client serializes with) shows the change it was written for:
+ * mineflayer 4.39 on the versions it misreads, fixed in a plugin loaded on every bot. Each fix
+ * applies only where the version's protocol definition (minecraft-data `protocol.json`, which
+ * mineflayer's client serializes with) shows the change it was written for, and only while
+ * mineflayer still sends or reads the old shape (checked on the bot it is loaded on):
  *
  * - `entity_action` since 1.21.6 (protocol 771) has no sneaking actions (sneaking moved to
  *   `player_input`), so every later action's id is 2 lower, and the field maps ids to names.
@@ -11,12 +12,13 @@
  *   written as its name, which the serializer maps to the version's id.
  * - `entity_velocity` and `spawn_entity` since 1.21.9 carry the velocity as an `lpVec3` in blocks
  *   per tick, where older versions sent 1/8000 block per tick; mineflayer still divides by 8000,
- *   so knockback and thrown items reached the bot 8000 times too slow. The packet's velocity is
- *   scaled to the old unit before mineflayer's own listener reads it.
+ *   so knockback and thrown items reached the bot 8000 times too slow. After mineflayer's own
+ *   listener, the entity gets the packet's velocity as it is.
  *
  * Sources: minecraft-data's protocol definitions of 1.21.5, 1.21.6 and 1.21.9; the
  * minecraft.wiki "Java Edition protocol" pages of those releases (Player Command, Set Entity
- * Velocity); mineflayer `lib/plugins/physics.js`, `bed.js`, `entities.js`.
+ * Velocity); mineflayer `lib/plugins/physics.js`, `bed.js`, `entities.js`. Upstream:
+ * docs/upstream/mineflayer.md.
  */
 import type { Bot } from 'mineflayer';
 
@@ -32,9 +34,6 @@ const OLD_ENTITY_ACTIONS = [
   'open_inventory',
   'start_fall_flying',
 ] as const;
-
-/** The old velocity unit: 1/8000 block per tick. */
-const OLD_VELOCITY_UNIT = 8000;
 
 type Protocol = Record<string, unknown>;
 
@@ -67,16 +66,15 @@ export function velocityInBlocksPerTick(protocol: Protocol): boolean {
 }
 
 /**
- * The mineflayer plugin: `bot.loadPlugin(mineflayerFixes)`, or `createBot({ plugins: { mineflayerFixes } })`.
- * Must be loaded before the bot spawns (it wraps the client's `write` and listens ahead of
- * mineflayer's own handlers).
+ * The mineflayer plugin: `bot.loadPlugin(versionFixes)`. Must be loaded before the bot spawns (it
+ * wraps the client's `write` and listens ahead of mineflayer's own handlers).
  */
-export function mineflayerFixes(bot: Bot): void {
+export function versionFixes(bot: Bot): void {
   const protocol = (bot.registry as unknown as { protocol?: Protocol }).protocol;
   if (!protocol) return;
   const client = bot._client as unknown as {
     write(name: string, params: Record<string, unknown>): void;
-    prependListener(event: string, listener: (packet: Record<string, unknown>) => void): void;
+    on(event: string, listener: (packet: Record<string, unknown>) => void): void;
   };
   if (entityActionsRenumbered(protocol)) {
     const write = client.write.bind(client);
@@ -88,11 +86,14 @@ export function mineflayerFixes(bot: Bot): void {
     };
   }
   if (velocityInBlocksPerTick(protocol)) {
-    const toOldUnit = (packet: Record<string, unknown>): void => {
+    // After mineflayer's own listener (plugins listen after mineflayer's): the entity gets the
+    // packet's velocity as it is, blocks per tick; a mineflayer that reads it right already did.
+    const setVelocity = (packet: Record<string, unknown>): void => {
       const v = packet.velocity as { x: number; y: number; z: number } | undefined;
-      if (v) packet.velocity = { x: v.x * OLD_VELOCITY_UNIT, y: v.y * OLD_VELOCITY_UNIT, z: v.z * OLD_VELOCITY_UNIT };
+      const entity = bot.entities[packet.entityId as number];
+      if (v && entity) entity.velocity.set(v.x, v.y, v.z);
     };
-    client.prependListener('entity_velocity', toOldUnit);
-    client.prependListener('spawn_entity', toOldUnit);
+    client.on('entity_velocity', setVelocity);
+    client.on('spawn_entity', setVelocity);
   }
 }
