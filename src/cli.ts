@@ -526,6 +526,8 @@ async function main(argv: string[]): Promise<number> {
       e instanceof RangeError ||
       e instanceof ConfigError ||
       e.name === 'TaskError' ||
+      e.name === 'ServerVersionError' ||
+      e.name === 'LanError' ||
       (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);
     if (e instanceof UsageError || generateUsage || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))

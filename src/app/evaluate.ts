@@ -16,6 +16,7 @@
  * The same campaign can also run as jobs on a Redis queue, played by workers on any machine
  * (`src/app/queue/`); both use this module's planning, run and summary functions.
  */
+import { withServerVersion } from '../client/server-version.ts';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
@@ -251,7 +252,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
 export type CampaignInput = Pick<
   EvaluateOptions,
-  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'
+  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
 >;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
@@ -279,19 +280,21 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
   });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
+  // An "auto" version is the server's (src/client/server-version.ts): the tasks' items are checked for it.
+  const settings = await withServerVersion(options.settings, options.servers?.[0]);
   const checked = new Set<string>();
   const unplayable: string[] = [];
   for (const run of plan) {
     const key = `${run.task.file}\0${run.task.id}`;
     if (checked.has(key)) continue;
     checked.add(key);
-    const check = checkTask(run.task, options.settings, profiles.length);
+    const check = checkTask(run.task, settings, profiles.length);
     for (const warning of check.warnings) log(`${run.task.file}, task ${run.task.id}: ${warning}`);
     if (check.unplayable) unplayable.push(check.unplayable);
   }
   if (unplayable.length) {
     log(
-      `${unplayable.length} task(s) cannot be played on Minecraft ${options.settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`,
+      `${unplayable.length} task(s) cannot be played on Minecraft ${settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`,
     );
   }
   requireUsableModels(

@@ -8,6 +8,7 @@
  * has been missing for 30 s (score 0, as MINDcraft's "No other agents found"), on an error, or
  * when its `signal` aborts.
  */
+import { withServerVersion } from '../client/server-version.ts';
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agent/agent.ts';
@@ -199,7 +200,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     ((line: string) => {
       process.stderr.write(`${line}\n`);
     });
-  const check = checkTask(task, settings, options.profiles.length);
+  // An "auto" version is the server's (src/client/server-version.ts): the task's items are checked for it.
+  const check = checkTask(task, await withServerVersion(settings), options.profiles.length);
   const coordination = options.coordination ?? settings.coordination;
   const strategy = strategyFor(coordination);
   if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);

@@ -66,7 +66,6 @@ test("the page's modules are what its entry imports, types stripped, and import 
       'agent/events.ts',
       'app/dashboard/public/app.ts',
       'app/dashboard/public/protocol.ts',
-      'game/versions.ts',
       'models/presets.ts',
       'settings/schema.ts',
     ].sort(),
