@@ -377,6 +377,8 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   ): void;
   _worldLoadPlayerChunk(chunkX: number, chunkZ: number, player: SquidPlayer): boolean;
   _sendPlayerList?(player: SquidPlayer): void;
+  /** The entities (players too) within `radius` blocks (default 128) of `position` in `world` (flying-squid's; players only once listed, see features/players.ts). */
+  getNearbyEntities(options: { world: SquidWorld; position: Vec3; radius?: number }): SquidEntity[];
   _sendPlayerEventLeave?(player: SquidPlayer): void;
   _createChatComponent(text: string): { toNetworkFormat(): unknown };
   waitForReady(timeoutMs: number): Promise<void>;

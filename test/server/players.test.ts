@@ -1,7 +1,8 @@
 /**
- * Player leave (src/server/features/players.ts): when a player disconnects, the others get what
- * vanilla 1.21 sends (`entity_destroy` for its entity, then `player_remove` with its UUID), so
- * mineflayer fires `playerLeft` and drops the name from `bot.players`.
+ * Player join and leave (src/server/features/players.ts): a joining player is tracked only once it
+ * has its tab list; when a player disconnects, the others get what vanilla 1.21 sends
+ * (`entity_destroy` for its entity, then `player_remove` with its UUID), so mineflayer fires
+ * `playerLeft` and drops the name from `bot.players`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
@@ -103,6 +104,19 @@ describe.each(SERVER_VERSIONS)('player leave on %s', (version) => {
       ([name, data]) => name === 'entity_destroy' && (data.entityIds as number[]).includes(aliceEntityId),
     );
     expect(destroysOfAlice.length).toBe(1);
+  });
+
+  test('a player who moves while another logs in is seen by it, with its name, once that one has its tab list', async () => {
+    const erin = await join('Erin');
+    // The newcomer's entity exists (at 0 0 0, within Erin's view) before its login packet and tab list:
+    // Erin's re-tracking right then (as a walk or a teleport does) must not reach it yet.
+    server.serv.once('newPlayer', () => serverPlayer(server, erin.username).updateAndSpawn());
+    const finn = await join('Finn');
+    await waitUntil(() => finn.players[erin.username]?.entity?.username === erin.username, "Finn to see Erin's entity, named", {
+      timeoutMs: 5_000,
+      state: () => Object.values(finn.entities).map((e) => `${e.id} ${e.name} ${e.username}`),
+    });
+    await waitUntil(() => erin.players[finn.username]?.entity?.username === finn.username, "Erin to see Finn's entity, named", 5_000);
   });
 
   test('a far-away player who never saw the entity still gets player_remove; a rejoin is announced again', async () => {

@@ -3,7 +3,7 @@
  * objects (so `@e[type=item]` works), the tab list on join and leave, working respawn after
  * death, initial food saturation, and no empty `entity_destroy` packets.
  */
-import type { SquidPlayer, SquidServer } from '../types.ts';
+import type { SquidEntity, SquidPlayer, SquidServer } from '../types.ts';
 import { containerFields, dig, packetFields, sharedType, toClientType } from '../services/protocol.ts';
 
 /** Vanilla health, food and saturation after (re)spawning (Minecraft wiki "Hunger"). */
@@ -19,8 +19,13 @@ export function installPlayerFixes(serv: SquidServer): void {
   // flying-squid re-assigns these server functions on every join, so they are re-replaced each time.
   const sendPlayerList = playerListSender(serv);
   const sendPlayerLeave = playerLeaveSender(serv);
+  const listed = trackListedPlayers(serv);
   serv.on('newPlayer', () => {
-    if (sendPlayerList) serv._sendPlayerList = sendPlayerList;
+    const send = sendPlayerList ?? serv._sendPlayerList?.bind(serv);
+    serv._sendPlayerList = (newcomer) => {
+      send?.(newcomer);
+      listed.add(newcomer);
+    };
     if (sendPlayerLeave) serv._sendPlayerEventLeave = sendPlayerLeave;
   });
   installRespawn(serv);
@@ -61,6 +66,25 @@ function installEntityTypes(serv: SquidServer): void {
     if (entity.name === undefined || entity.name === 'unknown') entity.name = serv.registry.entities[type]?.name ?? entity.name;
     return entity;
   };
+}
+
+/**
+ * A joining player is tracked (spawned to the others, and they to it) only once it has its tab
+ * list, as in vanilla, where `PlayerList.placeNewPlayer` sends every player's `player_info` before
+ * it adds the player to the level and entity tracking starts. flying-squid registers a player's
+ * entity when it connects, so another player's `updateAndSpawn` (its own join, a teleport, a walk)
+ * spawned itself to a client still logging in: before its `login` packet, which clears a client's
+ * entities (mineflayer kept a nameless, typeless entity), or before its `player_info`, so mineflayer
+ * never named the player's entity (`bot.players[name].entity` stayed unset). The newcomer's own
+ * `updateAndSpawn`, right after its tab list, spawns everything near it.
+ *
+ * @returns the set of players that have their tab list (entries go with the player).
+ */
+function trackListedPlayers(serv: SquidServer): WeakSet<SquidEntity> {
+  const listed = new WeakSet<SquidEntity>();
+  const nearbyEntities = serv.getNearbyEntities.bind(serv);
+  serv.getNearbyEntities = (options) => nearbyEntities(options).filter((entity) => entity.type !== 'player' || listed.has(entity));
+  return listed;
 }
 
 /**
