@@ -121,7 +121,7 @@ export function systemChatLine(
  *
  * @example
  * bot.loadPlugin(chatIdentity);
- * bot.on('whisper', (from, text) => console.log(`${from} whispers ${text}`)); // from the packet
+ * bot.on('whisper', (from, text) => log.info(`${from} whispers ${text}`)); // from the packet
  */
 export function chatIdentity(bot: Bot): void {
   bot.removeChatPattern('chat');
