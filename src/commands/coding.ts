@@ -19,7 +19,7 @@ import { commandCall } from './skill-commands.ts';
 const newActionCommand = defineCommand({
   name: '!newAction',
   kind: 'action',
-  description: 'Write and run JavaScript for a task no other command does; describe the task.',
+  description: 'Write and run JavaScript for what no command does.',
   params: {
     prompt: { type: 'string', description: 'what the code should do', example: 'build a 3x3 dirt platform' },
   },

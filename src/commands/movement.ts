@@ -93,7 +93,7 @@ const stayCommand = defineCommand({
 const lookAtPlayerCommand = defineCommand({
   name: '!lookAtPlayer',
   kind: 'action',
-  description: 'Look "at" a player or "with" them (vision: describe the view).',
+  description: 'Look "at" or "with" a player; describe the view.',
   params: {
     player_name: { type: 'string', description: 'player', example: 'Steve' },
     direction: { type: 'string', description: '"at" or "with"', example: 'at' },
@@ -106,7 +106,7 @@ const lookAtPlayerCommand = defineCommand({
 const lookAtPositionCommand = defineCommand({
   name: '!lookAtPosition',
   kind: 'action',
-  description: 'Look at a position (vision: describe the view).',
+  description: 'Look at a position; describe the view.',
   params: {
     x: { type: 'int', description: '' },
     y: { type: 'int', description: '' },

@@ -59,7 +59,7 @@ const statsCommand = defineCommand({
 const nearbyBlocksCommand = defineCommand({
   name: '!nearbyBlocks',
   kind: 'query',
-  description: `Block types within ${NEARBY_RANGE} blocks, nearest first; sign texts.`,
+  description: `Blocks within ${NEARBY_RANGE}, nearest first; sign texts.`,
   params: {},
   async perform({ bot }) {
     const air = new Set(['air', 'cave_air', 'void_air']);

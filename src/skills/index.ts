@@ -145,7 +145,7 @@ export const digDownSkill = defineSkill({
 
 export const useOnSkill = defineSkill({
   name: 'useOn',
-  description: 'Use an item ("hand": none) on the nearest block or mob of a type, or on "nothing" (buckets take and pour water and lava).',
+  description: 'Use an item or "hand" on the nearest block or mob of a type, or "nothing".',
   params: {
     tool_name: param.string('item or "hand"', { example: 'bucket' }),
     target: param.string('block, mob type or "nothing"', { example: 'water' }),
@@ -155,7 +155,7 @@ export const useOnSkill = defineSkill({
 
 export const activateSkill = defineSkill({
   name: 'activate',
-  description: 'Use the nearest block of a type (lever, door): !useOn("hand", type).',
+  description: 'Use the nearest block of a type (lever).',
   params: {
     type: param.blockName('block', { example: 'lever' }),
   },
@@ -164,14 +164,14 @@ export const activateSkill = defineSkill({
 
 export const goToSurfaceSkill = defineSkill({
   name: 'goToSurface',
-  description: 'Go up to the surface above you (the top of the highest block over you).',
+  description: 'Climb to the surface above you.',
   params: {},
   run: ({ bot, signal }) => goToSurface(bot, signal),
 });
 
 export const goToBedSkill = defineSkill({
   name: 'goToBed',
-  description: 'Sleep in the nearest bed until morning.',
+  description: 'Sleep in the nearest bed.',
   params: {},
   run: ({ bot, signal }) => goToBed(bot, signal),
 });
@@ -180,7 +180,7 @@ export const goToBedSkill = defineSkill({
 
 export const craftRecipeSkill = defineSkill({
   name: 'craftRecipe',
-  description: "Craft an item's recipe num times (uses or places a crafting table).",
+  description: 'Craft a recipe num times (places a table if needed).',
   params: {
     recipe_name: param.itemName('item', { example: 'stick' }),
     num: param.int('times to craft (not items: 1 craft of oak_planks makes 4)', { domain: [1, Infinity], example: 1 }),
@@ -190,7 +190,7 @@ export const craftRecipeSkill = defineSkill({
 
 export const craftItemsSkill = defineSkill({
   name: 'craftItems',
-  description: 'Craft at least num items in whole crafts (uses or places a crafting table).',
+  description: 'Craft at least num items (places a table if needed).',
   params: {
     item_name: param.itemName('item', { example: 'stick' }),
     num: param.int('items wanted', { domain: [1, Infinity], example: 4 }),
@@ -239,7 +239,7 @@ export const discardSkill = defineSkill({
 
 export const useItemOnEntitySkill = defineSkill({
   name: 'useItemOnEntity',
-  description: 'Use an item ("hand": none) on the nearest mob of a type.',
+  description: 'Use an item or "hand" on the nearest mob of a type.',
   params: {
     item_name: param.string('item or "hand"', { example: 'bucket' }),
     entity_type: param.string('mob type', { example: 'cow' }),
@@ -288,7 +288,7 @@ export const viewChestSkill = defineSkill({
 
 export const smeltItemSkill = defineSkill({
   name: 'smeltItem',
-  description: 'Smelt or cook items in a furnace, with fuel.',
+  description: 'Smelt or cook items in a furnace.',
   params: {
     item_name: param.itemName('item to smelt', { example: 'raw_iron' }),
     num: param.int('times to smelt (= items smelted)', { domain: [1, Infinity], example: 4 }),
@@ -369,7 +369,7 @@ export const checkBlueprintLevelSkill = defineSkill({
 
 export const checkBlueprintSkill = defineSkill({
   name: 'checkBlueprint',
-  description: 'What is left of the blueprint, and the score.',
+  description: 'What is left to build, and the score.',
   params: {},
   run: async ({ bot, task }) => checkWholeBlueprint(bot, task?.blueprint),
 });
