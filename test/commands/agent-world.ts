@@ -131,10 +131,18 @@ export async function teleport(w: World, bot: Bot, to: Vec3): Promise<void> {
 }
 
 /** Sets a block through /setblock and waits until Andy sees it. */
-/** Puts Andy at the centre of a fresh area `dx, dz` blocks from the spawn, with an empty inventory. */
+/**
+ * Puts Andy at the centre of a fresh area `dx, dz` blocks from the spawn, with an empty inventory
+ * and no item lying within 24 blocks (an earlier test's late drops would be picked up on the way).
+ */
 export async function area(w: World, dx: number, dz: number): Promise<Vec3> {
   const base = w.origin.offset(dx, 0, dz);
   await clear(w);
+  command(w, `/kill @e[type=item,x=${base.x},y=${base.y},z=${base.z},distance=..24]`);
+  await waitUntil(
+    () => !Object.values(w.server.serv.entities).some((e) => e.itemId !== undefined && e.position.distanceTo(base) <= 24),
+    `no items lying near ${base}`,
+  );
   await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
   return base;
 }
