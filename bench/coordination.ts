@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate } from '../src/app/evaluate.ts';
+import { withServerVersion } from '../src/client/server-version.ts';
 import { COORDINATIONS, settingsSchema } from '../src/settings/index.ts';
 import { gameData } from '../src/game/data.ts';
 import type { RunResult } from '../src/tasks/eval/records.ts';
@@ -30,7 +31,7 @@ const { values: args } = parseArgs({
 const full = args.full === true;
 const parallel = Number(args.parallel ?? 1);
 const cap = Number(args.cap ?? 180);
-const settings = settingsSchema.parse({ chat_bot_messages: false });
+const settings = await withServerVersion(settingsSchema.parse({ chat_bot_messages: false }));
 const data = gameData(settings.minecraft_version);
 
 const sizes = {
