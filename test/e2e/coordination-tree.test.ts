@@ -1,0 +1,101 @@
+/**
+ * End to end: S-Agents' tree of agents with oracle teams on the embedded server, as
+ * `npm run task -- … --coordination tree` plays it: the paper's shelter (a stone foundation, wooden
+ * walls, a stone roof; two agents start with planks, one with stone) built by a root and two
+ * leaves, and a crafting task relayed along a chain. The run's `graph.jsonl` holds the
+ * organisation, the orders and the fixed-phrase reports; the result line has the time cost and mPT.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Coordination } from '../../src/settings/index.ts';
+import type { GraphEvent } from '../../src/tasks/eval/records.ts';
+import type { LoadedTask } from '../../src/tasks/schema.ts';
+import { fixture, play } from '../helpers/oracle-teams.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function playWith(coordination: Coordination, task: LoadedTask) {
+  const folder = await mkdtemp(path.join(os.tmpdir(), `coord-${coordination}-`));
+  dirs.push(folder);
+  const { result } = await play(task, undefined, { coordination, folder });
+  const graph = (await readFile(path.join(folder, 'graph.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as GraphEvent);
+  const messages = graph.flatMap((e) => e.organisation?.messages ?? []);
+  return { result, graph, messages };
+}
+
+/** 3 × 2 cells: a cobblestone floor, oak plank walls, a cobblestone roof (18 blocks). */
+const row = (block: string) => [block, block, block];
+const SHELTER: LoadedTask = {
+  id: 'sagents_shelter_3_agents',
+  file: 'inline',
+  type: 'construction',
+  goal: 'Make a structure with the blueprint below',
+  conversation: "Let's share materials and make a structure with the blueprint",
+  agent_count: 3,
+  timeout: 150,
+  blueprint: {
+    materials: { cobblestone: 12, oak_planks: 6 },
+    levels: [
+      { level: 0, coordinates: [-13, -60, -34], placement: [row('cobblestone'), row('cobblestone')] },
+      { level: 1, coordinates: [-13, -59, -34], placement: [row('oak_planks'), row('oak_planks')] },
+      { level: 2, coordinates: [-13, -58, -34], placement: [row('cobblestone'), row('cobblestone')] },
+    ],
+  },
+  // The paper's shelter: two agents start with planks, one with stone.
+  initial_inventory: { 0: { cobblestone: 12 }, 1: { oak_planks: 3 }, 2: { oak_planks: 3 } },
+  blocked_actions: {},
+};
+
+describe('S-Agents with oracle teams', () => {
+  test('tree: the shelter, 3 agents; orders from the root, reports in the fixed phrases, levels in order', async () => {
+    const { result, graph, messages } = await playWith('tree', SHELTER);
+    expect(result).toMatchObject({ success: true, score: 1, coordination: 'tree' });
+    const [root, ...leaves] = result.agents;
+    expect(graph[0]!.change).toBe(`organisation: tree with ${root} as root (${leaves.map((l) => `${root}→${l}`).join(', ')})`);
+    expect(graph[0]!.organisation).toMatchObject({
+      kind: 'tree',
+      root,
+      edges: leaves.map((l) => ({ commander: root, subordinate: l })),
+    });
+    // Orders only from the root; every report is one of the paper's phrases with the inventory.
+    const orders = messages.filter((m) => m.kind === 'order');
+    expect(orders.length).toBeGreaterThan(0);
+    for (const o of orders) expect(o.speaker).toBe(root);
+    for (const r of messages.filter((m) => m.kind === 'report'))
+      expect(r.message).toMatch(/^(I'll start the task .+\.|I have (succeeded|failed) the task .+\. My inventory: .+\.)$/);
+    expect(messages.some((m) => m.kind === 'report' && m.message.startsWith('I have succeeded the task Place'))).toBe(true);
+    // A level starts after the level below has succeeded.
+    for (const event of graph) {
+      const started = /^(\S+) to (\S+) \(/.exec(event.change);
+      if (!started) continue;
+      const node = event.nodes.find((n) => n.id === started[1])!;
+      for (const p of node.predecessors) expect(event.nodes.find((n) => n.id === p)!.status).toBe('success');
+    }
+    expect(result.metrics).toMatchObject({
+      timeCostMinutes: expect.any(Number),
+      organisation: { kind: 'tree', refused: 0, mPT: expect.any(Number) },
+    });
+    expect(result.metrics!.organisation!.mPT).toBeGreaterThan(0);
+  }, 200_000);
+
+  test('chain: a crafting task; the root plans, the chain relays', async () => {
+    const { result, graph } = await playWith(
+      'chain',
+      await fixture('crafting_2_agents_depth_0.json', 'generated_crafting_stone_stairs_11_1__depth_0_num_agents_2'),
+    );
+    expect(result).toMatchObject({ success: true, coordination: 'chain' });
+    expect(graph[0]!.organisation).toMatchObject({
+      kind: 'chain',
+      edges: [{ commander: result.agents[0], subordinate: result.agents[1] }],
+    });
+    expect(result.metrics?.timeCostMinutes).toEqual(expect.any(Number));
+  }, 200_000);
+});
