@@ -5,7 +5,7 @@
  *   commands the leaves, leaves act and never command, every agent has at most one commander. Its
  *   two alternatives for comparison: a chain (a fixed relay, each agent commands the next) and a
  *   fully connected graph (anyone may command anyone, which the paper finds prone to command cycles
- *   and delegation loops, §V-B "Following instructions and execution", Fig. 9(a)).
+ *   and delegation loops, §IV-C "Following instructions and execution", Fig. 9(a)).
  * - {@link OrderBook}: the open orders, and the guard every order passes: a known agent, an edge of
  *   the organisation, at most one commander at a time, no command cycle, no delegation loop.
  * - The fixed report phrases of the progress monitor's prompt (Appendix C-1), both ways.
