@@ -31,32 +31,11 @@ async function playWith(coordination: Coordination, task: LoadedTask) {
   return { result, graph, messages };
 }
 
-/** 3 × 2 cells: a cobblestone floor, oak plank walls, a cobblestone roof (18 blocks). */
-const row = (block: string) => [block, block, block];
-const SHELTER: LoadedTask = {
-  id: 'sagents_shelter_3_agents',
-  file: 'inline',
-  type: 'construction',
-  goal: 'Make a structure with the blueprint below',
-  conversation: "Let's share materials and make a structure with the blueprint",
-  agent_count: 3,
-  timeout: 150,
-  blueprint: {
-    materials: { cobblestone: 12, oak_planks: 6 },
-    levels: [
-      { level: 0, coordinates: [-13, -60, -34], placement: [row('cobblestone'), row('cobblestone')] },
-      { level: 1, coordinates: [-13, -59, -34], placement: [row('oak_planks'), row('oak_planks')] },
-      { level: 2, coordinates: [-13, -58, -34], placement: [row('cobblestone'), row('cobblestone')] },
-    ],
-  },
-  // The paper's shelter: two agents start with planks, one with stone.
-  initial_inventory: { 0: { cobblestone: 12 }, 1: { oak_planks: 3 }, 2: { oak_planks: 3 } },
-  blocked_actions: {},
-};
-
 describe('S-Agents with oracle teams', () => {
   test('tree: the shelter, 3 agents; orders from the root, reports in the fixed phrases, levels in order', async () => {
-    const { result, graph, messages } = await playWith('tree', SHELTER);
+    // A 3 × 3 stone foundation, jungle plank walls with a doorway, a stone roof (25 blocks).
+    const shelter = await fixture('shelter_3_agents.json', 'sagents_shelter_3x3x3_41_0_num_agents_3');
+    const { result, graph, messages } = await playWith('tree', shelter);
     expect(result).toMatchObject({ success: true, score: 1, coordination: 'tree' });
     const [root, ...leaves] = result.agents;
     expect(graph[0]!.change).toBe(`organisation: tree with ${root} as root (${leaves.map((l) => `${root}→${l}`).join(', ')})`);
