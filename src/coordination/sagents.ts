@@ -336,6 +336,8 @@ class SAgentsRun {
     }
     if (status === 'success') this.lastProgress = Date.now();
     this.#reportsSincePlan++;
+    // The report goes into the records now (the run may end at this very success).
+    if (opened.length) this.run.record(`${agent} reported ${node.id} ${status === 'success' ? 'succeeded' : 'failed'}`);
   }
 
   /** One order offline: the offline policy executes it through its commands; the world judges it. */
