@@ -350,7 +350,9 @@ export class GraphRun {
     this.#attempts.set(nodeId, attempt);
     this.record(`${nodeId} to ${agent} (${how})`);
     const task = (async () => {
-      await this.clearSite(agent);
+      // Its builder too: one left standing in a cell of its own (on the walls, where the roof
+      // goes) cannot place the block there, and the offline policy does not step off by itself.
+      await this.clearSite(agent, [agent]);
       const cursor = member.journal.last;
       const retrieved = retrieveAll(this.taskData(), node.retrievalPaths);
       const context = Object.keys(retrieved.values).length ? `Task data: ${JSON.stringify(retrieved.values).slice(0, 1_500)}` : undefined;
