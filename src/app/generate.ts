@@ -14,7 +14,7 @@ export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction
       crafting: [--depth <0-3>] [--missing <n>] [--blocked <!cmd,...>] [--targets <item,...>]
       cooking: [--dishes <n>] [--hells-kitchen] [--targets <dish,...>]
       construction: [--size <3-9>] [--levels <1-4>]
-      shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 1-3>]
+      shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 2-3>]
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */

@@ -390,7 +390,7 @@ export function generateConstructionTasks(data: GameData, options: ConstructionO
 export interface ShelterOptions extends GenerateOptions {
   /** Largest width and depth (blocks, 3–9; default 5). */
   size?: number;
-  /** Wall height (blocks, 1–3; default 2). */
+  /** Wall height (blocks, 2–3; default 2): the doorway must let a player (1.8 blocks tall) out once the roof is on. */
   walls?: number;
 }
 
@@ -399,7 +399,8 @@ export interface ShelterOptions extends GenerateOptions {
  * one stone block, walls of one kind of planks with a doorway on the front, a roof of the same
  * stone, at a random spot. Agent 0 starts with the stone; the planks are split evenly among the
  * others (with one agent, it holds everything). As in the paper's set-up with three agents, two
- * start with planks and one with stone.
+ * start with planks and one with stone. The doorway is two blocks high, so a builder inside can walk
+ * out under the roof.
  *
  * @throws RangeError for an agent count outside 1–{@link MAX_GENERATED_AGENTS} or a size or wall
  *   height out of range.
@@ -410,7 +411,9 @@ export function generateShelterTasks(data: GameData, options: ShelterOptions): R
   const size = options.size ?? 5;
   if (size < 3 || size > 9) throw new RangeError(`--size must be 3–9, got ${size}`);
   const walls = options.walls ?? 2;
-  if (walls < 1 || walls > 3) throw new RangeError(`--levels (wall height) must be 1–3, got ${walls}`);
+  // A player is 1.8 blocks tall (minecraft.wiki/w/Player, vanilla EntityType.PLAYER: 0.6 × 1.8), so
+  // a doorway one block high under the roof would shut the builders in.
+  if (walls < 2 || walls > 3) throw new RangeError(`--levels (wall height) must be 2–3, got ${walls}`);
   const rng = seededRandom(options.seed);
   const blocks = buildingBlocks(data);
   const planks = blocks.filter((b) => b.endsWith('_planks'));

@@ -33,8 +33,8 @@ async function playWith(coordination: Coordination, task: LoadedTask) {
 
 describe('S-Agents with oracle teams', () => {
   test('tree: the shelter, 3 agents; orders from the root, reports in the fixed phrases, levels in order', async () => {
-    // A 3 × 3 stone foundation, jungle plank walls with a doorway, a stone roof (25 blocks).
-    const shelter = await fixture('shelter_3_agents.json', 'sagents_shelter_3x3x3_41_0_num_agents_3');
+    // A 3 × 3 stone foundation, jungle plank walls two high with a doorway, a stone roof (32 blocks).
+    const shelter = await fixture('shelter_3_agents.json', 'sagents_shelter_3x3x4_41_0_num_agents_3');
     const { result, graph, messages } = await playWith('tree', shelter);
     expect(result).toMatchObject({ success: true, score: 1, coordination: 'tree' });
     const [root, ...leaves] = result.agents;

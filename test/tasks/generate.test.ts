@@ -93,8 +93,10 @@ describe('generated tasks', () => {
         const wood = kinds[1]![0]!;
         expect(wood).toMatch(/_planks$/);
         for (const k of kinds.slice(1, -1)) expect(k).toEqual([wood]);
-        // A doorway in the front wall.
-        expect(levels[1]!.placement[0]!.slice(1, -1)).toContain('air');
+        // A doorway in the front wall, two blocks high.
+        const door = levels[1]!.placement[0]!.indexOf('air');
+        expect(door).toBeGreaterThan(0);
+        expect(levels[2]!.placement[0]![door]).toBe('air');
         const inv = task.initial_inventory;
         expect(addCounts(...Object.values(inv))).toEqual(task.blueprint!.materials);
         if (agents === 1) expect(Object.keys(inv[0]!).sort()).toEqual([stone, wood].sort());
@@ -106,6 +108,7 @@ describe('generated tasks', () => {
       }
     }
     expect(() => generateShelterTasks(data, { agents: 2, count: 1, seed: 1, size: 2 })).toThrow(/--size must be 3–9, got 2/);
+    expect(() => generateShelterTasks(data, { agents: 2, count: 1, seed: 1, walls: 1 })).toThrow(/wall height\) must be 2–3, got 1/);
   });
 
   test('the fixtures in test/fixtures/generated are what the generator writes for their seeds', async () => {
@@ -116,7 +119,7 @@ describe('generated tasks', () => {
     expect(await read('cooking_2_agents_hells_kitchen.json')).toEqual(
       generateCookingTasks(data, { agents: 2, count: 3, seed: 23, hellsKitchen: true }),
     );
-    expect(await read('shelter_3_agents.json')).toEqual(generateShelterTasks(data, { agents: 3, count: 2, seed: 41, size: 3, walls: 1 }));
+    expect(await read('shelter_3_agents.json')).toEqual(generateShelterTasks(data, { agents: 3, count: 2, seed: 41, size: 3, walls: 2 }));
     expect(await read('construction_2_agents.json')).toEqual(
       generateConstructionTasks(data, { agents: 2, count: 3, seed: 31, size: 4, levels: 2 }),
     );
