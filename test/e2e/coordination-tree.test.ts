@@ -2,7 +2,7 @@
  * End to end: S-Agents' tree of agents with oracle teams on the embedded server, as
  * `npm run task -- … --coordination tree` plays it: the paper's shelter (a stone foundation, wooden
  * walls, a stone roof; two agents start with planks, one with stone) built by a root and two
- * leaves, and a crafting task relayed along a chain. The run's `graph.jsonl` holds the
+ * leaves, and the other shelter relayed along a chain. The run's `graph.jsonl` holds the
  * organisation, the orders and the fixed-phrase reports; the result line has the time cost and mPT.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -65,16 +65,31 @@ describe('S-Agents with oracle teams', () => {
     expect(result.metrics!.organisation!.mPT).toBeGreaterThan(0);
   }, 200_000);
 
-  test('chain: a crafting task; the root plans, the chain relays', async () => {
-    const { result, graph } = await playWith(
+  test('chain: the other shelter; orders to the third agent are relayed by the second, reports come back the same way', async () => {
+    // No hand-overs here (each builds with what it holds): a give right after the bots join
+    // sometimes meets a giver that never sees its recipient (its `bot.players[name].entity` stays
+    // unset: a join race below the strategies), which is not what this test is about.
+    const { result, graph, messages } = await playWith(
       'chain',
-      await fixture('crafting_2_agents_depth_0.json', 'generated_crafting_stone_stairs_11_1__depth_0_num_agents_2'),
+      await fixture('shelter_3_agents.json', 'sagents_shelter_3x3x4_41_1_num_agents_3'),
     );
     expect(result).toMatchObject({ success: true, coordination: 'chain' });
+    const [a, b, c] = result.agents;
     expect(graph[0]!.organisation).toMatchObject({
       kind: 'chain',
-      edges: [{ commander: result.agents[0], subordinate: result.agents[1] }],
+      edges: [
+        { commander: a, subordinate: b },
+        { commander: b, subordinate: c },
+      ],
     });
+    const orders = messages.filter((m) => m.kind === 'order');
+    expect(orders.some((m) => m.speaker === a && m.respondent === b && m.message.startsWith(`pass on to ${c}: `))).toBe(true);
+    expect(orders.some((m) => m.speaker === b && m.respondent === c)).toBe(true);
+    // Only a commander orders its next in the chain.
+    for (const o of orders) expect(result.agents.indexOf(o.respondent)).toBe(result.agents.indexOf(o.speaker) + 1);
+    expect(
+      messages.some((m) => m.kind === 'report' && m.speaker === b && m.respondent === a && /^I have succeeded the task/.test(m.message)),
+    ).toBe(true);
     expect(result.metrics?.timeCostMinutes).toEqual(expect.any(Number));
   }, 200_000);
 });
