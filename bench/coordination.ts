@@ -1,16 +1,17 @@
 /**
  * The coordination strategies side by side with the offline oracle: generated crafting, cooking
  * and construction tasks (src/tasks/generate.ts, fixed seeds) played by `npm run eval
- * --coordination chat,dag,causal --model oracle` on the embedded server. Prints, per task type,
- * agent count and strategy: success, makespan (play time from the goals to the end, s), balance
- * (VillagerAgent's B as its code computes it, and CausalMACE's BS against the task's time limit),
- * commands run and messages sent; then a summary per type and strategy.
+ * --coordination chat,dag,causal,tree,chain,graph --model oracle` on the embedded server. Prints,
+ * per task type, agent count and strategy: success, makespan (play time from the goals to the end,
+ * s), S-Agents' time cost (minutes, "NaN" unless solved) and mPT (mean planning iterations per
+ * agent), balance (VillagerAgent's B as its code computes it, and CausalMACE's BS against the
+ * task's time limit), commands run and messages sent; then a summary per type and strategy.
  *
- *   npx node bench/coordination.ts [--full] [--parallel P] [--cap S] [--json FILE]
+ *   npx node bench/coordination.ts [--full] [--parallel P] [--cap S] [--coordinations a,b] [--json FILE]
  *
- * Default (`npm run bench`): 2 and 4 agents per type, 1 task each (18 runs). `--full`: crafting
+ * Default (`npm run bench`): 2 and 4 agents per type, 1 task each (6 runs per strategy). `--full`: crafting
  * and cooking with 2–6 agents, construction with 2, 4, 6 and 8 (VillagerAgent's Table 6), 1 task
- * each (42 runs). `--cap` caps each task's timeout (default 180 s; recorded per run). The agents
+ * each (42 runs per strategy). `--coordinations` plays only those strategies (default all). `--cap` caps each task's timeout (default 180 s; recorded per run). The agents
  * are the task profiles of profiles/tasks/ (8), all on the oracle. Takes minutes; run it on a
  * quiet machine.
  */
@@ -19,19 +20,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate } from '../src/app/evaluate.ts';
-import { withServerVersion } from '../src/client/server-version.ts';
+import { parseCoordinations } from '../src/tasks/eval/campaign.ts';
 import { COORDINATIONS, settingsSchema } from '../src/settings/index.ts';
 import { gameData } from '../src/game/data.ts';
+import { DEFAULT_MINECRAFT_VERSION } from '../src/game/versions.ts';
 import type { RunResult } from '../src/tasks/eval/records.ts';
 import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../src/tasks/generate.ts';
 
 const { values: args } = parseArgs({
-  options: { full: { type: 'boolean' }, parallel: { type: 'string' }, cap: { type: 'string' }, json: { type: 'string' } },
+  options: {
+    full: { type: 'boolean' },
+    parallel: { type: 'string' },
+    cap: { type: 'string' },
+    coordinations: { type: 'string' },
+    json: { type: 'string' },
+  },
 });
+const strategies = args.coordinations === undefined ? [...COORDINATIONS] : parseCoordinations(args.coordinations);
 const full = args.full === true;
 const parallel = Number(args.parallel ?? 1);
 const cap = Number(args.cap ?? 180);
-const settings = await withServerVersion(settingsSchema.parse({ chat_bot_messages: false }));
+// The embedded server's version ("auto" has no data until a server answers).
+const settings = settingsSchema.parse({ chat_bot_messages: false, minecraft_version: DEFAULT_MINECRAFT_VERSION });
 const data = gameData(settings.minecraft_version);
 
 const sizes = {
@@ -57,7 +67,7 @@ for (const agents of sizes.construction)
 const t0 = performance.now();
 const evaluation = await evaluate({
   inputs,
-  coordinations: [...COORDINATIONS],
+  coordinations: strategies,
   model: 'oracle',
   parallel,
   maxTimeoutS: cap,
@@ -76,6 +86,8 @@ const rows = evaluation.results
     strategy: r.coordination,
     success: r.success ? 'yes' : `no (${r.end_reason})`,
     makespan_s: r.play_s,
+    time_cost_min: r.metrics?.timeCostMinutes ?? '–',
+    mPT: f(r.metrics?.planning.mean, 1),
     balance_B: f(r.metrics?.balanceCode),
     balance_BS: f(r.metrics?.balanceBS),
     commands: r.commands_run,
@@ -93,7 +105,7 @@ console.table(rows);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
 const summary: Record<string, string | number>[] = [];
 for (const type of ['crafting', 'cooking', 'construction']) {
-  for (const strategy of COORDINATIONS) {
+  for (const strategy of strategies) {
     const all = evaluation.results.filter((r) => typeOf(r) === type && r.coordination === strategy);
     if (!all.length) continue;
     const ok = all.filter((r) => r.success);
@@ -105,6 +117,8 @@ for (const type of ['crafting', 'cooking', 'construction']) {
       agents: [...new Set(all.map((r) => r.agent_count))].join(', '),
       success: `${ok.length}/${all.length}`,
       makespan_s: f(mean(ok.map((r) => r.play_s)), 1),
+      time_cost_min: f(mean(ok.map((r) => r.play_s / 60)), 2),
+      mPT: f(mean(mine.map((r) => r.metrics?.planning.mean).filter((x): x is number => typeof x === 'number')), 1),
       balance_B: f(mean(mine.map((r) => r.metrics?.balanceCode).filter((x): x is number => typeof x === 'number'))),
       balance_BS: f(mean(mine.map((r) => r.metrics?.balanceBS).filter((x): x is number => typeof x === 'number'))),
       commands: f(mean(mine.map((r) => r.commands_run)), 1),

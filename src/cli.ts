@@ -25,7 +25,7 @@ const USAGE = `Usage:
   npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
                                               run the embedded Minecraft server alone (default: 50 players, a
                                               survival world of a random seed, in memory; --folder keeps it)
-  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal] [--out <dir>] [--humans-timeout <s>]
+  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal|tree|chain|graph] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/;
                                               --coordination: how the team works together (default: settings.json's)
@@ -295,7 +295,9 @@ async function task(args: string[]): Promise<void> {
   const humansTimeoutMs = await humansTimeout(values['humans-timeout']);
   const chosen = values.coordination === undefined ? undefined : parseCoordinations(values.coordination);
   if (chosen && chosen.length !== 1)
-    throw new UsageError(`task plays one strategy: --coordination chat, dag or causal (got "${values.coordination}"); eval plays several`);
+    throw new UsageError(
+      `task plays one strategy: --coordination chat, dag, causal, tree, chain or graph (got "${values.coordination}"); eval plays several`,
+    );
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
   const coordination = chosen?.[0] ?? settings.coordination;

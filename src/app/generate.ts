@@ -7,13 +7,14 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { gameData } from '../game/data.ts';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
-import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../tasks/generate.ts';
+import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks, generateShelterTasks } from '../tasks/generate.ts';
 import type { Task } from '../tasks/schema.ts';
 
-export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
+export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction|shelter --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
       crafting: [--depth <0-3>] [--missing <n>] [--blocked <!cmd,...>] [--targets <item,...>]
       cooking: [--dishes <n>] [--hells-kitchen] [--targets <dish,...>]
       construction: [--size <3-9>] [--levels <1-4>]
+      shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 2-3>]
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
@@ -63,8 +64,10 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
     },
   });
   const [kind] = positionals;
-  if (!kind || !['crafting', 'cooking', 'construction'].includes(kind) || positionals.length > 1) {
-    throw new GenerateUsageError(`generate expects one of crafting, cooking, construction, got ${positionals.join(' ') || 'nothing'}`);
+  if (!kind || !['crafting', 'cooking', 'construction', 'shelter'].includes(kind) || positionals.length > 1) {
+    throw new GenerateUsageError(
+      `generate expects one of crafting, cooking, construction, shelter, got ${positionals.join(' ') || 'nothing'}`,
+    );
   }
   if (!values.out) throw new GenerateUsageError('generate needs --out <file.json>');
   const data = gameData(values.version ?? DEFAULT_MINECRAFT_VERSION);
@@ -90,6 +93,8 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
       hellsKitchen: values['hells-kitchen'] ?? false,
       targets: list(values.targets),
     });
+  } else if (kind === 'shelter') {
+    tasks = generateShelterTasks(data, { ...common, size: int(values.size, 'size', 5), walls: int(values.levels, 'levels', 2) });
   } else {
     tasks = generateConstructionTasks(data, { ...common, size: int(values.size, 'size', 6), levels: int(values.levels, 'levels', 3) });
   }

@@ -257,7 +257,7 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
 }
 
 /** Waits until `member` is idle: true, or false when `ms` pass first (or the signal fires). */
-async function idleWithin(member: TeamMember, ms: number, signal: AbortSignal): Promise<boolean> {
+export async function idleWithin(member: TeamMember, ms: number, signal: AbortSignal): Promise<boolean> {
   if (ms <= 0 || signal.aborted) return false;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {

@@ -14,7 +14,7 @@ import type { ChatModel } from '../models/types.ts';
 import type { GraphEvent } from '../tasks/eval/records.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { sleep } from '../util/abort.ts';
-import { executeNode, historyLines, type ExecutionBounds, type ReflectionResult, VILLAGER_BOUNDS } from './execute.ts';
+import { executeNode, historyLines, type ExecutionBounds, type NodeOutcome, type ReflectionResult, VILLAGER_BOUNDS } from './execute.ts';
 import { TaskGraph, type TaskNode } from './graph.ts';
 import { memberOf, type TeamMember } from './members.ts';
 import { retrieveAll } from './retrieval.ts';
@@ -86,6 +86,12 @@ export interface GraphStrategyOptions {
   doneGraceMs: number;
   /** Decomposer rounds at most (`dag`). */
   maxRounds: number;
+  /**
+   * With a model, whether the state manager writes each agent's summary after its subtasks (the
+   * `summarise` role; VillagerAgent's). Default true; S-Agents' strategies keep the group's
+   * messages instead.
+   */
+  stateSummaries?: boolean;
 }
 
 /** The default options (see each field). */
@@ -151,6 +157,11 @@ export class GraphRun {
   readonly executions = new Map<string, number>();
   /** Tries per node. */
   readonly #attempts = new Map<string, number>();
+  /**
+   * Adds fields to every graph event (S-Agents' organisation, orders and reports); called once per
+   * event, so it may hand over what is new since the previous one.
+   */
+  decorate: (() => Pick<GraphEvent, 'organisation'>) | undefined;
   #waiters: (() => void)[] = [];
   #pending = false;
   readonly #running = new Set<Promise<void>>();
@@ -173,7 +184,7 @@ export class GraphRun {
       members: team.members,
       task: this.taskText(),
       cacheMs: this.options.stateCacheMs,
-      ...(call
+      ...(call && this.options.stateSummaries !== false
         ? {
             summariser: {
               agent: async (name, summary, actions) => {
@@ -229,7 +240,7 @@ export class GraphRun {
     this.team.log(`[${this.strategy}] ${change}`);
     if (this.team.signal.aborted) return;
     try {
-      this.team.record(graphRecord(this.strategy, this.graph, change));
+      this.team.record({ ...graphRecord(this.strategy, this.graph, change), ...this.decorate?.() });
     } catch {
       // a failing record never stops the team
     }
@@ -319,9 +330,17 @@ export class GraphRun {
   /**
    * Runs `nodeId` (already started in the graph) on `agent` in the background: execution,
    * reflection, the node's outcome and feedback, the agent's state summary; then wakes the loop.
-   * `onFinish` runs after the graph is updated (e.g. to reopen a failed node).
+   * `onFinish` runs after the graph is updated (e.g. to reopen a failed node). `execute` replaces
+   * the node's execution (default {@link executeNode}: an order through the agent's model loop, then
+   * the reflection or the rules); it must not reject.
    */
-  launch(nodeId: string, agent: string, how: string, onFinish?: (node: TaskNode, status: 'success' | 'failure') => void): void {
+  launch(
+    nodeId: string,
+    agent: string,
+    how: string,
+    onFinish?: (node: TaskNode, status: 'success' | 'failure', outcome: NodeOutcome) => void,
+    execute?: (node: TaskNode, member: TeamMember, attempt: number) => Promise<NodeOutcome>,
+  ): void {
     const member = this.member(agent);
     const node = this.graph.node(nodeId);
     if (!member || !node) return;
@@ -331,19 +350,23 @@ export class GraphRun {
     this.#attempts.set(nodeId, attempt);
     this.record(`${nodeId} to ${agent} (${how})`);
     const task = (async () => {
-      await this.clearSite(agent);
+      // Its builder too: one left standing in a cell of its own (on the walls, where the roof
+      // goes) cannot place the block there, and the offline policy does not step off by itself.
+      await this.clearSite(agent, [agent]);
       const cursor = member.journal.last;
       const retrieved = retrieveAll(this.taskData(), node.retrievalPaths);
       const context = Object.keys(retrieved.values).length ? `Task data: ${JSON.stringify(retrieved.values).slice(0, 1_500)}` : undefined;
-      const outcome = await executeNode(node, member, {
-        bounds: this.bounds,
-        teammate: (name) => this.member(name),
-        signal: this.team.signal,
-        attempt,
-        relay: (from, to, item, count) => this.relay(nodeId, from, to, item, count),
-        ...(context ? { context } : {}),
-        ...(this.call ? { reflect: (input) => this.reflect(input.node, input.history, input.state) } : {}),
-      });
+      const outcome = execute
+        ? await execute(node, member, attempt)
+        : await executeNode(node, member, {
+            bounds: this.bounds,
+            teammate: (name) => this.member(name),
+            signal: this.team.signal,
+            attempt,
+            relay: (from, to, item, count) => this.relay(nodeId, from, to, item, count),
+            ...(context ? { context } : {}),
+            ...(this.call ? { reflect: (input) => this.reflect(input.node, input.history, input.state) } : {}),
+          });
       if (this.team.signal.aborted) return;
       this.graph.finish(nodeId, outcome.status, outcome.summary);
       // Done with its own cells, it may stand in a teammate's.
@@ -353,7 +376,7 @@ export class GraphRun {
       this.record(
         `${nodeId} ${outcome.status}: ${outcome.summary}${outcome.bound ? ` (${outcome.bound} bound)` : ''}${outcome.fallback ? ` [fallback: ${outcome.fallback}]` : ''}`,
       );
-      onFinish?.(this.graph.node(nodeId)!, outcome.status);
+      onFinish?.(this.graph.node(nodeId)!, outcome.status, outcome);
       await this.state.update(agent, `${nodeId} ${outcome.status}: ${outcome.summary}`, historyLines(member.journal.since(cursor)));
       if (failedOut) this.note(`${this.failures} failures: the strategy stops`);
     })()

@@ -4,6 +4,7 @@
  * - `graph.ts` the task graph; `work.ts` typed work; `retrieval.ts` paths into task data;
  * - `assign.ts` Algorithm 2's assignment; `paths.ts` CausalMACE's path workers;
  * - `rules.ts` edges checked by the game's facts; `causal.ts` the causal intervention;
+ * - `organisation.ts` S-Agents' organisation, order guard, reports, todos and quotas;
  * - `roles/` the LLM roles as typed calls; `metrics.ts` the papers' metrics.
  */
 export * from './graph.ts';
@@ -14,4 +15,5 @@ export * from './paths.ts';
 export * from './rules.ts';
 export * from './causal.ts';
 export * from './metrics.ts';
+export * from './organisation.ts';
 export * from './roles/index.ts';

@@ -51,8 +51,30 @@ export interface TeamMember {
    * idle agent passing on a hand-over it picked up instead of its recipient. Never rejects.
    */
   passOn(to: string, item: string, count: number): Promise<void>;
+  /**
+   * Runs `text` (one `!command`) for the coordinator, without its model (S-Agents' direct todos):
+   * resolves with whether it succeeded and its outcome's text, or the parser's error. Never rejects.
+   */
+  command(text: string): Promise<{ ok: boolean; text: string }>;
+  /**
+   * What it perceives besides its inventory (S-Agents §III-B.1): health and hunger (0–20), the
+   * time of day (ticks, 0–24 000), the biome it stands in, what it holds and wears. Fields it cannot
+   * read (not in the world) are left out.
+   */
+  perceive(): Perception;
   /** What it took in and what its commands did (typed outcomes). */
   readonly journal: Pick<Journal, 'last' | 'since' | 'subscribe'>;
+}
+
+/** See {@link TeamMember.perceive}. */
+export interface Perception {
+  health?: number;
+  food?: number;
+  /** Ticks since dawn, 0–24 000. */
+  timeOfDay?: number;
+  biome?: string;
+  /** Item names in hand and worn (`hand`, `head`, `torso`, `legs`, `feet`). */
+  equipment?: Record<string, string>;
 }
 
 /**
@@ -63,9 +85,17 @@ export function memberOf(agent: Agent): TeamMember {
   const goal = agent.task?.goal;
   const bot: Bot = agent.bot;
   /** Runs a command on the agent for the coordinator (not its model); a refused or failed one is its outcome's. */
-  const run = async (text: string): Promise<void> => {
+  const run = async (text: string): Promise<{ ok: boolean; text: string }> => {
     const parsed = parseCommand(text, agent.commands, nameResolver(agent.data.version.minecraftVersion ?? bot.version));
-    if (parsed.kind === 'command') await agent.execute(parsed, 'coordinator').catch(() => '');
+    if (parsed.kind === 'error') return { ok: false, text: parsed.message };
+    if (parsed.kind !== 'command') return { ok: false, text: `"${text}" is not a command` };
+    const cursor = agent.journal.last;
+    const out = await agent.execute(parsed, 'coordinator').catch((err: Error) => err.message);
+    const outcome = agent.journal
+      .since(cursor)
+      .filter((e) => e.kind === 'outcome')
+      .at(-1);
+    return { ok: outcome?.kind === 'outcome' ? outcome.outcome.ok : false, text: out };
   };
   return {
     name: agent.name,
@@ -112,8 +142,30 @@ export function memberOf(agent: Agent): TeamMember {
     },
     idle: () => agent.idle(),
     stop: (reason) => agent.stop(reason),
-    stepAside: (blocks) => run(`!moveAway(${blocks})`),
-    passOn: (to, item, count) => run(`!givePlayer(${JSON.stringify(to)}, ${JSON.stringify(item)}, ${count})`),
+    stepAside: async (blocks) => void (await run(`!moveAway(${blocks})`)),
+    passOn: async (to, item, count) => void (await run(`!givePlayer(${JSON.stringify(to)}, ${JSON.stringify(item)}, ${count})`)),
+    command: run,
+    perceive() {
+      const out: Perception = {};
+      try {
+        out.health = bot.health;
+        out.food = bot.food;
+        out.timeOfDay = bot.time?.timeOfDay;
+        const p = bot.entity?.position as Vec3 | undefined;
+        const biome = p ? (bot.blockAt(p.floored())?.biome as { name?: string } | undefined)?.name : undefined;
+        if (biome) out.biome = biome;
+        const equipment: Record<string, string> = {};
+        if (bot.heldItem) equipment.hand = bot.heldItem.name;
+        (['head', 'torso', 'legs', 'feet'] as const).forEach((slot, i) => {
+          const item = bot.inventory.slots[5 + i];
+          if (item) equipment[slot] = item.name;
+        });
+        out.equipment = equipment;
+      } catch {
+        // not in the world: what was read so far
+      }
+      return out;
+    },
     journal: agent.journal,
   };
 }

@@ -10,6 +10,7 @@
  */
 import { COORDINATION_ROLES } from '../models/types.ts';
 import type { MetricsInput, RunMetricsRecord, Usage } from '../tasks/eval/records.ts';
+import { timeCost } from './organisation.ts';
 
 /** One stretch of an agent's activity (ms since the epoch), e.g. a command from `commands.jsonl`. */
 export interface Interval {
@@ -299,7 +300,10 @@ export interface ResultContext {
  *   `assign`, `reflect`, `summarise`, `dependency`, `counterfactual`) and `act`, every call the
  *   agents make themselves (their model loop, respond-or-ignore, memory, coding, vision), also
  *   given per agent (`tokensByAgent`);
- * - planning iterations per agent: its `conversing` calls (the model loop's steps, S-Agents' mPT);
+ * - planning iterations per agent: its `conversing` calls (the model loop's steps, S-Agents' mPT),
+ *   or, for S-Agents' strategies, the hourglass iterations their last graph event counts;
+ * - S-Agents' time cost in minutes ("NaN" unless the run succeeded) for every run, and for S-Agents'
+ *   strategies their orders, reports, refused orders and mPT (`organisation`);
  * - messages: every message an agent sent (to a bot, a whisper, public chat);
  * - graph strategies: the last graph's nodes by status, edges by origin (removed ones by what
  *   removed them), its version count, the nodes each agent was given, and `rule_checked_edges`.
@@ -321,6 +325,9 @@ export function resultMetrics(input: MetricsInput, ctx: ResultContext): RunMetri
       if (purpose === 'conversing') planning[agent] = (planning[agent] ?? 0) + u.calls;
     }
   }
+  // S-Agents' strategies count their hourglass iterations themselves (their planning is the roles').
+  const org = input.graph?.organisation;
+  if (org) for (const [agent, n] of Object.entries(org.planning)) planning[agent] = n;
   const m = runMetrics({
     score: ctx.score,
     wallMs: ctx.wallMs,
@@ -335,7 +342,12 @@ export function resultMetrics(input: MetricsInput, ctx: ResultContext): RunMetri
   // `act`: the agents' own calls, beside the planner's roles (already in the totals above).
   const act = { calls: 0, input: 0, output: 0 };
   for (const u of Object.values(usageByAgent)) add({ act }, 'act', u);
-  const out: RunMetricsRecord = { ...m, tokensByRole: { ...m.tokensByRole, ...(act.calls ? { act } : {}) } };
+  const out: RunMetricsRecord = {
+    ...m,
+    tokensByRole: { ...m.tokensByRole, ...(act.calls ? { act } : {}) },
+    timeCostMinutes: timeCost({ success: ctx.score >= 1, wallMs: ctx.wallMs }),
+  };
+  if (org) out.organisation = { kind: org.kind, orders: org.orders, reports: org.reports, refused: org.refused, mPT: m.planning.mean };
   const g = input.graph;
   if (g) {
     const nodes: Record<string, number> = {};

@@ -3,12 +3,14 @@
  * every strategy plays the same tasks with the same bots, commands, validators and records.
  * - `chat` (`./chat.ts`): MINDcraft's goal loops and pairwise chat;
  * - `dag` (`./dag.ts`): VillagerAgent's task graph, controller and state manager;
- * - `causal` (`./causal-strategy.ts`): CausalMACE's causally checked graph and path workers.
+ * - `causal` (`./causal-strategy.ts`): CausalMACE's causally checked graph and path workers;
+ * - `tree`, `chain`, `graph` (`./sagents.ts`): S-Agents' tree of agents and its two alternatives.
  */
 import type { Coordination } from '../settings/index.ts';
 import { causal } from './causal-strategy.ts';
 import { chatStrategy } from './chat.ts';
 import { dag } from './dag.ts';
+import { chain, graphOfAgents, tree } from './sagents.ts';
 import type { CoordinationStrategy } from './strategy.ts';
 
 export type { CoordinationStrategy, StrategyEnd, StrategyRun, TeamRun } from './strategy.ts';
@@ -17,6 +19,9 @@ const STRATEGIES: Record<Coordination, CoordinationStrategy | undefined> = {
   chat: chatStrategy,
   dag,
   causal,
+  tree,
+  chain,
+  graph: graphOfAgents,
 };
 
 /**

@@ -73,9 +73,20 @@ export interface ChatRequest {
 /**
  * The LLM roles of the coordination strategies (`src/coordination/roles/`): VillagerAgent's
  * decomposer, controller, reflection and state summaries; CausalMACE's dependency and
- * counterfactual questions. Their requests carry the role as their purpose.
+ * counterfactual questions; S-Agents' progress monitor, task planner and action planner. Their
+ * requests carry the role as their purpose.
  */
-export const COORDINATION_ROLES = ['decompose', 'assign', 'reflect', 'summarise', 'dependency', 'counterfactual'] as const;
+export const COORDINATION_ROLES = [
+  'decompose',
+  'assign',
+  'reflect',
+  'summarise',
+  'dependency',
+  'counterfactual',
+  'monitor',
+  'task_plan',
+  'action_plan',
+] as const;
 export type CoordinationRole = (typeof COORDINATION_ROLES)[number];
 
 /** An image for a model (see {@link ChatRequest.image}). */

@@ -69,9 +69,11 @@ export type ModelPrice = z.infer<typeof modelPriceSchema>;
 /**
  * How a team of bots works together on a task (the four systems this project comes from):
  * `chat`, MINDcraft's pairwise conversations; `dag`, VillagerAgent's task graph; `causal`,
- * CausalMACE's causally checked graph. See `src/coordination/`.
+ * CausalMACE's causally checked graph; `tree`, S-Agents' tree of agents, with its alternatives
+ * `chain` (a fixed relay) and `graph` (fully connected, guarded against command cycles). See
+ * `src/coordination/`.
  */
-export const COORDINATIONS = ['chat', 'dag', 'causal'] as const;
+export const COORDINATIONS = ['chat', 'dag', 'causal', 'tree', 'chain', 'graph'] as const;
 export type Coordination = (typeof COORDINATIONS)[number];
 
 export const settingsSchema = z.strictObject({

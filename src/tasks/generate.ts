@@ -12,6 +12,8 @@
  *   recipe of its partner's.
  * - construction: a blueprint of a floor and walls, levels bottom up, with the materials dealt
  *   out to the agents by material.
+ * - shelter: S-Agents' shelter (Chen et al. 2024, §IV-A): a stone foundation, wooden walls with a
+ *   doorway and a stone roof; one agent starts with the stone, the others with the planks.
  */
 import type { GameData } from '../game/data.ts';
 import {
@@ -376,6 +378,85 @@ export function generateConstructionTasks(data: GameData, options: ConstructionO
       conversation: "Let's share materials and make a structure with the blueprint",
       agent_count: agents,
       timeout: options.timeout ?? 600,
+      blueprint: { materials, levels },
+      initial_inventory: inventories(dealt),
+      blocked_actions: {},
+    };
+  }
+  return tasks;
+}
+
+/** Options of {@link generateShelterTasks}. */
+export interface ShelterOptions extends GenerateOptions {
+  /** Largest width and depth (blocks, 3–9; default 5). */
+  size?: number;
+  /** Wall height (blocks, 2–3; default 2): the doorway must let a player (1.8 blocks tall) out once the roof is on. */
+  walls?: number;
+}
+
+/**
+ * S-Agents' shelter as construction tasks (the paper's open-world build, §IV-A): a foundation of
+ * one stone block, walls of one kind of planks with a doorway on the front, a roof of the same
+ * stone, at a random spot. Agent 0 starts with the stone; the planks are split evenly among the
+ * others (with one agent, it holds everything). As in the paper's set-up with three agents, two
+ * start with planks and one with stone. The doorway is two blocks high, so a builder inside can walk
+ * out under the roof.
+ *
+ * @throws RangeError for an agent count outside 1–{@link MAX_GENERATED_AGENTS} or a size or wall
+ *   height out of range.
+ */
+export function generateShelterTasks(data: GameData, options: ShelterOptions): Record<string, Task> {
+  const { agents, count } = options;
+  if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
+  const size = options.size ?? 5;
+  if (size < 3 || size > 9) throw new RangeError(`--size must be 3–9, got ${size}`);
+  const walls = options.walls ?? 2;
+  // A player is 1.8 blocks tall (minecraft.wiki/w/Player, vanilla EntityType.PLAYER: 0.6 × 1.8), so
+  // a doorway one block high under the roof would shut the builders in.
+  if (walls < 2 || walls > 3) throw new RangeError(`--levels (wall height) must be 2–3, got ${walls}`);
+  const rng = seededRandom(options.seed);
+  const blocks = buildingBlocks(data);
+  const planks = blocks.filter((b) => b.endsWith('_planks'));
+  const stones = blocks.filter((b) => /^(cobblestone|stone|stone_bricks|smooth_stone)$/.test(b));
+  const tasks: Record<string, Task> = {};
+  for (let n = 0; n < count; n++) {
+    const w = rng.int(3, size);
+    const d = rng.int(3, size);
+    const stone = rng.pick(stones);
+    const wood = rng.pick(planks);
+    const x = rng.int(-40, 40);
+    const z = rng.int(-40, 40);
+    const door = rng.int(1, w - 2);
+    const layer = (fill: (r: number, c: number) => string) =>
+      Array.from({ length: d }, (_, r) => Array.from({ length: w }, (_, c) => fill(r, c)));
+    const levels = [{ level: 0, coordinates: [x, -60, z] as [number, number, number], placement: layer(() => stone) }];
+    for (let l = 1; l <= walls; l++)
+      levels.push({
+        level: l,
+        coordinates: [x, -60 + l, z],
+        placement: layer((r, c) => {
+          const edge = r === 0 || c === 0 || r === d - 1 || c === w - 1;
+          return !edge || (r === 0 && c === door && l <= 2) ? 'air' : wood;
+        }),
+      });
+    levels.push({ level: walls + 1, coordinates: [x, -60 + walls + 1, z], placement: layer(() => stone) });
+    const materials: Counts = {};
+    for (const l of levels) for (const row of l.placement) for (const b of row) if (b !== 'air') materials[b] = (materials[b] ?? 0) + 1;
+    const dealt: Counts[] = Array.from({ length: agents }, () => ({}));
+    dealt[0]![stone] = materials[stone]!;
+    const woodAgents = agents > 1 ? agents - 1 : 1;
+    const plankCount = materials[wood] ?? 0;
+    for (let i = 0; i < woodAgents; i++) {
+      const share = Math.floor(plankCount / woodAgents) + (i < plankCount % woodAgents ? 1 : 0);
+      const who = agents > 1 ? i + 1 : 0;
+      if (share) dealt[who]![wood] = (dealt[who]![wood] ?? 0) + share;
+    }
+    tasks[`sagents_shelter_${w}x${d}x${walls + 2}_${options.seed}_${n}_num_agents_${agents}`] = {
+      type: 'construction',
+      goal: 'Build a shelter with the blueprint below: a stone foundation, wooden walls and a stone roof',
+      conversation: "Let's build the shelter together with the blueprint",
+      agent_count: agents,
+      timeout: options.timeout ?? 900,
       blueprint: { materials, levels },
       initial_inventory: inventories(dealt),
       blocked_actions: {},

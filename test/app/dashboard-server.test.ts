@@ -181,6 +181,28 @@ test("a graph strategy's run shows its strategy and its live graph", async () =>
       edges: { rule_added: 1, rule_removed: 1 },
     },
   });
+  // S-Agents' strategies: who commands whom.
+  board.graph('crafting/d/dag/1', {
+    type: 'graph',
+    t: 0,
+    strategy: 'tree',
+    version: 5,
+    change: 'organisation: tree with Andy as root (Andy→Jill)',
+    nodes: [],
+    edges: [],
+    organisation: {
+      kind: 'tree',
+      root: 'Andy',
+      edges: [{ commander: 'Andy', subordinate: 'Jill' }],
+      planning: { Andy: 1, Jill: 0 },
+      orders: 0,
+      reports: 0,
+      refused: 0,
+      messages: [],
+    },
+  });
+  await waitUntil(() => active()?.graph?.version === 5, 'the organisation arrives');
+  expect(active()!.graph).toMatchObject({ commands: ['Andy→Jill'] });
   board.finished('crafting/d/dag/1', { success: true, score: 1, endReason: 'success' });
   await waitUntil(
     () => latest()?.type === 'campaign' && latest()!.campaign.finished.some((f) => f.runId === 'crafting/d/dag/1'),

@@ -65,6 +65,48 @@ export class FakeMember implements TeamMember {
     this.team.acts.push({ agent: this.name, what: `!moveAway(${blocks})` });
     return Promise.resolve();
   }
+  /** The commands run for the coordinator (S-Agents' direct todos), in order. */
+  readonly commands: string[] = [];
+  /**
+   * Runs a coordinator's `!command`: `!collectBlocks`, `!craftRecipe` and `!smeltItem` add the
+   * items, `!placeBlockAt` sets the block, `!givePlayer` moves items; anything else fails.
+   */
+  command(text: string): Promise<{ ok: boolean; text: string }> {
+    this.commands.push(text);
+    const m = /^!(\w+)\((.*)\)$/.exec(text.trim());
+    let args: (string | number)[] = [];
+    try {
+      args = m ? (JSON.parse(`[${m[2]}]`) as (string | number)[]) : [];
+    } catch {
+      return Promise.resolve({ ok: false, text: `cannot read the arguments of ${text}` });
+    }
+    const name = m?.[1];
+    const ok = (what: string) => {
+      this.outcome(`!${name}`, Object.fromEntries(args.map((a, i) => [i, a])), true);
+      return Promise.resolve({ ok: true, text: what });
+    };
+    if ((name === 'collectBlocks' || name === 'craftRecipe' || name === 'smeltItem') && typeof args[0] === 'string') {
+      const n = Number(args[1] ?? 1);
+      this.inv[args[0]] = (this.inv[args[0]] ?? 0) + n;
+      return ok(`got ${n} ${args[0]}`);
+    }
+    if (name === 'placeBlockAt' && typeof args[0] === 'string') {
+      this.team.world.set(`${args[1]},${args[2]},${args[3]}`, args[0]);
+      return ok(`placed ${args[0]}`);
+    }
+    if (name === 'givePlayer' && typeof args[0] === 'string' && typeof args[1] === 'string') {
+      const to = this.team.member(args[0]);
+      const n = Math.min(Number(args[2]), this.inv[args[1]] ?? 0);
+      if (!to || n <= 0) return Promise.resolve({ ok: false, text: 'cannot give' });
+      this.inv[args[1]] = (this.inv[args[1]] ?? 0) - n;
+      to.inv[args[1]] = (to.inv[args[1]] ?? 0) + n;
+      return ok(`gave ${n} ${args[1]}`);
+    }
+    return Promise.resolve({ ok: false, text: `unknown command ${text}` });
+  }
+  perceive() {
+    return { health: 20, food: 20, timeOfDay: 1000, biome: 'plains', equipment: {} };
+  }
   canUse(command: string): boolean {
     return !(this.#task.blockedActions ?? []).includes(command);
   }

@@ -1,6 +1,7 @@
 /**
  * End to end: a model that answers every role badly (a decomposition with a cycle, an assignment
- * of a task that does not exist, a reflection cut off mid-JSON, prose for the agents' own loop),
+ * of a task that does not exist, a reflection cut off mid-JSON, a task plan in prose without its
+ * fields, orders to an unknown agent, a monitor that never says done, prose for the agents' own loop),
  * through the OpenAI wire protocol, on the embedded server, with each graph strategy: the run ends
  * by the strategy's own stop condition with one result line, the reasons are in `graph.jsonl`, and
  * the planner's calls are counted by role.
@@ -10,7 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadTaskProfiles, runTask } from '../../src/app/run-task.ts';
-import { assignRole, decomposeRole, dependencyRole, reflectRole } from '../../src/coordination/roles/index.ts';
+import {
+  actionPlanRole,
+  assignRole,
+  decomposeRole,
+  dependencyRole,
+  monitorRole,
+  reflectRole,
+  taskPlanRole,
+} from '../../src/coordination/roles/index.ts';
 import type { GraphEvent, RequestEvent } from '../../src/tasks/eval/records.ts';
 import { startFakeProvider, type FakeChatCall, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { fixture } from '../helpers/oracle-teams.ts';
@@ -30,6 +39,12 @@ function badly(call: FakeChatCall): string {
       return '{"summary": "I did it", "task_status": tr';
     case dependencyRole.system:
       return '{"causal effect": [{"chosen_node": "1.1", "target_node": "1.1"}]}';
+    case taskPlanRole.system:
+      return 'Objective: craft the stairs. Analysis: we will see.';
+    case actionPlanRole.system:
+      return '["inform Steve to craft the stairs"]';
+    case monitorRole.system:
+      return 'Task result judgment: nothing is said about it. Final task status: unknown';
     default:
       return 'I am not sure what to do here.';
   }
@@ -92,4 +107,48 @@ describe.each(['dag', 'causal'] as const)('%s with a model that answers every ro
       .map((l) => JSON.parse(l) as RequestEvent);
     expect(requests.filter((r) => r.purpose === 'decompose').length).toBe(roles.decompose!.calls);
   }, 120_000);
+});
+
+describe('tree with a model that answers every role badly', () => {
+  test('the run ends with one result line, the reasons recorded', async () => {
+    const task = await fixture('crafting_2_agents_depth_0.json', 'generated_crafting_stone_stairs_11_1__depth_0_num_agents_2');
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'bad-tree-'));
+    dirs.push(folder);
+    const result = await runTask({
+      task: { ...task, timeout: 120 },
+      settings: testSettings({ chat_bot_messages: false }),
+      profiles: await loadTaskProfiles(path.resolve('profiles/tasks'), 2),
+      model: fake.spec('gpt-test', 'openai'),
+      env: fake.env,
+      coordination: 'tree',
+      folder,
+      log: () => {},
+    });
+    expect(result).toMatchObject({ coordination: 'tree', success: false, end_reason: 'gave_up' });
+    expect(result.error).toMatch(/^3 orders or plans failed/);
+    const graph = (await readFile(path.join(folder, 'graph.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as GraphEvent);
+    const changes = graph.map((g) => g.change);
+    // The task plan without its fields was given back, then the rules planned.
+    expect(changes).toContainEqual(
+      expect.stringMatching(/^fallback: the rules planned, because the task planner failed: task_plan: no usable answer after 3 tries/),
+    );
+    // The monitor never said done: the order failed with that reason, and its report says so.
+    expect(changes).toContainEqual(expect.stringMatching(/failure: the monitor never said done after 4 iterations/));
+    const reports = graph.flatMap((g) => g.organisation?.messages ?? []).filter((m) => m.kind === 'report');
+    expect(reports.some((r) => r.message.startsWith('I have failed the task'))).toBe(true);
+    expect(changes.at(-1)).toMatch(/^gave up: 3 orders or plans failed/);
+    // The orders to an unknown agent were given back to the model with the reason.
+    const requests = (await readFile(path.join(folder, 'requests', 'Andy.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RequestEvent);
+    expect(requests.some((r) => r.purpose === 'action_plan' && r.turns.some((t) => /Steve is not in the team/.test(t.content)))).toBe(true);
+    const roles = result.metrics!.tokensByRole;
+    expect(roles.task_plan!.calls).toBeGreaterThanOrEqual(3);
+    expect(roles.monitor!.calls).toBeGreaterThanOrEqual(4);
+    expect(result.metrics).toMatchObject({ timeCostMinutes: 'NaN', organisation: { kind: 'tree' } });
+  }, 150_000);
 });

@@ -229,9 +229,9 @@ describe('the command line', () => {
     const missing = await cli(['eval', path.join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such task file or folder/);
-    const strategy = await cli(['eval', TASKS, '--coordination', 'chat,tree']);
+    const strategy = await cli(['eval', TASKS, '--coordination', 'chat,star']);
     expect(strategy.code).toBe(2);
-    expect(strategy.stderr).toMatch(/--coordination: "tree" is not a strategy; use chat, dag, causal/);
+    expect(strategy.stderr).toMatch(/--coordination: "star" is not a strategy; use chat, dag, causal/);
     const two = await cli([
       'task',
       TASKS,

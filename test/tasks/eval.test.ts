@@ -136,7 +136,7 @@ describe('campaigns', () => {
     expect(new Set(runs.map((r) => r.folder)).size).toBe(6);
     expect(runIdOf('k', 't', 3, 'dag')).toBe('k/t/dag/3');
     expect(parseCoordinations(' dag, chat ,dag')).toEqual(['dag', 'chat']);
-    expect(() => parseCoordinations('dag,tree')).toThrow('--coordination: "tree" is not a strategy; use chat, dag, causal');
+    expect(() => parseCoordinations('dag,star')).toThrow('--coordination: "star" is not a strategy; use chat, dag, causal');
     expect(() => parseCoordinations(',')).toThrow(TaskError);
   });
 

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { addCounts, planProduction } from '../../src/game/production.ts';
-import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../../src/tasks/generate.ts';
+import {
+  COOKING_WORLD_SOURCES,
+  generateConstructionTasks,
+  generateCookingTasks,
+  generateCraftingTasks,
+  generateShelterTasks,
+} from '../../src/tasks/generate.ts';
 import { checkTaskForVersion, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { type LoadedTask, taskSchema } from '../../src/tasks/schema.ts';
 import { blueprintClashes } from '../../src/oracle/construction-plan.ts';
@@ -75,6 +81,36 @@ describe('generated tasks', () => {
     }
   });
 
+  test('shelter (S-Agents): a stone foundation, wooden walls with a doorway, a stone roof; agent 0 the stone, the others the planks', () => {
+    for (const agents of [1, 2, 3]) {
+      for (const task of valid(generateShelterTasks(data, { agents, count: 4, seed: 9, size: 5, walls: 2 }))) {
+        const levels = task.blueprint!.levels;
+        expect(blueprintClashes(task.blueprint!)).toEqual([]);
+        const kinds = levels.map((l) => [...new Set(l.placement.flat())].filter((b) => b !== 'air'));
+        const stone = kinds[0]![0]!;
+        expect(kinds[0]).toEqual([stone]);
+        expect(kinds.at(-1)).toEqual([stone]);
+        const wood = kinds[1]![0]!;
+        expect(wood).toMatch(/_planks$/);
+        for (const k of kinds.slice(1, -1)) expect(k).toEqual([wood]);
+        // A doorway in the front wall, two blocks high.
+        const door = levels[1]!.placement[0]!.indexOf('air');
+        expect(door).toBeGreaterThan(0);
+        expect(levels[2]!.placement[0]![door]).toBe('air');
+        const inv = task.initial_inventory;
+        expect(addCounts(...Object.values(inv))).toEqual(task.blueprint!.materials);
+        if (agents === 1) expect(Object.keys(inv[0]!).sort()).toEqual([stone, wood].sort());
+        else {
+          expect(inv[0]).toEqual({ [stone]: task.blueprint!.materials![stone] });
+          const shares = Array.from({ length: agents - 1 }, (_, i) => inv[i + 1]![wood]!);
+          expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+    expect(() => generateShelterTasks(data, { agents: 2, count: 1, seed: 1, size: 2 })).toThrow(/--size must be 3–9, got 2/);
+    expect(() => generateShelterTasks(data, { agents: 2, count: 1, seed: 1, walls: 1 })).toThrow(/wall height\) must be 2–3, got 1/);
+  });
+
   test('the fixtures in test/fixtures/generated are what the generator writes for their seeds', async () => {
     const read = async (file: string) => JSON.parse(await readFile(path.resolve('test/fixtures/generated', file), 'utf8'));
     expect(await read('crafting_3_agents_depth_1_blocked.json')).toEqual(
@@ -83,6 +119,7 @@ describe('generated tasks', () => {
     expect(await read('cooking_2_agents_hells_kitchen.json')).toEqual(
       generateCookingTasks(data, { agents: 2, count: 3, seed: 23, hellsKitchen: true }),
     );
+    expect(await read('shelter_3_agents.json')).toEqual(generateShelterTasks(data, { agents: 3, count: 2, seed: 41, size: 3, walls: 2 }));
     expect(await read('construction_2_agents.json')).toEqual(
       generateConstructionTasks(data, { agents: 2, count: 3, seed: 31, size: 4, levels: 2 }),
     );

@@ -114,6 +114,7 @@ export class CampaignBoard {
         predecessors: [...n.predecessors],
       })),
       edges,
+      ...(event.organisation ? { commands: event.organisation.edges.map((e) => `${e.commander}→${e.subordinate}`) } : {}),
     };
     active.graph = graph;
     this.#changed();

@@ -23,3 +23,6 @@ export {
   type Step,
 } from './dependency.ts';
 export { counterfactualRole, type CounterfactualInput } from './counterfactual.ts';
+export { monitorRole, type MonitorInput, type MonitorVerdict } from './monitor.ts';
+export { taskPlanRole, type TaskPlan, type TaskPlanInput } from './task-plan.ts';
+export { actionPlanRole, type ActionPlanInput } from './action-plan.ts';

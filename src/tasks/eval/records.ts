@@ -140,6 +140,37 @@ export interface GraphEvent {
   change: string;
   nodes: GraphNodeRecord[];
   edges: GraphEdgeRecord[];
+  /** S-Agents' strategies (`tree`, `chain`, `graph`): the organisation, its orders and reports. */
+  organisation?: OrganisationRecord;
+}
+
+/** One message of S-Agents' group records (`{time, speaker, respondent, message}`, §III-B.1). */
+export interface GroupMessageRecord {
+  /** When it was sent, ms since the epoch. */
+  time: number;
+  speaker: string;
+  respondent: string;
+  message: string;
+  /** An order (or a hop of a relayed one), a report, or an order the guard refused (never delivered). */
+  kind: 'order' | 'report' | 'refused';
+}
+
+/** An S-Agents run's organisation as a graph event records it. */
+export interface OrganisationRecord {
+  kind: 'tree' | 'chain' | 'graph';
+  root: string;
+  /** Who may command whom. */
+  edges: { commander: string; subordinate: string }[];
+  /** Hourglass iterations (planning passes) per agent so far: S-Agents' mPT is their mean. */
+  planning: Record<string, number>;
+  /** Orders given, reports received, orders refused by the guard, so far. */
+  orders: number;
+  reports: number;
+  refused: number;
+  /** When a subtask last succeeded (ms since the epoch), for S-Agents' "NaN" rule. */
+  lastProgress?: number;
+  /** The group's messages since the previous version (each message is recorded once). */
+  messages: GroupMessageRecord[];
 }
 
 /** Everything a run reports while it runs. */
@@ -354,6 +385,13 @@ export const runMetricsSchema = z.looseObject({
   actions: z.number(),
   /** The run's play time (goals given to the end). */
   wallMs: z.number(),
+  /**
+   * S-Agents' time cost (§IV a), minutes: the play time of a run that succeeded, else "NaN" (its
+   * runs count as failed when there is no progress for 40 minutes after more than 5 attempts).
+   */
+  timeCostMinutes: z.union([z.number(), z.literal('NaN')]).optional(),
+  /** S-Agents' strategies: the organisation's orders, reports and refused orders. */
+  organisation: z.object({ kind: z.string(), orders: z.number(), reports: z.number(), refused: z.number(), mPT: z.number() }).optional(),
   /** Graph strategies: the last graph in numbers, and whether the rules checked its edges. */
   graph: z
     .object({

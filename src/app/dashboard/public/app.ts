@@ -527,6 +527,7 @@ function LiveGraph({ runId, taskId, graph }: { runId: string; taskId: string; gr
   return html`<div class="live-graph" data-graph=${runId}>
     <h4>${taskId}: graph v${graph.version}${edges ? ` · edges ${edges}` : ''}</h4>
     <p class="change">${graph.change}</p>
+    ${graph.commands ? html`<p class="commands">commands: ${graph.commands.join(', ') || 'nobody (one agent)'}</p>` : null}
     <ul>
       ${roots.map(item)}
     </ul>

@@ -65,6 +65,8 @@ export const campaignGraphSchema = z.object({
   ),
   /** Edges by origin: active (`llm`, `algorithm`, `rule_added`) and removed (`rule_removed`, `ate_removed`). */
   edges: z.record(z.string(), z.number()),
+  /** S-Agents' strategies: who may command whom (`commander→subordinate`). */
+  commands: z.array(z.string()).optional(),
 });
 export type CampaignGraph = z.infer<typeof campaignGraphSchema>;
 
