@@ -313,7 +313,11 @@ function claimJobSite(serv: SquidServer, at: Position, block: string): void {
   const profession = jobSites().get(block);
   const registry = registryOf(serv);
   const key = blockKey(at);
-  if (!profession || registry.claims.has(key)) return;
+  if (!profession) return;
+  // Claims of villagers gone (killed, removed by a reset) are void.
+  for (const [site, holder] of registry.claims)
+    if (holder.dead || serv.entities[holder.entity.id] !== holder.entity) registry.claims.delete(site);
+  if (registry.claims.has(key)) return;
   const claimed = new Set(registry.claims.values());
   let best: MobState | undefined;
   let bestDistance = JOB_SITE_RANGE;
