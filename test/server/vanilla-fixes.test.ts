@@ -2,7 +2,8 @@
  * Behaviours a vanilla 1.21 server gets right and flying-squid got wrong, seen by real mineflayer
  * clients: 1.13+ tab completion, the chest lid block action, the sign editor on placement, the
  * look kept through a server-side position resync, /setblock and /fill clearing a replaced
- * container, and the signs of a saved world arriving with their chunks.
+ * container, time updates every 20 ticks (also while the clock stands), and the signs of a saved
+ * world arriving with their chunks.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -113,6 +114,31 @@ describe('vanilla fixes', () => {
     expect(bot.entity.pitch).toBeCloseTo(0.2, 2);
     bot.chat('/gamemode survival');
     await waitUntil(() => bot.game.gameMode === 'survival', 'back to survival');
+  });
+
+  test('time updates come every 20 ticks with the game time, also while the clock stands', async () => {
+    /** The next time update the bot gets: its game time, time of day and whether the clock runs. */
+    const nextTime = () =>
+      new Promise<{ age: number; timeOfDay: number; running: boolean | null }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no time update within 5 s (vanilla sends one a second)')), 5_000);
+        bot.once('time', () => {
+          clearTimeout(timer);
+          resolve({ age: bot.time.age, timeOfDay: bot.time.timeOfDay, running: bot.time.doDaylightCycle });
+        });
+      });
+    const first = await nextTime();
+    const second = await nextTime();
+    expect(second.age - first.age).toBe(20);
+    expect(second.running).toBe(true);
+    bot.chat('/gamerule doDaylightCycle false');
+    await waitUntil(() => bot.time.doDaylightCycle === false, 'the bot sees the clock stopped');
+    const stopped = await nextTime();
+    const later = await nextTime();
+    expect(later.age - stopped.age).toBe(20);
+    expect(later.timeOfDay).toBe(stopped.timeOfDay);
+    expect(later.running).toBe(false);
+    bot.chat('/gamerule doDaylightCycle true');
+    await waitUntil(() => bot.time.doDaylightCycle === true, 'the bot sees the clock running again');
   });
 
   test('the signs of a saved world reach a joining client with their chunks', async () => {
