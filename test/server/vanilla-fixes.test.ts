@@ -2,8 +2,8 @@
  * Behaviours a vanilla 1.21 server gets right and flying-squid got wrong, seen by real mineflayer
  * clients: 1.13+ tab completion, the chest lid block action, the sign editor on placement, the
  * look kept through a server-side position resync, /setblock and /fill clearing a replaced
- * container, time updates every 20 ticks (also while the clock stands), and the signs of a saved
- * world arriving with their chunks.
+ * container, time updates every 20 ticks (also while the clock stands), note blocks' block events
+ * and sounds, and the signs of a saved world arriving with their chunks.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,6 +139,47 @@ describe('vanilla fixes', () => {
     expect(later.running).toBe(false);
     bot.chat('/gamerule doDaylightCycle true');
     await waitUntil(() => bot.time.doDaylightCycle === true, 'the bot sees the clock running again');
+  });
+
+  test('a used note block is tuned up a semitone and plays: the block event and its sound; digging plays it untuned', async () => {
+    const at = ground(-3, 3);
+    const block = await place(server, bot, 'note_block', at);
+    const notes: Array<{ instrument: string; pitch: number }> = [];
+    // The raw packets: mineflayer names a sound by minecraft-data's id, one above the registry id the wire carries.
+    const sounds: Array<{ soundId: number; soundCategory: string; volume: number; pitch: number }> = [];
+    const onSound = (packet: { sound: { soundId: number }; soundCategory: string; volume: number; pitch: number }) => {
+      sounds.push({ soundId: packet.sound.soundId, soundCategory: packet.soundCategory, volume: packet.volume, pitch: packet.pitch });
+    };
+    bot._client.on('sound_effect', onSound);
+    bot.on('noteHeard', (_block, instrument: { name: string }, pitch: number) => {
+      notes.push({ instrument: instrument.name, pitch });
+    });
+    await bot.activateBlock(block);
+    const harp =
+      (bot.registry as unknown as { soundsByName: Record<string, { id: number }> }).soundsByName['block.note_block.harp']!.id - 1;
+    await waitUntil(() => notes.length === 1 && sounds.some((s) => s.soundId === harp), 'the bot hears the note');
+    expect(Number(bot.blockAt(block.position)?.getProperties().note)).toBe(1);
+    expect(notes[0]).toEqual({ instrument: 'harp', pitch: 1 });
+    const sound = sounds.find((s) => s.soundId === harp)!;
+    expect(sound.soundCategory).toBe('record');
+    expect(sound.volume).toBe(3);
+    expect(sound.pitch).toBeCloseTo(Math.pow(2, (1 - 12) / 12), 5);
+    // A block on top mutes it.
+    bot.chat(`/setblock ${at.x} ${at.y + 2} ${at.z} stone`);
+    await waitUntil(() => bot.blockAt(at.offset(0, 2, 0))?.name === 'stone', 'the stone is on top');
+    await bot.activateBlock(block);
+    await waitUntil(() => Number(bot.blockAt(block.position)?.getProperties().note) === 2, 'the note is tuned up');
+    await roundTrip(bot);
+    expect(notes).toHaveLength(1);
+    bot.chat(`/setblock ${at.x} ${at.y + 2} ${at.z} air`);
+    await waitUntil(() => bot.blockAt(at.offset(0, 2, 0))?.name === 'air', 'the stone is gone');
+    bot._client.write('block_dig', { status: 0, location: block.position, face: 1, sequence: 0 });
+    bot._client.write('block_dig', { status: 1, location: block.position, face: 1, sequence: 0 });
+    await waitUntil(() => notes.length === 2, 'the bot hears the note of the dig');
+    expect(notes[1]).toEqual({ instrument: 'harp', pitch: 2 });
+    expect(Number(bot.blockAt(block.position)?.getProperties().note)).toBe(2);
+    bot.removeAllListeners('noteHeard');
+    bot._client.off('sound_effect', onSound);
   });
 
   test('the signs of a saved world reach a joining client with their chunks', async () => {
