@@ -37,13 +37,25 @@ function ground(dx: number, dz: number): Vec3 {
 }
 
 describe('vanilla fixes', () => {
-  test('tab completion answers in the 1.13+ shape: commands, then player names', async () => {
+  test('tab completion answers in the 1.13+ shape: commands, their fixed words, targets', async () => {
     const commands = (await bot.tabComplete('/gamer')) as unknown as Array<{ match: string }>;
     expect(commands.map((m) => m.match)).toEqual(['gamerule']);
     const names = (await bot.tabComplete('/tp Fi')) as unknown as Array<{ match: string }>;
     expect(names.map((m) => m.match)).toEqual(['Fixer']);
     const disabled = (await bot.tabComplete('/enchan')) as unknown as Array<{ match: string }>;
     expect(disabled).toEqual([]);
+    // An argument of fixed words completes to them (mineflayer's own test asks /weather), sorted.
+    expect(await bot.tabComplete('/weather ')).toEqual([
+      { match: 'clear', tooltip: undefined },
+      { match: 'rain', tooltip: undefined },
+      { match: 'thunder', tooltip: undefined },
+    ]);
+    const setTimes = (await bot.tabComplete('/time set n')) as unknown as Array<{ match: string }>;
+    expect(setTimes.map((m) => m.match)).toEqual(['night', 'noon']);
+    // Targets: the selectors and the player names when nothing is typed yet; no suggestion for a message.
+    const targets = (await bot.tabComplete('/give ')) as unknown as Array<{ match: string }>;
+    expect(targets.map((m) => m.match)).toEqual(['@a', '@e', '@p', '@r', '@s', 'Fixer']);
+    expect(await bot.tabComplete('/say hel')).toEqual([]);
   });
 
   test('opening and closing a chest moves its lid (block action 1 with the viewer count)', async () => {
