@@ -105,6 +105,8 @@ const ORDER = [
   '!sow',
   '!useOn',
   '!goToSurface',
+  '!showVillagerTrades',
+  '!tradeWithVillager',
 ];
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Item commands: what the agent carries and can craft, crafting, handing items over, eating,
- * wearing, dropping, and using an item on a mob.
+ * wearing, dropping, using an item on a mob, and trading with villagers.
  */
 import { defineCommand, type CommandContext } from './context.ts';
 import type { CommandDef } from './registry.ts';
@@ -16,6 +16,8 @@ import {
   equipSkill,
   getCraftingPlanSkill,
   givePlayerSkill,
+  showVillagerTradesSkill,
+  tradeWithVillagerSkill,
   useItemOnEntitySkill,
 } from '../skills/index.ts';
 import { done } from '../skills/outcome.ts';
@@ -68,4 +70,6 @@ export const itemsCommands: CommandDef<CommandContext>[] = [
   skillCommand(equipSkill, { kind: 'action' }),
   skillCommand(discardSkill, { kind: 'action' }),
   skillCommand(useItemOnEntitySkill, { kind: 'action' }),
+  skillCommand(showVillagerTradesSkill, { kind: 'action' }),
+  skillCommand(tradeWithVillagerSkill, { kind: 'action' }),
 ];

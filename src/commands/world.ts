@@ -20,6 +20,7 @@ import {
   useOnSkill,
 } from '../skills/index.ts';
 import { done } from '../skills/outcome.ts';
+import { describeVillager, villagerInfo } from '../skills/villagers.ts';
 
 /** Range of the nearby queries (blocks), as in the reference. */
 const NEARBY_RANGE = 16;
@@ -86,6 +87,8 @@ const entitiesCommand = defineCommand({
     for (const e of Object.values(bot.entities)) {
       if (e === bot.entity || e.position.distanceTo(bot.entity.position) > NEARBY_RANGE) continue;
       if (e.type === 'player' && e.username) lines.push(`${bots.has(e.username) ? 'Bot' : 'Player'}: ${e.username}`);
+      // Villagers one by one, with the id the trading commands take.
+      else if (e.name === 'villager') lines.push(`Villager ${describeVillager(villagerInfo(bot, e))}`);
       else if (e.name && e.name !== 'item') mobs.set(e.name, (mobs.get(e.name) ?? 0) + 1);
     }
     for (const [name, n] of mobs) lines.push(`Mob: ${name}${n > 1 ? ` x${n}` : ''}`);

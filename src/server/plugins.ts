@@ -39,6 +39,8 @@ import { installBlockCommands } from './features/fill.ts';
 import { checkpointHunger, installHunger, resetHunger } from './features/hunger.ts';
 import { installInteractions } from './features/interactions.ts';
 import { installBuckets } from './features/buckets.ts';
+import { installVillagers } from './features/villagers.ts';
+import { installNoteBlocks } from './features/note-blocks.ts';
 import { installItemCommands } from './features/item-commands.ts';
 import { installMobAi } from './features/mob-ai.ts';
 import { installMobCombat } from './features/mob-combat.ts';
@@ -116,5 +118,7 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
   { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
   { name: 'buckets', requires: ['inventory', 'movement'], install: installBuckets },
+  { name: 'villagers', requires: ['inventory', 'mobs'], install: installVillagers },
+  { name: 'note-blocks', requires: ['sounds-particles'], install: installNoteBlocks },
   { name: 'signs', requires: [], install: installSigns },
 ];

@@ -277,6 +277,11 @@ export interface ServerEvents {
   error: [error: unknown];
   /** A player broke a block (the digging feature). */
   blockBroken: [event: BlockBrokenEvent];
+  /**
+   * A survival player started digging a block (the digging feature; vanilla `BlockState.attack`,
+   * called on `START_DESTROY_BLOCK` outside creative): a note block plays its note.
+   */
+  blockAttacked: [event: { player: SquidPlayer; position: Vec3; block: Block }];
   /** A player placed a block through the placement registry (the placing feature), after it was set. */
   blockPlaced: [event: { player: SquidPlayer; position: Vec3; name: string }];
   /** A dead player respawned (the player-fixes feature, after the respawn packet, teleport and full health). */

@@ -26,6 +26,7 @@ import { goToBed } from './sleep.ts';
 import { clearFurnace, smeltItem } from './smelting.ts';
 import { sourcesAround } from './surroundings.ts';
 import { consume, discard, equip, useItemOnEntity } from './use-items.ts';
+import { showVillagerTrades, tradeWithVillager } from './villagers.ts';
 
 // Moving ---------------------------------------------------------------------------------------
 
@@ -167,6 +168,26 @@ export const goToSurfaceSkill = defineSkill({
   description: 'Climb to the surface above you.',
   params: {},
   run: ({ bot, signal }) => goToSurface(bot, signal),
+});
+
+export const showVillagerTradesSkill = defineSkill({
+  name: 'showVillagerTrades',
+  description: 'Walk to a villager and list its trades, numbered from 1.',
+  params: {
+    id: param.int('the id of the villager (!entities; -1: the nearest that trades)', { domain: [-1, Infinity], example: 12 }),
+  },
+  run: ({ bot, signal }, { id }) => showVillagerTrades(bot, id, signal),
+});
+
+export const tradeWithVillagerSkill = defineSkill({
+  name: 'tradeWithVillager',
+  description: 'Walk to a villager and do one of its trades, count times (fewer if it runs out).',
+  params: {
+    id: param.int('the id of the villager (!entities; -1: the nearest that trades)', { domain: [-1, Infinity], example: 12 }),
+    index: param.int('the trade, numbered from 1 as !showVillagerTrades lists them', { domain: [1, Infinity], example: 1 }),
+    count: param.int('how many times to do it', { domain: [1, Infinity], example: 1 }),
+  },
+  run: ({ bot, signal }, { id, index, count }) => tradeWithVillager(bot, id, index, count, signal),
 });
 
 export const goToBedSkill = defineSkill({
@@ -399,6 +420,8 @@ export const SKILLS: readonly SkillDef[] = [
   consumeSkill,
   discardSkill,
   useItemOnEntitySkill,
+  showVillagerTradesSkill,
+  tradeWithVillagerSkill,
   putInChestSkill,
   takeFromChestSkill,
   viewChestSkill,

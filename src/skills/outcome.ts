@@ -104,6 +104,30 @@ export interface OutcomeData {
   partner?: string;
   /** The inventory after the action (a query of it, or where a command reports it): item → count. */
   inventory?: Counts;
+  /** The villager traded with or looked at (`!showVillagerTrades`, `!tradeWithVillager`). */
+  villager?: { id: number; profession: string; level: number };
+  /** A villager's offers (`!showVillagerTrades`), or the one asked for (`!tradeWithVillager`). */
+  trades?: TradeOffer[];
+  /** How many times a trade was done (`!tradeWithVillager`). */
+  traded?: number;
+}
+
+/** One offer of a villager, as the trading commands report it. */
+export interface TradeOffer {
+  /** 1-based, the `index` of `!tradeWithVillager`. */
+  index: number;
+  /** What the villager wants, at its current price. */
+  buy: { item: string; count: number };
+  /** A second item it wants too, if any. */
+  buy2?: { item: string; count: number };
+  /** What it gives. */
+  sell: { item: string; count: number };
+  /** Times traded since it last restocked. */
+  uses: number;
+  /** Times it can be traded before it restocks. */
+  maxUses: number;
+  /** Out of stock: used `maxUses` times. */
+  disabled: boolean;
 }
 
 /** What a skill or command reports. */

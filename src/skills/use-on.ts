@@ -77,13 +77,18 @@ export async function useOn(bot: Bot, toolName: string, target: string, signal: 
   return useOnBlock(bot, hand ? undefined : tool, block, signal);
 }
 
-/** The nearest block of `name` (fluids: a still source), or undefined. */
+/**
+ * The nearest block of `name` (fluids: a still source), or undefined. The match reads only the
+ * block state (the source's `level`), so mineflayer skips every chunk section whose palette has
+ * no such state; with `useExtraInfo` it read all of each section's blocks, and a search that
+ * found nothing held the bot's process for seconds (long enough, on a loaded machine, for the
+ * server in the same process to drop a player for a late keep-alive).
+ */
 function nearestTarget(bot: Bot, name: string): Block | null {
   const type = bot.registry.blocksByName[name]!;
   return bot.findBlock({
     matching: (b) => b.type === type.id && (!FLUIDS.has(name) || Number(b.getProperties().level ?? 0) === 0),
     maxDistance: USE_ON_RANGE,
-    useExtraInfo: true,
   });
 }
 

@@ -2,7 +2,8 @@
  * Behaviours a vanilla 1.21 server gets right and flying-squid got wrong, seen by real mineflayer
  * clients: 1.13+ tab completion, the chest lid block action, the sign editor on placement, the
  * look kept through a server-side position resync, /setblock and /fill clearing a replaced
- * container, and the signs of a saved world arriving with their chunks.
+ * container, time updates every 20 ticks (also while the clock stands), note blocks' block events
+ * and sounds, and the signs of a saved world arriving with their chunks.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,13 +37,25 @@ function ground(dx: number, dz: number): Vec3 {
 }
 
 describe('vanilla fixes', () => {
-  test('tab completion answers in the 1.13+ shape: commands, then player names', async () => {
+  test('tab completion answers in the 1.13+ shape: commands, their fixed words, targets', async () => {
     const commands = (await bot.tabComplete('/gamer')) as unknown as Array<{ match: string }>;
     expect(commands.map((m) => m.match)).toEqual(['gamerule']);
     const names = (await bot.tabComplete('/tp Fi')) as unknown as Array<{ match: string }>;
     expect(names.map((m) => m.match)).toEqual(['Fixer']);
     const disabled = (await bot.tabComplete('/enchan')) as unknown as Array<{ match: string }>;
     expect(disabled).toEqual([]);
+    // An argument of fixed words completes to them (mineflayer's own test asks /weather), sorted.
+    expect(await bot.tabComplete('/weather ')).toEqual([
+      { match: 'clear', tooltip: undefined },
+      { match: 'rain', tooltip: undefined },
+      { match: 'thunder', tooltip: undefined },
+    ]);
+    const setTimes = (await bot.tabComplete('/time set n')) as unknown as Array<{ match: string }>;
+    expect(setTimes.map((m) => m.match)).toEqual(['night', 'noon']);
+    // Targets: the selectors and the player names when nothing is typed yet; no suggestion for a message.
+    const targets = (await bot.tabComplete('/give ')) as unknown as Array<{ match: string }>;
+    expect(targets.map((m) => m.match)).toEqual(['@a', '@e', '@p', '@r', '@s', 'Fixer']);
+    expect(await bot.tabComplete('/say hel')).toEqual([]);
   });
 
   test('opening and closing a chest moves its lid (block action 1 with the viewer count)', async () => {
@@ -113,6 +126,72 @@ describe('vanilla fixes', () => {
     expect(bot.entity.pitch).toBeCloseTo(0.2, 2);
     bot.chat('/gamemode survival');
     await waitUntil(() => bot.game.gameMode === 'survival', 'back to survival');
+  });
+
+  test('time updates come every 20 ticks with the game time, also while the clock stands', async () => {
+    /** The next time update the bot gets: its game time, time of day and whether the clock runs. */
+    const nextTime = () =>
+      new Promise<{ age: number; timeOfDay: number; running: boolean | null }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no time update within 5 s (vanilla sends one a second)')), 5_000);
+        bot.once('time', () => {
+          clearTimeout(timer);
+          resolve({ age: bot.time.age, timeOfDay: bot.time.timeOfDay, running: bot.time.doDaylightCycle });
+        });
+      });
+    const first = await nextTime();
+    const second = await nextTime();
+    expect(second.age - first.age).toBe(20);
+    expect(second.running).toBe(true);
+    bot.chat('/gamerule doDaylightCycle false');
+    await waitUntil(() => bot.time.doDaylightCycle === false, 'the bot sees the clock stopped');
+    const stopped = await nextTime();
+    const later = await nextTime();
+    expect(later.age - stopped.age).toBe(20);
+    expect(later.timeOfDay).toBe(stopped.timeOfDay);
+    expect(later.running).toBe(false);
+    bot.chat('/gamerule doDaylightCycle true');
+    await waitUntil(() => bot.time.doDaylightCycle === true, 'the bot sees the clock running again');
+  });
+
+  test('a used note block is tuned up a semitone and plays: the block event and its sound; digging plays it untuned', async () => {
+    const at = ground(-3, 3);
+    const block = await place(server, bot, 'note_block', at);
+    const notes: Array<{ instrument: string; pitch: number }> = [];
+    // The raw packets: mineflayer names a sound by minecraft-data's id, one above the registry id the wire carries.
+    const sounds: Array<{ soundId: number; soundCategory: string; volume: number; pitch: number }> = [];
+    const onSound = (packet: { sound: { soundId: number }; soundCategory: string; volume: number; pitch: number }) => {
+      sounds.push({ soundId: packet.sound.soundId, soundCategory: packet.soundCategory, volume: packet.volume, pitch: packet.pitch });
+    };
+    bot._client.on('sound_effect', onSound);
+    bot.on('noteHeard', (_block, instrument: { name: string }, pitch: number) => {
+      notes.push({ instrument: instrument.name, pitch });
+    });
+    await bot.activateBlock(block);
+    const harp =
+      (bot.registry as unknown as { soundsByName: Record<string, { id: number }> }).soundsByName['block.note_block.harp']!.id - 1;
+    await waitUntil(() => notes.length === 1 && sounds.some((s) => s.soundId === harp), 'the bot hears the note');
+    expect(Number(bot.blockAt(block.position)?.getProperties().note)).toBe(1);
+    expect(notes[0]).toEqual({ instrument: 'harp', pitch: 1 });
+    const sound = sounds.find((s) => s.soundId === harp)!;
+    expect(sound.soundCategory).toBe('record');
+    expect(sound.volume).toBe(3);
+    expect(sound.pitch).toBeCloseTo(Math.pow(2, (1 - 12) / 12), 5);
+    // A block on top mutes it.
+    bot.chat(`/setblock ${at.x} ${at.y + 2} ${at.z} stone`);
+    await waitUntil(() => bot.blockAt(at.offset(0, 2, 0))?.name === 'stone', 'the stone is on top');
+    await bot.activateBlock(block);
+    await waitUntil(() => Number(bot.blockAt(block.position)?.getProperties().note) === 2, 'the note is tuned up');
+    await roundTrip(bot);
+    expect(notes).toHaveLength(1);
+    bot.chat(`/setblock ${at.x} ${at.y + 2} ${at.z} air`);
+    await waitUntil(() => bot.blockAt(at.offset(0, 2, 0))?.name === 'air', 'the stone is gone');
+    bot._client.write('block_dig', { status: 0, location: block.position, face: 1, sequence: 0 });
+    bot._client.write('block_dig', { status: 1, location: block.position, face: 1, sequence: 0 });
+    await waitUntil(() => notes.length === 2, 'the bot hears the note of the dig');
+    expect(notes[1]).toEqual({ instrument: 'harp', pitch: 2 });
+    expect(Number(bot.blockAt(block.position)?.getProperties().note)).toBe(2);
+    bot.removeAllListeners('noteHeard');
+    bot._client.off('sound_effect', onSound);
   });
 
   test('the signs of a saved world reach a joining client with their chunks', async () => {

@@ -210,6 +210,7 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
     return;
   }
   const expected = expectedDigTime(player, block);
+  if (status === START) serv.emit('blockAttacked', { player, position: pos, block });
   if (status === START) {
     if (expected === Infinity) {
       reject(player, pos, block.stateId, sequence);

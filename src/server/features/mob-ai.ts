@@ -120,7 +120,10 @@ function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void 
   const entity = mob.entity;
   const pos = entity.position.clone();
   const panicking = mob.stats.panic !== undefined && registry.tick - mob.lastHurtTick < PANIC_TICKS;
-  const moves = mob.stats.moves !== false && mob.stats.speed > 0;
+  // A villager trading with a player stands still (vanilla `Villager`: trading stops its navigation).
+  const trading = !!mob.villager?.tradingWith;
+  if (trading) mob.target = null;
+  const moves = mob.stats.moves !== false && mob.stats.speed > 0 && !trading;
 
   // Goals (vanilla goal priorities: panic > follow player > stroll).
   if (moves) {

@@ -15,9 +15,10 @@ import {
   usageError,
 } from '../services/command-arguments.ts';
 import { hurtPlayer } from '../services/damage.ts';
-import { killMob, LIVING_TYPES, mobState, spawnMob } from '../services/mobs.ts';
+import { killMob, LIVING_TYPES, mobState, spawnMob, type SpawnMobOptions } from '../services/mobs.ts';
 import { displayName, isPlayer, resolveTargets } from '../services/selectors.ts';
-import { isCompound, parseSnbt } from '../services/snbt.ts';
+import { isCompound, parseSnbt, type NbtValue } from '../services/snbt.ts';
+import type { Profession, VillagerType } from '../../game/villagers.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
 /**
@@ -35,6 +36,22 @@ function killEntity(serv: SquidServer, entity: SquidEntity): void {
     return;
   }
   entity.destroy();
+}
+
+/**
+ * A villager's `VillagerData` NBT (`{profession:"minecraft:farmer",level:2,type:"minecraft:plains"}`),
+ * as the spawn options of the mob service; values it does not know make `/summon` fail.
+ */
+function villagerData(nbt: NbtValue | undefined): SpawnMobOptions['villager'] {
+  if (!isCompound(nbt)) return {};
+  const name = (value: NbtValue | undefined) => (typeof value === 'string' ? value.replace(/^minecraft:/, '') : undefined);
+  const profession = name(nbt.profession) as Profession | undefined;
+  const type = name(nbt.type) as VillagerType | undefined;
+  return {
+    ...(profession !== undefined ? { profession } : {}),
+    ...(type !== undefined ? { type } : {}),
+    ...(typeof nbt.level === 'number' ? { level: nbt.level } : {}),
+  };
 }
 
 /** Registers `/summon` and `/kill` (op only, as in vanilla); needs the mob service. */
@@ -59,7 +76,7 @@ export function installMobCommands(serv: SquidServer): void {
       try {
         if (LIVING_TYPES.has(info.type)) {
           const baby = (typeof data.Age === 'number' && data.Age < 0) || data.IsBaby === 1;
-          spawnMob(serv, name, { world, position, baby });
+          spawnMob(serv, name, { world, position, baby, ...(name === 'villager' ? { villager: villagerData(data.VillagerData) } : {}) });
         } else {
           serv.spawnObject(info.id, world, position, {});
         }

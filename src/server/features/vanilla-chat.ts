@@ -2,7 +2,9 @@
  * What players read, as a vanilla 1.21 server sends it:
  * - every text flying-squid writes (`player.chat`, `player.system`, `serv.broadcast`, kicks,
  *   window titles) is converted from its legacy `&` colour codes into styled text components;
- * - joins and leaves are the yellow translatable `multiplayer.player.joined` / `left`;
+ * - joins and leaves are the yellow translatable `multiplayer.player.joined` / `left`, the player
+ *   named as vanilla names one ({@link playerNameComponent}: mineflayer's example-bot tests read
+ *   the joining bot's name from its `insertion`);
  * - public chat is `chat.type.text` (`<name> message`), the message kept literally;
  * - commands from players and the console go through the dispatcher (../services/commands.ts):
  *   vanilla's unknown-command error, red text for failures;
@@ -43,6 +45,21 @@ function toComponent(message: unknown): TextComponent {
   return { text: String(message ?? '') };
 }
 
+/**
+ * A player's name as vanilla writes it into messages (`Player.getDisplayName`, decorated by
+ * `decorateDisplayNameComponent`): the name, inserted into the chat box by a shift-click
+ * (`insertion`, which clients read the joining player's name from), and a click suggesting
+ * `/tell <name> ` (1.21.5+ `click_event` `{ action, command }`, before it `clickEvent`
+ * `{ action, value }`; Minecraft wiki "Text component format").
+ */
+export function playerNameComponent(serv: SquidServer, name: string): TextComponent {
+  const command = `/tell ${name} `;
+  const click = serv.registry.version['>=']('1.21.5')
+    ? { click_event: { action: 'suggest_command', command } }
+    : { clickEvent: { action: 'suggest_command', value: command } };
+  return { text: name, insertion: name, ...click };
+}
+
 /** Installs the text conversion, join/leave lines, public chat, the command dispatcher and death messages. */
 export function installVanillaChat(serv: SquidServer): void {
   const server = serv as SquidServer & {
@@ -60,7 +77,7 @@ export function installVanillaChat(serv: SquidServer): void {
       const leave = LEGACY_LEAVE.exec(message);
       if (join || leave) {
         const key = join ? 'multiplayer.player.joined' : 'multiplayer.player.left';
-        broadcastSystemMessage(serv, translatable(key, [(join ?? leave)![1]!], { color: 'yellow' }));
+        broadcastSystemMessage(serv, translatable(key, [playerNameComponent(serv, (join ?? leave)![1]!)], { color: 'yellow' }));
         return;
       }
     }
@@ -86,7 +103,7 @@ export function installVanillaChat(serv: SquidServer): void {
         'chat',
         { message: data.message, prefix: `<${player.username}> `, text: data.message, whitelist: serv.players, blacklist: [] },
         async () => {
-          broadcastSystemMessage(serv, translatable('chat.type.text', [player.username, data.message]));
+          broadcastSystemMessage(serv, translatable('chat.type.text', [playerNameComponent(serv, player.username), data.message]));
         },
       );
     });

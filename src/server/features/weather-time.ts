@@ -13,18 +13,26 @@
  * - the clock's step holds what was set meanwhile: flying-squid's day cycle computes the next time
  *   when its asynchronous `changeTime` behaviour starts and sets it when it ends, so a time set in
  *   between (the night skipped by sleeping, on the same tick) was undone; the step now applies
- *   to the time as it is when it lands.
+ *   to the time as it is when it lands;
+ * - time packets as vanilla sends them (`MinecraftServer.tickChildren`: every 20 ticks, whether
+ *   or not the clock runs; on `/time`, on joining, and when `doDaylightCycle` changes): the game
+ *   time (`age`, ticks since the server started) and the time of day, with `tickDayTime` since
+ *   1.21.2, and before it a negative time for a stopped clock (`ClientboundSetTimePacket`).
+ *   flying-squid sent none while the clock stood, an age of 0 and no `tickDayTime`.
  */
 import type { CommandContext, SquidPlayer, SquidServer } from '../types.ts';
 import { commandAction, CommandError, usageError } from '../services/command-arguments.ts';
 import { gameRule, onGameRuleChange } from '../services/game-rules.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
+import { packetFields } from '../services/protocol.ts';
 
 /** Spell lengths in ticks, [min, max) (vanilla `ServerLevel` constants). */
 const RAIN_DURATION = [12_000, 24_000] as const;
 const RAIN_DELAY = [12_000, 180_000] as const;
 const THUNDER_DURATION = [3_600, 15_600] as const;
 const THUNDER_DELAY = [12_000, 180_000] as const;
+/** Ticks between two time packets to every player (vanilla `MinecraftServer.tickChildren`). */
+const TIME_SYNC_TICKS = 20;
 /** Ticks per in-game day. */
 const DAY_TICKS = 24_000;
 const NAMED_TIMES: Record<string, number> = { day: 1000, noon: 6000, night: 13000, midnight: 18000 };
@@ -73,7 +81,31 @@ function parseTime(token: string, min = 0): number {
 const weathers = new WeakMap<SquidServer, { weather: Weather; time: number }>();
 
 /** Installs `/weather`, `/time`, the weather cycle and the day-cycle game rule. */
+/** A 64-bit protocol long from a safe integer. */
+const long = (n: number): bigint => BigInt(Math.trunc(n));
+
+/** Sends `players` the game time and time of day, as vanilla's `ClientboundSetTimePacket`. */
+function sendTime(serv: SquidServer, players: readonly SquidPlayer[]): void {
+  const running = gameRule(serv, 'doDaylightCycle') === true;
+  const time = Number(serv.time);
+  const packet = packetFields(serv, 'update_time').some((f) => f.name === 'tickDayTime')
+    ? { age: long(serv.tickCount), time: long(time), tickDayTime: running }
+    : // Before 1.21.2 a stopped clock is a negative time (-1 for 0).
+      { age: long(serv.tickCount), time: long(running ? time : time === 0 ? -1 : -time) };
+  for (const player of players) if (!player.disconnected) player._client.write('update_time', packet);
+}
+
 export function installWeatherTime(serv: SquidServer): void {
+  // flying-squid's setTime (its day cycle's step, /time) sends its own packet: ours replaces it.
+  serv.setTime = (time: number) => {
+    serv.time = time;
+    sendTime(serv, serv.players);
+  };
+  serv.on('tick', (_delta, count) => {
+    // flying-squid's day cycle sets (and so sends) the time on these ticks while the clock runs.
+    if (count % TIME_SYNC_TICKS === 0 && !gameRule(serv, 'doDaylightCycle')) sendTime(serv, serv.players);
+  });
+  serv.on('newPlayer', (player) => sendTime(serv, [player]));
   const weather: Weather = {
     raining: false,
     thundering: false,
@@ -147,7 +179,9 @@ export function installWeatherTime(serv: SquidServer): void {
   });
 
   onGameRuleChange(serv, (name, value) => {
-    if (name === 'doDaylightCycle') (serv as SquidServer & { doDaylightCycle: boolean }).doDaylightCycle = value === true;
+    if (name !== 'doDaylightCycle') return;
+    (serv as SquidServer & { doDaylightCycle: boolean }).doDaylightCycle = value === true;
+    sendTime(serv, serv.players);
   });
 
   serv.commands.add({

@@ -73,11 +73,13 @@ function slotLimit(session: InventorySession, item: Item): number {
 
 /**
  * Takes the craft result out of the result slot (vanilla ResultSlot.onTake): consumes one item
- * from every non-empty grid slot and recomputes the result.
+ * from every non-empty grid slot and recomputes the result; a menu with rules of its own
+ * ({@link Menu.takeResult}, a trade) takes it its way.
  *
  * @returns the taken stack, or null when the result slot is empty.
  */
 export function takeCraftResult(session: InventorySession, menu: Menu): Item | null {
+  if (menu.takeResult) return menu.takeResult(session);
   const result = menu.get(menu.resultSlot);
   if (!result) return null;
   for (const s of gridSlots(menu)) {
@@ -372,6 +374,6 @@ function collectToCursor(session: InventorySession, menu: Menu, slot: number): v
       if (item.count <= 0) menu.set(s, null);
     }
   }
-  // Grid contents may have changed.
-  if (menu.kind === 'crafting_table' || menu.kind === 'inventory') refreshCraftingResult(session, menu);
+  // Grid (or payment) contents may have changed.
+  if (menu.kind === 'crafting_table' || menu.kind === 'inventory' || menu.refreshResult) refreshCraftingResult(session, menu);
 }

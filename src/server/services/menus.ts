@@ -32,7 +32,7 @@ export interface Menu {
    * 'furnace' (furnace, smoker, blast furnace) are block-entity storage followed by the player's
    * main inventory and hotbar (see ../features/containers.ts, ../features/smelting.ts).
    */
-  readonly kind: 'inventory' | 'crafting_table' | 'container' | 'furnace';
+  readonly kind: 'inventory' | 'crafting_table' | 'container' | 'furnace' | 'merchant';
   /** Number of slots (46 for the crafting kinds). */
   readonly size: number;
   /** Craft result slot (0), or -1 for menus without crafting. */
@@ -57,6 +57,18 @@ export interface Menu {
    * (vanilla `quickMoveStack` of the menu). Absent = the crafting menus' rules in ./clicks.ts.
    */
   quickMoveTargets?(slot: number, item: Item): [number, number, boolean][];
+  /**
+   * Computes the result slot from the menu's own rules (a villager's offer for the payment),
+   * replacing the crafting recipes' result. Absent = crafting menus' rules.
+   */
+  refreshResult?(session: InventorySession): void;
+  /**
+   * Takes the result out of the result slot, paying for it (a trade uses up the payment and
+   * counts a use of the offer), and recomputes it. Absent = a craft's (one of each grid item).
+   *
+   * @returns the taken stack, or null when the result slot is empty.
+   */
+  takeResult?(session: InventorySession): Item | null;
   /** Called after a click on this menu was applied and the clicking player synced (`session`). */
   onChanged?(session: InventorySession): void;
   /** Called once when the menu closes (window closed, replaced, or the player left). */
@@ -204,8 +216,12 @@ export function gridSlots(menu: Menu): number[] {
   return Array.from({ length: menu.gridWidth * menu.gridWidth }, (_, i) => menu.gridStart + i);
 }
 
-/** Recomputes a menu's craft result slot from its grid and minecraft-data recipes. */
+/** Recomputes a menu's result slot: its own rules ({@link Menu.refreshResult}), else its grid and minecraft-data recipes. */
 export function refreshCraftingResult(session: InventorySession, menu: Menu): void {
+  if (menu.refreshResult) {
+    menu.refreshResult(session);
+    return;
+  }
   if (menu.gridWidth === 0 || menu.resultSlot < 0) return;
   const cells = gridSlots(menu).map((s) => menu.get(s)?.type ?? null);
   const match = recipeBookFor(session.serv.registry).match(cells, menu.gridWidth);

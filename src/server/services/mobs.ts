@@ -15,6 +15,7 @@ import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types
 import { DEFAULT_MOB, MOBS, type MobStats } from './combat-data.ts';
 import { degreesToByte } from './geometry.ts';
 import { metadataIndex } from './protocol.ts';
+import { LEVEL_XP, MAX_LEVEL, PROFESSIONS, VILLAGER_TYPES, type Profession, type VillagerType } from '../../game/villagers.ts';
 
 /** vanilla LivingEntity.tickDeath: the body is removed 20 ticks after death. */
 export const DEATH_TICKS = 20;
@@ -52,6 +53,21 @@ export interface MobState {
   swell?: number;
   /** Sheep: the fleece's dye colour index ({@link WOOL_COLOURS}) and whether it is sheared. */
   wool?: { colour: number; sheared: boolean };
+  /** Villagers: their biome type, profession, level (1–5) and experience (../../game/villagers.ts). */
+  villager?: VillagerData;
+}
+
+/** A villager's `VillagerData` (vanilla), with its trading experience. */
+export interface VillagerData {
+  type: VillagerType;
+  profession: Profession;
+  level: number;
+  xp: number;
+  /**
+   * The player trading with it, if one is (vanilla `AbstractVillager.tradingPlayer`): it stands
+   * still (vanilla `Villager` stops its navigation while trading) and no one else can trade.
+   */
+  tradingWith?: SquidPlayer | undefined;
 }
 
 /**
@@ -141,6 +157,8 @@ export interface SpawnMobOptions {
   yaw?: number;
   /** Sheep: the fleece's colour, an index of {@link WOOL_COLOURS} (default 0, white). */
   woolColour?: number;
+  /** Villagers: profession (default `none`), level (default 1) and type (default `plains`). */
+  villager?: Partial<Pick<VillagerData, 'type' | 'profession' | 'level'>>;
 }
 
 function randomInt(min: number, max: number): number {
@@ -196,6 +214,12 @@ export function spawnMob(serv: SquidServer, name: string, options: SpawnMobOptio
       throw new Error(`woolColour ${colour} is not a dye colour index 0–${WOOL_COLOURS.length - 1}`);
     mob.wool = { colour, sheared: false };
   }
+  if (info.name === 'villager') {
+    const { type = 'plains', profession = 'none', level = 1 } = options.villager ?? {};
+    if (!VILLAGER_TYPES.includes(type) || !PROFESSIONS.includes(profession) || !Number.isInteger(level) || level < 1 || level > MAX_LEVEL)
+      throw new Error(`villager data ${JSON.stringify(options.villager)} is not a type, profession and level 1–${MAX_LEVEL}`);
+    mob.villager = { type, profession, level, xp: LEVEL_XP[level - 1]! };
+  }
   entity.updateHealth = (health) => {
     mob.health = health;
     entity.health = health;
@@ -209,8 +233,8 @@ export function spawnMob(serv: SquidServer, name: string, options: SpawnMobOptio
 }
 
 /**
- * Writes the mob's health, (where it has one) baby flag and (sheep) wool to `players` (1.20.2+
- * only; older versions get flying-squid's).
+ * Writes the mob's health, (where it has one) baby flag, (sheep) wool and (villagers) villager
+ * data to `players` (1.20.2+ only; older versions get flying-squid's).
  */
 export function sendMobMetadata(serv: SquidServer, mob: MobState, players: SquidPlayer[]): void {
   if (!serv.registry.version['>=']('1.20.2') || players.length === 0) return;
@@ -221,6 +245,17 @@ export function sendMobMetadata(serv: SquidServer, mob: MobState, players: Squid
   if (baby >= 0) metadata.push({ key: baby, type: 'boolean', value: mob.baby });
   const wool = mob.wool ? metadataIndex(serv, mob.entity.entityType, 'wool') : -1;
   if (wool >= 0) metadata.push({ key: wool, type: 'byte', value: (mob.wool!.sheared ? SHEARED_BIT : 0) | mob.wool!.colour });
+  const villager = mob.villager ? metadataIndex(serv, mob.entity.entityType, 'villager_data') : -1;
+  if (villager >= 0) {
+    const data = mob.villager!;
+    // Registry ids (../../game/villagers.ts keeps vanilla's registry order).
+    const value = {
+      villagerType: VILLAGER_TYPES.indexOf(data.type),
+      villagerProfession: PROFESSIONS.indexOf(data.profession),
+      level: data.level,
+    };
+    metadata.push({ key: villager, type: 'villager_data', value });
+  }
   if (metadata.length === 0) return;
   const packet = { entityId: mob.entity.id, metadata };
   for (const player of players) if (!player.disconnected) player._client.write('entity_metadata', packet);

@@ -95,10 +95,21 @@ function toJson(component: TextComponent): object {
   return out;
 }
 
-/** The component encoded for this server's protocol version (NBT tag or JSON string). */
+/**
+ * The component encoded for this server's protocol version (NBT tag or JSON string). Plain text
+ * (a `text` and nothing else) is a string tag, as vanilla writes it (`ComponentSerialization`
+ * `tryCollapseToString`: a literal without style or siblings collapses to a string); clients read
+ * a plain title or message as the string itself.
+ */
 export function encodeComponent(serv: SquidServer, component: TextComponent | string): unknown {
   const value = normalise(component);
-  if (serv.supportFeature('chatPacketsUseNbtComponents')) return { ...toNbtValue(value)!, name: '' };
+  if (serv.supportFeature('chatPacketsUseNbtComponents')) {
+    const plain = Object.entries(value).every(
+      ([key, v]) => v === undefined || (key === 'extra' && Array.isArray(v) && v.length === 0) || key === 'text',
+    );
+    if (plain && typeof value.text === 'string') return { type: 'string', value: value.text, name: '' };
+    return { ...toNbtValue(value)!, name: '' };
+  }
   return JSON.stringify(toJson(value));
 }
 
