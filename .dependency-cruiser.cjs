@@ -5,11 +5,13 @@
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
  *   cli.ts → app/ → coordination/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
- *   → settings/ → models/ → game/, util/, upstream/ (library fixes, each skipped once upstream has it)
+ *   → settings/ → models/ → client/ → game/, util/, upstream/ (library fixes, each skipped once upstream has it)
  * coordination/ is the team layer above the agents (task graphs, assignment, causal pruning, team
  * metrics: VillagerAgent's and CausalMACE's strategies); the application wires it to the agents.
  * models/ holds the providers only (no game knowledge); oracle/ is the offline policy, which plays
- * through the commands and reads their typed outcomes.
+ * through the commands and reads their typed outcomes. client/ is the Minecraft client's side below
+ * the bots: asking a server its version, finding LAN worlds, and fixes to mineflayer for versions
+ * it misreads.
  * server/ (the embedded flying-squid server) sits beside them: only app/ and cli.ts import it,
  * and it imports only game/, util/ and upstream/ (fixes of the libraries under bots and server).
  */
@@ -26,6 +28,7 @@ const LAYERS = [
   'conversation',
   'settings',
   'models',
+  'client',
   'game|util|upstream',
 ];
 

@@ -27,6 +27,7 @@
  * | first conversing prompt size | prompt-size.ts | one bot | the same |
  * | the offline policy on generated tasks, in the stand-in | oracle-sim-figures.ts | 100 tasks per type | 300 |
  * | queue throughput with 1 and 2 workers (needs redis-server) | queue-throughput.ts | on request | on request |
+ * | coordination strategies (chat, dag, causal) with the oracle: success, makespan, balance, commands, messages | coordination.ts | 2 and 4 agents per type | 2–6 agents, construction to 8 |
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -53,6 +54,7 @@ const SCRIPTS: Record<string, { small: string[]; full: string[]; onRequest?: tru
   'oracle-sim-figures': { small: [], full: ['--count', '300'] },
   worldgen: { small: [], full: ['--distance', '2000'] },
   'queue-throughput': { small: [], full: [], onRequest: true },
+  coordination: { small: [], full: ['--full'] },
 };
 const here = fileURLToPath(new URL('.', import.meta.url));
 const onDisk = readdirSync(here)

@@ -2,11 +2,14 @@
  * mindcraft-ts command line: `start` (default) runs the bots of settings.json, `server` runs the
  * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result, `eval`
  * runs whole task files and summarises them (locally, or as jobs on a Redis queue with `--queue`),
- * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
+ * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset, `mcp`
+ * serves the bots to an MCP client (stdio, or Streamable HTTP with `--http`). Bad input exits
+ * with 2 before anything starts; an interrupted evaluation with 130.
  *
- * `start`, `server`, `worker` and `eval` own SIGINT (Ctrl-C) and SIGTERM from their first line
- * (./app/signals.ts): the first stops cleanly (memories saved, bots and servers closed, exit code
- * 0 for `start` and `server`), one more than the command handles quits at once (130 / 143).
+ * `start`, `server`, `mcp`, `worker` and `eval` own SIGINT (Ctrl-C) and SIGTERM from their first
+ * line (./app/signals.ts): the first stops cleanly (memories saved, bots and servers closed, exit
+ * code 0 for `start`, `server` and `mcp`), one more than the command handles quits at once
+ * (130 / 143).
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -17,18 +20,25 @@ import { ConfigError, loadSettings } from './settings/index.ts';
 import { lazy } from './app/lazy-modules.ts';
 import { takeSignals, type Interrupts } from './app/signals.ts';
 import type { EvaluationProgress } from './app/evaluate.ts';
+import type { McpStartOptions } from './app/mcp/start.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
+  npm run mcp -- [--as <name>]                 serve the bots of settings.json to an MCP client over stdio
+  npm run mcp -- --http <port> [--host <addr>] [--token <secret>] [--allow-origin <origin>]... [--as <name>]
+                                              serve them over Streamable HTTP at http://<addr>:<port>/mcp
+                                              (default 127.0.0.1; any other address needs --token or MCP_TOKEN)
   npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
                                               run the embedded Minecraft server alone (default: 50 players, a
                                               survival world of a random seed, in memory; --folder keeps it)
-  npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
+  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
-                                              to <dir>/results.jsonl and keep its records in <dir>/runs/
-  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
-                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
-                                              run every task of the files, summarise (stdout) and write
+                                              to <dir>/results.jsonl and keep its records in <dir>/runs/;
+                                              --coordination: how the team works together (default: settings.json's)
+  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--coordination chat,dag,causal] [--parallel <p>]
+                  [--model <model>] [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
+                                              run every task of the files (with each strategy named, N episodes
+                                              each), summarise (stdout) and write
                                               results.jsonl, runs/, summary.csv, report.html to <dir>;
                                               --max-timeout caps every task's timeout (recorded as timeout_s);
                                               --dashboard shows the campaign live on the dashboard
@@ -136,6 +146,96 @@ async function start(): Promise<void> {
   }
 }
 
+/**
+ * `npm run mcp`: the bots of settings.json served over MCP (see `src/app/mcp/`), with the
+ * dashboard as `npm start` serves it, until the stdio client leaves, Ctrl-C, or every bot has lost
+ * the server. Over stdio, stdout is the protocol's from the first moment: everything else printed
+ * goes to stderr.
+ */
+async function mcp(args: string[]): Promise<void> {
+  // Before anything starts a server: see ./app/signals.ts.
+  const signals = takeSignals();
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      http: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      as: { type: 'string' },
+    },
+  });
+  const module = await lazy.mcp();
+  let transport: McpStartOptions['transport'];
+  if (values.http === undefined) {
+    if (values.host !== undefined || values.token !== undefined || values['allow-origin'] !== undefined)
+      throw new UsageError('--host, --token and --allow-origin go with --http <port>; without --http the server talks over stdio');
+    transport = { kind: 'stdio', out: module.takeStdout() };
+  } else {
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535 || values.http.trim() === '')
+      throw new UsageError(`--http expects a port number 0–65535, got "${values.http}"`);
+    const host = values.host ?? '127.0.0.1';
+    const token = values.token ?? process.env.MCP_TOKEN ?? '';
+    if (!module.isLoopback(host) && !token)
+      throw new UsageError(
+        `--host ${host} opens the MCP server beyond this machine: give --token <secret> (or MCP_TOKEN) too, or bind 127.0.0.1`,
+      );
+    const origins = values['allow-origin'] ?? [];
+    for (const origin of origins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin))
+        throw new UsageError(`--allow-origin expects an origin such as http://localhost:6274, got "${origin}"`);
+    }
+    transport = { kind: 'http', port, host, token, allowedOrigins: origins };
+  }
+  if (values.as !== undefined && !/^[\w.-]{1,32}$/.test(values.as))
+    throw new UsageError(`--as expects a name of 1–32 letters, digits, _, . or -, got "${values.as}"`);
+  const { settings, profiles, file } = await loadSettings();
+  const [{ BotEventBus }, { createLogging }] = await Promise.all([lazy.events(), lazy.logging()]);
+  const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
+  const logging = createLogging({ botsDir: 'bots' });
+  const bus = new BotEventBus();
+  logging.attach(bus);
+  void signals.first.then((signal) =>
+    logging.line(`${signal}: stopping (memories saved, bots and the server closed). Ctrl-C again quits at once.`),
+  );
+  try {
+    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
+    const served = await module.startMcp({
+      settings,
+      profiles,
+      bus,
+      client: values.as,
+      log: (line) => logging.line(line),
+      transport,
+    });
+    let dashboard;
+    try {
+      dashboard = dashboardOptions && (await (await lazy.dashboard()).startDashboard({ ...dashboardOptions, bots: served.running }));
+    } catch (err) {
+      await served.close();
+      throw err;
+    }
+    if (dashboard) logging.line(`Dashboard: ${dashboard.url}`);
+    const lost = await Promise.race([
+      untilInterrupted(signals).then(() => undefined),
+      served.ended.then(() => undefined),
+      served.running.lost,
+    ]);
+    await boundedStop(
+      async () => {
+        await dashboard?.close();
+        await served.close();
+      },
+      (line) => logging.line(line),
+    );
+    if (lost) throw lost;
+  } finally {
+    await logging.close();
+  }
+}
+
 async function server(args: string[]): Promise<void> {
   // Before the server starts: see ./app/signals.ts.
   const signals = takeSignals();
@@ -214,27 +314,35 @@ async function task(args: string[]): Promise<void> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
+    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' }, coordination: { type: 'string' } },
   });
   const [file, id, ...extra] = positionals;
   if (file === undefined || id === undefined || extra.length > 0)
     throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
-  const [{ appendResult, loadTaskProfiles, runFolderOf, runTask }, { loadTask }, { requireUsableModels }, { fileKeys }] = await Promise.all(
-    [lazy.runTask(), lazy.taskLoader(), lazy.modelChoice(), lazy.campaign()],
-  );
+  const [
+    { appendResult, loadTaskProfiles, runFolderOf, runTask },
+    { loadTask },
+    { requireUsableModels },
+    { fileKeys, parseCoordinations, runIdOf },
+  ] = await Promise.all([lazy.runTask(), lazy.taskLoader(), lazy.modelChoice(), lazy.campaign()]);
   const humansTimeoutMs = await humansTimeout(values['humans-timeout']);
+  const chosen = values.coordination === undefined ? undefined : parseCoordinations(values.coordination);
+  if (chosen && chosen.length !== 1)
+    throw new UsageError(`task plays one strategy: --coordination chat, dag or causal (got "${values.coordination}"); eval plays several`);
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
+  const coordination = chosen?.[0] ?? settings.coordination;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
   requireUsableModels(
     profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })),
   );
-  const runId = `${fileKeys([file]).get(file)}/${id}/1`;
+  const runId = runIdOf(fileKeys([file]).get(file)!, id, 1, coordination);
   const result = await runTask({
     task: loaded,
     settings,
     profiles,
     model: values.model,
+    coordination,
     log,
     humansTimeoutMs,
     runId,
@@ -254,6 +362,7 @@ async function evalCommand(args: string[]): Promise<number> {
     options: {
       ids: { type: 'string' },
       episodes: { type: 'string' },
+      coordination: { type: 'string' },
       parallel: { type: 'string' },
       model: { type: 'string' },
       out: { type: 'string' },
@@ -313,6 +422,7 @@ async function evalCommand(args: string[]): Promise<number> {
     inputs: positionals,
     ids: values.ids,
     episodes: wholeNumber('episodes', values.episodes, 1),
+    coordinations: values.coordination === undefined ? undefined : (await lazy.campaign()).parseCoordinations(values.coordination),
     model: values.model,
     out,
     resume: values.resume,
@@ -434,6 +544,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'start') await start();
     else if (command === 'server') await server(rest);
+    else if (command === 'mcp') await mcp(rest);
     else if (command === 'task') await task(rest);
     else if (command === 'eval') return await evalCommand(rest);
     else if (command === 'worker') return await workerCommand(rest);
@@ -453,6 +564,8 @@ async function main(argv: string[]): Promise<number> {
       e instanceof RangeError ||
       e instanceof ConfigError ||
       e.name === 'TaskError' ||
+      e.name === 'ServerVersionError' ||
+      e.name === 'LanError' ||
       (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);
     if (e instanceof UsageError || generateUsage || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))

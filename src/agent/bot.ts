@@ -9,7 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
-import { applyUpstreamFixes, playerLookup } from '../upstream/index.ts';
+import { applyUpstreamFixes, playerLookup, versionFixes } from '../upstream/index.ts';
 import { chatIdentity } from './chat-identity.ts';
 
 const { pathfinder, Movements } = pathfinderPkg;
@@ -68,6 +68,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     logErrors: false,
   });
   bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
+  bot.loadPlugin(versionFixes); // mineflayer on 1.21.6+ (src/upstream/mineflayer-versions.ts)
   bot.loadPlugin(pathfinder);
   bot.loadPlugin(collectBlock);
   bot.loadPlugin(chatIdentity);

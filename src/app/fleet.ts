@@ -26,6 +26,7 @@ import {
   type Transport,
 } from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
+import type { ChatModel } from '../models/types.ts';
 import type { NameResolver } from '../game/names.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import { completeProfile, type MergedProfile } from '../settings/profiles.ts';
@@ -58,6 +59,11 @@ export interface FleetOptions {
   transport: Settings['bot_transport'];
   /** Every command the agents may have (default: all of them, `allCommands`); settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
+  /**
+   * A bot's chat model in place of its profile's, or undefined to keep that: an MCP client that
+   * is the bot's brain gives a model that never answers (`src/app/mcp/client-brain.ts`).
+   */
+  chatModel?: (profile: MergedProfile) => ChatModel | undefined;
 }
 
 /** The settings' reconnect policy (see `reconnect_attempts` in `settings/schema.ts`). */
@@ -334,6 +340,8 @@ export class Fleet {
       conversations,
       outbox: recordingOutbox(outbox, profile.name, events),
       model: (view) => {
+        const given = this.#options.chatModel?.(profile);
+        if (given) return recordingModel(given, view.name, events);
         const choice = chooseModel(specs.chat, view, env, chooseOptions);
         if (choice.fallback) this.#fallbacks.push({ reason: choice.fallback, bot: view.name });
         return recordingModel(choice.model, view.name, events);

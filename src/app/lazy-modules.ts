@@ -26,4 +26,5 @@ export const lazy = {
   jobs: () => import('./queue/jobs.ts'),
   exportSft: () => import('../tasks/eval/export.ts'),
   generate: () => import('./generate.ts'),
+  mcp: () => import('./mcp/start.ts'),
 };

@@ -19,7 +19,8 @@ import type { RunEventSink } from '../tasks/eval/records.ts';
 import { mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type MergedProfile } from '../settings/profiles.ts';
 import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
-import { announceFallbacks, completed, Fleet } from './fleet.ts';
+import { announceFallbacks, completed, Fleet, type FleetOptions } from './fleet.ts';
+import { resolveServer } from '../client/server-version.ts';
 import { warmUpAgents } from './warm-up.ts';
 
 /** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
@@ -68,6 +69,8 @@ export interface StartOptions {
   events?: RunEventSink;
   /** Every command the agents may have (default: all of them); settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
+  /** See {@link FleetOptions.chatModel}: a bot's chat model in place of its profile's. */
+  chatModel?: FleetOptions['chatModel'];
 }
 
 export interface RunningBots {
@@ -116,12 +119,15 @@ export { namesBot } from '../conversation/index.ts';
 /**
  * Starts the server (if embedded) and every bot of `profiles`, as one {@link Fleet}.
  *
- * @throws ConnectError when a bot cannot join within the settings' reconnect attempts; ConfigError
+ * @throws ServerUnreachableError / ServerVersionError / LanError (src/client/) when an "auto"
+ *   server does not answer, plays a version the bots cannot, or differs from `minecraft_version`,
+ *   or no LAN world is announced;
+ *   ConnectError when a bot cannot join within the settings' reconnect attempts; ConfigError
  *   when `bot_transport` is `whisper` and no `bot_key` is set; Error when the embedded server
  *   cannot start or the `bot_key` file cannot be read or written.
  */
 export async function startAgents(options: StartOptions): Promise<RunningBots> {
-  const { settings } = options;
+  const { settings: stated } = options;
   const bus = options.bus ?? new BotEventBus();
   // The run records' taps report into the bus, and to the run's own sink when there is one.
   const events = busSink(bus, options.events);
@@ -138,6 +144,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       if (event.type === 'log') lines(event.text);
     });
   const log = bus.logger('');
+  // "auto" versions, an external server's own version and LAN worlds, before anything starts.
+  const target = await resolveServer(
+    { ...stated, port: options.port ?? stated.port },
+    { attempts: stated.reconnect_attempts, delayMs: stated.reconnect_delay_ms, maxDelayMs: stated.reconnect_max_delay_ms, log },
+  ).catch((err: unknown) => {
+    unforward?.();
+    throw err;
+  });
+  const settings: Settings = { ...stated, minecraft_version: target.version };
   if (options.fallback === false) {
     requireUsableModels(
       options.profiles.flatMap((p) => {
@@ -164,12 +179,13 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
         })
       : undefined;
   const address: ServerAddress = {
-    host: server?.host ?? settings.host,
-    port: server?.port ?? settings.port,
+    host: server?.host ?? target.host,
+    port: server?.port ?? target.port,
     version: settings.minecraft_version,
     auth: settings.auth,
   };
   if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}: ${describeWorld(server)}`);
+  else log(`Minecraft ${target.version} server at ${target.host}:${target.port} (${target.how})`);
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   let fleet: Fleet | undefined;
   const warming = new AbortController();
@@ -210,6 +226,7 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       ...(key ? { botKey: key } : {}),
       transport: key ? settings.bot_transport : 'in-process',
       ...(options.commands ? { commands: options.commands } : {}),
+      ...(options.chatModel ? { chatModel: options.chatModel } : {}),
     });
     await fleet.addAll(profiles, settings.join_concurrency);
   } catch (err) {

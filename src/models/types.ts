@@ -64,10 +64,19 @@ export interface ChatRequest {
   /**
    * What the request is for, for run records and training-data export (providers ignore it):
    * `conversing` (the agent's model loop), `respond` (respond-or-ignore while acting), `memory`
-   * (summarising old turns), `coding` (`!newAction`), `vision` (describing the bot's view).
+   * (summarising old turns), `coding` (`!newAction`), `vision` (describing the bot's view), or a
+   * coordination strategy's role ({@link CoordinationRole}).
    */
-  purpose?: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision';
+  purpose?: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | CoordinationRole;
 }
+
+/**
+ * The LLM roles of the coordination strategies (`src/coordination/roles/`): VillagerAgent's
+ * decomposer, controller, reflection and state summaries; CausalMACE's dependency and
+ * counterfactual questions. Their requests carry the role as their purpose.
+ */
+export const COORDINATION_ROLES = ['decompose', 'assign', 'reflect', 'summarise', 'dependency', 'counterfactual'] as const;
+export type CoordinationRole = (typeof COORDINATION_ROLES)[number];
 
 /** An image for a model (see {@link ChatRequest.image}). */
 export interface ChatImage {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
+import { DEFAULT_MINECRAFT_VERSION, SERVER_VERSIONS } from '../game/versions.ts';
 import { checkpointPlugins, installPlugins, resetPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
@@ -37,6 +37,10 @@ const MAX_ENTITIES: Record<WorldKind, number> = { superflat: 200, survival: 1000
 
 const require = createRequire(import.meta.url);
 // flying-squid is CommonJS without types: ./types.ts describes what we use of it.
+// flying-squid refuses versions after its own newest (1.21.4); our plugins serve up to the newest
+// of SERVER_VERSIONS, which startEmbeddedServer checks itself. Set before flying-squid's index
+// reads it.
+(require('flying-squid/src/lib/version') as { latestSupportedVersion: string }).latestSupportedVersion = SERVER_VERSIONS.at(-1)!;
 const flyingSquid = require('flying-squid') as { createMCServer(settings: object): SquidServer };
 
 /**
@@ -76,7 +80,7 @@ export type ServerLogger = (level: ServerLogLevel, message: string) => void;
 export interface EmbeddedServerOptions {
   /** TCP port; 0 picks a free one (read it back from {@link EmbeddedServer.port}). */
   port: number;
-  /** Minecraft version, e.g. `1.21.4`; flying-squid supports 1.8.8 – 1.21.4. */
+  /** Minecraft version, one of {@link SERVER_VERSIONS} (1.21.1, 1.21.4, 1.21.11); default {@link DEFAULT_MINECRAFT_VERSION}. */
   version?: string;
   /** Interface to bind; default 127.0.0.1 (loopback only). */
   host?: string;
@@ -145,13 +149,17 @@ export interface EmbeddedServer {
  * (./worldgen/), whose spawn is in a forest and whose surroundings are generated before it
  * accepts players.
  *
- * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, the
+ * @throws Error when the version is not one of {@link SERVER_VERSIONS}, the port is taken or cannot be bound within 10 s, the
  *   plugin list is invalid (a `requires` entry missing or listed after its user), the seed is not a
  *   32-bit whole number, or `worldFolder` holds another kind of world or another seed; RangeError
  *   for a `maxPlayers` or `maxEntities` that is not a whole number ≥ 1.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
+  if (!(SERVER_VERSIONS as readonly string[]).includes(version))
+    throw new Error(
+      `The embedded server plays Minecraft ${SERVER_VERSIONS.join(', ')}, not "${version}": set "minecraft_version" to one of them (or "auto" for ${DEFAULT_MINECRAFT_VERSION}), or join a server of that version with "server": "external".`,
+    );
   const host = options.host ?? '127.0.0.1';
   const kind = options.world ?? 'superflat';
   if (!WORLD_KINDS.includes(kind)) throw new Error(`world "${String(kind)}" is not one of ${WORLD_KINDS.join(', ')}`);

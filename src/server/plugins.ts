@@ -22,6 +22,7 @@
  */
 import type { ServerPlugin } from './plugin.ts';
 import { installMobs, removeNonPlayers } from './services/mobs.ts';
+import { installWireShapes } from './services/wire-shapes.ts';
 import { installInventory, resetInventories } from './services/inventory.ts';
 import { installMovement } from './services/movement.ts';
 import { checkpointPlayerPlaces, installTeleport, resetPlayerPlaces } from './services/teleport.ts';
@@ -37,6 +38,7 @@ import { installDigging } from './features/digging.ts';
 import { installBlockCommands } from './features/fill.ts';
 import { checkpointHunger, installHunger, resetHunger } from './features/hunger.ts';
 import { installInteractions } from './features/interactions.ts';
+import { installBuckets } from './features/buckets.ts';
 import { installItemCommands } from './features/item-commands.ts';
 import { installMobAi } from './features/mob-ai.ts';
 import { installMobCombat } from './features/mob-combat.ts';
@@ -70,6 +72,8 @@ import { installOutOfScope } from './features/out-of-scope.ts';
 /** Our plugins, in install order. */
 export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   // Services: shared machinery with per-player or per-server state.
+  // First: its packet conversions are the last step before the serializer (./services/wire-shapes.ts).
+  { name: 'wire-shapes', requires: [], install: installWireShapes },
   { name: 'teleport', requires: [], install: installTeleport, checkpoint: checkpointPlayerPlaces, reset: resetPlayerPlaces },
   { name: 'movement', requires: ['teleport'], install: installMovement },
   { name: 'inventory', requires: ['movement'], install: installInventory, reset: resetInventories },
@@ -114,5 +118,6 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mob-ai', requires: ['mobs'], install: installMobAi },
   { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
   { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
+  { name: 'buckets', requires: ['inventory', 'movement'], install: installBuckets },
   { name: 'signs', requires: [], install: installSigns },
 ];

@@ -3,7 +3,6 @@
  * the file, the key, what was expected and what was found.
  */
 import { z } from 'zod';
-import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 import { isAllowedKeyEnv, KEY_ENV_RULE } from '../models/presets.ts';
 
 /** `apiKeyEnv` of a model spec: only a provider key variable or a name ending in `_API_KEY` (see {@link isAllowedKeyEnv}). */
@@ -76,8 +75,12 @@ export const COORDINATIONS = ['chat', 'dag', 'causal'] as const;
 export type Coordination = (typeof COORDINATIONS)[number];
 
 export const settingsSchema = z.strictObject({
-  /** Minecraft version the bots speak (and the embedded server runs). */
-  minecraft_version: z.string().default(DEFAULT_MINECRAFT_VERSION),
+  /**
+   * Minecraft version the bots speak (and the embedded server runs). `auto`: the embedded server's
+   * default version, or the version an external server reports when asked (a status ping before
+   * any bot joins; src/client/server-version.ts).
+   */
+  minecraft_version: z.string().min(1).default('auto'),
   /** `embedded`: start our flying-squid server in-process; `external`: join host:port. */
   server: z.enum(['embedded', 'external']).default('embedded'),
   /**
@@ -89,7 +92,14 @@ export const settingsSchema = z.strictObject({
   /** The survival world's seed (a 32-bit whole number); omitted = a new random world each start. */
   seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
   host: z.string().min(1).default('127.0.0.1'),
-  port: z.number().int().min(1).max(65535).default(55916),
+  /** The server's port; -1 (external servers): the first LAN world announced on this network (src/client/lan.ts). */
+  port: z
+    .number()
+    .int()
+    .min(-1)
+    .max(65535)
+    .refine((port) => port !== 0, { message: 'a port from 1 to 65535, or -1 for a LAN world' })
+    .default(55916),
   auth: z.enum(['offline', 'microsoft']).default('offline'),
   /**
    * Players the embedded server holds at most, bots and people together (vanilla's
@@ -187,6 +197,15 @@ export const settingsSchema = z.strictObject({
    * `npm run setup:vision` and an X display or Xvfb (see src/skills/camera.ts).
    */
   allow_vision: z.boolean().default(false),
+  /**
+   * Whose hands a bot is in while `npm run mcp` serves it. `off` (default): the MCP client is its
+   * brain; the bot's own model is not called (a player's plain chat reaches the client, not a
+   * model), while players' `!commands` and the bot's modes still work. `on`: the bot's model keeps
+   * answering players and running its goal too, sharing the bot with the client one action at a
+   * time (the newer action replaces the running one); the client reads what the model did from
+   * the bot's messages. A profile's `mcp_model` wins over this. `npm start` ignores it.
+   */
+  mcp_model: z.enum(['off', 'on']).default('off'),
   /**
    * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
    * other processes or machines by whispers, found by a whispered handshake (each player sees one
@@ -313,6 +332,8 @@ export const profileSchema = z.strictObject({
    * or `native` (the provider's tool calling; tool calls are turned back into command text).
    */
   tool_calling: z.enum(['text', 'native']).default('text'),
+  /** This bot's `mcp_model` (see the setting): whether its model answers while an MCP client drives it. */
+  mcp_model: z.enum(['off', 'on']).optional(),
   /** Prompt templates overriding the base profile's (see profiles/defaults/_default.json and src/settings/profiles.ts). */
   conversing: z.string().optional(),
   coding: z.string().optional(),

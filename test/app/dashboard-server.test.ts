@@ -66,7 +66,6 @@ test("the page's modules are what its entry imports, types stripped, and import 
       'agent/events.ts',
       'app/dashboard/public/app.ts',
       'app/dashboard/public/protocol.ts',
-      'game/versions.ts',
       'models/presets.ts',
       'settings/schema.ts',
     ].sort(),
@@ -139,5 +138,54 @@ test("an evaluation's progress reaches the page as it changes; malformed request
   const replies = page.messages.filter((m) => m.type === 'reply');
   expect(replies[0]).toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/not understood/) });
   expect(replies[1]).toMatchObject({ id: 4, ok: false, error: expect.stringMatching(/no bots to control/) });
+  page.ws.close();
+});
+
+test("a graph strategy's run shows its strategy and its live graph", async () => {
+  const page = client(`?token=${TOKEN}`);
+  await waitUntil(() => page.messages.some((m) => m.type === 'hello'), 'hello');
+  board.plan([{ runId: 'crafting/d/dag/1', taskId: 'd', file: 'crafting.json', coordination: 'dag' }]);
+  board.started('crafting/d/dag/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+  const node = (id: string, status: 'success' | 'running', predecessors: string[]) => ({
+    id,
+    description: `node ${id}`,
+    status,
+    candidates: ['Andy'],
+    assigned: ['Andy'],
+    number: 1,
+    predecessors,
+  });
+  board.graph('crafting/d/dag/1', {
+    type: 'graph',
+    t: 0,
+    strategy: 'dag',
+    version: 4,
+    change: '1.2 to Andy (direct)',
+    nodes: [node('1.1', 'success', []), node('1.2', 'running', ['1.1'])],
+    edges: [
+      { from: '1.1', to: '1.2', origin: 'rule_added' },
+      { from: '1.2', to: '1.1', origin: 'rule_removed', removed: true },
+    ],
+  });
+  const latest = () => page.messages.filter((m) => m.type === 'campaign').at(-1);
+  const active = () => (latest()?.type === 'campaign' ? latest()!.campaign.active.find((a) => a.runId === 'crafting/d/dag/1') : undefined);
+  await waitUntil(() => active()?.graph?.version === 4, 'the graph arrives');
+  expect(active()).toMatchObject({
+    coordination: 'dag',
+    graph: {
+      change: '1.2 to Andy (direct)',
+      nodes: [
+        { id: '1.1', status: 'success', assigned: ['Andy'], predecessors: [] },
+        { id: '1.2', status: 'running', predecessors: ['1.1'] },
+      ],
+      edges: { rule_added: 1, rule_removed: 1 },
+    },
+  });
+  board.finished('crafting/d/dag/1', { success: true, score: 1, endReason: 'success' });
+  await waitUntil(
+    () => latest()?.type === 'campaign' && latest()!.campaign.finished.some((f) => f.runId === 'crafting/d/dag/1'),
+    'finished',
+  );
+  expect(latest()!.type === 'campaign' && latest()!.campaign.finished[0]).toMatchObject({ coordination: 'dag' });
   page.ws.close();
 });

@@ -23,6 +23,7 @@ import type { Bot } from 'mineflayer';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { BotEventBus, type BotEvent } from '../../src/agent/events.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
+import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
@@ -72,6 +73,8 @@ let dashboard: Dashboard;
 let steve: Bot;
 let browser: Browser;
 let page: Page;
+/** An evaluation's progress beside the bots (its runs are reported by the tests). */
+const board = new CampaignBoard('coordination strategies');
 
 const andy = () => running.agents.find((a) => a.name === 'Andy')!;
 const card = (name: string) => page.locator(`[data-bot=${name}]`);
@@ -129,7 +132,7 @@ describe.skipIf(!CHROMIUM)(
         dashboard_port: 0,
       });
       running = await startAgents({ settings, profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, bus });
-      dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true });
+      dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true, campaign: board });
       steve = await connectBot(server, 'Steve');
       steve.on('whisper', (from, text) => {
         whispers.push(`${from}: ${text}`);
@@ -166,6 +169,40 @@ describe.skipIf(!CHROMIUM)(
       expect(before).not.toBe(`${x + 3.5}, ${y}, ${z + 0.5}`);
       await give(server, andy().bot, 'oak_log', 3);
       await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 3');
+    });
+
+    test("a running graph strategy's run shows its strategy and its graph as a tree, changing as it changes", async () => {
+      board.plan([{ runId: 'c/cake/dag/1', taskId: 'cake', file: 'c.json', coordination: 'dag' }]);
+      board.started('c/cake/dag/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+      const node = (id: string, status: 'unknown' | 'running' | 'success', predecessors: string[], assigned: string[] = []) => ({
+        id,
+        description: `subtask ${id}`,
+        status,
+        candidates: ['Andy', 'Jill'],
+        assigned,
+        number: 1,
+        predecessors,
+      });
+      const graph = (version: number, status: 'running' | 'success') => ({
+        type: 'graph' as const,
+        t: 0,
+        strategy: 'dag',
+        version,
+        change: `1.1 ${status}`,
+        nodes: [node('1.1', status, [], ['Jill']), node('1.2', 'unknown', ['1.1'])],
+        edges: [{ from: '1.1', to: '1.2', origin: 'rule_added' as const }],
+      });
+      board.graph('c/cake/dag/1', graph(3, 'running'));
+      const live = page.locator('[data-graph="c/cake/dag/1"]');
+      await shows(() => page.locator('[data-run="c/cake/dag/1"] [data-field=coordination]').textContent(), 'dag');
+      await shows(() => live.locator('h4').textContent(), 'cake: graph v3 · edges 1 rule_added');
+      // 1.2 waits on 1.1: it is drawn under it.
+      await shows(() => live.locator('li[data-node="1.1"] li[data-node="1.2"]').count(), 1);
+      await shows(() => live.locator('li[data-node="1.1"]').getAttribute('class'), 'node running');
+      board.graph('c/cake/dag/1', graph(4, 'success'));
+      await shows(() => live.locator('li[data-node="1.1"]').getAttribute('class'), 'node success');
+      board.finished('c/cake/dag/1', { success: true, score: 1, endReason: 'success' });
+      await shows(() => live.count(), 0);
     });
 
     test('a message from the page reaches the bot as a whisper of the named player, and its reply is in the log', async () => {

@@ -29,6 +29,7 @@ import {
   jobId,
   jobSettings,
   modelKey,
+  plannedRun,
   QUEUE_NAME,
   redactedUrl,
   redisConnection,
@@ -183,6 +184,19 @@ describe('job ids and queue URLs', () => {
     expect(() => redisConnection('localhost:6379')).toThrow(ConfigError);
     expect(() => redisConnection('redis://h:6379/x')).toThrow(/database .* must be a number/);
     expect(redactedUrl('redis://:secret@h:6379/0')).toBe('redis://:***@h:6379/0');
+  });
+
+  test("a job carries its run's coordination; a job without one plays the settings' strategy", () => {
+    const job = (extra: Partial<RunJobData>) =>
+      ({ runId: 'tasks/t1/dag/1', episode: 1, task: {}, settings: { coordination: 'chat' }, ...extra }) as unknown as RunJobData;
+    expect(plannedRun(job({ coordination: 'dag' }))).toMatchObject({
+      runId: 'tasks/t1/dag/1',
+      coordination: 'dag',
+      folder: 'tasks__t1__dag__1',
+    });
+    expect(plannedRun(job({})).coordination).toBe('chat');
+    // The strategies of one task are different jobs.
+    expect(jobId('c', 'tasks/t1/dag/1', 'oracle')).not.toBe(jobId('c', 'tasks/t1/1', 'oracle'));
   });
 });
 

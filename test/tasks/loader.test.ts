@@ -13,6 +13,7 @@ import {
   TaskError,
   taskTargets,
 } from '../../src/tasks/loader.ts';
+import { SERVER_VERSIONS } from '../../src/game/versions.ts';
 
 const CRAFTING = path.resolve('test/fixtures/benchmark/crafting_tasks/test_tasks');
 const COOKING = path.resolve('test/fixtures/benchmark/cooking_tasks/require_collab_test_2_items');
@@ -102,8 +103,8 @@ describe('MineCollab task files', () => {
     expect(checkTaskForVersion(ok, gameData('1.21.4'))).toEqual([]); // no problems (it would throw) and no warnings
   });
 
-  test('every cooking and construction task file of the benchmark loads and fits 1.21.4', async () => {
-    const data = gameData('1.21.4');
+  test.each(SERVER_VERSIONS)('every cooking and construction task file of the benchmark loads and fits %s', async (version) => {
+    const data = gameData(version);
     const seen: Record<string, number> = {};
     for (const dir of [COOKING, CONSTRUCTION]) {
       for (const f of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {

@@ -53,6 +53,36 @@ describe('prismarine-block', () => {
   });
 });
 
+describe('prismarine-chunk', () => {
+  test.each(['1.21.1', '1.21.4', '1.21.11'])(
+    'a %s column copied through JSON writes the same bytes, biomes included, and a client reads it',
+    (version) => {
+      applyUpstreamFixes();
+      expect(applyUpstreamFixes()['prismarine-chunk']).toBe('applied before');
+      const registry = (require('prismarine-registry') as (v: string) => { blocksByName: Record<string, { defaultState: number }> })(
+        version,
+      );
+      type Column = {
+        setBlockStateId(p: object, s: number): void;
+        getBlockStateId(p: object): number;
+        setBiome(p: object, b: number): void;
+        toJson(): string;
+        dump(): Buffer;
+        load(b: Buffer): void;
+      };
+      const Chunk = (require('prismarine-chunk') as (r: unknown) => { new (o: object): Column; fromJson(j: string): Column })(registry);
+      const column = new Chunk({ minY: -64, worldHeight: 384 });
+      column.setBlockStateId({ x: 1, y: -64, z: 2 }, registry.blocksByName.bedrock!.defaultState);
+      column.setBiome({ x: 0, y: 0, z: 0 }, 3);
+      const copy = Chunk.fromJson(column.toJson());
+      expect(copy.dump().equals(column.dump())).toBe(true);
+      const read = new Chunk({ minY: -64, worldHeight: 384 });
+      read.load(copy.dump());
+      expect(read.getBlockStateId({ x: 1, y: -64, z: 2 })).toBe(registry.blocksByName.bedrock!.defaultState);
+    },
+  );
+});
+
 describe('minecraft-protocol framing', () => {
   /** A length-prefixed frame (VarInt length, then the payload), as minecraft-protocol's framer writes it. */
   function frame(payload: Buffer): Buffer {

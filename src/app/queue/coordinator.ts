@@ -107,10 +107,11 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
     campaign,
     runId: run.runId,
     episode: run.episode,
+    ...(run.coordination ? { coordination: run.coordination } : {}),
     task: run.task,
     profiles: profiles.slice(0, run.task.agent_count),
     ...(options.model !== undefined ? { model: options.model } : {}),
-    settings: jobSettings(options.settings),
+    settings: { ...jobSettings(options.settings), coordination: run.coordination ?? options.settings.coordination },
     ...(options.humansTimeoutMs !== undefined ? { humansTimeoutMs: options.humansTimeoutMs } : {}),
     attempts,
   });
@@ -250,7 +251,16 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
 
     progress.total = outstanding.size;
     progress.running = running.size;
-    options.board?.plan([...outstanding].map((id) => runs.get(id)!).map((r) => ({ runId: r.runId, taskId: r.task.id, file: r.task.file })));
+    options.board?.plan(
+      [...outstanding]
+        .map((id) => runs.get(id)!)
+        .map((r) => ({
+          runId: r.runId,
+          taskId: r.task.id,
+          file: r.task.file,
+          ...(r.coordination ? { coordination: r.coordination } : {}),
+        })),
+    );
     options.onProgress?.({ ...progress });
     following = true;
     for (const handle of buffered.splice(0)) await handle();

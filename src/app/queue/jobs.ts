@@ -10,8 +10,9 @@
  * written `%25`, `%3A`, `%7C`: BullMQ refuses `:` in custom ids.)
  *
  * A job carries what a run needs and nothing more: the task itself (not its file), the task
- * profiles, `--model`, and the settings of {@link JOB_SETTINGS} (how agents behave and are
- * measured). A job is untrusted input to a worker (anyone who can write to the Redis database can
+ * profiles, `--model`, the run's coordination strategy, and the settings of {@link JOB_SETTINGS}
+ * (how agents behave and are measured; their `coordination` is the run's too, so a worker that
+ * predates the job's field plays the same strategy). A job is untrusted input to a worker (anyone who can write to the Redis database can
  * add one): {@link parseJobData} refuses any other setting (`allow_insecure_coding`,
  * `code_timeout_s`, `base_profile`, keys, servers and paths come from the worker's own
  * settings.json), campaign and run ids other than {@link SAFE_ID} words, nesting deeper than
@@ -23,7 +24,15 @@ import path from 'node:path';
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { z } from 'zod';
 import { parseModelSpec } from '../../models/spec.ts';
-import { ConfigError, profileSchema, settingsSchema, type Profile, type Settings } from '../../settings/index.ts';
+import {
+  ConfigError,
+  COORDINATIONS,
+  profileSchema,
+  settingsSchema,
+  type Coordination,
+  type Profile,
+  type Settings,
+} from '../../settings/index.ts';
 import { runFolder, taskConditions, type PlannedRun } from '../../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunResult } from '../../tasks/eval/records.ts';
 import { taskSchema, type LoadedTask } from '../../tasks/schema.ts';
@@ -102,6 +111,8 @@ export interface RunJobData {
   /** `<file key>/<task id>/<episode>`, each part {@link SAFE_ID}. */
   runId: string;
   episode: number;
+  /** How the run's team works together (`--coordination`); absent in older jobs: the settings' one. */
+  coordination?: Coordination;
   task: LoadedTask;
   /** The task profiles, agent 0 first (at least `task.agent_count`). */
   profiles: Profile[];
@@ -122,6 +133,7 @@ const jobDataSchema = z.strictObject({
   campaign: z.string().regex(SAFE_ID, 'letters, digits, _ . - (not only dots), at most 100'),
   runId: z.string().refine(isSafeRunId, 'parts of letters, digits, _ . - (not only dots) joined by /'),
   episode: z.number().int().min(1),
+  coordination: z.enum(COORDINATIONS).optional(),
   task: taskSchema.and(z.object({ id: z.string(), file: z.string() })),
   profiles: z.array(profileSchema).min(1),
   model: profileSchema.shape.model.optional(),
@@ -199,7 +211,13 @@ export function inside(root: string, ...parts: string[]): string {
 
 /** The planned run a job describes. */
 export function plannedRun(data: RunJobData): PlannedRun {
-  return { runId: data.runId, folder: runFolder(data.runId), task: data.task, episode: data.episode };
+  return {
+    runId: data.runId,
+    folder: runFolder(data.runId),
+    task: data.task,
+    episode: data.episode,
+    coordination: data.coordination ?? data.settings.coordination,
+  };
 }
 
 /**
@@ -329,7 +347,7 @@ export function failedRunResult(data: RunJobData, reason: string, startedAt: num
     type: data.task.type,
     agent_count: data.task.agent_count,
     human_count: data.task.human_count ?? 0,
-    coordination: data.settings.coordination,
+    coordination: data.coordination ?? data.settings.coordination,
     ...taskConditions(data.task),
     score: 0,
     success: false,

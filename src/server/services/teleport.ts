@@ -1,5 +1,5 @@
 /**
- * Teleports that work on every version: the 1.21.2+ `entity_teleport` packet shape, movement
+ * Teleports that work on every version: movement
  * packets ignored until the client confirmed a server-side position set, and
  * `player.teleport(position)` that sends the chunks around the destination first. The `/tp`
  * command is a feature on top (../features/teleport-command.ts).
@@ -8,52 +8,18 @@ import type { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { byteToDegrees } from './geometry.ts';
 import { movementOf } from './movement.ts';
-import { packetFields } from './protocol.ts';
 
 /** Chunk radius sent at once around a teleport destination, before the paced stream. */
 const IMMEDIATE_CHUNK_RADIUS = 1;
 /** How long to wait for an in-flight chunk stream before streaming for the new position, in ms. */
 const STREAM_WAIT_MS = 5_000;
 
-/** Installs the packet fix, the teleport confirmation gate and chunk streaming after teleports. */
+/** Installs the teleport confirmation gate and chunk streaming after teleports. */
 export function installTeleport(serv: SquidServer): void {
-  installEntityTeleportShape(serv);
   serv.on('newPlayer', (player) => {
     installSelfPosition(player);
     ignoreMovesUntilTeleportConfirmed(player);
     overridePlayerTeleport(serv, player);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// entity_teleport packet shape
-
-/**
- * flying-squid writes `entity_teleport` in the pre-1.21.2 shape (byte angles, no velocity, no
- * flags). On 1.21.2+ the serializer throws on it, which silently kills the observer's connection.
- * Every player's `write` is wrapped so that packet is converted to the version's own shape,
- * whoever sends it (long moves, teleports, future code).
- */
-function installEntityTeleportShape(serv: SquidServer): void {
-  if (!packetFields(serv, 'entity_teleport').some((field) => field.name === 'dx')) return; // the old shape is still right
-  serv.on('newPlayer', (player) => {
-    const client = player._client;
-    const write = client.write.bind(client);
-    client.write = (name: string, params: Record<string, unknown>) => {
-      if (name === 'entity_teleport' && params.dx === undefined) {
-        params = {
-          ...params,
-          dx: 0,
-          dy: 0,
-          dz: 0,
-          yaw: byteToDegrees(Number(params.yaw ?? 0)),
-          pitch: byteToDegrees(Number(params.pitch ?? 0)),
-          flags: 0, // all absolute
-          onGround: Boolean(params.onGround),
-        };
-      }
-      return write(name, params);
-    };
   });
 }
 
