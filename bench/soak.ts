@@ -14,11 +14,13 @@
  * Everything runs in this one process (server, bots, players, fake model): the RSS figure is the
  * whole of it, sampled every 10 s; its slope (least squares, MB per hour, ± its standard error) is
  * taken over the samples after the first quarter of the run (joins and warm-up). The fake's own
- * request records are emptied at each sample, so they do not count.
+ * request records are emptied at each sample, so they do not count. Run with `--expose-gc` and
+ * the JavaScript heap is sampled too, right after a full collection (what is still referenced,
+ * apart from the allocator's slack that RSS includes), with its own slope.
  *
  *   npx node bench/soak.ts [--bots 10] [--players 2] [--interval 3] [--minutes 5] [--model-ms 500]
  *                          [--grace 30] [--follow-ups true]
- *   npx node bench/soak.ts --minutes 60            (the hour the README's figures call for)
+ *   npx node --expose-gc bench/soak.ts --minutes 60   (the hour the README's figures call for)
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -128,11 +130,14 @@ for (let p = 0; p < playerCount; p++) {
 }
 
 // RSS every 10 s, the fake's records emptied.
-const samples: { t: number; rss: number }[] = [];
+const samples: { t: number; rss: number; heap?: number }[] = [];
+const gc = (globalThis as { gc?: () => void }).gc;
 const sample = () => {
   fake.requests.length = 0;
   fake.heads.length = 0;
-  samples.push({ t: (performance.now() - runStart) / 3_600_000, rss: process.memoryUsage().rss / 2 ** 20 });
+  gc?.();
+  const memory = process.memoryUsage();
+  samples.push({ t: (performance.now() - runStart) / 3_600_000, rss: memory.rss / 2 ** 20, heap: gc && memory.heapUsed / 2 ** 20 });
 };
 const runStart = performance.now();
 sample();
@@ -167,10 +172,8 @@ sample();
 const sorted = [...latencies].sort((a, b) => a - b);
 const percentile = (p: number) =>
   sorted.length ? +(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! / 1000).toFixed(2) : NaN;
-/** Least-squares slope of RSS over time (MB/h) with its standard error, over the samples after the first quarter. */
-function slope(points: { t: number; rss: number }[]): { slope: number; se: number } {
-  const xs = points.map((p) => p.t);
-  const ys = points.map((p) => p.rss);
+/** Least-squares slope of `ys` over the times `xs` (MB/h) with its standard error. */
+function slope(xs: number[], ys: number[]): { slope: number; se: number } {
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
@@ -180,7 +183,14 @@ function slope(points: { t: number; rss: number }[]): { slope: number; se: numbe
   return { slope: b, se: Math.sqrt(residual / Math.max(1, n - 2) / sxx) };
 }
 const settled = samples.filter((s) => s.t >= samples.at(-1)!.t / 4);
-const rss = settled.length >= 3 ? slope(settled) : undefined;
+const fit = (ys: number[]) => {
+  if (settled.length < 3) return undefined;
+  const { slope: b, se } = slope(
+    settled.map((s) => s.t),
+    ys,
+  );
+  return { slope: +b.toFixed(0), se: +se.toFixed(0), samples: settled.length };
+};
 const result = {
   bots: botCount,
   players: playerCount,
@@ -194,7 +204,9 @@ const result = {
   latency_s: { p50: percentile(50), p90: percentile(90), p99: percentile(99), max: percentile(100) },
   model_calls: calls,
   rss_mb: { first: +samples[0]!.rss.toFixed(0), last: +samples.at(-1)!.rss.toFixed(0) },
-  rss_slope_mb_per_h: rss && { slope: +rss.slope.toFixed(0), se: +rss.se.toFixed(0), samples: settled.length },
+  rss_slope_mb_per_h: fit(settled.map((s) => s.rss)),
+  heap_after_gc_mb: gc && { first: +samples[0]!.heap!.toFixed(0), last: +samples.at(-1)!.heap!.toFixed(0) },
+  heap_slope_mb_per_h: gc && fit(settled.map((s) => s.heap!)),
 };
 console.log(JSON.stringify(result, null, 2));
 for (const player of players) player.quit();
