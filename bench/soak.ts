@@ -104,6 +104,7 @@ const latencies: number[] = [];
 let sent = 0;
 
 const players: Bot[] = [];
+const dropped = new Set<string>();
 for (let p = 0; p < playerCount; p++) {
   const bot = mineflayer.createBot({
     host: server.host,
@@ -113,6 +114,12 @@ for (let p = 0; p < playerCount; p++) {
     auth: 'offline',
   });
   bot.on('error', (err) => console.error(`Player${p + 1}: ${err.message}`));
+  // A player the server drops (a stall of this process past the keep-alive timeout) is not
+  // rejoined: it stops talking, and the figures say how many were dropped.
+  bot.once('end', (reason) => {
+    dropped.add(bot.username);
+    console.error(`Player${p + 1} lost its connection (${reason}); it says nothing more.`);
+  });
   await new Promise<void>((resolve, reject) => {
     bot.once('spawn', () => resolve());
     bot.once('kicked', (reason) => reject(new Error(`Player${p + 1} was kicked: ${JSON.stringify(reason)}`)));
@@ -149,6 +156,7 @@ const talkers = players.map((player, p) =>
   setTimeout(
     () => {
       const say = () => {
+        if (dropped.has(player.username)) return;
         const bot = names[turn[p]! % botCount]!;
         turn[p]! += playerCount;
         const id = ++sent;
@@ -201,6 +209,7 @@ const result = {
   lines: sent,
   answered: latencies.length,
   unanswered: pending.size,
+  players_dropped: dropped.size,
   latency_s: { p50: percentile(50), p90: percentile(90), p99: percentile(99), max: percentile(100) },
   model_calls: calls,
   rss_mb: { first: +samples[0]!.rss.toFixed(0), last: +samples.at(-1)!.rss.toFixed(0) },
@@ -209,7 +218,10 @@ const result = {
   heap_slope_mb_per_h: gc && fit(settled.map((s) => s.heap!)),
 };
 console.log(JSON.stringify(result, null, 2));
-for (const player of players) player.quit();
+for (const player of players) {
+  player.removeAllListeners('end');
+  player.quit();
+}
 await running.close();
 await fake.close();
 await rm(botsDir, { recursive: true, force: true });
