@@ -5,6 +5,11 @@
  * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset, `mcp`
  * serves the bots to an MCP client (stdio, or Streamable HTTP with `--http`). Bad input exits
  * with 2 before anything starts; an interrupted evaluation with 130.
+ *
+ * `start`, `server`, `mcp`, `worker` and `eval` own SIGINT (Ctrl-C) and SIGTERM from their first
+ * line (./app/signals.ts): the first stops cleanly (memories saved, bots and servers closed, exit
+ * code 0 for `start`, `server` and `mcp`), one more than the command handles quits at once
+ * (130 / 143).
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -13,6 +18,7 @@ import { ConfigError, loadSettings } from './settings/index.ts';
 // Everything else is imported by the command that needs it (./app/lazy-modules.ts): `npm start`
 // loads no evaluation, queue or dashboard code it does not use, and no provider SDK (src/models/).
 import { lazy } from './app/lazy-modules.ts';
+import { takeSignals, type Interrupts } from './app/signals.ts';
 import type { EvaluationProgress } from './app/evaluate.ts';
 import type { McpStartOptions } from './app/mcp/start.ts';
 
@@ -59,22 +65,38 @@ function log(line: string): void {
 }
 
 /**
- * Resolves when the user presses Ctrl-C (or the process gets SIGTERM). Holds the process open
- * until then: a process whose bots are all between reconnect attempts must not end by itself.
+ * Resolves at the first Ctrl-C (or SIGTERM). Holds the process open until then: a process whose
+ * bots are all between reconnect attempts must not end by itself.
  */
-function untilInterrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const keepAlive = setInterval(() => {}, 1 << 30);
-    const done = () => {
-      clearInterval(keepAlive);
-      resolve();
-    };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+async function untilInterrupted(signals: Interrupts): Promise<void> {
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  try {
+    await signals.first;
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+/** Longest clean stop after a signal (ms); past it the process quits with code 1 and says so. */
+const STOP_TIMEOUT_MS = 30_000;
+
+/** Runs `stop` (a clean shutdown) within {@link STOP_TIMEOUT_MS}. */
+async function boundedStop(stop: () => Promise<void>, say: (line: string) => void): Promise<void> {
+  const timer = setTimeout(() => {
+    say(`Stopping took longer than ${STOP_TIMEOUT_MS / 1000} s: quitting now.`);
+    process.exit(1);
+  }, STOP_TIMEOUT_MS);
+  timer.unref();
+  try {
+    await stop();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function start(): Promise<void> {
+  // Before anything starts a server: see ./app/signals.ts.
+  const signals = takeSignals();
   const { settings, profiles, file, keys, keysFile } = await loadSettings();
   const [{ startAgents }, { BotEventBus }, { createLogging }] = await Promise.all([lazy.startBots(), lazy.events(), lazy.logging()]);
   const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
@@ -82,6 +104,9 @@ async function start(): Promise<void> {
   const logging = createLogging({ botsDir: 'bots' });
   const bus = new BotEventBus();
   logging.attach(bus);
+  void signals.first.then((signal) =>
+    logging.line(`${signal}: stopping (memories saved, bots and the server closed). Ctrl-C again quits at once.`),
+  );
   try {
     logging.line(
       `Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}${keysFile ? `; API keys from ${keysFile}: ${keys.join(', ') || 'none new (the environment sets them)'}` : ''}`,
@@ -98,9 +123,23 @@ async function start(): Promise<void> {
       `Join ${running.address.host}:${running.address.port} with a Minecraft ${running.address.version} client and talk to the bots in chat.${dashboard ? ` Dashboard: ${dashboard.url}` : ''} Ctrl-C stops.`,
     );
     // Runs until Ctrl-C, or until every bot has lost the server and used up its reconnect attempts.
-    const lost = await Promise.race([untilInterrupted().then(() => undefined), running.lost]);
-    await dashboard?.close();
-    await running.close();
+    const interrupted = untilInterrupted(signals);
+    let lost = await Promise.race([interrupted.then(() => undefined), running.lost]);
+    if (lost && running.server) {
+      // The embedded server is this process: its players stay, and bots may be started again.
+      logging.line(
+        `${lost.message} The embedded server keeps running for its players on ${running.address.host}:${running.address.port}${dashboard ? `; start a bot again from the dashboard (${dashboard.url})` : ''}. Ctrl-C stops.`,
+      );
+      lost = undefined;
+      await interrupted;
+    }
+    await boundedStop(
+      async () => {
+        await dashboard?.close();
+        await running.close();
+      },
+      (line) => logging.line(line),
+    );
     if (lost) throw lost;
   } finally {
     await logging.close();
@@ -114,6 +153,8 @@ async function start(): Promise<void> {
  * goes to stderr.
  */
 async function mcp(args: string[]): Promise<void> {
+  // Before anything starts a server: see ./app/signals.ts.
+  const signals = takeSignals();
   const { values } = parseArgs({
     args,
     strict: true,
@@ -156,6 +197,9 @@ async function mcp(args: string[]): Promise<void> {
   const logging = createLogging({ botsDir: 'bots' });
   const bus = new BotEventBus();
   logging.attach(bus);
+  void signals.first.then((signal) =>
+    logging.line(`${signal}: stopping (memories saved, bots and the server closed). Ctrl-C again quits at once.`),
+  );
   try {
     logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
     const served = await module.startMcp({
@@ -174,9 +218,18 @@ async function mcp(args: string[]): Promise<void> {
       throw err;
     }
     if (dashboard) logging.line(`Dashboard: ${dashboard.url}`);
-    const lost = await Promise.race([untilInterrupted().then(() => undefined), served.ended.then(() => undefined), served.running.lost]);
-    await dashboard?.close();
-    await served.close();
+    const lost = await Promise.race([
+      untilInterrupted(signals).then(() => undefined),
+      served.ended.then(() => undefined),
+      served.running.lost,
+    ]);
+    await boundedStop(
+      async () => {
+        await dashboard?.close();
+        await served.close();
+      },
+      (line) => logging.line(line),
+    );
     if (lost) throw lost;
   } finally {
     await logging.close();
@@ -184,6 +237,8 @@ async function mcp(args: string[]): Promise<void> {
 }
 
 async function server(args: string[]): Promise<void> {
+  // Before the server starts: see ./app/signals.ts.
+  const signals = takeSignals();
   const { values } = parseArgs({
     args,
     options: {
@@ -221,8 +276,9 @@ async function server(args: string[]): Promise<void> {
   });
   log(`Minecraft ${srv.version} server (offline mode, ${describeWorld(srv)}) on ${srv.host}:${srv.port}.`);
   log(`Join: Multiplayer > Direct Connection > ${srv.host}:${srv.port} with a ${srv.version} client (any username). Ctrl-C stops.`);
-  await untilInterrupted();
-  await srv.close();
+  await untilInterrupted(signals);
+  log('Stopping: the players are disconnected and the server closed. Ctrl-C again quits at once.');
+  await boundedStop(() => srv.close(), log);
 }
 
 /** A whole number ≥ `min` from an option, or undefined when absent. */
@@ -239,40 +295,17 @@ async function humansTimeout(value: string | undefined): Promise<number> {
   return s === undefined ? (await lazy.taskSetup()).HUMANS_TIMEOUT_MS : s * 1000;
 }
 
-/**
- * Runs `stages[i]` at the (i+1)-th Ctrl-C (or SIGTERM); one more than there are stages ends the
- * process at once (exit code 130).
- *
- * The command owns these signals from then on: listeners that libraries add later are removed
- * (flying-squid's log module installs `exit-hook`, which calls `process.exit(130)` on SIGINT and
- * would end an evaluation before it writes its summary).
- */
-function onInterrupts(stages: Array<() => void>): void {
-  let count = 0;
-  const handler = () => {
-    const stage = stages[count++];
-    if (stage) stage();
-    else process.exit(130);
-  };
-  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== handler) queueMicrotask(() => process.off(event, listener));
-  });
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-}
-
 /** An AbortSignal fired by the first Ctrl-C (or SIGTERM), saying `message`; a second Ctrl-C ends the process at once. */
 function interruptSignal(
+  signals: Interrupts,
   say: (line: string) => void,
   message = 'Stopping: the runs in progress end unrecorded, finished ones are kept. Ctrl-C again quits at once.',
 ): AbortSignal {
   const controller = new AbortController();
-  onInterrupts([
-    () => {
-      say(message);
-      controller.abort();
-    },
-  ]);
+  void signals.first.then(() => {
+    say(message);
+    controller.abort();
+  });
   return controller.signal;
 }
 
@@ -322,6 +355,8 @@ async function task(args: string[]): Promise<void> {
 }
 
 async function evalCommand(args: string[]): Promise<number> {
+  // Before anything starts a server: see ./app/signals.ts.
+  const signals = takeSignals();
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -380,10 +415,11 @@ async function evalCommand(args: string[]): Promise<number> {
   if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);
   const signal = values.queue
     ? interruptSignal(
+        signals,
         (line) => bar.log(line),
         'Detaching: the campaign stays queued and the workers go on; the same command with --resume re-attaches. Ctrl-C again quits at once.',
       )
-    : interruptSignal((line) => bar.log(line));
+    : interruptSignal(signals, (line) => bar.log(line));
   const common = {
     inputs: positionals,
     ids: values.ids,
@@ -428,6 +464,9 @@ async function evalCommand(args: string[]): Promise<number> {
 }
 
 async function workerCommand(args: string[]): Promise<number> {
+  // Before the first run can start a server: flying-squid's exit hook would otherwise take a
+  // signal first and end the worker before it says it is stopping (./app/signals.ts).
+  const signals = takeSignals({ graceful: 2 });
   const { values } = parseArgs({
     args,
     strict: true,
@@ -458,19 +497,18 @@ async function workerCommand(args: string[]): Promise<number> {
     log,
   });
   let handedBack = false;
-  onInterrupts([
-    () => {
-      log(
-        `Stopping: no new run is taken; ${worker.running()} running run(s) finish and are recorded. Ctrl-C again hands them back to the queue.`,
-      );
-      void worker.stop();
-    },
-    () => {
-      log('Handing the running runs back to the queue. Ctrl-C again quits at once (their jobs restart after the stall timeout).');
-      handedBack = true;
-      void worker.handBack();
-    },
-  ]);
+  // A signal that came while the worker started is acted on now.
+  void signals.first.then(() => {
+    log(
+      `Stopping: no new run is taken; ${worker.running()} running run(s) finish and are recorded. Ctrl-C again hands them back to the queue.`,
+    );
+    void worker.stop();
+  });
+  void signals.nth(2).then(() => {
+    log('Handing the running runs back to the queue. Ctrl-C again quits at once (their jobs restart after the stall timeout).');
+    handedBack = true;
+    void worker.handBack();
+  });
   log(
     `Worker ${worker.name} takes runs from ${redactedUrl(values.queue)} (${wholeNumber('parallel', values.parallel, 1) ?? 1} at once). Ctrl-C stops.`,
   );

@@ -24,9 +24,27 @@ export interface ServerAddress {
   auth: 'offline' | 'microsoft';
 }
 
-/** The bot could not join the server; the message says why and what to check. */
+/**
+ * Why a bot is off the server, as far as it can tell: `refused`, the server said no for good (a
+ * ban, an IP ban, the whitelist: it holds until an operator lifts it, so retrying is pointless);
+ * `unreachable`, nothing answered (connection refused, no such host, no spawn in time); `dropped`,
+ * anything else (a kick, a lost connection, a version mismatch).
+ */
+export type ConnectFailure = 'refused' | 'unreachable' | 'dropped';
+
+/** The bot could not join the server (or rejoin it); the message says why and what to check. */
 export class ConnectError extends Error {
   override name = 'ConnectError';
+  /** What kind of failure it was (default `dropped`). */
+  readonly failure: ConnectFailure;
+  /** The cause in a few words, after the bot's name (`was banned: …`); default the message. */
+  readonly summary: string;
+
+  constructor(message: string, failure: ConnectFailure = 'dropped', summary = message) {
+    super(message);
+    this.failure = failure;
+    this.summary = summary;
+  }
 }
 
 /**
@@ -58,12 +76,13 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   bot.on('error', () => {});
   try {
     await new Promise<void>((resolve, reject) => {
-      const fail = (why: string) => {
+      const fail = (why: string, failure: ConnectFailure = 'dropped') => {
         clearTimeout(timer);
-        reject(new ConnectError(`${username} could not join ${where}: ${why}`));
+        reject(new ConnectError(`${username} could not join ${where}: ${why}`, failure));
       };
       const timer = setTimeout(
-        () => fail(`no spawn within ${Math.round(timeoutMs / 1000)} s. Is a Minecraft ${address.version} server running there?`),
+        () =>
+          fail(`no spawn within ${Math.round(timeoutMs / 1000)} s. Is a Minecraft ${address.version} server running there?`, 'unreachable'),
         timeoutMs,
       );
       bot.once('spawn', () => {
@@ -75,9 +94,13 @@ export async function connectBot(username: string, address: ServerAddress, timeo
           err.code === 'ECONNREFUSED'
             ? `connection refused. Start the server, or set "host"/"port" in settings.json (or use "server": "embedded").`
             : err.message,
+          UNREACHABLE_CODES.has(err.code ?? '') ? 'unreachable' : 'dropped',
         ),
       );
-      bot.once('kicked', (reason) => fail(`kicked: ${kickText(bot, reason)}`));
+      bot.once('kicked', (reason) => {
+        const refusal = finalRefusal(bot, reason);
+        fail(refusal ? `${refusal}: ${kickText(bot, reason)}` : `kicked: ${kickText(bot, reason)}`, refusal ? 'refused' : 'dropped');
+      });
       bot.once('end', (reason) => fail(`disconnected (${reason})`));
     });
     await bot.waitForChunksToLoad();
@@ -92,22 +115,77 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   return bot;
 }
 
+/** Socket errors that mean nothing answered at that address. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
+/**
+ * Vanilla's kick reason when an operator gives none (`KickCommand`: `/kick <targets>` without a
+ * reason kicks with `multiplayer.disconnect.kicked`).
+ */
+export const KICKED_BY_OPERATOR = 'multiplayer.disconnect.kicked';
+
+/**
+ * Vanilla's refusals that hold until an operator lifts them, by translation key: a ban seen as
+ * the kick of `/ban` (`BanPlayerCommands`: `multiplayer.disconnect.banned`) or at login, and an IP
+ * ban or the whitelist at login (`PlayerList.canPlayerLogin`).
+ */
+const FINAL_REFUSALS: Readonly<Record<string, 'banned' | 'not white-listed'>> = {
+  'multiplayer.disconnect.banned': 'banned',
+  'multiplayer.disconnect.banned.reason': 'banned',
+  'multiplayer.disconnect.banned_ip.reason': 'banned',
+  'multiplayer.disconnect.ip_banned': 'banned',
+  'multiplayer.disconnect.not_whitelisted': 'not white-listed',
+};
+
+/** The parsed chat component of a kick reason (JSON text before 1.20.3, NBT after), or undefined. */
+function kickMessage(bot: Bot, reason: unknown): { translate?: string; toString(): string } | undefined {
+  try {
+    const ChatMessage = chatLoader(bot.registry as never); // accepts a registry too (typed as a version string only)
+    return ChatMessage.fromNotch(reason as string);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A kick reason as plain text. Servers send a chat component: JSON text before 1.20.3, NBT after;
  * prismarine-chat reads both and resolves translation keys (`multiplayer.disconnect.kicked` →
- * "Kicked by an operator").
+ * "Kicked by an operator"). An empty reason reads as vanilla's default, "Kicked by an operator"
+ * ({@link KICKED_BY_OPERATOR}, its text from minecraft-data's language file).
  */
 export function kickText(bot: Bot, reason: unknown): string {
-  try {
-    const ChatMessage = chatLoader(bot.registry as never); // accepts a registry too (typed as a version string only)
-    const text = ChatMessage.fromNotch(reason as string)
-      .toString()
-      .trim();
-    if (text) return text;
-  } catch {
-    // fall through to the raw value
+  const message = kickMessage(bot, reason);
+  if (!message) return typeof reason === 'string' ? reason : JSON.stringify(reason);
+  // One line: vanilla's ban texts break the line before the reason.
+  const text = message
+    .toString()
+    .trim()
+    .replace(/\s*\n\s*/g, ' ');
+  if (text) return text;
+  const language = (bot.registry as { language?: Record<string, string> } | undefined)?.language;
+  return language?.[KICKED_BY_OPERATOR] ?? 'Kicked by an operator';
+}
+
+/**
+ * Whether a kick reason is a refusal that holds until an operator lifts it: `banned` or
+ * `not white-listed` (see {@link FINAL_REFUSALS}); undefined for any other kick. Read from the
+ * component's translation key, or, for servers that send plain text, from its words: vanilla's
+ * English texts of those keys (minecraft-data's language file) and Bukkit's "You are not
+ * whitelisted on this server!".
+ */
+export function finalRefusal(bot: Bot, reason: unknown): 'banned' | 'not white-listed' | undefined {
+  const message = kickMessage(bot, reason);
+  const key = message?.translate;
+  if (key && FINAL_REFUSALS[key]) return FINAL_REFUSALS[key];
+  const text = (message?.toString() ?? (typeof reason === 'string' ? reason : '')).trim();
+  if (!text) return undefined;
+  const language = (bot.registry as { language?: Record<string, string> } | undefined)?.language ?? {};
+  for (const [k, refusal] of Object.entries(FINAL_REFUSALS)) {
+    // The fixed start of the text, before its first argument or line break.
+    const start = language[k]?.split(/%s|\n/)[0]?.trim();
+    if (start && text.startsWith(start)) return refusal;
   }
-  return typeof reason === 'string' ? reason : JSON.stringify(reason);
+  return /\bnot white-?listed\b/i.test(text) ? 'not white-listed' : undefined;
 }
 
 /** Stops everything the bot is doing with its body: pathfinding, digging, held keys. */
@@ -140,7 +218,11 @@ export interface ReconnectPolicy {
 /** 1, 2, 4, 8, 16, 30, 30, 30 s: about two minutes for a server to come back. */
 export const DEFAULT_RECONNECT: ReconnectPolicy = { attempts: 8, delayMs: 1_000, maxDelayMs: 30_000 };
 
-/** A connection that lasted this long resets the count of failed attempts (ms). */
+/**
+ * A rejoined connection that ends sooner than this (ms) makes the next waits longer, as if its
+ * attempts had failed (a server that kicks a bot right after each rejoin is not hammered); one
+ * that lasts this long clears that.
+ */
 export const STABLE_CONNECTION_MS = 30_000;
 
 /** The wait before attempt `attempt` (1-based) under `policy`, in ms. */
@@ -157,11 +239,14 @@ export type SessionState = 'online' | 'reconnecting' | 'down' | 'closed';
 
 /** What a {@link BotSession} tells its owner. */
 export interface BotSessionEvents {
-  /** The connection was lost (`why`: "was kicked: …", "lost its connection (…)"); a rejoin follows. */
+  /** The connection was lost (`why`: "was kicked: …", "lost its connection (…)"); a rejoin follows unless the server banned it. */
   disconnected: [why: string];
   /** A new connection is up after `attempt` attempts; the handle now reaches it. */
   reconnected: [attempt: number];
-  /** Every attempt failed; the bot stays offline. */
+  /**
+   * The bot stays offline: every attempt failed, or the server refused it for good (a ban, the
+   * whitelist: `error.failure` is `refused`, and no attempt is made).
+   */
   down: [error: ConnectError];
 }
 
@@ -200,7 +285,11 @@ type ListenerMethod =
  *
  * After a kick or a lost connection the session logs the reason, emits `disconnected`, and
  * rejoins under its {@link ReconnectPolicy}: `reconnected` on success, else `down` with a clear
- * line in the log. A bot quitting on purpose (`bot.quit()`, {@link close}) is not rejoined.
+ * line in the log. The count of attempts starts again once the bot has spawned again (a bot
+ * kicked nine times, rejoining each time, is not given up on); a rejoined connection that ends
+ * within {@link STABLE_CONNECTION_MS} keeps the waits growing. A ban or a whitelist refusal is
+ * final ({@link finalRefusal}): `down` at once, with the server's reason, and no attempt. A bot
+ * quitting on purpose (`bot.quit()`, {@link close}) is not rejoined.
  *
  * @example
  * const session = await BotSession.open('Andy', address, { log: console.error });
@@ -218,8 +307,10 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
   readonly #listeners: TrackedListener[] = [];
   #current: Bot;
   #state: SessionState = 'online';
-  /** Failed attempts since the last connection that lasted {@link STABLE_CONNECTION_MS}. */
-  #failures = 0;
+  /** Rejoined connections in a row that ended within {@link STABLE_CONNECTION_MS}: each makes the waits longer. */
+  #shortLived = 0;
+  /** Whether the live connection is a rejoin (the first one is not: its end never counts as short-lived). */
+  #rejoined = false;
   #stableTimer: NodeJS.Timeout | undefined;
   #waitTimer: NodeJS.Timeout | undefined;
   #wake: (() => void) | undefined;
@@ -251,8 +342,11 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
         return new BotSession(await connect(username, address), username, address, options);
       } catch (err) {
         const message = (err as Error).message;
+        const failure = err instanceof ConnectError ? err.failure : 'dropped';
+        // A ban or the whitelist holds until an operator lifts it: no retry.
+        if (failure === 'refused') throw new ConnectError(`${message} The server refused it for good: no retry.`, failure);
         if (attempt > policy.attempts) {
-          throw new ConnectError(policy.attempts > 0 ? `${message} Gave up after ${attempt} attempts.` : message);
+          throw new ConnectError(policy.attempts > 0 ? `${message} Gave up after ${attempt} attempts.` : message, failure);
         }
         const wait = backoffDelay(policy, attempt);
         log(`${message} Retrying in ${seconds(wait)} (retry ${attempt} of ${policy.attempts}).`);
@@ -293,12 +387,15 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
   #watch(bot: Bot): void {
     let kicked: string | undefined;
     let error: string | undefined;
+    let refusal: ReturnType<typeof finalRefusal>;
     bot.on('error', (err) => {
       error = err.message;
     });
     bot.once('kicked', (reason) => {
       kicked = kickText(bot, reason);
+      refusal = finalRefusal(bot, reason);
     });
+    let stable = false;
     bot.once('end', (reason) => {
       if (bot !== this.#current) return;
       clearTimeout(this.#stableTimer);
@@ -306,35 +403,53 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
         this.#state = 'closed';
         return;
       }
-      const why = kicked !== undefined ? `was kicked: ${kicked}` : `lost its connection (${reason}${error ? `: ${error}` : ''})`;
+      if (this.#rejoined && !stable) this.#shortLived++;
+      const why =
+        kicked === undefined
+          ? `lost its connection (${reason}${error ? `: ${error}` : ''})`
+          : refusal
+            ? `was ${refusal}: ${kicked}`
+            : `was kicked: ${kicked}`;
       this.#state = 'reconnecting';
       this.emit('disconnected', why);
-      void this.#rejoin(why);
+      if (refusal) this.#giveUp(new ConnectError(`${this.username} ${why}. ${FINAL}`, 'refused', why));
+      else void this.#rejoin(why);
     });
     clearTimeout(this.#stableTimer);
     this.#stableTimer = setTimeout(() => {
-      this.#failures = 0;
+      stable = true;
+      this.#shortLived = 0;
     }, STABLE_CONNECTION_MS);
     this.#stableTimer.unref();
+  }
+
+  /** Stays offline for good: logs why and emits `down`. */
+  #giveUp(error: ConnectError): void {
+    this.#state = 'down';
+    this.#log(error.message);
+    this.emit('down', error);
   }
 
   async #rejoin(why: string): Promise<void> {
     const where = `${this.address.host}:${this.address.port}`;
     let lastFailure: string | undefined;
-    for (;;) {
+    let lastKind: ConnectFailure = 'dropped';
+    // The attempts of this outage only: a bot that spawned again starts from 1.
+    for (let attempt = 1; ; attempt++) {
       if (this.#closed()) return;
-      const attempt = ++this.#failures;
       if (attempt > this.#policy.attempts) {
-        this.#state = 'down';
         const tries = `${this.#policy.attempts} attempt${this.#policy.attempts === 1 ? '' : 's'}`;
-        const error = new ConnectError(
-          `${this.username} ${why}, and could not rejoin ${where} in ${tries}${lastFailure ? ` (last: ${lastFailure})` : ''}. It stays offline; the other bots carry on.`,
+        const summary = `${why}, and could not rejoin in ${tries}${lastFailure ? ` (last: ${lastFailure})` : ''}`;
+        this.#giveUp(
+          new ConnectError(
+            `${this.username} ${why}, and could not rejoin ${where} in ${tries}${lastFailure ? ` (last: ${lastFailure})` : ''}. It stays offline; the other bots carry on.`,
+            lastKind,
+            summary,
+          ),
         );
-        this.#log(error.message);
-        this.emit('down', error);
         return;
       }
-      const wait = backoffDelay(this.#policy, attempt);
+      const wait = backoffDelay(this.#policy, attempt + this.#shortLived);
       const next = `in ${seconds(wait)} (attempt ${attempt} of ${this.#policy.attempts})`;
       this.#log(
         lastFailure === undefined
@@ -352,6 +467,17 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
         bot = await this.#connect(this.username, this.address);
       } catch (err) {
         lastFailure = (err as Error).message.replace(`${this.username} could not join ${where}: `, '');
+        lastKind = err instanceof ConnectError ? err.failure : 'dropped';
+        if (lastKind === 'refused') {
+          this.#giveUp(
+            new ConnectError(
+              `${this.username} ${why}, and ${where} refused it when it tried to rejoin: ${lastFailure} ${FINAL}`,
+              'refused',
+              `${why}, then was refused: ${lastFailure}`,
+            ),
+          );
+          return;
+        }
         continue;
       }
       if (this.#closed()) {
@@ -377,6 +503,7 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
     }
     this.#current = bot;
     this.#state = 'online';
+    this.#rejoined = true;
     this.#watch(bot);
   }
 
@@ -444,6 +571,10 @@ export class BotSession extends EventEmitter<BotSessionEvents> {
     return handle;
   }
 }
+
+/** The end of the log line of a bot refused for good. */
+const FINAL =
+  'A ban or the whitelist holds until an operator lifts it (/pardon, /whitelist add): it stays offline; the other bots carry on.';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

@@ -109,12 +109,16 @@ export class Fleet {
   readonly #members: Member[] = [];
   /** Every connection opened and not stopped, for {@link lost}. */
   readonly #sessions: BotSession[] = [];
+  /** Why each session that gave up did so, for {@link lost}. */
+  readonly #downs = new Map<BotSession, ConnectError>();
   /** Why models were replaced by the oracle, and for whom. */
   readonly #fallbacks: { reason: string; bot: string }[] = [];
   #gaveUp: (error: ConnectError) => void = () => {};
   /**
-   * Settles with a ConnectError (naming the server and the attempts) once every bot has given
-   * up rejoining; pending while any bot is online or still trying.
+   * Settles once every bot has given up rejoining, with a ConnectError naming the server and
+   * each bot's real cause: refused for good (a ban, the whitelist: `failure` is `refused`), a
+   * server that does not answer (`unreachable`: "Is the server running?"), or kicks and lost
+   * connections (`dropped`). Pending while any bot is online or still trying.
    */
   readonly lost: Promise<ConnectError>;
 
@@ -167,7 +171,10 @@ export class Fleet {
     session.on('disconnected', (why) => publish({ type: 'connection', state: 'reconnecting', detail: why }));
     session.on('reconnected', () => publish({ type: 'connection', state: 'online' }));
     session.on('down', (error) => publish({ type: 'connection', state: 'down', detail: error.message }));
-    session.on('down', () => this.#checkLost());
+    session.on('down', (error) => {
+      this.#downs.set(session, error);
+      this.#checkLost();
+    });
     const agent = this.#equip(profile, session);
     bus.logger('')(`${agent.name} joined as ${agent.model.id}`);
     return agent;
@@ -262,17 +269,14 @@ export class Fleet {
   #forgetSession(session: BotSession): void {
     const j = this.#sessions.indexOf(session);
     if (j >= 0) this.#sessions.splice(j, 1);
+    this.#downs.delete(session);
   }
 
   #checkLost(): void {
     const { address, settings } = this.#options;
-    if (this.#sessions.length && this.#sessions.every((s) => s.state === 'down')) {
-      this.#gaveUp(
-        new ConnectError(
-          `Every bot lost ${address.host}:${address.port} and none could rejoin after ${settings.reconnect_attempts} attempts. Is the server running? Start it, or check "host"/"port" in settings.json.`,
-        ),
-      );
-    }
+    if (!this.#sessions.length || !this.#sessions.every((s) => s.state === 'down')) return;
+    const downs = this.#sessions.map((s) => ({ bot: s.username, error: this.#downs.get(s) }));
+    this.#gaveUp(lostError(`${address.host}:${address.port}`, downs, settings.reconnect_attempts));
   }
 
   /**
@@ -386,6 +390,31 @@ export class Fleet {
     if (settings.init_message) agent.receive({ from: 'system', text: settings.init_message, channel: 'system' });
     return agent;
   }
+}
+
+/**
+ * The error of a fleet whose every bot gave up, naming the real causes: the server's refusal
+ * (ban, whitelist) with its reason, "Is the server running?" only when nothing answered, and
+ * the kicks or lost connections otherwise.
+ */
+export function lostError(
+  where: string,
+  downs: readonly { bot: string; error: ConnectError | undefined }[],
+  attempts: number,
+): ConnectError {
+  const kinds = new Set(downs.map((d) => d.error?.failure ?? 'dropped'));
+  if (kinds.size === 1 && kinds.has('unreachable'))
+    return new ConnectError(
+      `Every bot lost ${where} and none could rejoin after ${attempts} attempts. Is the server running? Start it, or check "host"/"port" in settings.json.`,
+      'unreachable',
+    );
+  const causes = downs.map((d) => `${d.bot} ${d.error?.summary ?? 'gave up'}`).join('; ');
+  const hints = [
+    ...(kinds.has('refused') ? ['A ban or the whitelist holds until an operator lifts it (/pardon <name>, /whitelist add <name>).'] : []),
+    ...(kinds.has('unreachable') ? [`Is the server running? Start it, or check "host"/"port" in settings.json.`] : []),
+  ];
+  const failure = kinds.size === 1 && kinds.has('refused') ? 'refused' : kinds.has('unreachable') ? 'unreachable' : 'dropped';
+  return new ConnectError(`Every bot is off ${where} for good: ${causes}.${hints.length ? ` ${hints.join(' ')}` : ''}`, failure);
 }
 
 /**

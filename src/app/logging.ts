@@ -1,12 +1,14 @@
 /**
  * The process's structured logger (pino): readable lines on the terminal (pino-pretty) and, for
  * each bot, JSON lines in `<botsDir>/<name>/log.<n>.jsonl`, rotated by size (pino-roll: the live
- * file has the highest number, `current.log` beside it links to it, older files beyond
- * `keepFiles` are removed). Every bot has a child logger; {@link Logging.attach} logs every event
+ * file has the highest number, `current.log` beside it links to it). Whenever a file is opened
+ * (at start and at each rotation) the bot's folder is pruned to the live file and the `keepFiles`
+ * newest before it, whichever process wrote them: pino-roll's own limit counts only the files of
+ * the process that made them, so every restart left its files behind. Every bot has a child logger; {@link Logging.attach} logs every event
  * of a {@link BotEventBus} through the bot's child, so the terminal, the files, the dashboard and
  * the run records all read the same stream.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
@@ -82,7 +84,15 @@ class BotFiles extends Writable {
       const dir = path.join(botsDir, bot);
       // The folder first: pino-roll links current.log before its stream has made the folder.
       file = mkdir(dir, { recursive: true })
-        .then(() => pinoRoll({ file: path.join(dir, 'log.jsonl'), size: fileSize, limit: { count: keepFiles }, symlink: true }))
+        .then(() => pinoRoll({ file: path.join(dir, 'log.jsonl'), size: fileSize, symlink: true }))
+        .then((stream) => {
+          // 'ready' follows every open: the first one and each rotation's.
+          const prune = () =>
+            void pruneLogFiles(dir, keepFiles, path.basename((stream as SonicBoom & { file?: string | null }).file ?? ''));
+          stream.on('ready', prune);
+          prune();
+          return stream;
+        })
         .catch(() => undefined); // an unwritable folder loses the file, never the bot
       this.#files.set(bot, file);
     }
@@ -103,6 +113,21 @@ class BotFiles extends Writable {
     );
     this.#files.clear();
   }
+}
+
+/** A bot's log file name (`log.<n>.jsonl`) and its number. */
+const LOG_FILE = /^log\.(\d+)\.jsonl$/;
+
+/**
+ * Removes a bot's log files but the newest `keep + 1` (by number: the live one and `keep` before
+ * it), never `live`. Files that are gone already (another process pruned them) are fine.
+ */
+export async function pruneLogFiles(dir: string, keep: number, live: string): Promise<void> {
+  const files = (await readdir(dir).catch(() => [] as string[]))
+    .map((name) => ({ name, n: Number(LOG_FILE.exec(name)?.[1] ?? NaN) }))
+    .filter((f) => Number.isInteger(f.n))
+    .sort((a, b) => b.n - a.n);
+  await Promise.all(files.slice(keep + 1).map((f) => (f.name === live ? undefined : unlink(path.join(dir, f.name)).catch(() => {}))));
 }
 
 /** The fields of `event` kept in a log record (the prompt of a model call is left to the run records). */

@@ -17,6 +17,8 @@
  * A new line restarts the wait. A partner silent for {@link ConversationTimings.reminderMs} makes
  * the host remind itself (then after twice as long, and so on); a partner who leaves the server
  * ends the conversation after {@link ConversationTimings.leaveEndMs} unless they come back.
+ * At most {@link MAX_HELD_LINES} lines wait per partner (both acting can hold them for long): past
+ * it the oldest go, and the host is told how many with the lines delivered (a `dropped` notice).
  */
 import type { BotMessage, ConversationNotice, Transport } from './types.ts';
 
@@ -39,6 +41,9 @@ export const DEFAULT_TIMINGS: ConversationTimings = {
   reminderMs: 30_000,
   leaveEndMs: 10_000,
 };
+
+/** Lines of one partner held at most; the oldest go first (see the module comment). */
+export const MAX_HELD_LINES = 30;
 
 /** Where a conversation stands with one partner. */
 export type ConversationState = 'idle' | 'active' | 'awaiting' | 'ended';
@@ -88,6 +93,8 @@ interface PartnerRecord {
   version: number;
   /** The queue version the host was last asked about (asked once per version). */
   asked: number;
+  /** Lines dropped from the queue since it was last delivered ({@link MAX_HELD_LINES}). */
+  dropped: number;
 }
 
 const noHost: ConversationHost = {
@@ -218,7 +225,9 @@ export class Conversations {
       // Lines still waiting for their turn (the reply delay, or this bot acting) are not dropped:
       // the agent reads them with the end, without a reply being asked for.
       const unread = r.queue.map((q) => q.text);
+      const dropped = r.dropped;
       this.#close(r);
+      if (dropped) this.#host.note({ kind: 'dropped', partner: from, count: dropped, limit: MAX_HELD_LINES });
       if (unread.length) this.#host.note({ kind: 'unread', partner: from, lines: unread });
       this.#host.note({ kind: 'ended', partner: from, text: message.text });
       return;
@@ -242,6 +251,10 @@ export class Conversations {
     this.#stopReminder(r);
     r.state = 'active';
     if (message.text.trim()) r.queue.push({ text: message.text, busy: message.busy === true });
+    if (r.queue.length > MAX_HELD_LINES) {
+      r.dropped += r.queue.length - MAX_HELD_LINES;
+      r.queue.splice(0, r.queue.length - MAX_HELD_LINES);
+    }
     r.version++;
     this.#schedule(from, r);
   }
@@ -282,7 +295,7 @@ export class Conversations {
   #record(name: string): PartnerRecord {
     let r = this.#partners.get(name);
     if (!r) {
-      r = { state: 'idle', queue: [], reminderDelay: this.#timings.reminderMs, awaitingSince: 0, version: 0, asked: -1 };
+      r = { state: 'idle', queue: [], reminderDelay: this.#timings.reminderMs, awaitingSince: 0, version: 0, asked: -1, dropped: 0 };
       this.#partners.set(name, r);
     }
     return r;
@@ -356,12 +369,15 @@ export class Conversations {
       const lines = r.queue.map((q) => q.text);
       r.queue = [];
       r.version++;
+      if (r.dropped) this.#host.note({ kind: 'dropped', partner, count: r.dropped, limit: MAX_HELD_LINES });
+      r.dropped = 0;
       this.#host.deliver(partner, lines);
     }, delay);
   }
 
   #clearQueue(r: PartnerRecord): void {
     r.queue = [];
+    r.dropped = 0;
     r.version++;
     if (r.replyTimer) clearTimeout(r.replyTimer);
     if (r.holdTimer) clearTimeout(r.holdTimer);
@@ -372,6 +388,7 @@ export class Conversations {
     r.state = 'ended';
     this.#clearTimers(r);
     r.queue = [];
+    r.dropped = 0;
     r.version++;
   }
 

@@ -13,6 +13,7 @@ export { fromPlayer, noticeText } from './types.ts';
 export {
   Conversations,
   DEFAULT_TIMINGS,
+  MAX_HELD_LINES,
   type ConversationHost,
   type ConversationState,
   type ConversationTimings,

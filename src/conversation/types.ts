@@ -88,7 +88,9 @@ export type ConversationNotice =
   | { kind: 'late'; partner: string; text: string }
   | { kind: 'refused'; partner: string; current: string; text: string }
   | { kind: 'left'; partner: string }
-  | { kind: 'silent'; partner: string; seconds: number };
+  | { kind: 'silent'; partner: string; seconds: number }
+  /** Lines of `partner` dropped unread, the oldest first, past the bound of lines held while both sides acted. */
+  | { kind: 'dropped'; partner: string; count: number; limit: number };
 
 /** The words the model reads for a notice (the reference's, where it has them). */
 export function noticeText(notice: ConversationNotice): string {
@@ -105,5 +107,7 @@ export function noticeText(notice: ConversationNotice): string {
       return `${notice.partner} left the server; the conversation ended.`;
     case 'silent':
       return `${notice.partner} has not answered for ${notice.seconds} s.`;
+    case 'dropped':
+      return `${notice.count} earlier line(s) from ${notice.partner} were dropped unread: at most ${notice.limit} wait while you are both busy.`;
   }
 }

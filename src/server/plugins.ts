@@ -50,6 +50,7 @@ import { installPlacing } from './features/placing.ts';
 import { installPlayerState } from './features/player-state.ts';
 import { installPlayerFixes } from './features/players.ts';
 import { installPlayerLimits } from './features/player-limits.ts';
+import { installModeration } from './features/moderation.ts';
 import { installLatencyUpdates } from './features/latency.ts';
 import { installSigns } from './features/signs.ts';
 import { installSmelting } from './features/smelting.ts';
@@ -82,6 +83,8 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mobs', requires: [], install: installMobs, reset: removeNonPlayers },
   // Features: game behaviour and commands, each on services only.
   { name: 'player-limits', requires: [], install: installPlayerLimits },
+  // Wraps the player limit's login listener: a ban is checked first, as vanilla does.
+  { name: 'moderation', requires: ['player-limits'], install: installModeration },
   { name: 'player-fixes', requires: [], install: installPlayerFixes },
   { name: 'latency', requires: [], install: installLatencyUpdates },
   { name: 'vanilla-chat', requires: [], install: installVanillaChat },

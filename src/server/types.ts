@@ -41,8 +41,12 @@ export interface SquidClient {
   on<T>(event: string, listener: (packet: T) => void): this;
   listeners(event: string): Array<(packet: unknown) => void>;
   removeAllListeners(event: string): this;
-  /** Closes the connection with a reason shown to the player. */
-  end(reason: string): void;
+  /**
+   * Closes the connection with a reason shown to the player; `fullReason`, when given, is the text
+   * component sent instead (in play: an NBT tag on 1.20.3+, a JSON string before; see
+   * `encodeComponent` in ./services/text.ts).
+   */
+  end(reason: string, fullReason?: unknown): void;
   /** Round-trip time in ms, as measured by keep-alives. */
   latency?: number;
   /** The name the client logged in with (set at login). */

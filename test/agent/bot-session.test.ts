@@ -4,11 +4,15 @@
  * restarted server) is test/app/connections.test.ts.
  */
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import { expect, test, vi } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { BotSession, ConnectError, backoffDelay, type ServerAddress } from '../../src/agent/bot.ts';
 import { waitUntil } from '../helpers/world.ts';
 
+const require = createRequire(import.meta.url);
+/** minecraft-data of the fake bots' version: kick reasons are read with it, as a real bot's are. */
+const registry: unknown = (require('prismarine-registry') as (version: string) => unknown)('1.21.4');
 const address: ServerAddress = { host: '127.0.0.1', port: 1, version: '1.21.4', auth: 'offline' };
 const policy = { attempts: 3, delayMs: 5, maxDelayMs: 20 };
 
@@ -17,6 +21,7 @@ class FakeBot extends EventEmitter {
   readonly serial = ++FakeBot.made;
   username = 'Andy';
   health = 20;
+  registry = registry;
   quit(reason = 'disconnect.quitting'): void {
     this.emit('end', reason);
   }
@@ -133,4 +138,59 @@ test('joining at start-up retries, then throws a ConnectError that says how ofte
       (n) => `Andy could not join 127.0.0.1:1: connection refused. Retrying in ${backoffDelay(policy, n)} ms (retry ${n} of 3).`,
     ),
   );
+});
+
+test('the count of attempts starts again once the bot has spawned again: nine kicks in a row, each rejoined, never give it up', async () => {
+  const { session, made, control, log } = await fakeSession();
+  let downs = 0;
+  session.on('down', () => downs++);
+  for (let kick = 1; kick <= 9; kick++) {
+    control.fail = policy.attempts - 1; // every outage needs all but the last attempt
+    made.at(-1)!.emit('kicked', '{"text":"bye"}');
+    made.at(-1)!.emit('end', 'socketClosed');
+    await waitUntil(() => session.online, `the session rejoins after kick ${kick}`);
+  }
+  expect(made).toHaveLength(10);
+  expect(downs).toBe(0);
+  // Each outage counted its own attempts, from 1 (the waits still grow: each rejoin was short-lived).
+  expect(log.filter((l) => l.includes('attempt 1 of 3'))).toHaveLength(9);
+  expect(log.some((l) => l.includes('stays offline'))).toBe(false);
+  session.close();
+});
+
+test("a ban is final: no attempt to rejoin, and the log gives the server's reason", async () => {
+  const { session, made, log } = await fakeSession();
+  const down = new Promise<ConnectError>((resolve) => session.once('down', resolve));
+  // Vanilla's /ban disconnects with this key (BanPlayerCommands).
+  made[0]!.emit('kicked', JSON.stringify({ translate: 'multiplayer.disconnect.banned' }));
+  made[0]!.emit('end', 'socketClosed');
+  const error = await down;
+  expect(error.failure).toBe('refused');
+  expect(session.state).toBe('down');
+  expect(made).toHaveLength(1);
+  expect(log).toEqual([error.message]);
+  expect(error.message).toMatch(
+    /^Andy was banned: You are banned from this server\. A ban or the whitelist holds until an operator lifts it/,
+  );
+});
+
+test('a rejoin refused by the whitelist is final too, with its reason', async () => {
+  const log: string[] = [];
+  let joins = 0;
+  const made: FakeBot[] = [];
+  const connect = async (): Promise<Bot> => {
+    if (joins++ === 0) {
+      const bot = new FakeBot();
+      made.push(bot);
+      return bot as unknown as Bot;
+    }
+    throw new ConnectError('Andy could not join 127.0.0.1:1: not white-listed: You are not white-listed on this server!', 'refused');
+  };
+  const session = await BotSession.open('Andy', address, { policy, log: (l) => log.push(l), connect });
+  const down = new Promise<ConnectError>((resolve) => session.once('down', resolve));
+  made[0]!.emit('end', 'socketClosed');
+  const error = await down;
+  expect(joins).toBe(2);
+  expect(error.failure).toBe('refused');
+  expect(error.message).toContain('refused it when it tried to rejoin: not white-listed: You are not white-listed on this server!');
 });

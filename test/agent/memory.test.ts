@@ -46,17 +46,57 @@ describe('History', () => {
     expect(h.turns.at(-1)?.content).toBe('m9');
   });
 
-  test('a failing summariser still bounds the history; without one the oldest turns are dropped; clear() discards a pending summary', async () => {
+  test('a failed summary keeps its turns: they are summarised again once the model answers, and none is lost', async () => {
+    const lines: string[] = [];
+    let failing = true;
+    const summarised: string[] = [];
+    const h = new History({
+      maxMessages: 4,
+      retryMs: 20,
+      log: (line) => lines.push(line),
+      summarise: async (memory, turns) => {
+        if (failing) throw new Error('model down');
+        summarised.push(...turns.map((t) => t.content));
+        return `${memory} ${turns.map((t) => t.content).join(' ')}`.trim();
+      },
+    });
+    for (let i = 0; i < 5; i++) h.add(user(`t${i}`));
+    await h.settled();
+    // The failed summary's turns are still there (the old code dropped them).
+    expect(h.turns.map((t) => t.content)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^summary failed \(model down\); its 2 turns stay in the history and are summarised again in 0 s$/),
+    );
+    failing = false;
+    // The retry comes by itself after the backoff, without a new turn.
+    await waitUntil(() => summarised.length > 0 && !h.summarising, 'the summary is tried again and lands');
+    h.add(user('t5'));
+    await h.settled();
+    // Every turn is either in a summary that landed or still in the history.
+    expect([...summarised, ...h.turns.map((t) => t.content)].sort()).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);
+    expect(h.memory).toMatch(/^t0 t1/);
+    expect(lines).toContain('summary works again');
+  });
+
+  test('a summariser that keeps failing still bounds the history (twice the limit, newest kept, said once); without one the oldest turns are dropped; clear() discards a pending summary', async () => {
+    const lines: string[] = [];
     const failing = new History({
       maxMessages: 4,
+      retryMs: 1,
+      log: (line) => lines.push(line),
       summarise: async () => {
         throw new Error('down');
       },
     });
-    for (let i = 0; i < 20; i++) failing.add(user(`t${i}`));
-    await failing.settled();
-    expect(failing.turns.length).toBeLessThanOrEqual(4);
+    for (let i = 0; i < 20; i++) {
+      failing.add(user(`t${i}`));
+      await failing.settled();
+    }
+    failing.close();
+    expect(failing.turns.length).toBeLessThanOrEqual(8);
+    expect(failing.turns.at(-1)?.content).toBe('t19');
     expect(failing.memory).toBe('');
+    expect(lines.filter((l) => l.startsWith('summaries are not landing'))).toHaveLength(1);
 
     const plain = new History({ maxMessages: 3 });
     for (let i = 0; i < 5; i++) plain.add(user(`p${i}`));

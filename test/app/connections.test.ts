@@ -112,6 +112,23 @@ test('/kick Andy: the reason is logged, Andy is back within the backoff, answers
   expect(agent.bot.entity).toBe(session().current.entity);
 });
 
+test('kicks in a row, each rejoined: the count of attempts starts again at each rejoin, so Andy is never given up', async () => {
+  // Twice the budget of 4 attempts: with a count kept across rejoins, the fifth kick disabled him.
+  for (let kick = 1; kick <= 8; kick++) {
+    const before = session().current;
+    const logged = lines.length;
+    steve!.chat(`/kick Andy kick ${kick}`);
+    await waitUntil(() => session().online && session().current !== before, `Andy rejoins after kick ${kick}`, 15_000);
+    expect(lines.slice(logged)).toContainEqual(
+      expect.stringMatching(new RegExp(`^Andy was kicked: kick ${kick}\\. Rejoining .*\\(attempt 1 of 4\\)`)),
+    );
+  }
+  expect(session().state).toBe('online');
+  expect(lines.some((l) => /stays offline/.test(l))).toBe(false);
+  await waitUntil(() => !!steve!.players.Andy?.entity, 'Steve sees Andy again');
+  await andyAnswers();
+});
+
 test('a server restart under the bots: they rejoin the new server on the same port and answer', async () => {
   const { port } = server;
   await server.close();
@@ -124,7 +141,7 @@ test('a server restart under the bots: they rejoin the new server on the same po
 });
 
 test('the server gone for good: each bot gives up after its budget with a clear line, and `lost` settles', async () => {
-  // Jill joins fresh, so her attempts count from 1 (Andy's count goes on from the restart above).
+  // Jill joins fresh: her waits start at the first (Andy's are longer after his short-lived rejoins above).
   const jillLines: string[] = [];
   const jill = await startAgents({
     settings: settings(server),

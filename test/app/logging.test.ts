@@ -3,6 +3,8 @@
  * terminal (pino-pretty) and each bot's JSON lines in `<botsDir>/<name>/log.<n>.jsonl`, rotated
  * by size; and the run records' taps publishing into the bus.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -203,4 +205,48 @@ test('the terminal gets readable lines; each bot its own JSON lines, rotated by 
   expect(jill[0]).not.toHaveProperty('request'); // prompts stay in the run records
   expect(jill[1]).toMatchObject({ level: 20, event: 'action', label: '!collectBlocks' });
   expect(readdirSync(dir)).not.toContain(''); // process lines go to no bot's file
+});
+
+test('three restarts leave at most the kept files: each start and rotation counts every file of the bot, whichever process wrote it', async () => {
+  const dir = tempDir();
+  const logging = new URL('../../src/app/logging.ts', import.meta.url).href;
+  const events = new URL('../../src/agent/events.ts', import.meta.url).href;
+  // One process of `npm start`, cut short: it writes Andy's lines until its file has rolled over twice.
+  const run = `
+    const { createLogging } = await import(${JSON.stringify(logging)});
+    const { BotEventBus } = await import(${JSON.stringify(events)});
+    const { readdirSync } = await import('node:fs');
+    const dir = ${JSON.stringify(dir)};
+    const logging = createLogging({ botsDir: dir, terminal: false, fileSize: '2k', keepFiles: 2 });
+    const bus = new BotEventBus();
+    logging.attach(bus);
+    const newest = () => Math.max(0, ...readdirSync(dir + '/Andy', { withFileTypes: true }).map((f) => Number(/^log\\.(\\d+)\\.jsonl$/.exec(f.name)?.[1] ?? 0)));
+    // In bursts: pino-roll rotates when its file has drained, which a steady stream never lets it.
+    let start;
+    for (let burst = 0; ; burst++) {
+      for (let i = 0; i < 30; i++)
+        bus.publish({ type: 'command', bot: 'Andy', command: '!stats', kind: 'query', ok: true, output: 'Health 20, line ' + burst * 30 + i, ms: 2 });
+      await new Promise((r) => setTimeout(r, 20));
+      let n = 0;
+      try { n = newest(); } catch {}
+      start ??= n || undefined;
+      if (start !== undefined && n >= start + 2) break;
+    }
+    await logging.close();
+  `;
+  const filesOf = () => readdirSyncSafe(path.join(dir, 'Andy')).filter((f) => f.endsWith('.jsonl'));
+  for (let restart = 0; restart < 4; restart++) {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', run], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, stderr).toBe(0);
+    // The live file and the 2 kept before it, however many processes wrote them.
+    expect(filesOf().length, filesOf().join(', ')).toBeLessThanOrEqual(3);
+  }
+  const numbers = filesOf()
+    .map((f) => Number(/^log\.(\d+)\.jsonl$/.exec(f)?.[1]))
+    .sort((a, b) => a - b);
+  expect(numbers).toEqual([numbers[2]! - 2, numbers[2]! - 1, numbers[2]!]); // the newest three
+  expect(numbers[2]).toBeGreaterThanOrEqual(8); // four processes rolled over twice each
 });

@@ -1,6 +1,13 @@
 /** The conversation state machine and its turn-taking rules, over the in-process hub, with fake timers. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { Conversations, InProcessHub, noticeText, type ConversationHost, type ConversationNotice } from '../../src/conversation/index.ts';
+import {
+  Conversations,
+  InProcessHub,
+  MAX_HELD_LINES,
+  noticeText,
+  type ConversationHost,
+  type ConversationNotice,
+} from '../../src/conversation/index.ts';
 
 interface Probe {
   convo: Conversations;
@@ -125,6 +132,28 @@ test('both acting: no decision is asked and the lines wait; the partner turning 
   await advance(5_000); // the periodic re-check notices without wake()
   await advance(5_000);
   expect(bots.Jill.delivered.at(-1)!.lines).toEqual(['mining']);
+});
+
+test('lines held while both act are bounded: past the bound the oldest go, and the agent is told how many with the rest', async () => {
+  const { bots } = setup(['Andy', 'Jill']);
+  bots.Andy.convo.start('Jill', 'hi');
+  await advance(300);
+  bots.Jill.busy = true;
+  const sent = MAX_HELD_LINES + 12;
+  for (let i = 1; i <= sent; i++) bots.Andy.convo.say('Jill', `step ${i}`, true);
+  await advance(60_000);
+  expect(bots.Jill.delivered.length).toBe(1); // held: both act
+  bots.Jill.busy = false;
+  bots.Jill.convo.wake();
+  await advance(5_000);
+  const lines = bots.Jill.delivered.at(-1)!.lines;
+  expect(lines).toHaveLength(MAX_HELD_LINES);
+  expect(lines[0]).toBe(`step ${sent - MAX_HELD_LINES + 1}`);
+  expect(lines.at(-1)).toBe(`step ${sent}`);
+  expect(bots.Jill.notices).toContainEqual({ kind: 'dropped', partner: 'Andy', count: 12, limit: MAX_HELD_LINES });
+  expect(bots.Jill.notes).toContain(
+    `12 earlier line(s) from Andy were dropped unread: at most ${MAX_HELD_LINES} wait while you are both busy.`,
+  );
 });
 
 test('a bot talking to someone else answers "busy" and ends; the other conversation is untouched', async () => {
