@@ -117,7 +117,7 @@ export function openaiEngine(model: string, voice: string, options: EngineEnviro
   const player = options.toFiles ? undefined : PLAYERS.map((p) => onPath(p, env)).find(Boolean);
   if (!options.toFiles && !player)
     return { missing: `${name} needs a player for its sound (${PLAYERS.join(', ')}), and none is on PATH; or set speak_output_dir` };
-  const client = new OpenAI({ apiKey, baseURL: options.baseURL ?? env.OPENAI_BASE_URL ?? undefined, maxRetries: 0 });
+  const client = new OpenAI({ apiKey, baseURL: options.baseURL || env.OPENAI_BASE_URL || undefined, maxRetries: 0 });
   return {
     engine: {
       name,

@@ -3,13 +3,14 @@
  * RIFF header, OpenAI's speech API through the real SDK against the fake provider, the queue's
  * bound and drop count, a hanging engine that never delays chat, and missing engines said once.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BotEventBus, type BotEvent } from '../../src/agent/events.ts';
 import { chooseEngine, onPath, Voice, type SpeechEngine, type SpokenLine } from '../../src/app/voice.ts';
 import { FAKE_SPEECH_SECONDS, startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
+import { profileSchema } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 /** The length of a PCM WAV file in seconds: its `data` chunk's bytes over the `fmt ` chunk's byte rate. */
@@ -110,6 +111,33 @@ describe('system voice (espeak-ng)', () => {
     expect(log).toEqual([
       'voice: the "system" voice needs espeak-ng, which is not on PATH (Debian: apt-get install espeak-ng); the bots that use it stay silent.',
     ]);
+  });
+});
+
+describe('choosing the engine', () => {
+  test('macOS: `say` reads the line from standard input and writes AIFF with -o', async () => {
+    const bin = outDir();
+    // A stand-in for macOS `say`: writes its arguments and its input to the -o file.
+    writeFileSync(path.join(bin, 'say'), '#!/bin/sh\nout="$4"\n{ echo "$@"; cat; } > "$out"\n');
+    chmodSync(path.join(bin, 'say'), 0o755);
+    const choice = chooseEngine('system', { env: { PATH: bin }, platform: 'darwin' });
+    expect('engine' in choice && choice.engine.name).toBe('say');
+    const file = path.join(bin, 'line.aiff');
+    await (choice as { engine: SpeechEngine }).engine.speak('-rf hello', AbortSignal.timeout(5_000), file);
+    expect(readFileSync(file, 'utf8')).toBe(`-f - -o ${file}\n-rf hello`);
+    expect(chooseEngine('system', { env: { PATH: '' }, platform: 'darwin' })).toEqual({
+      missing: 'the "system" voice needs macOS `say`, which is not on PATH',
+    });
+  });
+
+  test('a speak_model of no known shape is refused by the profile schema, with the expected forms', () => {
+    expect(profileSchema.safeParse({ name: 'Andy', speak_model: 'openai/tts-1/alloy' }).success).toBe(true);
+    const bad = profileSchema.safeParse({ name: 'Andy', speak_model: 'espeak' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toBe('expected "system" or "openai/<model>/<voice>", e.g. "openai/tts-1/alloy"');
+    expect(chooseEngine('openai/tts-1')).toEqual({
+      missing: 'speak_model "openai/tts-1" is not one of "system" or "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy")',
+    });
   });
 });
 
