@@ -35,6 +35,7 @@ import { agentOptionsFrom, blockedForAll } from './agent-options.ts';
 import { joinAll } from './join-pool.ts';
 import { chooseExtraModel, type ExampleLibrary, profileModelSpecs } from './profile-models.ts';
 import { recordingCommands, recordingModel, recordingOutbox, recordingTransport } from './recording.ts';
+import { chooseEngine, Voice } from './voice.ts';
 
 /** What every bot of a fleet shares. */
 export interface FleetOptions {
@@ -113,6 +114,8 @@ export class Fleet {
   readonly #downs = new Map<BotSession, ConnectError>();
   /** Why models were replaced by the oracle, and for whom. */
   readonly #fallbacks: { reason: string; bot: string }[] = [];
+  /** Reads the speaking bots' public chat aloud (`speak`); made when the first one starts. */
+  #voice: Voice | undefined;
   #gaveUp: (error: ConnectError) => void = () => {};
   /**
    * Settles once every bot has given up rejoining, with a ConnectError naming the server and
@@ -177,7 +180,25 @@ export class Fleet {
     });
     const agent = this.#equip(profile, session);
     bus.logger('')(`${agent.name} joined as ${agent.model.id}`);
+    this.#giveVoice(profile);
     return agent;
+  }
+
+  /** Lets the bot of `profile` speak when `speak` (its own, or the setting) says so. */
+  #giveVoice(profile: MergedProfile): void {
+    const { settings, bus, env } = this.#options;
+    const speak = profile.speak ?? settings.speak;
+    if (speak === false) return;
+    const outputDir = settings.speak_output_dir || undefined;
+    this.#voice ??= new Voice({
+      bus,
+      log: bus.logger(''),
+      limit: settings.speak_queue_limit,
+      utteranceTimeoutMs: settings.speak_timeout_s * 1000,
+      outputDir,
+      choose: (model) => chooseEngine(model, { env: env ?? process.env, toFiles: Boolean(outputDir) }),
+    });
+    this.#voice.add(profile.name, typeof speak === 'string' ? speak : (profile.speak_model ?? 'system'));
   }
 
   /**
@@ -220,6 +241,7 @@ export class Fleet {
     if (!member) return;
     this.#forgetSession(member.session);
     member.session.close();
+    this.#voice?.remove(name);
     await member.agent.shutdown().catch(() => {});
     this.#options.bus.publish({ type: 'connection', bot: name, state: 'closed', detail: 'stopped' });
   }
@@ -263,7 +285,7 @@ export class Fleet {
   async close(): Promise<void> {
     const members = this.#members.splice(0);
     for (const session of this.#sessions.splice(0)) session.close();
-    await Promise.all(members.map((m) => m.agent.shutdown().catch(() => {})));
+    await Promise.all([...members.map((m) => m.agent.shutdown().catch(() => {})), this.#voice?.close()]);
   }
 
   #forgetSession(session: BotSession): void {

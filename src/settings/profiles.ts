@@ -148,7 +148,7 @@ export async function completeProfile(profile: Profile, options: LoadProfileOpti
  * The one start-up line naming the profile keys (MINDcraft's) that the given profiles set but
  * this project does not act on ({@link UNUSED_PROFILE_KEYS}), with the bots that set each.
  *
- * @example unusedProfileKeysNotice([{ name: 'andy', speak: true }]) // → 'Profile keys accepted but not acted on: speak (andy).'
+ * @example unusedProfileKeysNotice([{ name: 'andy', max_tokens: 4096 }]) // → 'Profile keys accepted but not acted on: max_tokens (andy).'
  * @returns undefined when no profile sets one.
  */
 export function unusedProfileKeysNotice(profiles: readonly Profile[]): string | undefined {

@@ -285,6 +285,17 @@ export const settingsSchema = z.strictObject({
    * about 400 MB; it is loaded only when a view is first opened).
    */
   dashboard_viewer: z.boolean().default(false),
+  /**
+   * Read each bot's public chat aloud (MINDcraft's `speak`), with its profile's `speak_model`; a
+   * profile's own `speak` wins. Speaking never delays chat: see src/app/voice.ts.
+   */
+  speak: z.boolean().default(false),
+  /** Lines waiting to be spoken at most (one queue per process); more are dropped and counted in the log. */
+  speak_queue_limit: z.number().int().min(1).default(20),
+  /** Longest one spoken line may take, in seconds; it is cut off then. */
+  speak_timeout_s: z.number().positive().max(600).default(30),
+  /** Write each spoken line to `<dir>/<bot>-<n>.wav` (`.aiff` with macOS `say`) instead of playing it; `''` plays it. */
+  speak_output_dir: z.string().default(''),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -363,8 +374,17 @@ export const profileSchema = z.strictObject({
   image_analysis: z.string().optional(),
   /** MINDcraft's MCP tool prompt (`$MCP_TOOL_USAGE`); accepted, not acted on. */
   mcp_tool_usage: z.string().optional(),
-  /** MINDcraft's text-to-speech switch; accepted, not acted on. */
+  /** Whether this bot reads its public chat aloud (the `speak` setting when absent); a string is taken as its `speak_model`. */
   speak: z.union([z.boolean(), z.string()]).optional(),
+  /**
+   * The voice (MINDcraft's name): `system` (espeak-ng, or `say` on macOS; the default) or
+   * `openai/<model>/<voice>`, e.g. `openai/tts-1/alloy` (needs OPENAI_API_KEY). `google/...` is
+   * accepted and refused at start-up with a notice.
+   */
+  speak_model: z
+    .string()
+    .regex(/^(system|openai\/[^/]+\/[^/]+|google\/.+)$/, 'expected "system" or "openai/<model>/<voice>", e.g. "openai/tts-1/alloy"')
+    .optional(),
   /** MINDcraft's `max_tokens` profile key; accepted, not acted on (put `max_tokens` in the model's `params`). */
   max_tokens: z.number().int().positive().optional(),
 });
@@ -375,7 +395,7 @@ export type Profile = z.infer<typeof profileSchema>;
  * names the ones a profile sets, once (see `unusedProfileKeys` in ./profiles.ts). Remove a key
  * here when a feature starts acting on it.
  */
-export const UNUSED_PROFILE_KEYS = ['mcp_tool_usage', 'speak', 'max_tokens'] as const satisfies readonly (keyof Profile)[];
+export const UNUSED_PROFILE_KEYS = ['mcp_tool_usage', 'max_tokens'] as const satisfies readonly (keyof Profile)[];
 
 /** A settings or profile file that failed validation. */
 export class ConfigError extends Error {

@@ -87,7 +87,7 @@ afterAll(async () => {
 
 test('start-up names the profile keys that are accepted but not acted on, once', () => {
   expect(lines.filter((l) => l.includes('not acted on'))).toEqual([
-    'Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).',
+    'Profile keys accepted but not acted on: mcp_tool_usage (andy), max_tokens (andy).',
   ]);
   expect(running.agents[0]!.codeModel.id).toBe('deepseek/deepseek-coder');
   expect(running.agents[0]!.visionModel.id).toBe('google/gemini-2.5-flash');

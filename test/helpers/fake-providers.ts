@@ -13,7 +13,9 @@
  *
  * Each request takes the next queued reply ({@link FakeProviderServer.enqueue}); when the queue is
  * empty, the handler answers; with neither, the server answers 500 with `x-should-retry: false`
- * and the message "fake provider: no reply scripted", so a missing script fails fast.
+ * and the message "fake provider: no reply scripted", so a missing script fails fast. The OpenAI
+ * fake also answers `POST /v1/audio/speech` (text-to-speech) with a silent WAV of
+ * {@link FAKE_SPEECH_SECONDS}.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -496,6 +498,30 @@ const latency = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, 
  * @param protocol wire protocol to speak.
  * @param options scripted replies, handler, expected API key.
  */
+/** Length of the WAV the fake's speech endpoint (`POST /v1/audio/speech`, OpenAI only) answers with, in seconds. */
+export const FAKE_SPEECH_SECONDS = 0.5;
+
+/** A silent WAV file (RIFF, PCM, 16-bit mono, 24 000 Hz as OpenAI's `wav` speech) lasting `seconds`. */
+export function silentWav(seconds: number): Buffer {
+  const rate = 24_000;
+  const data = Math.round(seconds * rate) * 2;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // channels
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28); // byte rate
+  header.writeUInt16LE(2, 32); // block align
+  header.writeUInt16LE(16, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data, 40);
+  return Buffer.concat([header, Buffer.alloc(data)]);
+}
+
 export async function startFakeProvider(protocol: FakeProtocol, options: FakeProviderOptions = {}): Promise<FakeProviderServer> {
   const queue: FakeReply[] = [...(options.replies ?? [])];
   let handler = options.handler;
@@ -539,8 +565,18 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     });
     for (const w of waiters) w();
 
-    if (!isChat) return sendError(protocol, res, { status: 404, message: `Not found: ${req.method} ${path}` });
+    const isSpeech = protocol === 'openai' && req.method === 'POST' && path === '/v1/audio/speech';
+    if (!isChat && !isSpeech) return sendError(protocol, res, { status: 404, message: `Not found: ${req.method} ${path}` });
     const presented = presentedApiKey(record);
+    if (isSpeech) {
+      if (apiKey !== null && presented !== apiKey) return sendError(protocol, res, { status: 401, message: 'Incorrect API key provided.' });
+      const input = (body as { input?: unknown } | undefined)?.input;
+      if (typeof input !== 'string' || !input)
+        return sendError(protocol, res, { status: 400, message: "fake provider: speech needs a non-empty 'input'" });
+      const wav = silentWav(FAKE_SPEECH_SECONDS);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length }).end(wav);
+      return;
+    }
     if (apiKey !== null && presented !== apiKey) {
       return sendError(protocol, res, {
         status: 401,

@@ -53,7 +53,7 @@ describe('a MINDcraft andy.json', () => {
     const andy = await loadMergedProfile(path.join(FIXTURES, 'andy.json'));
     const plain = profileSchema.parse({ name: 'Jill' });
     expect(unusedProfileKeysNotice([andy, plain])).toBe(
-      'Profile keys accepted but not acted on: mcp_tool_usage (andy), speak (andy), max_tokens (andy).',
+      'Profile keys accepted but not acted on: mcp_tool_usage (andy), max_tokens (andy).',
     );
     expect(unusedProfileKeysNotice([plain])).toBeUndefined();
   });
