@@ -55,8 +55,9 @@ function read(m: OracleMemory, obs: Observation, record: JournalEntry, makePlan:
         case 'refused':
           hear(m, obs, notice.partner, notice.text, false, makePlan);
           return;
-        // Asked and silent: ask again.
+        // Asked and silent, or some of the answer dropped unread (too many lines while both acted): ask again.
         case 'silent':
+        case 'dropped':
           m.asked.delete(notice.partner);
           m.planSent.delete(notice.partner);
           return;
