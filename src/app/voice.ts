@@ -16,7 +16,7 @@ import { accessSync, constants } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { BotEvent, BotEventBus } from '../agent/events.ts';
 
 /** Something that reads a line aloud, or writes it to a sound file. */
@@ -117,13 +117,18 @@ export function openaiEngine(model: string, voice: string, options: EngineEnviro
   const player = options.toFiles ? undefined : PLAYERS.map((p) => onPath(p, env)).find(Boolean);
   if (!options.toFiles && !player)
     return { missing: `${name} needs a player for its sound (${PLAYERS.join(', ')}), and none is on PATH; or set speak_output_dir` };
-  const client = new OpenAI({ apiKey, baseURL: options.baseURL || env.OPENAI_BASE_URL || undefined, maxRetries: 0 });
+  // The SDK is loaded with the first line spoken: a start without this voice never loads it.
+  let client: Promise<OpenAI> | undefined;
+  const openai = (): Promise<OpenAI> =>
+    (client ??= import('openai').then(
+      ({ default: SDK }) => new SDK({ apiKey, baseURL: options.baseURL || env.OPENAI_BASE_URL || undefined, maxRetries: 0 }),
+    ));
   return {
     engine: {
       name,
       extension: 'wav',
       async speak(text, signal, file) {
-        const response = await client.audio.speech.create({ model, voice, input: text, response_format: 'wav' }, { signal });
+        const response = await (await openai()).audio.speech.create({ model, voice, input: text, response_format: 'wav' }, { signal });
         const sound = Buffer.from(await response.arrayBuffer());
         if (file) return writeFile(file, sound);
         const temp = path.join(tmpdir(), `voice-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.wav`);
