@@ -1,11 +1,13 @@
 /**
  * How to produce items from what is held: crafting (minecraft-data recipes), smelting or cooking
- * (vanilla furnace recipes of `./smelting.ts`) and gathering from the world (sources the caller
- * names: blocks to dig, mobs to hunt). Pure functions over game data, no bot: the offline policy
+ * (vanilla furnace recipes and fuels of `./smelting.ts`) and gathering from the world (sources the
+ * caller names: blocks to dig, mobs to hunt). A gathering that needs a tool (a pickaxe for stone:
+ * minecraft-data's `harvestTools`) plans the tool first; a smelting with no furnace at hand plans
+ * one (8 cobblestone) and its fuel. Pure functions over game data, no bot: the offline policy
  * plans with them, the task generator checks with them that a task can be done.
  */
 import { type GameData, type Recipe, recipeIngredients, recipeNeedsTable, recipeResultCount } from './data.ts';
-import { smeltingTableFor } from './smelting.ts';
+import { fuelsByPreference, smeltingTableFor } from './smelting.ts';
 import { compareVariants } from './variants.ts';
 
 /** Item name → count. */
@@ -41,6 +43,13 @@ export interface GatherSource {
   consumes?: Counts;
   /** What the source is, for messages: "the farm", "a cow". */
   where: string;
+  /**
+   * Items one of which must be held for the call to give anything (vanilla drops nothing from a
+   * block dug without one of its `harvestTools`: stone needs a pickaxe, iron ore a stone one or
+   * better). A tool is not used up by the plan (wear is not planned: a worn-out tool is planned
+   * again once it is gone).
+   */
+  tools?: readonly string[];
 }
 
 /**
@@ -81,16 +90,29 @@ export function supplySource(item: string, supply: WorldSupply): GatherSource {
 export interface ProductionSources {
   /** The world's source of `item`, if the world gives it. */
   gather?(item: string): GatherSource | undefined;
-  /** Whether a furnace or smoker is at hand (or held), so smelting is possible. */
+  /**
+   * Whether a furnace or smoker is at hand (or held). Without one, smelting is still planned when
+   * a furnace can be made: it is planned first, like a crafting table.
+   */
   smelt?: boolean;
+  /**
+   * Whether the furnace at hand holds fuel enough (the cooking world's hold 64 coal each); default
+   * true for one that stands in sight. A furnace the plan makes, or one found empty, gets fuel from
+   * the plan: each smelting step plans its burn time's worth.
+   */
+  fuelled?: boolean;
   /** Whether a crafting table stands within reach of `!craftRecipe` (32 blocks). */
   tableNearby?: boolean;
 }
 
-/** One step of a {@link ProductionPlan}. */
+/**
+ * One step of a {@link ProductionPlan}. A smelting step's `fuel` is the fuel item the plan
+ * provides for it (absent when the furnace at hand is fuelled); a gathering step's tools are its
+ * source's.
+ */
 export type ProductionStep =
   | { kind: 'craft'; item: string; times: number; count: number; ingredients: Counts; needsTable: boolean }
-  | { kind: 'smelt'; item: string; input: string; count: number }
+  | { kind: 'smelt'; item: string; input: string; count: number; fuel?: string }
   | { kind: 'gather'; item: string; count: number; source: GatherSource };
 
 /** What making some targets takes. */
@@ -122,6 +144,17 @@ export interface PlanOptions {
 
 /** Most nested ingredient levels followed (deeper needs count as missing). */
 const MAX_DEPTH = 8;
+
+/**
+ * A furnace's cooking time per item, in ticks, when its recipe does not say (vanilla
+ * `AbstractCookingRecipe`: 200 for smelting; a smoker or blast furnace cooks in half the time and
+ * burns its fuel twice as fast, so the fuel per item is the same).
+ */
+const COOK_TICKS = 200;
+/** Levels of ingredients the cost of a tool or a fuel is followed down (see `rawCost` in {@link plan}). */
+const COST_DEPTH = 4;
+/** Burn time of the fuel a plan names missing when none can be had: coal's (ticks). */
+const FUEL_UNIT = 1600;
 
 const usableCache = new WeakMap<GameData, Map<number, Recipe[]>>();
 
@@ -181,10 +214,27 @@ export function smeltingInputs(data: GameData, item: string): string[] {
   return byResult.get(item) ?? [];
 }
 
-type Option =
-  | { kind: 'craft'; recipe: Recipe; inputs: Counts; makes: number }
-  | { kind: 'smelt'; input: string }
-  | { kind: 'gather'; source: GatherSource };
+type CraftOption = { kind: 'craft'; recipe: Recipe; inputs: Counts; makes: number };
+type Option = CraftOption | { kind: 'smelt'; input: string } | { kind: 'gather'; source: GatherSource };
+
+const craftCache = new WeakMap<GameData, Map<string, CraftOption[]>>();
+
+/** The crafting ways to make `name` ({@link usableRecipes}), with their inputs by name; cached per data. */
+function craftOptions(data: GameData, name: string): readonly CraftOption[] {
+  let byName = craftCache.get(data);
+  if (!byName) craftCache.set(data, (byName = new Map()));
+  let list = byName.get(name);
+  if (!list) {
+    const id = data.itemsByName[name]?.id;
+    list = (id === undefined ? [] : usableRecipes(data, id)).map((recipe) => {
+      const inputs: Counts = {};
+      for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
+      return { kind: 'craft' as const, recipe, inputs, makes: recipeResultCount(recipe) };
+    });
+    byName.set(name, list);
+  }
+  return list;
+}
 
 /**
  * Plans making every item of `targets` from `inventory` with `sources`. Held items are used
@@ -215,15 +265,27 @@ export function planProduction(
     if (!data.itemsByName[name]) throw new Error(`"${name}" is not an item in Minecraft ${data.version.minecraftVersion}`);
   }
   const expand = options.expand ?? 'held';
-  const first = plan(data, inventory, targets, sources, expand, false);
-  const tableNeeded =
-    first.steps.some((s) => s.kind === 'craft' && s.needsTable) &&
-    !sources.tableNearby &&
-    !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') &&
-    !('crafting_table' in targets);
-  if (!tableNeeded) return first;
-  // The table is placed (not used up) by the first craft that needs it: plan it first.
-  return plan(data, inventory, targets, sources, expand, true);
+  // A table and a furnace are placed (used up) by the first step that needs one: planned first,
+  // the table before the furnace (which needs it); a pass that adds one may need the other.
+  const first: Stations = { table: false, furnace: false };
+  let result = plan(data, inventory, targets, sources, expand, first);
+  for (let pass = 0; pass < 2; pass++) {
+    const makes = (item: string) => result.steps.some((s) => s.kind === 'craft' && s.item === item) || item in targets;
+    const table =
+      first.table || (result.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby && !makes('crafting_table'));
+    const furnace = first.furnace || (result.steps.some((s) => s.kind === 'smelt') && !sources.smelt && !makes('furnace'));
+    if (table === first.table && furnace === first.furnace) return result;
+    first.table = table;
+    first.furnace = furnace;
+    result = plan(data, inventory, targets, sources, expand, first);
+  }
+  return result;
+}
+
+/** The stations a plan makes (or takes from the inventory) before anything else. */
+interface Stations {
+  table: boolean;
+  furnace: boolean;
 }
 
 function plan(
@@ -232,46 +294,76 @@ function plan(
   targets: Counts,
   sources: ProductionSources,
   expand: NonNullable<PlanOptions['expand']>,
-  table: boolean,
+  stations: Stations,
 ): ProductionPlan {
   const held = new Map(Object.entries(inventory).filter(([, n]) => n > 0));
+  const smelting = smeltingTableFor(data);
   const made = new Map<string, number>();
   const steps: ProductionStep[] = [];
   const missing: Counts = {};
   const consumed: Counts = {};
   const obtainableMemo = new Map<string, boolean>();
 
+  // Cycle cuts so far (an item skipped for being on the path already), and the items whose
+  // obtainability is being computed: see obtainable().
+  let cut = 0;
+  const computing = new Set<string>();
   const options = (name: string, path: readonly string[]): Option[] => {
     const out: Option[] = [];
     const source = sources.gather?.(name);
     if (source) out.push({ kind: 'gather', source });
-    const id = data.itemsByName[name]?.id;
-    if (id !== undefined) {
-      for (const recipe of usableRecipes(data, id)) {
-        const inputs: Counts = {};
-        for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
-        if (Object.keys(inputs).some((i) => path.includes(i) || i === name)) continue;
-        out.push({ kind: 'craft', recipe, inputs, makes: recipeResultCount(recipe) });
+    for (const craft of craftOptions(data, name)) {
+      if (Object.keys(craft.inputs).some((i) => path.includes(i) || i === name)) {
+        cut++; // a cycle cut: see obtainable()
+        continue;
       }
+      out.push(craft);
     }
-    if (sources.smelt) {
-      for (const input of smeltingInputs(data, name)) if (!path.includes(input) && input !== name) out.push({ kind: 'smelt', input });
+    if (canSmelt()) {
+      for (const input of smeltingInputs(data, name)) {
+        if (!path.includes(input) && input !== name) out.push({ kind: 'smelt', input });
+        else cut++;
+      }
     }
     return out;
   };
+  // Smelting: a furnace at hand, held, or to be made (memoised: computed once per plan).
+  let furnaceOk: boolean | undefined;
+  const canSmelt = (): boolean => {
+    if (sources.smelt || stations.furnace) return true;
+    if (furnaceOk === undefined) {
+      furnaceOk = false; // a furnace's own ingredients are not smelted
+      furnaceOk = have('furnace') > 0 || obtainable('furnace', []);
+    }
+    return furnaceOk;
+  };
+  // The furnace's fuel comes from the plan unless the one at hand is fuelled.
+  const fuelNeeded = !sources.smelt || sources.fuelled === false;
   const have = (name: string) => (held.get(name) ?? 0) + (made.get(name) ?? 0);
-  // Whether some way to get `name` exists (counts ignored), memoised per plan.
+  // Whether some way to get `name` exists (counts ignored), memoised per plan. A "no" that came
+  // from cutting a cycle (an item already on the path: no stone pickaxe for the cobblestone it is
+  // made of) holds only on that path and is not memoised.
   const obtainable = (name: string, path: readonly string[]): boolean => {
     if (have(name) > 0) return true;
-    if (path.length >= MAX_DEPTH || path.includes(name)) return false;
+    if (path.length >= MAX_DEPTH || path.includes(name) || computing.has(name)) {
+      cut++;
+      return false;
+    }
     const memo = obtainableMemo.get(name);
     if (memo !== undefined) return memo;
-    obtainableMemo.set(name, false); // cycle guard while computing
+    computing.add(name);
+    const before = cut;
     const next = [...path, name];
-    const ok = options(name, path).some((o) => optionInputs(o).every((i) => obtainable(i, next)));
-    obtainableMemo.set(name, ok);
+    const ok = options(name, path).some((o) => optionOk(o, next));
+    computing.delete(name);
+    if (ok || cut === before) obtainableMemo.set(name, ok);
     return ok;
   };
+  // An option whose inputs are all obtainable and, for a gathering, one of whose tools is.
+  const optionOk = (o: Option, next: readonly string[]): boolean =>
+    optionInputs(o).every((i) => obtainable(i, next)) && (o.kind !== 'gather' || toolOk(o.source, next));
+  const toolOk = (source: GatherSource, next: readonly string[]): boolean =>
+    !source.tools?.length || source.tools.some((t) => have(t) > 0 || obtainable(t, next));
   const optionInputs = (o: Option): string[] =>
     o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
   const heldCoverage = (o: Option, times: number): number => {
@@ -304,7 +396,7 @@ function plan(
     }
     const next = [...path, name];
     const timesOf = (o: Option) => (o.kind === 'craft' ? Math.ceil(count / o.makes) : count);
-    const complete = all.filter((o) => optionInputs(o).every((i) => obtainable(i, next)));
+    const complete = all.filter((o) => optionOk(o, next));
     const pool = complete.length ? complete : all;
     let best = pool[0]!;
     for (const o of pool.slice(1)) {
@@ -320,6 +412,15 @@ function plan(
       return;
     }
     if (best.kind === 'gather') {
+      const tools = best.source.tools;
+      if (tools?.length && !tools.some((t) => have(t) > 0)) {
+        // The tool first, kept for the gathering (not used up).
+        const tool = cheapest(tools, next);
+        if (tool) {
+          need(tool, 1, next);
+          made.set(tool, (made.get(tool) ?? 0) + 1);
+        } else missing[tools[0]!] = (missing[tools[0]!] ?? 0) + 1;
+      }
       for (const [i, n] of Object.entries(best.source.consumes ?? {})) need(i, n * count, next);
       const earlier = steps.find((s) => s.kind === 'gather' && s.item === name);
       if (earlier) earlier.count += count;
@@ -328,9 +429,12 @@ function plan(
     }
     if (best.kind === 'smelt') {
       need(best.input, count, next);
+      const fuel = fuelNeeded ? provideFuel(count * cookTicks(best.input), best.input, next) : undefined;
       const earlier = steps.find((s) => s.kind === 'smelt' && s.item === name && s.input === best.input);
-      if (earlier) earlier.count += count;
-      else steps.push({ kind: 'smelt', item: name, input: best.input, count });
+      if (earlier) {
+        earlier.count += count;
+        if (fuel && earlier.kind === 'smelt') earlier.fuel ??= fuel;
+      } else steps.push({ kind: 'smelt', item: name, input: best.input, count, ...(fuel ? { fuel } : {}) });
       return;
     }
     const times = Math.ceil(count / best.makes);
@@ -356,7 +460,83 @@ function plan(
     if (makes > count) made.set(name, (made.get(name) ?? 0) + makes - count);
   };
 
-  if (table) need('crafting_table', 1, []);
+  /** Ticks a furnace takes to cook one `input`. */
+  const cookTicks = (input: string): number => {
+    const id = data.itemsByName[input]?.id;
+    return (id === undefined ? undefined : smelting.recipes.smelting.get(id)?.cookingTime) ?? COOK_TICKS;
+  };
+  /**
+   * Plans `ticks` of burn time: the fuel held or made first, in the order `!smeltItem` burns it
+   * (`fuelsByPreference`), then the fuel that takes the fewest gatherings to make (the first in
+   * that order of equals). Returns the fuel item planned last, if any.
+   */
+  const provideFuel = (ticks: number, input: string, path: readonly string[]): string | undefined => {
+    let left = ticks;
+    let used: string | undefined;
+    // Never the item cooked, one on the path, nor the crafting table the plan places to craft with.
+    const fuels = fuelsByPreference(data).filter(
+      (f) => f.stackable && f.name !== input && f.name !== 'crafting_table' && !path.includes(f.name),
+    );
+    for (const f of fuels) {
+      if (left <= 0) break;
+      const n = Math.min(have(f.name), Math.ceil(left / f.burnTicks));
+      if (n <= 0) continue;
+      take(f.name, n);
+      left -= n * f.burnTicks;
+      used = f.name;
+    }
+    if (left <= 0) return used;
+    let best: { name: string; n: number; cost: number } | undefined;
+    const costs = new Map<string, number>();
+    for (const f of fuels) {
+      const n = Math.ceil(left / f.burnTicks);
+      const cost = rawCost(f.name, path, costs) * n;
+      if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { name: f.name, n, cost };
+    }
+    if (!best) {
+      missing.coal = (missing.coal ?? 0) + Math.ceil(left / FUEL_UNIT);
+      return undefined;
+    }
+    need(best.name, best.n, path);
+    return best.name;
+  };
+  /** Of `tools`, the held one or the one that takes the fewest gatherings to make; undefined when none can be had. */
+  const cheapest = (tools: readonly string[], path: readonly string[]): string | undefined => {
+    const costs = new Map<string, number>();
+    let best: { tool: string; cost: number } | undefined;
+    for (const tool of tools) {
+      const cost = have(tool) > 0 ? 0 : obtainable(tool, path) ? rawCost(tool, path, costs) : Infinity;
+      if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { tool, cost };
+    }
+    return best?.tool;
+  };
+  /**
+   * About how many gatherings one `name` takes from scratch (its cheapest way: a gathering 1, a
+   * craft its ingredients' share, smelting its input's plus 1), Infinity when it cannot be had;
+   * what is held costs nothing. A rough measure to choose a tool or a fuel by, memoised in `memo`;
+   * followed {@link COST_DEPTH} levels down (a stone pickaxe: cobblestone, sticks, planks, logs).
+   */
+  const rawCost = (name: string, path: readonly string[], memo: Map<string, number>, depth = 0): number => {
+    if (have(name) > 0) return 0;
+    if (depth > COST_DEPTH || path.length >= MAX_DEPTH || path.includes(name)) return Infinity;
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    memo.set(name, Infinity); // cycle guard while computing
+    const next = [...path, name];
+    let cost = Infinity;
+    for (const o of options(name, path)) {
+      let c: number;
+      if (o.kind === 'gather') c = toolOk(o.source, next) ? 1 / o.source.perAction : Infinity;
+      else if (o.kind === 'smelt') c = rawCost(o.input, next, memo, depth + 1) + 1;
+      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + n * rawCost(i, next, memo, depth + 1), 0) / o.makes;
+      cost = Math.min(cost, c);
+    }
+    memo.set(name, cost);
+    return cost;
+  };
+
+  if (stations.table) need('crafting_table', 1, []);
+  if (stations.furnace) need('furnace', 1, []);
   for (const [name, count] of Object.entries(targets)) need(name, count, [], true);
   const leftovers: Counts = {};
   for (const [name, n] of made) if (n > 0) leftovers[name] = n;
