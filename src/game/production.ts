@@ -151,8 +151,13 @@ const MAX_DEPTH = 8;
  * burns its fuel twice as fast, so the fuel per item is the same).
  */
 const COOK_TICKS = 200;
-/** Levels of ingredients the cost of a tool or a fuel is followed down (see `rawCost` in {@link plan}). */
-const COST_DEPTH = 4;
+/**
+ * Levels of ingredients the cost of a tool is followed down (see `rawCost` in {@link plan}; an iron
+ * pickaxe: ingots, raw iron, a stone pickaxe, cobblestone, a wooden pickaxe, planks, logs), and of a
+ * fuel (fuels worth burning are at most one craft or smelt from what is gathered: planks, charcoal).
+ */
+const COST_DEPTH = 8;
+const FUEL_COST_DEPTH = 1;
 /** Burn time of the fuel a plan names missing when none can be had: coal's (ticks). */
 const FUEL_UNIT = 1600;
 
@@ -237,6 +242,33 @@ function craftOptions(data: GameData, name: string): readonly CraftOption[] {
 }
 
 /**
+ * Every item a plan of `targets` might use, whatever is held: the targets, the ingredients of all
+ * their recipes, what smelts into them, the items consumed by their gatherings and the tools those
+ * need, and so on down. A superset of any {@link planProduction} plan's items (for a caller that
+ * looks only at what matters to a task, e.g. the world's blocks that drop one of these).
+ *
+ * @example productionClosure(data, { stick: 1 }, {}).has('oak_log') // true
+ */
+export function productionClosure(data: GameData, targets: Counts, sources: ProductionSources = {}): Set<string> {
+  const seen = new Set(Object.keys(targets));
+  const stack = [...seen];
+  const add = (item: string) => {
+    if (!seen.has(item)) {
+      seen.add(item);
+      stack.push(item);
+    }
+  };
+  while (stack.length) {
+    const name = stack.pop()!;
+    for (const craft of craftOptions(data, name)) Object.keys(craft.inputs).forEach(add);
+    smeltingInputs(data, name).forEach(add);
+    const source = sources.gather?.(name);
+    if (source) [...Object.keys(source.consumes ?? {}), ...(source.tools ?? [])].forEach(add);
+  }
+  return seen;
+}
+
+/**
  * Plans making every item of `targets` from `inventory` with `sources`. Held items are used
  * first; then, per item, a way whose inputs are all obtainable is chosen: gathering first, then
  * crafting or smelting, preferring the way whose inputs are held most, and among recipe variants
@@ -302,68 +334,84 @@ function plan(
   const steps: ProductionStep[] = [];
   const missing: Counts = {};
   const consumed: Counts = {};
-  const obtainableMemo = new Map<string, boolean>();
-
-  // Cycle cuts so far (an item skipped for being on the path already), and the items whose
-  // obtainability is being computed: see obtainable().
-  let cut = 0;
-  const computing = new Set<string>();
-  const options = (name: string, path: readonly string[]): Option[] => {
-    const out: Option[] = [];
-    const source = sources.gather?.(name);
-    if (source) out.push({ kind: 'gather', source });
-    for (const craft of craftOptions(data, name)) {
-      if (Object.keys(craft.inputs).some((i) => path.includes(i) || i === name)) {
-        cut++; // a cycle cut: see obtainable()
-        continue;
-      }
-      out.push(craft);
-    }
-    if (canSmelt()) {
-      for (const input of smeltingInputs(data, name)) {
-        if (!path.includes(input) && input !== name) out.push({ kind: 'smelt', input });
-        else cut++;
-      }
+  // The ways to make `name`, whatever the path (gathering first, crafting, then smelting when a
+  // furnace is at hand or can be made), cached per plan.
+  const gatherings = new Map<string, GatherSource | undefined>();
+  const gatherOf = (name: string): GatherSource | undefined => {
+    if (!gatherings.has(name)) gatherings.set(name, sources.gather?.(name));
+    return gatherings.get(name);
+  };
+  const waysCache = [new Map<string, Option[]>(), new Map<string, Option[]>()];
+  const ways = (name: string, smelt: boolean): Option[] => {
+    const cache = waysCache[Number(smelt)]!;
+    let out = cache.get(name);
+    if (!out) {
+      out = [];
+      const source = gatherOf(name);
+      if (source) out.push({ kind: 'gather', source });
+      out.push(...craftOptions(data, name));
+      if (smelt) for (const input of smeltingInputs(data, name)) out.push({ kind: 'smelt', input });
+      cache.set(name, out);
     }
     return out;
   };
-  // Smelting: a furnace at hand, held, or to be made (memoised: computed once per plan).
-  let furnaceOk: boolean | undefined;
-  const canSmelt = (): boolean => {
-    if (sources.smelt || stations.furnace) return true;
-    if (furnaceOk === undefined) {
-      furnaceOk = false; // a furnace's own ingredients are not smelted
-      furnaceOk = have('furnace') > 0 || obtainable('furnace', []);
+  // The ways to make `name` on `path`: none that takes an item on it (a cycle).
+  const options = (name: string, path: readonly string[]): Option[] =>
+    ways(name, canSmelt()).filter((o) => optionInputs(o).every((i) => i !== name && !path.includes(i)));
+  const have = (name: string) => (held.get(name) ?? 0) + (made.get(name) ?? 0);
+
+  // What can be had at all (counts ignored): the least fixpoint of "held, or some way's inputs
+  // (and, for a gathering, one of its tools) can be had", over the items the question reaches.
+  // Found once per plan and grown when a new item is asked about; smelting counts once a furnace
+  // is at hand or can itself be had without smelting.
+  const reached = new Set<string>();
+  const can = new Set<string>();
+  let smeltable = Boolean(sources.smelt || stations.furnace);
+  const grow = (roots: readonly string[]): void => {
+    const stack = roots.filter((r) => !reached.has(r));
+    for (const r of stack) reached.add(r);
+    while (stack.length) {
+      const name = stack.pop()!;
+      for (const o of ways(name, true)) {
+        for (const i of [...optionInputs(o), ...(o.kind === 'gather' ? (o.source.tools ?? []) : [])]) {
+          if (!reached.has(i)) {
+            reached.add(i);
+            stack.push(i);
+          }
+        }
+      }
     }
-    return furnaceOk;
+    for (;;) {
+      let changed = false;
+      for (const name of reached) {
+        if (can.has(name)) continue;
+        const ok =
+          have(name) > 0 ||
+          ways(name, smeltable).some(
+            (o) =>
+              optionInputs(o).every((i) => can.has(i)) &&
+              (o.kind !== 'gather' || !o.source.tools?.length || o.source.tools.some((t) => can.has(t))),
+          );
+        if (ok) {
+          can.add(name);
+          changed = true;
+        }
+      }
+      if (!changed && !smeltable && can.has('furnace')) smeltable = true;
+      else if (!changed) return;
+    }
   };
+  const obtainable = (name: string): boolean => {
+    if (have(name) > 0) return true;
+    if (!reached.has(name)) grow([name]);
+    return can.has(name);
+  };
+  const canSmelt = (): boolean => smeltable;
   // The furnace's fuel comes from the plan unless the one at hand is fuelled.
   const fuelNeeded = !sources.smelt || sources.fuelled === false;
-  const have = (name: string) => (held.get(name) ?? 0) + (made.get(name) ?? 0);
-  // Whether some way to get `name` exists (counts ignored), memoised per plan. A "no" that came
-  // from cutting a cycle (an item already on the path: no stone pickaxe for the cobblestone it is
-  // made of) holds only on that path and is not memoised.
-  const obtainable = (name: string, path: readonly string[]): boolean => {
-    if (have(name) > 0) return true;
-    if (path.length >= MAX_DEPTH || path.includes(name) || computing.has(name)) {
-      cut++;
-      return false;
-    }
-    const memo = obtainableMemo.get(name);
-    if (memo !== undefined) return memo;
-    computing.add(name);
-    const before = cut;
-    const next = [...path, name];
-    const ok = options(name, path).some((o) => optionOk(o, next));
-    computing.delete(name);
-    if (ok || cut === before) obtainableMemo.set(name, ok);
-    return ok;
-  };
-  // An option whose inputs are all obtainable and, for a gathering, one of whose tools is.
-  const optionOk = (o: Option, next: readonly string[]): boolean =>
-    optionInputs(o).every((i) => obtainable(i, next)) && (o.kind !== 'gather' || toolOk(o.source, next));
-  const toolOk = (source: GatherSource, next: readonly string[]): boolean =>
-    !source.tools?.length || source.tools.some((t) => have(t) > 0 || obtainable(t, next));
+  // An option whose inputs can all be had and, for a gathering, one of whose tools can.
+  const optionOk = (o: Option): boolean => optionInputs(o).every((i) => obtainable(i)) && (o.kind !== 'gather' || toolOk(o.source));
+  const toolOk = (source: GatherSource): boolean => !source.tools?.length || source.tools.some((t) => have(t) > 0 || obtainable(t));
   const optionInputs = (o: Option): string[] =>
     o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
   const heldCoverage = (o: Option, times: number): number => {
@@ -396,7 +444,7 @@ function plan(
     }
     const next = [...path, name];
     const timesOf = (o: Option) => (o.kind === 'craft' ? Math.ceil(count / o.makes) : count);
-    const complete = all.filter((o) => optionOk(o, next));
+    const complete = all.filter((o) => optionOk(o));
     const pool = complete.length ? complete : all;
     let best = pool[0]!;
     for (const o of pool.slice(1)) {
@@ -490,7 +538,7 @@ function plan(
     const costs = new Map<string, number>();
     for (const f of fuels) {
       const n = Math.ceil(left / f.burnTicks);
-      const cost = rawCost(f.name, path, costs) * n;
+      const cost = rawCost(f.name, path, costs, 0, FUEL_COST_DEPTH) * n;
       if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { name: f.name, n, cost };
     }
     if (!best) {
@@ -505,20 +553,21 @@ function plan(
     const costs = new Map<string, number>();
     let best: { tool: string; cost: number } | undefined;
     for (const tool of tools) {
-      const cost = have(tool) > 0 ? 0 : obtainable(tool, path) ? rawCost(tool, path, costs) : Infinity;
+      const cost = have(tool) > 0 ? 0 : obtainable(tool) ? rawCost(tool, path, costs) : Infinity;
       if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { tool, cost };
     }
     return best?.tool;
   };
   /**
-   * About how many gatherings one `name` takes from scratch (its cheapest way: a gathering 1, a
-   * craft its ingredients' share, smelting its input's plus 1), Infinity when it cannot be had;
+   * About how many gatherings one `name` takes from scratch (its cheapest way: a gathering 1 and
+   * the cost of its tool when none is held, a craft its ingredients' share, smelting its input's
+   * plus 1), Infinity when it cannot be had;
    * what is held costs nothing. A rough measure to choose a tool or a fuel by, memoised in `memo`;
-   * followed {@link COST_DEPTH} levels down (a stone pickaxe: cobblestone, sticks, planks, logs).
+   * followed {@link COST_DEPTH} levels down.
    */
-  const rawCost = (name: string, path: readonly string[], memo: Map<string, number>, depth = 0): number => {
+  const rawCost = (name: string, path: readonly string[], memo: Map<string, number>, depth = 0, maxDepth = COST_DEPTH): number => {
     if (have(name) > 0) return 0;
-    if (depth > COST_DEPTH || path.length >= MAX_DEPTH || path.includes(name)) return Infinity;
+    if (depth > maxDepth || path.length >= MAX_DEPTH || path.includes(name)) return Infinity;
     const known = memo.get(name);
     if (known !== undefined) return known;
     memo.set(name, Infinity); // cycle guard while computing
@@ -526,15 +575,22 @@ function plan(
     let cost = Infinity;
     for (const o of options(name, path)) {
       let c: number;
-      if (o.kind === 'gather') c = toolOk(o.source, next) ? 1 / o.source.perAction : Infinity;
-      else if (o.kind === 'smelt') c = rawCost(o.input, next, memo, depth + 1) + 1;
-      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + n * rawCost(i, next, memo, depth + 1), 0) / o.makes;
+      if (o.kind === 'gather') c = 1 / o.source.perAction + toolCost(o.source, next, memo, depth);
+      else if (o.kind === 'smelt') c = rawCost(o.input, next, memo, depth + 1, maxDepth) + 1;
+      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + n * rawCost(i, next, memo, depth + 1, maxDepth), 0) / o.makes;
       cost = Math.min(cost, c);
     }
     memo.set(name, cost);
     return cost;
   };
+  /** What getting a gathering's tool costs ({@link rawCost}): nothing when one is held or none is needed, Infinity when none can be had. */
+  const toolCost = (source: GatherSource, path: readonly string[], memo: Map<string, number>, depth: number): number => {
+    const tools = source.tools ?? [];
+    if (tools.length === 0 || tools.some((t) => have(t) > 0)) return 0;
+    return Math.min(...tools.map((t) => rawCost(t, path, memo, depth + 1)));
+  };
 
+  grow(['furnace']); // whether smelting counts
   if (stations.table) need('crafting_table', 1, []);
   if (stations.furnace) need('furnace', 1, []);
   for (const [name, count] of Object.entries(targets)) need(name, count, [], true);
