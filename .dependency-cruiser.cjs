@@ -5,13 +5,15 @@
  *
  * Layers, top to bottom (a layer may import the layers below it, never above):
  *   cli.ts → app/ → coordination/ → agent/ → oracle/ → commands/ → sandbox/ → skills/ → tasks/ → conversation/
- *   → settings/ → models/ → game/, util/
+ *   → settings/ → models/ → client/ → game/, util/, upstream/ (library fixes, each skipped once upstream has it)
  * coordination/ is the team layer above the agents (task graphs, assignment, causal pruning, team
  * metrics: VillagerAgent's and CausalMACE's strategies); the application wires it to the agents.
  * models/ holds the providers only (no game knowledge); oracle/ is the offline policy, which plays
- * through the commands and reads their typed outcomes.
+ * through the commands and reads their typed outcomes. client/ is the Minecraft client's side below
+ * the bots: asking a server its version, finding LAN worlds, and fixes to mineflayer for versions
+ * it misreads.
  * server/ (the embedded flying-squid server) sits beside them: only app/ and cli.ts import it,
- * and it imports only game/ and util/.
+ * and it imports only game/, util/ and upstream/ (fixes of the libraries under bots and server).
  */
 const LAYERS = [
   'cli',
@@ -26,13 +28,14 @@ const LAYERS = [
   'conversation',
   'settings',
   'models',
-  'game|util',
+  'client',
+  'game|util|upstream',
 ];
 
 const dir = (layer) => (layer === 'cli' ? '^src/cli\\.ts$' : `^src/(${layer})/`);
 
 const upward = LAYERS.slice(1).map((layer, i) => ({
-  name: `no-upward-from-${layer.replace('|', '-')}`,
+  name: `no-upward-from-${layer.replace(/\|/g, '-')}`,
   comment: `${layer} may import only the layers below it`,
   severity: 'error',
   from: { path: dir(layer) },
@@ -61,7 +64,7 @@ module.exports = {
       comment: 'the embedded server depends on the shared vocabulary (game/, util/) and libraries only',
       severity: 'error',
       from: { path: '^src/server/' },
-      to: { path: '^src/', pathNot: ['^src/server/', '^src/game/', '^src/util/'] },
+      to: { path: '^src/', pathNot: ['^src/server/', '^src/game/', '^src/util/', '^src/upstream/'] },
     },
     {
       name: 'flying-squid-only-in-server',

@@ -1,14 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { DEFAULT_MINECRAFT_VERSION, SERVER_VERSIONS } from './src/game/versions.ts';
 
 /**
- * The test matrix. Every test runs on the server's default version (1.21.4); the tests of the
- * server mechanics and of the agent commands, modes and tasks that drive them run again on each
- * older version we support. Tests read the version through test/helpers/version.ts (`MC_TEST_VERSION`).
+ * The test matrix. Every test runs on the server's default version (DEFAULT_MINECRAFT_VERSION,
+ * 1.21.11); the tests of the server mechanics and of the agent commands, modes and tasks that
+ * drive them run again on each older version the embedded server serves (SERVER_VERSIONS: 1.21.4,
+ * 1.21.1). Tests read the version through test/helpers/version.ts (`MC_TEST_VERSION`).
  * One version alone: `npx vitest run --project 1.21.1 test/server/crafting.test.ts`.
  */
-const OLDER_VERSIONS = ['1.21.1'];
+const OLDER_VERSIONS = SERVER_VERSIONS.filter((version) => version !== DEFAULT_MINECRAFT_VERSION).reverse();
 const VERSION_DEPENDENT_TESTS = [
   'test/server/**/*.test.ts',
   'test/commands/commands.test.ts',
@@ -17,7 +19,10 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/movement-commands.test.ts',
   'test/commands/agent-commands.test.ts',
   'test/commands/survival-commands.test.ts',
+  'test/commands/use-on-commands.test.ts',
   'test/agent/modes.test.ts',
+  // Who said a chat line, read from the packets each version sends.
+  'test/agent/chat-identity.test.ts',
   // The long oracle games of cooking and construction are left out here (minutes of play, little of
   // it version-dependent: the mechanics they use are those of the server and command tests above).
   'test/e2e/crafting-oracle.test.ts',

@@ -7,7 +7,7 @@
  * - ours: `startAgents` with N oracle agents (modes, conversations, the command registry: all
  *   of an agent but a paid model), against the server as an external one;
  * - bare: N `mineflayer.createBot` clients with the plugins our bots load (pathfinder,
- *   collectblock), nothing else.
+ *   collectblock), nothing else (./lib/floor.ts: none of our library fixes either).
  *
  *   npx node bench/idle-bots.ts [--bots 8] [--idle 8]     (the issue's figures: --bots 50 --idle 30)
  *   npx node bench/idle-bots.ts --same-process [--bots 8] [--idle 8]   (server and bots together, as before)
@@ -71,9 +71,9 @@ if (args.child) {
       await rm(botsDir, { recursive: true, force: true });
     };
   } else {
-    const { connectBot } = await import('../src/agent/bot.ts');
+    const { joinFloorBot } = await import('./lib/floor.ts');
     const list: Bot[] = [];
-    for (let i = 0; i < bots; i++) list.push(await connectBot(`Bare${i}`, { host: '127.0.0.1', port, version, auth: 'offline' }));
+    for (let i = 0; i < bots; i++) list.push(await joinFloorBot(`Bare${i}`, { host: '127.0.0.1', port, version }));
     close = () => {
       for (const bot of list) bot.quit();
     };

@@ -9,7 +9,6 @@
  *
  *   npx node bench/oracle-sim-figures.ts [--count 100] [--shared ../shared/minecollab] [--write <dir>]
  */
-import { COOKING_SUPPLIES } from '../src/tasks/cooking.ts';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,32 +17,12 @@ import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks,
 import { checkBlueprint, normalizeBlockName } from '../src/tasks/blueprint.ts';
 import { goalFor, loadTaskFile, perAgentTargets, taskTargets } from '../src/tasks/loader.ts';
 import type { Task } from '../src/tasks/schema.ts';
-import { simulate } from '../test/oracle/oracle-sim.ts';
+import { COOKING_WORLD as COOKING, FLAT_WORLD as FLAT, simulate } from '../test/oracle/oracle-sim.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string' }, shared: { type: 'string' }, write: { type: 'string' } } });
 const count = Number(values.count ?? 100);
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
-const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
-const COOKING = {
-  blocks: [
-    'grass_block',
-    'wheat',
-    'carrots',
-    'potatoes',
-    'beetroots',
-    'sugar_cane',
-    'red_mushroom',
-    'brown_mushroom',
-    'crafting_table',
-    'furnace',
-    'smoker',
-    'oak_planks',
-  ],
-  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
-  supplies: COOKING_SUPPLIES,
-};
-
 function play(id: string, task: Task): { success: boolean; unsolvable?: string } {
   const own = perAgentTargets({ ...task, id });
   const all = taskTargets({ ...task, id });

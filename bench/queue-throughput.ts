@@ -38,9 +38,9 @@ await new Promise<void>((resolve, reject) => {
 });
 const url = `redis://127.0.0.1:${port}/0`;
 
-/** Starts a worker process and resolves once it takes jobs. */
+/** Starts a worker process and resolves once it takes jobs; its run folders go to `<work>/<campaign>/`, beside the coordinator's. */
 async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['src/cli.ts', 'worker', '--queue', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['src/cli.ts', 'worker', '--queue', url, '--out', work], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (c: Buffer) => {

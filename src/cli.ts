@@ -2,58 +2,53 @@
  * mindcraft-ts command line: `start` (default) runs the bots of settings.json, `server` runs the
  * embedded Minecraft server alone, `task` runs one MineCollab task and prints its result, `eval`
  * runs whole task files and summarises them (locally, or as jobs on a Redis queue with `--queue`),
- * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset. Bad input exits with 2 before anything starts; an interrupted evaluation with 130.
+ * `worker` plays queued runs, `export` turns an evaluation's records into a chat dataset, `mcp`
+ * serves the bots to an MCP client (stdio, or Streamable HTTP with `--http`). Bad input exits
+ * with 2 before anything starts; an interrupted evaluation with 130.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { describeWorld, startAgents } from './app/start-bots.ts';
-import { BotEventBus } from './agent/events.ts';
-import { createLogging } from './app/logging.ts';
-import { dashboardSettings, startDashboard } from './app/dashboard/server.ts';
-import { CampaignBoard } from './app/dashboard/campaign.ts';
-import { DEFAULT_MINECRAFT_VERSION } from './game/versions.ts';
-import { MAX_SEED, MIN_SEED, startEmbeddedServer, WORLD_KINDS, type WorldKind } from './server/embedded.ts';
 import { ConfigError, loadSettings } from './settings/index.ts';
-import { loadTask, TaskError } from './tasks/loader.ts';
-import { appendResult, loadTaskProfiles, runFolderOf, runTask } from './app/run-task.ts';
-import { HUMANS_TIMEOUT_MS } from './app/task-setup.ts';
-import { evaluate, parseServers, type EvaluationProgress } from './app/evaluate.ts';
-import { evaluateOnQueue } from './app/queue/coordinator.ts';
-import { startWorker } from './app/queue/worker.ts';
-import { redactedUrl } from './app/queue/jobs.ts';
-import { progressBar } from './app/progress.ts';
-import { requireUsableModels } from './agent/model-choice.ts';
-import { exportSft } from './tasks/eval/export.ts';
-import { fileKeys } from './tasks/eval/campaign.ts';
-import { generate, GENERATE_USAGE, GenerateUsageError } from './app/generate.ts';
+// Everything else is imported by the command that needs it (./app/lazy-modules.ts): `npm start`
+// loads no evaluation, queue or dashboard code it does not use, and no provider SDK (src/models/).
+import { lazy } from './app/lazy-modules.ts';
+import type { EvaluationProgress } from './app/evaluate.ts';
+import type { McpStartOptions } from './app/mcp/start.ts';
 
 const USAGE = `Usage:
   npm start                                   run the bots of settings.json
-  npm run server -- [--port <n>] [--version <v>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
-                                              run the embedded Minecraft server alone (default: a survival
-                                              world of a random seed, in memory; --folder keeps it)
-  npm run task -- <task-file> <task-id> [--model <model>] [--out <dir>] [--humans-timeout <s>]
+  npm run mcp -- [--as <name>]                 serve the bots of settings.json to an MCP client over stdio
+  npm run mcp -- --http <port> [--host <addr>] [--token <secret>] [--allow-origin <origin>]... [--as <name>]
+                                              serve them over Streamable HTTP at http://<addr>:<port>/mcp
+                                              (default 127.0.0.1; any other address needs --token or MCP_TOKEN)
+  npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
+                                              run the embedded Minecraft server alone (default: 50 players, a
+                                              survival world of a random seed, in memory; --folder keeps it)
+  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal] [--out <dir>] [--humans-timeout <s>]
                                               run one MineCollab task; with --out, append its result
-                                              to <dir>/results.jsonl and keep its records in <dir>/runs/
-  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--parallel <p>] [--model <model>]
-                  [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
-                                              run every task of the files, summarise (stdout) and write
+                                              to <dir>/results.jsonl and keep its records in <dir>/runs/;
+                                              --coordination: how the team works together (default: settings.json's)
+  npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--coordination chat,dag,causal] [--parallel <p>]
+                  [--model <model>] [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
+                                              run every task of the files (with each strategy named, N episodes
+                                              each), summarise (stdout) and write
                                               results.jsonl, runs/, summary.csv, report.html to <dir>;
                                               --max-timeout caps every task's timeout (recorded as timeout_s);
                                               --dashboard shows the campaign live on the dashboard
   npm run eval -- <task-file|dir>... --queue <redis://host:port/db> [--campaign <name>] [--attempts <n>] [eval options]
                                               submit the runs as jobs to a Redis queue and follow them;
                                               the campaign is named after --out unless --campaign is given
-  npm run worker -- --queue <redis://host:port/db> [--parallel <p>] [--servers <host:port,...>] [--out <dir>]
+  npm run worker -- --queue <redis://host:port/db> [--parallel <p>] [--servers <host:port,...>] [--out <dir>] [--job-models]
                     [--lock-duration <s>] [--stalled-interval <s>]
-                                              play queued runs; run folders go to the campaign's --out path,
-                                              or <dir>/<campaign>/ with --out
+                                              play queued runs with this machine's settings.json; run folders
+                                              go to <dir>/<campaign>/ (default evals/); --job-models takes a
+                                              model's url and apiKeyEnv from jobs (a queue no one else writes)
   npm run export -- <dir> [--min-score <s>] [--format sft] [--out <file.jsonl>]
                                               turn an evaluation's runs into a chat dataset (JSONL)
   <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
   gpt-4o or claude-sonnet-4-5, or "oracle" (the offline policy). Tasks and evaluations never fall back to it.
-  ${GENERATE_USAGE}
+  $GENERATE_USAGE
                                               write generated MineCollab task files`;
 
 /** Bad command-line input: printed with the usage, exit code 2. */
@@ -81,7 +76,8 @@ function untilInterrupted(): Promise<void> {
 
 async function start(): Promise<void> {
   const { settings, profiles, file, keys, keysFile } = await loadSettings();
-  const dashboardOptions = dashboardSettings(settings);
+  const [{ startAgents }, { BotEventBus }, { createLogging }] = await Promise.all([lazy.startBots(), lazy.events(), lazy.logging()]);
+  const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
   // One event stream: readable lines on the terminal, JSON lines in bots/<name>/, the dashboard.
   const logging = createLogging({ botsDir: 'bots' });
   const bus = new BotEventBus();
@@ -93,7 +89,7 @@ async function start(): Promise<void> {
     const running = await startAgents({ settings, profiles, bus });
     let dashboard;
     try {
-      dashboard = dashboardOptions && (await startDashboard({ ...dashboardOptions, bots: running }));
+      dashboard = dashboardOptions && (await (await lazy.dashboard()).startDashboard({ ...dashboardOptions, bots: running }));
     } catch (err) {
       await running.close();
       throw err;
@@ -111,12 +107,89 @@ async function start(): Promise<void> {
   }
 }
 
+/**
+ * `npm run mcp`: the bots of settings.json served over MCP (see `src/app/mcp/`), with the
+ * dashboard as `npm start` serves it, until the stdio client leaves, Ctrl-C, or every bot has lost
+ * the server. Over stdio, stdout is the protocol's from the first moment: everything else printed
+ * goes to stderr.
+ */
+async function mcp(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      http: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      as: { type: 'string' },
+    },
+  });
+  const module = await lazy.mcp();
+  let transport: McpStartOptions['transport'];
+  if (values.http === undefined) {
+    if (values.host !== undefined || values.token !== undefined || values['allow-origin'] !== undefined)
+      throw new UsageError('--host, --token and --allow-origin go with --http <port>; without --http the server talks over stdio');
+    transport = { kind: 'stdio', out: module.takeStdout() };
+  } else {
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535 || values.http.trim() === '')
+      throw new UsageError(`--http expects a port number 0–65535, got "${values.http}"`);
+    const host = values.host ?? '127.0.0.1';
+    const token = values.token ?? process.env.MCP_TOKEN ?? '';
+    if (!module.isLoopback(host) && !token)
+      throw new UsageError(
+        `--host ${host} opens the MCP server beyond this machine: give --token <secret> (or MCP_TOKEN) too, or bind 127.0.0.1`,
+      );
+    const origins = values['allow-origin'] ?? [];
+    for (const origin of origins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin))
+        throw new UsageError(`--allow-origin expects an origin such as http://localhost:6274, got "${origin}"`);
+    }
+    transport = { kind: 'http', port, host, token, allowedOrigins: origins };
+  }
+  if (values.as !== undefined && !/^[\w.-]{1,32}$/.test(values.as))
+    throw new UsageError(`--as expects a name of 1–32 letters, digits, _, . or -, got "${values.as}"`);
+  const { settings, profiles, file } = await loadSettings();
+  const [{ BotEventBus }, { createLogging }] = await Promise.all([lazy.events(), lazy.logging()]);
+  const dashboardOptions = settings.dashboard_port === 0 ? undefined : (await lazy.dashboard()).dashboardSettings(settings);
+  const logging = createLogging({ botsDir: 'bots' });
+  const bus = new BotEventBus();
+  logging.attach(bus);
+  try {
+    logging.line(`Settings: ${file ?? 'defaults (no settings.json found)'}; bots: ${profiles.map((p) => p.name).join(', ')}`);
+    const served = await module.startMcp({
+      settings,
+      profiles,
+      bus,
+      client: values.as,
+      log: (line) => logging.line(line),
+      transport,
+    });
+    let dashboard;
+    try {
+      dashboard = dashboardOptions && (await (await lazy.dashboard()).startDashboard({ ...dashboardOptions, bots: served.running }));
+    } catch (err) {
+      await served.close();
+      throw err;
+    }
+    if (dashboard) logging.line(`Dashboard: ${dashboard.url}`);
+    const lost = await Promise.race([untilInterrupted().then(() => undefined), served.ended.then(() => undefined), served.running.lost]);
+    await dashboard?.close();
+    await served.close();
+    if (lost) throw lost;
+  } finally {
+    await logging.close();
+  }
+}
+
 async function server(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
       port: { type: 'string' },
       version: { type: 'string' },
+      'max-players': { type: 'string' },
       world: { type: 'string' },
       seed: { type: 'string' },
       folder: { type: 'string' },
@@ -126,15 +199,23 @@ async function server(args: string[]): Promise<void> {
   const port = values.port === undefined ? 25565 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port expects a port number 0–65535, got "${values.port}"`);
-  const world = (values.world ?? 'survival') as WorldKind;
-  if (!WORLD_KINDS.includes(world)) throw new UsageError(`--world expects ${WORLD_KINDS.join(' or ')}, got "${values.world}"`);
+  const maxPlayers = wholeNumber('max-players', values['max-players'], 1);
+  const [{ startEmbeddedServer, MAX_SEED, MIN_SEED, WORLD_KINDS }, { DEFAULT_MINECRAFT_VERSION }, { describeWorld }] = await Promise.all([
+    lazy.embeddedServer(),
+    lazy.versions(),
+    lazy.startBots(),
+  ]);
+  const world = values.world ?? 'survival';
+  if (!(WORLD_KINDS as readonly string[]).includes(world))
+    throw new UsageError(`--world expects ${WORLD_KINDS.join(' or ')}, got "${values.world}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && (values.seed!.trim() === '' || !Number.isInteger(seed) || seed < MIN_SEED || seed > MAX_SEED))
+  if (seed !== undefined && (values.seed?.trim() === '' || !Number.isInteger(seed) || seed < MIN_SEED || seed > MAX_SEED))
     throw new UsageError(`--seed expects a whole number from ${MIN_SEED} to ${MAX_SEED}, got "${values.seed}"`);
   const srv = await startEmbeddedServer({
     port,
     version: values.version ?? DEFAULT_MINECRAFT_VERSION,
-    world,
+    maxPlayers,
+    world: world as (typeof WORLD_KINDS)[number],
     seed,
     worldFolder: values.folder,
   });
@@ -153,9 +234,9 @@ function wholeNumber(option: string, value: string | undefined, min: number): nu
 }
 
 /** `--humans-timeout` seconds as ms. */
-function humansTimeout(value: string | undefined): number {
+async function humansTimeout(value: string | undefined): Promise<number> {
   const s = wholeNumber('humans-timeout', value, 1);
-  return s === undefined ? HUMANS_TIMEOUT_MS : s * 1000;
+  return s === undefined ? (await lazy.taskSetup()).HUMANS_TIMEOUT_MS : s * 1000;
 }
 
 /**
@@ -200,24 +281,35 @@ async function task(args: string[]): Promise<void> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' } },
+    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' }, coordination: { type: 'string' } },
   });
   const [file, id, ...extra] = positionals;
   if (file === undefined || id === undefined || extra.length > 0)
     throw new UsageError(`task expects <task-file> <task-id>, got ${positionals.length} argument(s)`);
-  const humansTimeoutMs = humansTimeout(values['humans-timeout']);
+  const [
+    { appendResult, loadTaskProfiles, runFolderOf, runTask },
+    { loadTask },
+    { requireUsableModels },
+    { fileKeys, parseCoordinations, runIdOf },
+  ] = await Promise.all([lazy.runTask(), lazy.taskLoader(), lazy.modelChoice(), lazy.campaign()]);
+  const humansTimeoutMs = await humansTimeout(values['humans-timeout']);
+  const chosen = values.coordination === undefined ? undefined : parseCoordinations(values.coordination);
+  if (chosen && chosen.length !== 1)
+    throw new UsageError(`task plays one strategy: --coordination chat, dag or causal (got "${values.coordination}"); eval plays several`);
   const loaded = await loadTask(file, id);
   const { settings } = await loadSettings();
+  const coordination = chosen?.[0] ?? settings.coordination;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
   requireUsableModels(
     profiles.map((p) => ({ owner: values.model ? '--model' : `profile "${p.name}" (profiles/tasks/)`, spec: values.model ?? p.model })),
   );
-  const runId = `${fileKeys([file]).get(file)}/${id}/1`;
+  const runId = runIdOf(fileKeys([file]).get(file)!, id, 1, coordination);
   const result = await runTask({
     task: loaded,
     settings,
     profiles,
     model: values.model,
+    coordination,
     log,
     humansTimeoutMs,
     runId,
@@ -235,6 +327,7 @@ async function evalCommand(args: string[]): Promise<number> {
     options: {
       ids: { type: 'string' },
       episodes: { type: 'string' },
+      coordination: { type: 'string' },
       parallel: { type: 'string' },
       model: { type: 'string' },
       out: { type: 'string' },
@@ -258,17 +351,28 @@ async function evalCommand(args: string[]): Promise<number> {
     throw new UsageError('--campaign and --attempts need --queue');
   const out = values.out ?? path.join('evals', new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-'));
   const { settings } = await loadSettings();
+  const [{ progressBar }, { CampaignBoard }, { dashboardSettings, startDashboard }] = await Promise.all([
+    lazy.progress(),
+    values.dashboard ? lazy.campaignBoard() : { CampaignBoard: undefined },
+    values.dashboard ? lazy.dashboard() : { dashboardSettings: undefined, startDashboard: undefined },
+  ]);
   const bar = progressBar(process.stderr);
   // --dashboard: the campaign live on the dashboard's address (settings.json), run records linked.
-  const board = values.dashboard
+  const board = CampaignBoard
     ? new CampaignBoard(`MineCollab evaluation: ${positionals.map((p) => path.basename(p)).join(', ')}`, {
         recordsRoot: path.join(out, 'runs'),
       })
     : undefined;
   const dashboard =
     board &&
+    startDashboard &&
     (await startDashboard({
-      ...(dashboardSettings(settings) ?? { host: settings.dashboard_host, port: 0, token: settings.dashboard_token }),
+      ...(dashboardSettings(settings) ?? {
+        host: settings.dashboard_host,
+        port: 0,
+        token: settings.dashboard_token,
+        allowedHosts: settings.dashboard_allowed_hosts,
+      }),
       campaign: board,
     }));
   if (dashboard) bar.log(`Dashboard: ${dashboard.url}`);
@@ -282,11 +386,12 @@ async function evalCommand(args: string[]): Promise<number> {
     inputs: positionals,
     ids: values.ids,
     episodes: wholeNumber('episodes', values.episodes, 1),
+    coordinations: values.coordination === undefined ? undefined : (await lazy.campaign()).parseCoordinations(values.coordination),
     model: values.model,
     out,
     resume: values.resume,
     maxTimeoutS: wholeNumber('max-timeout', values['max-timeout'], 1),
-    humansTimeoutMs: humansTimeout(values['humans-timeout']),
+    humansTimeoutMs: await humansTimeout(values['humans-timeout']),
     settings,
     signal,
     log: (line: string) => bar.log(line),
@@ -295,16 +400,16 @@ async function evalCommand(args: string[]): Promise<number> {
   };
   const evaluation = await (
     values.queue
-      ? evaluateOnQueue({
+      ? (await lazy.coordinator()).evaluateOnQueue({
           ...common,
           queue: values.queue,
           campaign: values.campaign,
           attempts: wholeNumber('attempts', values.attempts, 1),
         })
-      : evaluate({
+      : (await lazy.evaluate()).evaluate({
           ...common,
           parallel: wholeNumber('parallel', values.parallel, 1),
-          servers: values.servers ? parseServers(values.servers) : undefined,
+          servers: values.servers ? (await lazy.evaluate()).parseServers(values.servers) : undefined,
         })
   ).finally(async () => {
     bar.stop();
@@ -329,6 +434,7 @@ async function workerCommand(args: string[]): Promise<number> {
       parallel: { type: 'string' },
       servers: { type: 'string' },
       out: { type: 'string' },
+      'job-models': { type: 'boolean' },
       'lock-duration': { type: 'string' },
       'stalled-interval': { type: 'string' },
     },
@@ -337,12 +443,14 @@ async function workerCommand(args: string[]): Promise<number> {
   const { settings } = await loadSettings();
   const lock = wholeNumber('lock-duration', values['lock-duration'], 1);
   const stalled = wholeNumber('stalled-interval', values['stalled-interval'], 1);
+  const [{ startWorker }, { parseServers }, { redactedUrl }] = await Promise.all([lazy.worker(), lazy.evaluate(), lazy.jobs()]);
   const worker = await startWorker({
     queue: values.queue,
     parallel: wholeNumber('parallel', values.parallel, 1),
     servers: values.servers ? parseServers(values.servers) : undefined,
     out: values.out,
-    secrets: { bot_key: settings.bot_key, dashboard_token: settings.dashboard_token },
+    settings,
+    jobModels: values['job-models'] === true,
     lockDurationMs: lock === undefined ? undefined : lock * 1000,
     stalledIntervalMs: stalled === undefined ? undefined : stalled * 1000,
     log,
@@ -382,6 +490,7 @@ async function exportCommand(args: string[]): Promise<void> {
   const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
   if (minScore !== undefined && !(minScore >= 0 && minScore <= 1))
     throw new UsageError(`--min-score expects a score in [0, 1], got "${values['min-score']}"`);
+  const [{ exportSft }, { TaskError }] = await Promise.all([lazy.exportSft(), lazy.taskLoader()]);
   const { examples, runs, skipped } = await exportSft(dir, { minScore }).catch((err: Error) => {
     throw new TaskError(err.message);
   });
@@ -397,27 +506,32 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'start') await start();
     else if (command === 'server') await server(rest);
+    else if (command === 'mcp') await mcp(rest);
     else if (command === 'task') await task(rest);
     else if (command === 'eval') return await evalCommand(rest);
     else if (command === 'worker') return await workerCommand(rest);
     else if (command === 'export') await exportCommand(rest);
     else if (command === 'generate') {
-      const { file, tasks } = await generate(rest);
+      const { file, tasks } = await (await lazy.generate()).generate(rest);
       log(`Wrote ${tasks} tasks to ${file}.`);
     } else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (err) {
     const e = err as Error;
+    // By name: the modules of TaskError and GenerateUsageError are loaded only by the commands that throw them.
+    const generateUsage = e.name === 'GenerateUsageError';
     const bad =
       e instanceof UsageError ||
-      e instanceof GenerateUsageError ||
+      generateUsage ||
       e instanceof RangeError ||
       e instanceof ConfigError ||
-      e instanceof TaskError ||
+      e.name === 'TaskError' ||
+      e.name === 'ServerVersionError' ||
+      e.name === 'LanError' ||
       (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     log(`Error: ${e.message}`);
-    if (e instanceof UsageError || e instanceof GenerateUsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))
-      log(USAGE);
+    if (e instanceof UsageError || generateUsage || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))
+      log(USAGE.replace('$GENERATE_USAGE', (await lazy.generate()).GENERATE_USAGE));
     return bad || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   }
 }

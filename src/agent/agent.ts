@@ -27,6 +27,7 @@ import {
 } from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
+import type { CommandOutcome } from '../skills/outcome.ts';
 import { isAbortError } from '../util/abort.ts';
 import { ActionRunner } from './action-runner.ts';
 import { CommandExecutor, type ParsedCommand } from './command-executor.ts';
@@ -152,6 +153,13 @@ export type Received =
   | { kind: 'chat' }
   | { kind: 'error'; error: string }
   | { kind: 'dropped'; reason: string };
+
+/**
+ * What {@link Agent.runCommand} did: the command's outcome, the parser's error (a malformed,
+ * unknown or disabled command, or no command at all), or why it was not taken (`dropped`).
+ */
+export type CommandRun =
+  { kind: 'outcome'; outcome: CommandOutcome } | { kind: 'error'; error: string } | { kind: 'dropped'; reason: string };
 
 /** What an agent is doing now, as plain data (the dashboard's views and MCP's resources are built from it). */
 export interface AgentStatus {
@@ -480,6 +488,65 @@ export class Agent implements AgentControl, AgentView {
     });
     if (!queued) return this.#refused(message);
     return { kind: 'action', command: parsed.source };
+  }
+
+  /**
+   * A command from a client outside the game (an MCP client, `src/app/mcp/`), run as
+   * {@link receive} runs a player's, but answered to the caller instead of in chat: recorded once
+   * (the journal, {@link AgentOptions.onMessage}), kept in the history (a model sharing the bot
+   * knows what the client did), queries and `alongside` commands at once, an action after
+   * interrupting the running action and any model call (the goal loop carries on).
+   *
+   * @param message the command text as a player would write it, e.g.
+   *   `{ from: 'mcp', text: '!collectBlocks("oak_log", 3)', channel: 'whisper', via: 'mcp' }`.
+   * @param signal cancels the command as `!stop` would (the action is stopped, and the goal loop
+   *   with it); an action not started yet is not run. Queries run to their end.
+   * @returns the outcome (a stopped action's says by whom: `... was stopped by Steve.`), the
+   *   parser's error, or `dropped` once the agent is shut down. Never rejects.
+   */
+  async runCommand(message: IncomingMessage, signal?: AbortSignal): Promise<CommandRun> {
+    if (this.#detached) return { kind: 'dropped', reason: `${this.name} is shut down` };
+    this.journal.add({ kind: 'message', message });
+    this.#options.onMessage?.(message);
+    this.selfPrompter.busy();
+    const parsed = this.#executor.parse(message.text);
+    if (parsed.kind === 'error') return { kind: 'error', error: parsed.message };
+    if (parsed.kind === 'none') return { kind: 'error', error: `"${message.text.slice(0, 80)}" is not a command; !help lists them.` };
+    const { command } = parsed;
+    const acts = command.kind === 'action' && !command.alongside;
+    if (acts) await this.#interrupt(`interrupted by ${message.from}'s ${command.name}`);
+    const why = `cancelled by ${message.from}`;
+    if (acts && signal?.aborted) {
+      const outcome: CommandOutcome = {
+        command: command.name,
+        args: { ...parsed.args },
+        ok: false,
+        code: 'interrupted',
+        text: `${command.name} was ${why}.`,
+      };
+      this.journal.add({ kind: 'outcome', outcome, by: message.from });
+      return { kind: 'outcome', outcome };
+    }
+    // Cancelled while it waits for an urgent action (a mode) to end: stopped as soon as it starts.
+    const started =
+      acts && signal
+        ? this.actions.subscribe((e) => {
+            if (e.type === 'start' && e.label === command.name && signal.aborted) void this.stop(why);
+          })
+        : undefined;
+    const cancel = () => {
+      if (acts && this.actions.current === command.name) void this.stop(why);
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      this.#remember({ role: 'user', content: `${message.from}: ${message.text}` });
+      const outcome = await this.#executor.run(parsed, message.from);
+      this.#remember({ role: 'user', content: `SYSTEM: ${outcome.text}` });
+      return { kind: 'outcome', outcome };
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      started?.();
+    }
   }
 
   /** Queues `message` for the model. */

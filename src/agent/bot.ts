@@ -9,6 +9,8 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
+import { applyUpstreamFixes, playerLookup, versionFixes } from '../upstream/index.ts';
+import { chatIdentity } from './chat-identity.ts';
 
 const { pathfinder, Movements } = pathfinderPkg;
 // prismarine-chat is CommonJS (`module.exports = loader`) but its typings declare an ES default export.
@@ -29,13 +31,15 @@ export class ConnectError extends Error {
 
 /**
  * Connects `username` to the server and resolves once the bot has spawned and its chunks loaded.
- * Loads mineflayer-pathfinder (with default movements) and mineflayer-collectblock.
+ * Loads mineflayer-pathfinder (with default movements), mineflayer-collectblock, and
+ * {@link chatIdentity} (chat senders from the packets, not from mineflayer's chat patterns).
  *
  * @param timeoutMs give up after this many ms (default 30 000).
  * @throws ConnectError for a refused or timed-out connection, a kick, or a version mismatch.
  */
 export async function connectBot(username: string, address: ServerAddress, timeoutMs = 30_000): Promise<Bot> {
   const where = `${address.host}:${address.port}`;
+  applyUpstreamFixes(); // before createBot: its plugins make the block classes (src/upstream/)
   const bot = mineflayer.createBot({
     username,
     host: address.host,
@@ -45,8 +49,11 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     hideErrors: true,
     logErrors: false,
   });
+  bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
+  bot.loadPlugin(versionFixes); // mineflayer on 1.21.6+ (src/upstream/mineflayer-versions.ts)
   bot.loadPlugin(pathfinder);
   bot.loadPlugin(collectBlock);
+  bot.loadPlugin(chatIdentity);
   // An 'error' event without a listener would throw out of the socket's handler: keep one for good.
   bot.on('error', () => {});
   try {

@@ -12,7 +12,7 @@ import { parseCommand, type ParseResult } from '../commands/parser.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { GameData } from '../game/data.ts';
 import type { NameResolver } from '../game/names.ts';
-import { isOutcome, outcomeOfError, type CommandOutcome, type Outcome } from '../skills/outcome.ts';
+import { outcomeOfError, type CommandOutcome, type Outcome } from '../skills/outcome.ts';
 import type { ActionRunner } from './action-runner.ts';
 
 /** A command the parser accepted. */
@@ -123,7 +123,7 @@ export class CommandExecutor {
     let outcome: Outcome;
     if (command.kind === 'query' || command.alongside) {
       try {
-        outcome = outcomeOf(await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS)), command.name);
+        outcome = await perform(AbortSignal.timeout(QUERY_TIMEOUT_MS));
       } catch (err) {
         outcome = outcomeOfError(err, `${command.name} failed: `);
       }
@@ -155,10 +155,4 @@ export class CommandExecutor {
     if (variantOf && blocked(variantOf)) return `the running task blocks ${variantOf}`;
     return undefined;
   }
-}
-
-/** A command's report as an outcome: a string (or nothing) is a plain success. */
-function outcomeOf(value: Outcome | string | undefined, name: string): Outcome {
-  if (isOutcome(value)) return value;
-  return { ok: true, code: 'ok', text: value ?? `${name} done.` };
 }

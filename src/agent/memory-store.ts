@@ -5,9 +5,11 @@
  *
  * Writes are debounced (many changes in a burst cost one write) and atomic (a temporary file
  * renamed over the old one), so a crash never leaves half a file. The file is always written;
- * it is read at start-up only when the `load_memory` setting asks for it.
+ * it is read at start-up only when the `load_memory` setting asks for it. Nothing is lost
+ * quietly: a file that does not parse is kept beside it (`memory.json.corrupt-<time>`) and the
+ * log says so; temporary files a crashed process left between write and rename are removed.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_PLACE_NAME, type Place, type PlaceStore } from '../game/places.ts';
@@ -40,20 +42,75 @@ export type AgentSnapshot = Pick<SavedMemory, 'memory' | 'turns' | 'goal' | 'las
 /** Default debounce of writes (ms). */
 export const MEMORY_WRITE_DEBOUNCE_MS = 500;
 
-const isFiniteNumber = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+/** A temporary file older than this is stale whoever wrote it (ms): a write takes milliseconds. */
+const STALE_TEMP_MS = 10 * 60_000;
+
+/** True while a process of that id runs (on this machine). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // someone else's process: it exists
+  }
+}
 
 /**
- * Reads and sanitises a `memory.json`; undefined when the file is missing or unreadable
- * (a corrupt file starts a fresh memory rather than stopping the bot).
+ * Removes the temporary files (`memory.json.<pid>.<n>.tmp`) a process left when it died between
+ * writing one and renaming it: those of a process no longer running, and any older than
+ * {@link STALE_TEMP_MS} (a reused pid). This process's own are left alone.
+ *
+ * @returns the files removed.
+ */
+export function removeStaleTemporaryFiles(file: string): string[] {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = /^(.*)\.(\d+)\.\d+\.tmp$/.exec(name);
+    if (!m || m[1] !== base) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid) continue;
+    const tmp = path.join(dir, name);
+    try {
+      if (running(pid) && Date.now() - statSync(tmp).mtimeMs < STALE_TEMP_MS) continue;
+      unlinkSync(tmp);
+      removed.push(tmp);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+const isFiniteNumber = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+
+/** A `memory.json` that exists but cannot be used; the message says why. */
+export class CorruptMemoryError extends Error {
+  override name = 'CorruptMemoryError';
+}
+
+/**
+ * Reads and sanitises a `memory.json`; undefined when the file is missing.
+ *
+ * @throws CorruptMemoryError when it cannot be read or is not a JSON object (a truncated write,
+ *   a hand edit): the caller decides what to keep (see {@link MemoryStore}).
  */
 export function readMemoryFile(file: string): SavedMemory | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CorruptMemoryError((err as Error).message);
   }
-  if (!raw || typeof raw !== 'object') return undefined;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new CorruptMemoryError('not a JSON object');
   const r = raw as Record<string, unknown>;
   const turns = Array.isArray(r.turns)
     ? r.turns
@@ -125,7 +182,12 @@ export class MemoryStore {
     this.#file = options.file;
     this.#debounceMs = options.debounceMs ?? MEMORY_WRITE_DEBOUNCE_MS;
     this.#log = options.log ?? (() => {});
-    this.loaded = options.load && options.file ? readMemoryFile(options.file) : undefined;
+    if (options.file) {
+      const removed = removeStaleTemporaryFiles(options.file);
+      if (removed.length)
+        this.#log(`removed ${removed.length} stale temporary memory file(s) a stopped process left: ${removed.join(', ')}`);
+    }
+    this.loaded = options.load && options.file ? this.#read(options.file) : undefined;
     if (this.loaded) {
       for (const [name, p] of Object.entries(this.loaded.places)) this.#places.set(name, p);
       this.#modes = { ...this.loaded.modes };
@@ -150,6 +212,29 @@ export class MemoryStore {
       },
       list: () => [...this.#places.entries()].map(([n, p]) => [n, { ...p }]),
     };
+  }
+
+  /**
+   * Reads the file at start-up. One that does not parse is kept beside it as
+   * `memory.json.corrupt-<time>` (the next save would overwrite it) and the log says so; the bot
+   * starts with an empty memory.
+   */
+  #read(file: string): SavedMemory | undefined {
+    try {
+      return readMemoryFile(file);
+    } catch (err) {
+      if (!(err instanceof CorruptMemoryError)) throw err;
+      const kept = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        renameSync(file, kept);
+        this.#log(`${file} does not parse (${err.message}): kept as ${kept}; starting with an empty memory`);
+      } catch (renameErr) {
+        this.#log(
+          `${file} does not parse (${err.message}) and could not be kept aside (${(renameErr as Error).message}): the next save replaces it`,
+        );
+      }
+      return undefined;
+    }
   }
 
   /** The store of bot `name`: `<dir>/<name>/memory.json`. */

@@ -16,6 +16,7 @@
  * The same campaign can also run as jobs on a Redis queue, played by workers on any machine
  * (`src/app/queue/`); both use this module's planning, run and summary functions.
  */
+import { withServerVersion } from '../client/server-version.ts';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
@@ -23,9 +24,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { requireUsableModels } from '../agent/model-choice.ts';
-import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
-import { planCampaign, type PlannedRun } from '../tasks/eval/campaign.ts';
-import { parseResults, type RunResult } from '../tasks/eval/records.ts';
+import { ConfigError, type Coordination, type Profile, type Settings } from '../settings/index.ts';
+import { planCampaign, runFolder, type PlannedRun } from '../tasks/eval/campaign.ts';
+import { parseResults, type GraphEvent, type RunResult } from '../tasks/eval/records.ts';
 import { reportHtml } from '../tasks/eval/report.ts';
 import { formatSummary, summarise, summaryCsv, type SummaryRow } from '../tasks/eval/summary.ts';
 import { appendResult, checkTask, loadTaskProfiles, runFolderOf, runTask, type TaskWorld } from './run-task.ts';
@@ -44,8 +45,10 @@ export interface EvaluateOptions {
   inputs: string[];
   /** Regular expression over task ids (`--ids`). */
   ids?: string;
-  /** Runs per task (default 1). */
+  /** Runs per task and strategy (default 1). */
   episodes?: number;
+  /** Coordination strategies to play every task with (`--coordination chat,dag`; default: the settings' one). */
+  coordinations?: Coordination[];
   /** Caps every task's timeout (s, `--max-timeout`; see `CampaignOptions.maxTimeoutS`). */
   maxTimeoutS?: number;
   /** Workers running at once (default 1). */
@@ -160,7 +163,14 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   const runLog = await openLog(files.log);
   const botsRoot = await mkdtemp(path.join(os.tmpdir(), 'mindcraft-eval-'));
   const progress: EvaluationProgress = { total: todo.length, done: 0, successes: 0, tokens: 0, running: 0 };
-  options.board?.plan(todo.map((r) => ({ runId: r.runId, taskId: r.task.id, file: r.task.file })));
+  options.board?.plan(
+    todo.map((r) => ({
+      runId: r.runId,
+      taskId: r.task.id,
+      file: r.task.file,
+      ...(r.coordination ? { coordination: r.coordination } : {}),
+    })),
+  );
   options.onProgress?.({ ...progress });
   let appending = Promise.resolve();
   let next = 0;
@@ -242,7 +252,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
 export type CampaignInput = Pick<
   EvaluateOptions,
-  'inputs' | 'ids' | 'episodes' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env'
+  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
 >;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
@@ -265,23 +275,26 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
     inputs: options.inputs,
     ids: options.ids,
     episodes: options.episodes,
+    coordinations: options.coordinations ?? [options.settings.coordination],
     maxTimeoutS: options.maxTimeoutS,
   });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
+  // An "auto" version is the server's (src/client/server-version.ts): the tasks' items are checked for it.
+  const settings = await withServerVersion(options.settings, options.servers?.[0]);
   const checked = new Set<string>();
   const unplayable: string[] = [];
   for (const run of plan) {
     const key = `${run.task.file}\0${run.task.id}`;
     if (checked.has(key)) continue;
     checked.add(key);
-    const check = checkTask(run.task, options.settings, profiles.length);
+    const check = checkTask(run.task, settings, profiles.length);
     for (const warning of check.warnings) log(`${run.task.file}, task ${run.task.id}: ${warning}`);
     if (check.unplayable) unplayable.push(check.unplayable);
   }
   if (unplayable.length) {
     log(
-      `${unplayable.length} task(s) cannot be played on Minecraft ${options.settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`,
+      `${unplayable.length} task(s) cannot be played on Minecraft ${settings.minecraft_version}; their runs are recorded as errors with score 0 (leave them out with --ids):\n  ${unplayable.join('\n  ')}`,
     );
   }
   requireUsableModels(
@@ -334,6 +347,12 @@ export async function writeSummaryFiles(
   const results = parseResults(text, files.results).filter((r) => planned.has(r.run_id));
   const rows = summarise(results);
   await writeFile(files.csv, summaryCsv(rows));
+  const graphs: Record<string, GraphEvent> = {};
+  for (const r of results) {
+    if (r.coordination === 'chat') continue;
+    const graph = await lastGraph(path.join(path.dirname(files.results), 'runs', runFolder(r.run_id), 'graph.jsonl'));
+    if (graph) graphs[r.run_id] = graph;
+  }
   await writeFile(
     files.report,
     reportHtml({
@@ -342,9 +361,23 @@ export async function writeSummaryFiles(
       rows,
       chartJs: await chartJs(),
       generatedAt: new Date(),
+      graphs,
     }),
   );
   return { results, rows, table: formatSummary(rows) };
+}
+
+/** The last graph of a run's `graph.jsonl`, or undefined when it has none (or none readable). */
+async function lastGraph(file: string): Promise<GraphEvent | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const line = text.trimEnd().split('\n').at(-1);
+  if (!line) return undefined;
+  try {
+    const event = JSON.parse(line) as GraphEvent;
+    return event.type === 'graph' && Array.isArray(event.nodes) && Array.isArray(event.edges) ? event : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What {@link playOne} takes from the evaluation's options. */
@@ -372,6 +405,7 @@ export async function playOne(
     env: options.env,
     runId: run.runId,
     episode: run.episode,
+    ...(run.coordination ? { coordination: run.coordination } : {}),
     folder: runFolderOf(where.out, run.runId),
     botsDir: where.botsDir,
     humansTimeoutMs: options.humansTimeoutMs,
@@ -379,6 +413,8 @@ export async function playOne(
     log: where.log,
     unplayableAsResult: true,
     onScore: options.board && ((score) => options.board!.score(run.runId, score)),
+    // The dashboard shows a graph strategy's live graph.
+    onEvent: options.board && ((event) => event.type === 'graph' && options.board!.graph(run.runId, event)),
     world: where.world,
   });
 }

@@ -26,11 +26,13 @@ import {
   type Transport,
 } from '../conversation/index.ts';
 import type { GameData } from '../game/data.ts';
+import type { ChatModel } from '../models/types.ts';
 import type { NameResolver } from '../game/names.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import { completeProfile, type MergedProfile } from '../settings/profiles.ts';
 import type { RunEventSink } from '../tasks/eval/records.ts';
 import { agentOptionsFrom, blockedForAll } from './agent-options.ts';
+import { joinAll } from './join-pool.ts';
 import { chooseExtraModel, type ExampleLibrary, profileModelSpecs } from './profile-models.ts';
 import { recordingCommands, recordingModel, recordingOutbox, recordingTransport } from './recording.ts';
 
@@ -57,6 +59,11 @@ export interface FleetOptions {
   transport: Settings['bot_transport'];
   /** Every command the agents may have (default: all of them, `allCommands`); settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
+  /**
+   * A bot's chat model in place of its profile's, or undefined to keep that: an MCP client that
+   * is the bot's brain gives a model that never answers (`src/app/mcp/client-brain.ts`).
+   */
+  chatModel?: (profile: MergedProfile) => ChatModel | undefined;
 }
 
 /** The settings' reconnect policy (see `reconnect_attempts` in `settings/schema.ts`). */
@@ -147,14 +154,14 @@ export class Fleet {
    *
    * @throws ConfigError when a bot of that name is running already; ConnectError when it cannot join.
    */
-  async add(profile: MergedProfile): Promise<Agent> {
+  async add(profile: MergedProfile, opened?: BotSession): Promise<Agent> {
     if (this.#members.some((m) => m.profile.name === profile.name))
       throw new ConfigError(`A bot named "${profile.name}" is running already.`);
-    const { bus, address, settings } = this.#options;
+    const { bus } = this.#options;
     this.#known.set(profile.name, profile);
     this.#local.add(profile.name);
     const publish = bus.publisher(profile.name);
-    const session = await BotSession.open(profile.name, address, { policy: reconnectPolicy(settings), log: bus.logger(profile.name) });
+    const session = opened ?? (await this.#connect(profile));
     this.#sessions.push(session);
     publish({ type: 'connection', state: 'online' });
     session.on('disconnected', (why) => publish({ type: 'connection', state: 'reconnecting', detail: why }));
@@ -164,6 +171,32 @@ export class Fleet {
     const agent = this.#equip(profile, session);
     bus.logger('')(`${agent.name} joined as ${agent.model.id}`);
     return agent;
+  }
+
+  /**
+   * Connects the bots of `profiles` side by side, `concurrency` at a time (./join-pool.ts), and
+   * gives them their agents in the profiles' order. When one cannot join, the ones that joined
+   * are quit and its error is thrown.
+   *
+   * @throws ConfigError / ConnectError as {@link add} does.
+   */
+  async addAll(profiles: readonly MergedProfile[], concurrency: number): Promise<Agent[]> {
+    const sessions = await joinAll(profiles, (profile) => this.#connect(profile), {
+      concurrency,
+      discard: (session) => {
+        session.close();
+        session.current.quit();
+      },
+    });
+    const agents: Agent[] = [];
+    for (const [i, profile] of profiles.entries()) agents.push(await this.add(profile, sessions[i]));
+    return agents;
+  }
+
+  /** Joins one bot to the server: its session, the connection kept up. */
+  #connect(profile: MergedProfile): Promise<BotSession> {
+    const { bus, address, settings } = this.#options;
+    return BotSession.open(profile.name, address, { policy: reconnectPolicy(settings), log: bus.logger(profile.name) });
   }
 
   /**
@@ -303,6 +336,8 @@ export class Fleet {
       conversations,
       outbox: recordingOutbox(outbox, profile.name, events),
       model: (view) => {
+        const given = this.#options.chatModel?.(profile);
+        if (given) return recordingModel(given, view.name, events);
         const choice = chooseModel(specs.chat, view, env, chooseOptions);
         if (choice.fallback) this.#fallbacks.push({ reason: choice.fallback, bot: view.name });
         return recordingModel(choice.model, view.name, events);

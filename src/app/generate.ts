@@ -10,14 +10,16 @@ import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
 import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../tasks/generate.ts';
 import type { Task } from '../tasks/schema.ts';
 
-export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction --out <file.json> [--agents <1-5>] [--count <n>] [--seed <n>]
+export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
       crafting: [--depth <0-3>] [--missing <n>] [--blocked <!cmd,...>] [--targets <item,...>]
       cooking: [--dishes <n>] [--hells-kitchen] [--targets <dish,...>]
       construction: [--size <3-9>] [--levels <1-4>]
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
-export class GenerateUsageError extends Error {}
+export class GenerateUsageError extends Error {
+  override name = 'GenerateUsageError';
+}
 
 function int(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

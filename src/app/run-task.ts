@@ -8,6 +8,7 @@
  * has been missing for 30 s (score 0, as MINDcraft's "No other agents found"), on an error, or
  * when its `signal` aborts.
  */
+import { withServerVersion } from '../client/server-version.ts';
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agent/agent.ts';
@@ -21,10 +22,11 @@ import { RunFolder } from './run-folder.ts';
 import { gameData } from '../game/data.ts';
 import { ConfigError, loadProfile, withTaskDomain, type Coordination, type Profile, type Settings } from '../settings/index.ts';
 import { checkBlueprint, diffLines } from '../tasks/blueprint.ts';
-import { fileKeys, runFolder, taskConditions } from '../tasks/eval/campaign.ts';
+import { fileKeys, runFolder, runIdOf, taskConditions } from '../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunEvent, type RunEventSink, type RunResult } from '../tasks/eval/records.ts';
 import { humanSlots } from '../tasks/goals.ts';
 import { strategyFor } from '../coordination/strategies.ts';
+import { resultMetrics } from '../coordination/metrics.ts';
 import { checkTaskForVersion, TaskError } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { validatorFor, type Validation } from '../tasks/validators.ts';
@@ -48,7 +50,7 @@ export interface TaskRunOptions {
   commands?: CommandRegistry<CommandContext>;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
-  /** `<file key>/<task id>/<episode>`; default from the task file's key and `episode`. */
+  /** `<file key>/<task id>/[<coordination>/]<episode>`; default from the task file's key, the coordination and `episode` (`runIdOf`). */
   runId?: string;
   /** 1-based repetition of the task (default 1). */
   episode?: number;
@@ -198,7 +200,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     ((line: string) => {
       process.stderr.write(`${line}\n`);
     });
-  const check = checkTask(task, settings, options.profiles.length);
+  // An "auto" version is the server's (src/client/server-version.ts): the task's items are checked for it.
+  const check = checkTask(task, await withServerVersion(settings), options.profiles.length);
   const coordination = options.coordination ?? settings.coordination;
   const strategy = strategyFor(coordination);
   if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);
@@ -206,7 +209,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   const humans = humanSlots(task);
   const started = Date.now();
   const episode = options.episode ?? 1;
-  const runId = options.runId ?? `${fileKeys([task.file]).get(task.file)}/${task.id}/${episode}`;
+  const runId = options.runId ?? runIdOf(fileKeys([task.file]).get(task.file)!, task.id, episode, coordination);
   const picked = options.profiles.slice(0, task.agent_count);
   requireUsableModels(
     picked.map((p) => ({ owner: options.model !== undefined ? '--model' : `profile "${p.name}"`, spec: options.model ?? p.model })),
@@ -258,6 +261,14 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       commands: Object.fromEntries(profiles.map((p, i) => [p.name, [...(agents[i]?.commandLog ?? [])]])),
       per_agent: perAgent,
       ...totals(perAgent),
+      metrics: resultMetrics(recorder.metricsInput(), {
+        score: ending.outcome.score,
+        wallMs: playing === undefined ? 0 : ended - playing,
+        agents: profiles.map((p) => p.name),
+        limitMs: task.timeout * 1000,
+        coordination,
+        ruleChecks: settings.rule_checked_edges,
+      }),
     };
     if (folder) {
       const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;

@@ -19,7 +19,9 @@ import type { RunEventSink } from '../tasks/eval/records.ts';
 import { mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type MergedProfile } from '../settings/profiles.ts';
 import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
-import { announceFallbacks, completed, Fleet } from './fleet.ts';
+import { announceFallbacks, completed, Fleet, type FleetOptions } from './fleet.ts';
+import { resolveServer } from '../client/server-version.ts';
+import { warmUpAgents } from './warm-up.ts';
 
 /** The world an embedded server generates, and its seed (see `settings.world` and `settings.seed`). */
 export interface ServerWorldChoice {
@@ -67,6 +69,8 @@ export interface StartOptions {
   events?: RunEventSink;
   /** Every command the agents may have (default: all of them); settings and profiles narrow it. */
   commands?: CommandRegistry<CommandContext>;
+  /** See {@link FleetOptions.chatModel}: a bot's chat model in place of its profile's. */
+  chatModel?: FleetOptions['chatModel'];
 }
 
 export interface RunningBots {
@@ -115,12 +119,15 @@ export { namesBot } from '../conversation/index.ts';
 /**
  * Starts the server (if embedded) and every bot of `profiles`, as one {@link Fleet}.
  *
- * @throws ConnectError when a bot cannot join within the settings' reconnect attempts; ConfigError
+ * @throws ServerUnreachableError / ServerVersionError / LanError (src/client/) when an "auto"
+ *   server does not answer, plays a version the bots cannot, or differs from `minecraft_version`,
+ *   or no LAN world is announced;
+ *   ConnectError when a bot cannot join within the settings' reconnect attempts; ConfigError
  *   when `bot_transport` is `whisper` and no `bot_key` is set; Error when the embedded server
  *   cannot start or the `bot_key` file cannot be read or written.
  */
 export async function startAgents(options: StartOptions): Promise<RunningBots> {
-  const { settings } = options;
+  const { settings: stated } = options;
   const bus = options.bus ?? new BotEventBus();
   // The run records' taps report into the bus, and to the run's own sink when there is one.
   const events = busSink(bus, options.events);
@@ -137,6 +144,15 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       if (event.type === 'log') lines(event.text);
     });
   const log = bus.logger('');
+  // "auto" versions, an external server's own version and LAN worlds, before anything starts.
+  const target = await resolveServer(
+    { ...stated, port: options.port ?? stated.port },
+    { attempts: stated.reconnect_attempts, delayMs: stated.reconnect_delay_ms, maxDelayMs: stated.reconnect_max_delay_ms, log },
+  ).catch((err: unknown) => {
+    unforward?.();
+    throw err;
+  });
+  const settings: Settings = { ...stated, minecraft_version: target.version };
   if (options.fallback === false) {
     requireUsableModels(
       options.profiles.flatMap((p) => {
@@ -159,18 +175,22 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
           version: settings.minecraft_version,
           world: world.world,
           seed: world.seed ?? settings.seed,
+          maxPlayers: settings.max_players,
         })
       : undefined;
   const address: ServerAddress = {
-    host: server?.host ?? settings.host,
-    port: server?.port ?? settings.port,
+    host: server?.host ?? target.host,
+    port: server?.port ?? target.port,
     version: settings.minecraft_version,
     auth: settings.auth,
   };
   if (server) log(`Embedded Minecraft ${server.version} server on ${server.host}:${server.port}: ${describeWorld(server)}`);
+  else log(`Minecraft ${target.version} server at ${target.host}:${target.port} (${target.how})`);
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   let fleet: Fleet | undefined;
+  const warming = new AbortController();
   const close = async () => {
+    warming.abort();
     await fleet?.close();
     await server?.close();
     unforward?.();
@@ -206,14 +226,17 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
       ...(key ? { botKey: key } : {}),
       transport: key ? settings.bot_transport : 'in-process',
       ...(options.commands ? { commands: options.commands } : {}),
+      ...(options.chatModel ? { chatModel: options.chatModel } : {}),
     });
-    for (const profile of profiles) await fleet.add(profile);
+    await fleet.addAll(profiles, settings.join_concurrency);
   } catch (err) {
     await close();
     throw err;
   }
   const running = fleet;
   announceFallbacks(running, log);
+  // The first reply as fast as the later ones: each agent's model path warmed in the background (./warm-up.ts).
+  void warmUpAgents([...running.agents], { signal: warming.signal, log });
   return {
     server,
     address,

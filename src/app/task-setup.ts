@@ -30,7 +30,7 @@ import {
 import { botBlockLookup } from './task-play.ts';
 
 /** How long each set-up step may take before the run is abandoned (ms). */
-const SETUP_TIMEOUT_MS = 15_000;
+export const SETUP_TIMEOUT_MS = 15_000;
 
 /** Default wait for the human players of a task to join (ms). */
 export const HUMANS_TIMEOUT_MS = 120_000;
@@ -118,11 +118,23 @@ interface Commander {
    * grass could otherwise land after the farmland that should replace it.
    */
   sendInOrder(lines: string[]): Promise<void>;
+  /**
+   * The first error line the server answered a command with that says the bot may not run it
+   * (vanilla's unknown-command error, which it gives for commands above a player's permission
+   * level, or a "no permission" line), if any.
+   */
+  refused(): string | undefined;
   close(): void;
 }
 
 function commander(bot: Bot): Commander {
   const outbox = new ChatOutbox((line) => bot.chat(line), SETUP_RATE_LIMIT);
+  let refused: string | undefined;
+  const onMessage = (message: { translate?: string; toString(): string }, position: string) => {
+    if (refused !== undefined || position !== 'system') return;
+    if (message.translate === 'command.unknown.command' || /permission/i.test(message.toString())) refused = message.toString();
+  };
+  bot.on('message', onMessage);
   const feedback = () =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -145,12 +157,26 @@ function commander(bot: Bot): Commander {
         await answered;
       }
     },
-    close: () => outbox.close(),
+    refused: () => refused,
+    close: () => {
+      bot.off('message', onMessage);
+      outbox.close();
+    },
   };
 }
 
-async function must(what: string, check: () => boolean): Promise<void> {
-  if (!(await waitFor(check, SETUP_TIMEOUT_MS))) throw new Error(`set-up failed: ${what} (is the bot an operator on this server?)`);
+/**
+ * Waits until `check` holds, at most `timeoutMs`.
+ *
+ * @throws Error saying the set-up timed out, what did not happen, and, when the server refused
+ *   one of `commands`' commands, that the bot may not be an operator.
+ */
+async function must(what: string, check: () => boolean, commands: Commander, timeoutMs: number): Promise<void> {
+  if (await waitFor(check, timeoutMs)) return;
+  const refused = commands.refused();
+  throw new Error(
+    `set-up timed out after ${Math.round(timeoutMs / 100) / 10} s: ${what}${refused ? ` (the server refused a set-up command: "${refused}"; is the bot an operator on this server?)` : ''}`,
+  );
 }
 
 /** How far around a point {@link groundLevel} looks, and the spacing of the columns it reads (blocks). */
@@ -201,6 +227,8 @@ export interface SetUpOptions {
   log: (line: string) => void;
   humansTimeoutMs: number;
   signal: AbortSignal;
+  /** How long each step may take before the set-up times out (ms; default {@link SETUP_TIMEOUT_MS}). */
+  stepTimeoutMs?: number;
 }
 
 /**
@@ -221,6 +249,7 @@ export async function setUp(
   const feet = first.bot.entity.position.floored();
   const origin: Pos = { x: feet.x, y: feet.y, z: feet.z };
   const commanders = agents.map((a) => commander(a.bot));
+  const stepMs = options.stepTimeoutMs ?? SETUP_TIMEOUT_MS;
   try {
     if (humans.length) await waitForHumans(first.bot, humans, options);
     await Promise.all(
@@ -228,10 +257,13 @@ export async function setUp(
         const { bot, name } = agent;
         const wanted = task.initial_inventory[String(i)] ?? {};
         commanders[i]!.send([`/clear ${name}`]);
-        await must(`could not clear ${name}'s inventory`, () => bot.inventory.items().length === 0);
+        await must(`could not clear ${name}'s inventory`, () => bot.inventory.items().length === 0, commanders[i]!, stepMs);
         commanders[i]!.send(Object.entries(wanted).map(([item, count]) => `/give ${name} ${item} ${count}`));
-        await must(`${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`, () =>
-          Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n),
+        await must(
+          `${name}'s initial inventory did not arrive (wanted ${JSON.stringify(wanted)})`,
+          () => Object.entries(wanted).every(([item, n]) => inventoryCounts(bot)[item] === n),
+          commanders[i]!,
+          stepMs,
         );
       }),
     );
@@ -250,16 +282,16 @@ export async function setUp(
       const ground = groundLevel(first.bot, origin) ?? origin.y;
       blueprint = shiftBlueprint(task.blueprint, ground - firstLevel(task.blueprint).coordinates[1]);
       const [x, y, z] = firstLevel(blueprint).coordinates;
-      await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }));
-      await clearSite(first.bot, commanders[0]!, blueprint);
+      await teleportAll(agents, commanders, (i) => ({ x: x + 2 * i, y, z }), stepMs);
+      await clearSite(first.bot, commanders[0]!, blueprint, stepMs);
       // Humans stand beside the site, not in it (MINDcraft: 5 blocks past its far x side).
       meeting = { x: blueprintBox(blueprint).max.x + 5, y, z };
     } else {
-      if (task.type === 'cooking') await buildCookingWorld(first.bot, commanders[0]!, origin);
-      await teleportAll(agents.slice(1), commanders.slice(1), (i) => ({ x: origin.x + 2 * (i + 1), y: origin.y, z: origin.z }));
+      if (task.type === 'cooking') await buildCookingWorld(first.bot, commanders[0]!, origin, stepMs);
+      await teleportAll(agents.slice(1), commanders.slice(1), (i) => ({ x: origin.x + 2 * (i + 1), y: origin.y, z: origin.z }), stepMs);
       meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
     }
-    await bringHumans(first.bot, commanders[0]!, humans, meeting);
+    await bringHumans(first.bot, commanders[0]!, humans, meeting, stepMs);
     options.log(
       `Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`,
     );
@@ -286,21 +318,26 @@ async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOption
 }
 
 /** Teleports each human player to `to` (side by side) and waits until agent 0 sees them there. */
-async function bringHumans(bot: Bot, commands: Commander, humans: HumanSlot[], to: Pos): Promise<void> {
+async function bringHumans(bot: Bot, commands: Commander, humans: HumanSlot[], to: Pos, stepMs: number): Promise<void> {
   await Promise.all(
     humans.map(async (human, i) => {
       const p = { x: to.x + 2 * i + 0.5, y: to.y, z: to.z + 0.5 };
       commands.send([`/tp ${human.username} ${p.x} ${p.y} ${p.z}`]);
       const target = new Vec3(p.x, p.y, p.z);
-      await must(`${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`, () => {
-        const entity = bot.players[human.username]?.entity;
-        return entity !== undefined && entity.position.distanceTo(target) < 1.5;
-      });
+      await must(
+        `${human.username} was not brought to (${to.x + 2 * i}, ${to.y}, ${to.z})`,
+        () => {
+          const entity = bot.players[human.username]?.entity;
+          return entity !== undefined && entity.position.distanceTo(target) < 1.5;
+        },
+        commands,
+        stepMs,
+      );
     }),
   );
 }
 
-async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: number) => Pos): Promise<void> {
+async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: number) => Pos, stepMs: number): Promise<void> {
   await Promise.all(
     agents.map(async (agent, i) => {
       const p = to(i);
@@ -308,31 +345,38 @@ async function teleportAll(agents: Agent[], commanders: Commander[], to: (i: num
       await must(
         `${agent.name} was not teleported to (${p.x}, ${p.y}, ${p.z})`,
         () => agent.bot.entity.position.distanceTo(new Vec3(p.x + 0.5, p.y, p.z + 0.5)) < 1.5,
+        commanders[i]!,
+        stepMs,
       );
     }),
   );
 }
 
 /** Empties the blueprint's volume with `/fill air` and waits until the bot sees it empty. */
-async function clearSite(bot: Bot, commands: Commander, blueprint: Blueprint): Promise<void> {
+async function clearSite(bot: Bot, commands: Commander, blueprint: Blueprint, stepMs: number): Promise<void> {
   const box = blueprintBox(blueprint);
   commands.send(fillBoxCommands(box, 'air'));
   const lookup = botBlockLookup(bot);
-  await must('the construction site was not cleared', () => {
-    for (let x = box.min.x; x <= box.max.x; x++)
-      for (let y = box.min.y; y <= box.max.y; y++)
-        for (let z = box.min.z; z <= box.max.z; z++) {
-          if (lookup(x, y, z) !== 'air') return false;
-        }
-    return true;
-  });
+  await must(
+    'the construction site was not cleared',
+    () => {
+      for (let x = box.min.x; x <= box.max.x; x++)
+        for (let y = box.min.y; y <= box.max.y; y++)
+          for (let z = box.min.z; z <= box.max.z; z++) {
+            if (lookup(x, y, z) !== 'air') return false;
+          }
+      return true;
+    },
+    commands,
+    stepMs,
+  );
 }
 
 /**
  * Builds the cooking world around `origin` ({@link cookingBlockCommands}), then fuels the furnace
  * and smoker and summons the animals once the blocks are there.
  */
-async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos): Promise<void> {
+async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos, stepMs: number): Promise<void> {
   const layout = cookingLayout(origin);
   const nameAt = (p: Pos) => bot.blockAt(new Vec3(p.x, p.y, p.z))?.name;
   const lastCrop = layout.crops.at(-1)!.box.max;
@@ -345,12 +389,18 @@ async function buildCookingWorld(bot: Bot, commands: Commander, origin: Pos): Pr
       nameAt(lastCrop) === 'beetroots' &&
       nameAt(layout.sugarCane.at(-1)!) === 'sugar_cane' &&
       nameAt(layout.mushrooms.at(-1)!.pos) === 'brown_mushroom',
+    commands,
+    stepMs,
   );
   commands.send([...cookingFuelCommands(origin), ...cookingAnimalCommands(origin)]);
   const centre = new Vec3(origin.x, origin.y, origin.z);
-  await must('the animals did not appear', () =>
-    COOKING_ANIMALS.every(
-      (type) => Object.values(bot.entities).filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH,
-    ),
+  await must(
+    'the animals did not appear',
+    () =>
+      COOKING_ANIMALS.every(
+        (type) => Object.values(bot.entities).filter((e) => e.name === type && e.position.distanceTo(centre) < 48).length >= ANIMALS_EACH,
+      ),
+    commands,
+    stepMs,
   );
 }

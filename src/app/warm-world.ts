@@ -4,26 +4,15 @@
  * a new world for every run (start-up is server start plus bots joining: a good part of a short
  * run). See {@link WarmWorld}.
  *
- * What a run changes, and how the reset undoes it:
- * - blocks (the set-up's cooking world or cleared construction site, and everything the bots dug
- *   or placed): every block write of the server's overworld is journalled (prismarine-world's
- *   `blockUpdate` event, which every write path emits) with the state the position had before
- *   the first write; the reset replaces every chunk column that was written to with a newly
- *   generated one (the world is generated, superflat or survival from its seed: a fresh world's column) and sends it again
- *   to every player who has it loaded. Writing the old states back would not do: a chunk section
- *   keeps every block state it ever held in its palette, and what reads palettes (mineflayer's
- *   `findBlocks`, the oracle's view of the blocks around it) would still see a table that was
- *   placed and broken;
- * - block entities (furnace and chest contents): all removed (a fresh world has none);
- * - entities (summoned animals, dropped items, mobs): all non-player entities removed, without
- *   loot; a survival world then gets its chunks' initial animals again, as a fresh one has them;
- * - the players (the bots): open containers closed, inventory, cursor and crafting grid emptied,
- *   effects removed, experience 0, health, food, saturation and exhaustion, game mode and respawn
- *   point as when they first joined, teleported to where they first spawned and turned the way they faced then, held
- *   slot as then; the game time set back to the fresh world's, clear weather;
- * - the agents (conversations, histories, memory, goals, modes, tasks, command logs, models):
- *   replaced by fresh ones built from the same profiles (`RunningBots.renewAgents`), on the
- *   same connections.
+ * What a run changes is undone by the embedded server's own `reset()` (each of its plugins puts
+ * back its own state, see src/server/plugins.ts): the blocks written (their columns generated
+ * again and sent again: src/server/services/world-journal.ts), the block entities, every entity
+ * but the players (a survival world then gets its chunks' initial animals again), the players'
+ * inventories, effects, experience, health, food, places and spawn points, the time and the
+ * weather, the mechanics' settings. Here, on the clients: the bots let go (windows, controls),
+ * hold the slot they held, and turn the way they faced. The agents (conversations, histories,
+ * memory, goals, modes, tasks, command logs, models) are replaced by fresh ones built from the
+ * same profiles (`RunningBots.renewAgents`), on the same connections.
  *
  * The reset is verified before the next run uses the world (server side and on every bot's
  * client: no entity but the players, no block entity, every journalled position back to its
@@ -38,14 +27,11 @@ import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
 import type { CommandContext } from '../commands/context.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
+import type { EmbeddedServer } from '../server/embedded.ts';
 import { blockEntities } from '../server/services/block-entities.ts';
-import { clearEffects } from '../server/services/effects.ts';
-import { hungerOf } from '../server/services/food.ts';
-import { configureMechanics, mechanicsOptions, type MechanicsOptions } from '../server/services/game-rules.ts';
-import { closeContainer, inventorySession } from '../server/services/inventory.ts';
 import { mobRegistry } from '../server/services/mobs.ts';
-import { initialAnimalIds, respawnInitialAnimals } from '../server/worldgen/plugin.ts';
-import type { SquidPlayer, SquidServer } from '../server/types.ts';
+import { lastRestore, serverColumn, worldChanges, type DumpableColumn } from '../server/services/world-journal.ts';
+import { initialAnimalIds } from '../server/worldgen/plugin.ts';
 import type { Settings } from '../settings/index.ts';
 import type { RunEvent, RunEventSink } from '../tasks/eval/records.ts';
 import { waitFor } from '../util/abort.ts';
@@ -76,36 +62,23 @@ export interface WarmWorldStats {
   resetMs: number[];
 }
 
-/** How each bot was when it first joined the world. */
+/** How each bot was when it first joined the world, as the checks compare it (the server notes the rest). */
 interface FreshPlayer {
   position: Vec3;
-  yaw: number;
-  pitch: number;
   /** The client's view of the bot's orientation (radians). */
   clientYaw: number;
   clientPitch: number;
   quickBarSlot: number;
-  spawnPoint: Vec3 | undefined;
-  gameMode: number;
   health: number;
   food: number;
-  saturation: number;
 }
 
-/** One kept world: its bots, what a fresh one looked like, and the block journal. */
+/** One kept world: its bots, and what a fresh one looked like (the server keeps its own checkpoint). */
 interface Kept {
   key: string;
   running: RunningBots;
-  serv: SquidServer;
-  time: number;
-  mechanics: MechanicsOptions;
+  server: EmbeddedServer;
   players: Map<string, FreshPlayer>;
-  /** Block positions written since the last reset, with their state before the first write. */
-  journal: Map<string, { position: Vec3; stateId: number }>;
-  /** Positions the last reset wrote back, with the state they have again (checked on every bot). */
-  restored: Array<{ position: Vec3; stateId: number }>;
-  /** Chunk columns (`x,z` in chunks) the last reset regenerated (checked on every bot). */
-  columns: Array<{ x: number; z: number }>;
   /** Where the taps and log lines of the current run go. */
   sink: { current: RunEventSink | undefined; log: (line: string) => void };
   /** The environment the bots' models were made with (a different one needs new models). */
@@ -114,9 +87,6 @@ interface Kept {
   commands?: CommandRegistry<CommandContext> | undefined;
   /** Set by the reset: the world is ready for another run once verified. */
   reset: boolean;
-  /** Stops recording block writes while `on` (the reset's own writes). */
-  pauseJournal: (on: boolean) => void;
-  stopJournal: () => void;
 }
 
 /**
@@ -223,29 +193,13 @@ export class WarmWorld implements TaskWorld {
     const kept = this.#kept;
     this.#kept = undefined;
     if (!kept) return;
-    kept.stopJournal();
     await kept.running.close();
   }
 }
 
 const positionKey = (p: Vec3): string => `${p.x},${p.y},${p.z}`;
 
-/** A prismarine-chunk column, as far as the check reads it. */
-interface DumpableColumn {
-  dump(): Buffer;
-}
-
-/**
- * What the reset uses of a prismarine-world `World` beyond `SquidWorld`: its generator (flying-
- * squid passes the superflat one), its loaded columns and `setColumn`.
- */
-interface GeneratedWorld {
-  chunkGenerator(chunkX: number, chunkZ: number): DumpableColumn;
-  columns: Record<string, DumpableColumn | undefined>;
-  setColumn(chunkX: number, chunkZ: number, column: DumpableColumn): Promise<void>;
-}
-
-/** Records the fresh world's state and starts the block journal. */
+/** Records the fresh world's state: the server's checkpoint, and each bot as its client sees itself. */
 function remember(
   key: string,
   running: RunningBots,
@@ -253,59 +207,26 @@ function remember(
   env: NodeJS.ProcessEnv | undefined,
   commands: CommandRegistry<CommandContext> | undefined,
 ): Kept {
-  const serv = running.server!.serv;
+  const server = running.server!;
   const players = new Map<string, FreshPlayer>();
   for (const agent of running.agents) {
-    const player = serv.getPlayer(agent.name)!;
+    const player = server.serv.getPlayer(agent.name)!;
     players.set(agent.name, {
       position: player.position.clone(),
-      yaw: player.yaw,
-      pitch: player.pitch,
       clientYaw: agent.bot.entity.yaw,
       clientPitch: agent.bot.entity.pitch,
       quickBarSlot: agent.bot.quickBarSlot,
-      spawnPoint: player.spawnPoint?.clone(),
-      gameMode: player.gameMode,
       health: player.health,
       food: player.food,
-      saturation: player.foodSaturation,
     });
   }
-  const journal: Kept['journal'] = new Map();
-  let paused = false;
-  const onUpdate = (oldBlock: { position: Vec3; stateId?: number }) => {
-    if (paused || oldBlock.stateId === undefined) return;
-    const k = positionKey(oldBlock.position);
-    if (!journal.has(k)) journal.set(k, { position: oldBlock.position.clone(), stateId: oldBlock.stateId });
-  };
-  const world = serv.overworld as unknown as NodeJS.EventEmitter;
-  world.on('blockUpdate', onUpdate);
-  return {
-    key,
-    commands,
-    running,
-    serv,
-    env,
-    time: Number(serv.time),
-    mechanics: { ...mechanicsOptions(serv) },
-    players,
-    journal,
-    restored: [],
-    columns: [],
-    sink,
-    reset: false,
-    pauseJournal: (on) => {
-      paused = on;
-    },
-    stopJournal: () => {
-      world.off('blockUpdate', onUpdate);
-    },
-  };
+  server.checkpoint();
+  return { key, commands, running, server, env, players, sink, reset: false };
 }
 
 /** Undoes what a run changed (see the module comment); the agents are gone meanwhile. */
 async function resetWorld(kept: Kept): Promise<void> {
-  const { serv, running } = kept;
+  const { running } = kept;
   for (const session of running.sessions) if (!session.online) throw new Error(`${session.username} is offline`);
   // The bots let go: no window open, no controls held, the fresh held slot.
   for (const session of running.sessions) {
@@ -313,62 +234,8 @@ async function resetWorld(kept: Kept): Promise<void> {
     const fresh = kept.players.get(session.username);
     if (fresh && session.bot.quickBarSlot !== fresh.quickBarSlot) session.bot.setQuickBarSlot(fresh.quickBarSlot);
   }
-  // Entities: every one but the players, without loot; a survival world's chunks get their
-  // initial animals again.
-  const registry = mobRegistry(serv);
-  for (const entity of Object.values(serv.entities)) {
-    if (entity.type === 'player') continue;
-    registry.mobs.delete(entity.id);
-    entity.destroy();
-  }
-  // Blocks: every column written to is generated again and sent again; then no block entity is left.
-  const world = serv.overworld as unknown as GeneratedWorld;
-  kept.pauseJournal(true);
-  try {
-    kept.restored = [...kept.journal.values()];
-    const columns = new Map(
-      kept.restored.map(({ position }) => {
-        const x = Math.floor(position.x / 16);
-        const z = Math.floor(position.z / 16);
-        return [`${x},${z}`, { x, z }];
-      }),
-    );
-    kept.columns = [...columns.values()];
-    for (const { x, z } of kept.columns) {
-      const column = world.chunkGenerator(x, z);
-      await world.setColumn(x, z, column);
-      // flying-squid's record of the columns each player has loaded (`player.loadedChunks`).
-      for (const player of serv.players as Array<SquidPlayer & { loadedChunks?: Record<string, number> }>) {
-        if (player.loadedChunks?.[`${x},${z}`] !== undefined) await player.sendChunk(x, z, column);
-      }
-    }
-    kept.journal.clear();
-  } finally {
-    kept.pauseJournal(false);
-  }
-  const store = blockEntities(serv);
-  for (const entity of [...store.all()]) store.remove(store.worldOf(entity.dimension), entity.pos);
-  respawnInitialAnimals(serv);
-  // Players: as they joined.
-  for (const [name, fresh] of kept.players) {
-    const player = serv.getPlayer(name);
-    if (!player) throw new Error(`${name} is not on the server`);
-    resetPlayer(serv, player, fresh);
-  }
-  // Experience (smelting, mobs) and weather: through the server's own commands (their state is
-  // the features'), only when a bot shows a difference.
-  for (const session of running.sessions) {
-    const xp = session.bot.experience;
-    if (xp && (xp.level !== 0 || xp.points !== 0)) {
-      await serv.handleCommand(`xp set ${session.username} 0 levels`);
-      await serv.handleCommand(`xp set ${session.username} 0 points`);
-    }
-  }
-  if (running.sessions.some((session) => session.bot.isRaining)) await serv.handleCommand('weather clear');
-  serv.setTime(kept.time);
-  const mechanics = mechanicsOptions(serv);
-  if (Object.entries(kept.mechanics).some(([k, v]) => mechanics[k as keyof MechanicsOptions] !== v))
-    configureMechanics(serv, kept.mechanics);
+  // The server: every plugin's reset (blocks, entities, block entities, players, time, weather...).
+  await kept.server.reset();
   // The clients turn the way they faced when they first spawned.
   for (const session of running.sessions) {
     const fresh = kept.players.get(session.username);
@@ -388,31 +255,6 @@ function releaseBot(bot: Bot): void {
   }
 }
 
-/** A player as it first joined: inventory, effects, health, food, game mode, spawn point, position. */
-function resetPlayer(serv: SquidServer, player: SquidPlayer, fresh: FreshPlayer): void {
-  const session = inventorySession(player);
-  if (session) {
-    closeContainer(session);
-    session.carried = null;
-  }
-  player.inventory.slots.forEach((item, slot) => {
-    if (item) player.inventory.updateSlot(slot, null);
-  });
-  if (player.gameMode !== fresh.gameMode) throw new Error(`${player.username}'s game mode changed`);
-  player.spawnPoint = fresh.spawnPoint?.clone();
-  clearEffects(serv, player);
-  const hunger = hungerOf(player);
-  hunger.exhaustion = 0;
-  hunger.timer = 0;
-  hunger.eating = null;
-  player.food = fresh.food;
-  player.foodSaturation = fresh.saturation;
-  player.updateHealth(fresh.health);
-  player.yaw = fresh.yaw;
-  player.pitch = fresh.pitch;
-  void player.teleport(fresh.position.clone());
-}
-
 /**
  * Checks that the kept world is as a fresh one, on the server and on every bot's client,
  * waiting up to {@link RESET_TIMEOUT_MS} for the clients to catch up.
@@ -430,13 +272,14 @@ async function verify(kept: Kept): Promise<string | undefined> {
 }
 
 function serverDifference(kept: Kept): string | undefined {
-  const { serv } = kept;
+  const { serv } = kept.server;
   const animals = initialAnimalIds(serv);
   const others = Object.values(serv.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
   if (others.length) return `${others.length} entities left on the server (${others[0]!.name ?? others[0]!.type})`;
   if ([...mobRegistry(serv).mobs.keys()].some((id) => !animals.has(id))) return 'mobs left in the mob registry';
   if ([...blockEntities(serv).all()].length) return 'block entities left';
-  if (kept.journal.size) return `${kept.journal.size} block changes since the reset`;
+  const changes = worldChanges(serv);
+  if (changes) return `${changes} block changes since the reset`;
   for (const [name, fresh] of kept.players) {
     const player = serv.getPlayer(name);
     if (!player) return `${name} is not on the server`;
@@ -458,18 +301,19 @@ function clientDifference(kept: Kept, agent: Agent): string | undefined {
   if (bot.entity.effects && Object.keys(bot.entity.effects).length) return `${name} still has effects`;
   if (bot.experience && (bot.experience.level !== 0 || bot.experience.points !== 0)) return `${name} still has experience`;
   if (bot.isRaining) return `it rains for ${name}`;
-  const animals = initialAnimalIds(kept.serv);
+  const { serv } = kept.server;
+  const animals = initialAnimalIds(serv);
   const others = Object.values(bot.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
   if (others.length) return `${name} still sees ${others.length} entities (${others[0]!.name ?? others[0]!.type})`;
-  for (const { position, stateId } of kept.restored) {
+  const { restored, columns } = lastRestore(serv);
+  for (const { position, stateId } of restored) {
     const block = bot.blockAt(position);
     if (block && block.stateId !== stateId) return `${name} sees ${block.name} at ${positionKey(position)}`;
   }
   // The regenerated columns arrived: the client's column serialises as the server's does.
-  const world = kept.serv.overworld as unknown as GeneratedWorld;
-  for (const { x, z } of kept.columns) {
+  for (const { x, z } of columns) {
     const mine = (bot.world as unknown as { getColumn(x: number, z: number): DumpableColumn | undefined }).getColumn(x, z);
-    const theirs = world.columns[`${x},${z}`];
+    const theirs = serverColumn(serv, x, z);
     if (mine && theirs && !mine.dump().equals(theirs.dump())) return `${name}'s chunk ${x},${z} is not the regenerated one yet`;
   }
   if (agent.history.length || agent.commandLog.length || agent.task) return `${name}'s agent is not fresh`;

@@ -103,6 +103,8 @@ const ORDER = [
   '!goToBed',
   '!craftItems',
   '!sow',
+  '!useOn',
+  '!goToSurface',
 ];
 
 /**

@@ -69,6 +69,22 @@ export const REFERENCE_COMMANDS: ReadonlySet<string> = new Set([
   '!digDown',
 ]);
 
+/**
+ * The reference's commands added since mid-2025 (its changelog: `!useOn` replacing `!activate`,
+ * `!goToSurface`, villager trading), marked in the table's last column.
+ */
+export const NEWER_REFERENCE_COMMANDS: ReadonlySet<string> = new Set([
+  '!useOn',
+  '!goToSurface',
+  '!showVillagerTrades',
+  '!tradeWithVillager',
+]);
+
+/** The table's last column for a command whose relation to the reference needs more than "yes". */
+const ORIGIN_NOTES: Readonly<Record<string, string>> = {
+  '!activate': 'yes (older; now `!useOn("hand", type)`)',
+};
+
 /** `num: int [1, inf)`, `quantity: int [1, inf), optional (default 1)`. */
 function paramCell(name: string, spec: ParamSpec): string {
   const parts = [`\`${name}\`: ${spec.type}`];
@@ -91,7 +107,15 @@ export function commandsTable<Ctx>(registry: CommandRegistry<Ctx>): string {
   const row = (def: CommandDef<Ctx>): string => {
     const params = Object.entries(def.params).map(([n, s]) => paramCell(n, s));
     const bound = def.timeBound ? ' Runs until stopped or its own end, not bounded by `action_timeout_s`.' : '';
-    const origin = REFERENCE_COMMANDS.has(def.name) ? 'yes' : def.variantOf ? `added (blocked with \`${def.variantOf}\`)` : 'added';
+    const origin =
+      ORIGIN_NOTES[def.name] ??
+      (NEWER_REFERENCE_COMMANDS.has(def.name)
+        ? 'yes (newer, 2025)'
+        : REFERENCE_COMMANDS.has(def.name)
+          ? 'yes'
+          : def.variantOf
+            ? `added (blocked with \`${def.variantOf}\`)`
+            : 'added');
     return `| \`${signature(def)}\` | ${def.kind} | ${cell(params.join('<br>') || '—')} | ${cell(def.description + bound)} | ${origin} |`;
   };
   return ['| command | kind | parameters | what it does | in MINDcraft |', '|---|---|---|---|---|', ...ordered.map(row)].join('\n');

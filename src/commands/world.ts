@@ -13,9 +13,11 @@ import {
   digAtSkill,
   digDownSkill,
   goToBedSkill,
+  goToSurfaceSkill,
   placeBlockAtSkill,
   placeHereSkill,
   sowSkill,
+  useOnSkill,
 } from '../skills/index.ts';
 import { done } from '../skills/outcome.ts';
 
@@ -118,5 +120,7 @@ export const worldCommands: CommandDef<CommandContext>[] = [
   skillCommand(digAtSkill, { kind: 'action' }),
   skillCommand(digDownSkill, { kind: 'action' }),
   skillCommand(activateSkill, { kind: 'action' }),
+  skillCommand(useOnSkill, { kind: 'action' }),
+  skillCommand(goToSurfaceSkill, { kind: 'action' }),
   skillCommand(goToBedSkill, { kind: 'action' }),
 ];

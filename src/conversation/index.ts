@@ -26,6 +26,8 @@ export {
   encodePayload,
   decodePayload,
   proofMac,
+  messageMac,
+  type MessagePart,
   ENVELOPE_PREFIX,
   MAX_PARTS,
   type WhisperBot,
@@ -42,4 +44,4 @@ export {
   type RateLimit,
   type SendOptions,
 } from './outbox.ts';
-export { namesBot, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';
+export { namesBot, isPlayerName, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';

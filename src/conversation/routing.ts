@@ -21,9 +21,19 @@ const FEEDBACK = [
   /^\[\w+: .*\]$/,
 ];
 
+/**
+ * A name a vanilla server lets a player join with: at most 16 characters, none of them a space,
+ * a control character or beyond ASCII (vanilla `StringUtil.isValidPlayerName`, checked at login).
+ * `.Steve` and `Ev` are valid player names: a line's sender must come from the packet (see
+ * `agent/chat-identity.ts`), never from reading the rendered text.
+ */
+export function isPlayerName(name: string): boolean {
+  return /^[\x21-\x7e]{1,16}$/.test(name);
+}
+
 /** True for lines the server produced (command feedback, senders like "Server"), which bots ignore. */
 export function isServerFeedback(from: string, text: string): boolean {
-  if (/^(server|rcon|@)$/i.test(from) || !/^\w{1,16}$/.test(from)) return true;
+  if (/^(server|rcon|@)$/i.test(from) || !isPlayerName(from)) return true;
   return FEEDBACK.some((re) => re.test(text.trim()));
 }
 

@@ -5,22 +5,30 @@
  * - `hello`: payload is a fresh challenge (16 hex digits). Sent to every player a bot sees: those
  *   online when it joins, and each one who joins later.
  * - `proof`: payload is `<challenge or -> <mac>`, where mac = HMAC-SHA256(key, "proof|sender|receiver|nonce")
- *   (first 24 hex digits) for a challenge the receiver issued; it may carry a new challenge back.
+ *   (first 24 hex digits) for a challenge the receiver issued; the answer to a hello carries a new
+ *   challenge back, the answer to that challenge none (`-`).
  *   A bot becomes a verified peer once it has answered one of our challenges with a valid mac.
  *   Binding both names into the mac means a proof cannot be relayed to another pair.
  * - `msg`: a {@link BotMessage}; flags are `s` (start), `e` (end), `b` (busy) or `-`; long messages
- *   are split into parts that fit the chat limit and reassembled by the receiver.
+ *   are split into parts that fit the chat limit and reassembled by the receiver. Its payload is
+ *   `<mac>|<piece>`, where mac = HMAC-SHA256(key, "msg|sender|receiver|session|id|part/total|flags|piece")
+ *   (first 24 hex digits, see {@link messageMac}); `session` is the receiver's challenge that the
+ *   sender answered when it was verified, so an envelope of an earlier session does not count in
+ *   a later one.
  *
- * Trust: a `msg` counts only when the sender is a verified peer; the sender's name is the
- * server's (usernames are unique while online), and a peer who leaves is forgotten, so whoever
- * joins later under that name must prove itself again. A player who types an envelope without the
- * key is refused.
+ * Trust: a `msg` counts only when the sender is a verified peer, its MAC is valid, and its id is
+ * newer than the last one taken from that peer (a replayed envelope is refused). The sender's
+ * name is the server's (`agent/chat-identity.ts` reads it from the packet; usernames are unique
+ * while online), and a peer who leaves is forgotten, so whoever joins later under that name must
+ * prove itself again. A player who types an envelope without the key is refused, and so is a line
+ * that only looks like a peer's whisper (an operator's `/tellraw`): without the key it has no
+ * valid MAC.
  *
  * Payload escaping keeps whispers intact through chat: `\\` `\n` `\s` (a space the server would
  * trim or collapse: at either end of a part, or after another space) and `\uXXXX` for characters
  * chat refuses.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CHAT_LIMIT, type ChatOutbox } from './outbox.ts';
 import type { BotMessage, Transport } from './types.ts';
 
@@ -28,8 +36,10 @@ import type { BotMessage, Transport } from './types.ts';
 export const ENVELOPE_PREFIX = 'mcb|';
 /** Longest message carried, in parts (longer ones are cut). */
 export const MAX_PARTS = 16;
-/** Room kept for the envelope header in each whisper. */
-const HEADER_ROOM = 32;
+/** Hex digits of a proof's or a message's MAC (96 bits). */
+const MAC_HEX = 24;
+/** Room kept for the envelope header in each whisper (the MAC and its separator included). */
+const HEADER_ROOM = 32 + MAC_HEX + 1;
 /** Challenges kept per player. */
 const MAX_CHALLENGES = 4;
 /** A player's hello is answered at most this often (ms), so a player cannot drain the chat budget. */
@@ -115,7 +125,34 @@ export function parseEnvelope(line: string): Envelope | undefined {
 
 /** HMAC binding a nonce to the prover and the verifier. */
 export function proofMac(key: string, prover: string, verifier: string, nonce: string): string {
-  return createHmac('sha256', key).update(`proof|${prover}|${verifier}|${nonce}`).digest('hex').slice(0, 24);
+  return createHmac('sha256', key).update(`proof|${prover}|${verifier}|${nonce}`).digest('hex').slice(0, MAC_HEX);
+}
+
+/** What one `msg` envelope's MAC covers. */
+export interface MessagePart {
+  sender: string;
+  receiver: string;
+  /** The receiver's challenge the sender answered (see the module comment). */
+  session: string;
+  id: number;
+  part: number;
+  total: number;
+  flags: string;
+  /** This part's piece of the escaped payload. */
+  piece: string;
+}
+
+/** HMAC of one `msg` envelope under the key: sender, receiver, session, id, part, flags and payload. */
+export function messageMac(key: string, m: MessagePart): string {
+  return createHmac('sha256', key)
+    .update(`msg|${m.sender}|${m.receiver}|${m.session}|${m.id}|${m.part}/${m.total}|${m.flags}|${m.piece}`)
+    .digest('hex')
+    .slice(0, MAC_HEX);
+}
+
+/** True when two MACs (hex) are equal, compared in constant time. */
+function sameMac(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** What the whisper transport needs of a mineflayer bot. */
@@ -156,6 +193,12 @@ export class WhisperTransport implements Transport {
   readonly #challenges = new Map<string, string[]>();
   readonly #helloAnswered = new Map<string, number>();
   readonly #partials = new Map<string, PartialMessage>();
+  /** Per verified peer: our challenge it answered (the session its messages are signed for). */
+  readonly #sessions = new Map<string, string>();
+  /** Per player: its last challenge we answered (the session our messages to it are signed for). */
+  readonly #answered = new Map<string, string>();
+  /** Per verified peer: the id of the last message taken from it (older or equal ids are replays). */
+  readonly #lastIds = new Map<string, number>();
   #handler: ((message: BotMessage) => void) | undefined;
   #onPeers: (() => void) | undefined;
   #nextId = 1;
@@ -202,7 +245,11 @@ export class WhisperTransport implements Transport {
       this.#log(`[${this.#bot.username}] message to ${message.to} cut to ${MAX_PARTS} whispers`);
       pieces = pieces.slice(0, MAX_PARTS);
     }
-    pieces.forEach((piece, i) => this.#whisper(message.to, `msg|${flags}|${id}|${i + 1}/${pieces.length}|${piece}`));
+    const session = this.#answered.get(message.to) ?? '-';
+    pieces.forEach((piece, i) => {
+      const part = { sender: this.#bot.username, receiver: message.to, session, id, part: i + 1, total: pieces.length, flags, piece };
+      this.#whisper(message.to, `msg|${flags}|${id}|${i + 1}/${pieces.length}|${messageMac(this.#key, part)}|${piece}`);
+    });
   }
 
   listen(handler: (message: BotMessage) => void): void {
@@ -221,10 +268,7 @@ export class WhisperTransport implements Transport {
   rejoined(): void {
     if (this.#closed) return;
     const hadPeers = this.#verified.size > 0;
-    this.#verified.clear();
-    this.#challenges.clear();
-    this.#partials.clear();
-    this.#helloAnswered.clear();
+    this.#forgetAll();
     if (hadPeers) this.#onPeers?.();
     for (const name of Object.keys(this.#bot.players)) this.#hello(name);
   }
@@ -235,9 +279,17 @@ export class WhisperTransport implements Transport {
     this.#bot.off('whisper', this.#onWhisper);
     this.#bot.off('playerJoined', this.#onJoined);
     this.#bot.off('playerLeft', this.#onLeft);
+    this.#forgetAll();
+  }
+
+  #forgetAll(): void {
     this.#verified.clear();
     this.#challenges.clear();
     this.#partials.clear();
+    this.#helloAnswered.clear();
+    this.#sessions.clear();
+    this.#answered.clear();
+    this.#lastIds.clear();
   }
 
   #whisper(to: string, body: string): void {
@@ -260,6 +312,9 @@ export class WhisperTransport implements Transport {
     this.#challenges.delete(name);
     this.#partials.delete(name);
     this.#helloAnswered.delete(name);
+    this.#sessions.delete(name);
+    this.#answered.delete(name);
+    this.#lastIds.delete(name);
     if (this.#verified.delete(name)) this.#onPeers?.();
   }
 
@@ -283,7 +338,10 @@ export class WhisperTransport implements Transport {
     const now = Date.now();
     if (now - (this.#helloAnswered.get(from) ?? -Infinity) < HELLO_ANSWER_GAP_MS) return;
     this.#helloAnswered.set(from, now);
-    const challenge = this.#verified.has(from) ? '-' : this.#challenge(from);
+    // Always a new challenge back, also to a peer verified already (it may have forgotten us, e.g.
+    // after its reconnect): its answer starts the session our side signs its messages for.
+    const challenge = this.#challenge(from);
+    this.#answered.set(from, nonce);
     this.#whisper(from, `proof|-|0|1/1|${challenge} ${proofMac(this.#key, this.#bot.username, from, nonce)}`);
   }
 
@@ -293,7 +351,7 @@ export class WhisperTransport implements Transport {
     const theirChallenge = m[1]!;
     const mac = m[2]!;
     const mine = this.#challenges.get(from) ?? [];
-    const used = mine.find((nonce) => proofMac(this.#key, from, this.#bot.username, nonce) === mac);
+    const used = mine.find((nonce) => sameMac(proofMac(this.#key, from, this.#bot.username, nonce), mac));
     if (!used) return this.#refuse(from, 'proof does not match any challenge we sent');
     this.#challenges.set(
       from,
@@ -301,7 +359,13 @@ export class WhisperTransport implements Transport {
     );
     const isNew = !this.#verified.has(from);
     this.#verified.add(from);
-    if (theirChallenge !== '-') this.#whisper(from, `proof|-|0|1/1|- ${proofMac(this.#key, this.#bot.username, from, theirChallenge)}`);
+    // A new session: its messages are signed for this challenge, and their ids count afresh.
+    this.#sessions.set(from, used);
+    this.#lastIds.delete(from);
+    if (theirChallenge !== '-') {
+      this.#answered.set(from, theirChallenge);
+      this.#whisper(from, `proof|-|0|1/1|- ${proofMac(this.#key, this.#bot.username, from, theirChallenge)}`);
+    }
     if (isNew) {
       this.#log(`[${this.#bot.username}] found bot ${from} (whisper)`);
       this.#onPeers?.();
@@ -309,9 +373,28 @@ export class WhisperTransport implements Transport {
   }
 
   #collect(from: string, env: Envelope): void {
+    const signed = /^([0-9a-f]{24})\|(.*)$/s.exec(env.payload);
+    const session = this.#sessions.get(from);
+    if (!signed || session === undefined) return this.#refuse(from, `message ${env.id} has no MAC`);
+    const piece = signed[2]!;
+    const part = {
+      sender: from,
+      receiver: this.#bot.username,
+      session,
+      id: env.id,
+      part: env.part,
+      total: env.total,
+      flags: env.flags,
+      piece,
+    };
+    if (!sameMac(messageMac(this.#key, part), signed[1]!)) return this.#refuse(from, `message ${env.id} has a wrong MAC`);
+    if (env.part === 1 && !newerId(env.id, this.#lastIds.get(from)))
+      return this.#refuse(from, `message ${env.id} was taken already (replayed)`);
+    env = { ...env, payload: piece };
     const now = Date.now();
     let partial = this.#partials.get(from);
     if (env.part === 1) {
+      this.#lastIds.set(from, env.id);
       partial = { id: env.id, flags: env.flags, total: env.total, parts: [], at: now };
       this.#partials.set(from, partial);
     }
@@ -334,4 +417,11 @@ export class WhisperTransport implements Transport {
     if (partial.flags.includes('b')) message.busy = true;
     this.#handler?.(message);
   }
+}
+
+/** Message ids run 0 … 999 999 and wrap: an id is newer than `last` when it is ahead of it by less than half the range. */
+function newerId(id: number, last: number | undefined): boolean {
+  if (last === undefined) return true;
+  const ahead = (id - last + 1_000_000) % 1_000_000;
+  return ahead > 0 && ahead < 500_000;
 }

@@ -8,6 +8,8 @@
  * - S-Agents (Chen et al. 2024, §IV a): mean prompt times (mPT), "the average times of hierarchical
  *   planning iterations of each agent".
  */
+import { COORDINATION_ROLES } from '../models/types.ts';
+import type { MetricsInput, RunMetricsRecord, Usage } from '../tasks/eval/records.ts';
 
 /** One stretch of an agent's activity (ms since the epoch), e.g. a command from `commands.jsonl`. */
 export interface Interval {
@@ -271,4 +273,78 @@ export function runMetrics(input: RunInput): RunMetrics {
     actions,
     wallMs: input.wallMs,
   };
+}
+
+/** The request purposes of the coordination roles; every other purpose is an agent's own call (`act`). */
+const ROLE_PURPOSES: ReadonlySet<string> = new Set(COORDINATION_ROLES);
+
+/** What {@link resultMetrics} adds to a run's records. */
+export interface ResultContext {
+  /** The task score, 0–1. */
+  score: number;
+  /** The run's play time (goals given to the end), ms. */
+  wallMs: number;
+  agents: readonly string[];
+  /** The task's timeout, ms (T_max of BS). */
+  limitMs: number;
+  /** The run's coordination strategy and whether the rules checked its edges (graph strategies). */
+  coordination: string;
+  ruleChecks: boolean;
+}
+
+/**
+ * The result line's `metrics` of a run, from what its recorder gathered (`RunRecorder.metricsInput`):
+ * - active time and actions from the commands (`commands.jsonl`);
+ * - tokens and calls by role from the requests' purposes: the planner's roles (`decompose`,
+ *   `assign`, `reflect`, `summarise`, `dependency`, `counterfactual`) and `act`, every call the
+ *   agents make themselves (their model loop, respond-or-ignore, memory, coding, vision), also
+ *   given per agent (`tokensByAgent`);
+ * - planning iterations per agent: its `conversing` calls (the model loop's steps, S-Agents' mPT);
+ * - messages: every message an agent sent (to a bot, a whisper, public chat);
+ * - graph strategies: the last graph's nodes by status, edges by origin (removed ones by what
+ *   removed them), its version count, the nodes each agent was given, and `rule_checked_edges`.
+ */
+export function resultMetrics(input: MetricsInput, ctx: ResultContext): RunMetricsRecord {
+  const usageByRole: Record<string, { calls: number; input: number; output: number }> = {};
+  const usageByAgent: Record<string, { calls: number; input: number; output: number }> = {};
+  const planning: Record<string, number> = Object.fromEntries(ctx.agents.map((a) => [a, 0]));
+  const add = (to: Record<string, { calls: number; input: number; output: number }>, key: string, u: Usage) => {
+    const t = (to[key] ??= { calls: 0, input: 0, output: 0 });
+    t.calls += u.calls;
+    t.input += u.input;
+    t.output += u.output;
+  };
+  for (const [agent, byPurpose] of Object.entries(input.requests)) {
+    for (const [purpose, u] of Object.entries(byPurpose)) {
+      if (ROLE_PURPOSES.has(purpose)) add(usageByRole, purpose, u);
+      else add(usageByAgent, agent, u);
+      if (purpose === 'conversing') planning[agent] = (planning[agent] ?? 0) + u.calls;
+    }
+  }
+  const m = runMetrics({
+    score: ctx.score,
+    wallMs: ctx.wallMs,
+    agents: ctx.agents,
+    commands: input.commands,
+    usageByRole,
+    usageByAgent,
+    messages: Object.values(input.messagesSent).reduce((s, n) => s + n, 0),
+    planning,
+    limitMs: ctx.limitMs,
+  });
+  // `act`: the agents' own calls, beside the planner's roles (already in the totals above).
+  const act = { calls: 0, input: 0, output: 0 };
+  for (const u of Object.values(usageByAgent)) add({ act }, 'act', u);
+  const out: RunMetricsRecord = { ...m, tokensByRole: { ...m.tokensByRole, ...(act.calls ? { act } : {}) } };
+  const g = input.graph;
+  if (g) {
+    const nodes: Record<string, number> = {};
+    for (const n of g.nodes) nodes[n.status] = (nodes[n.status] ?? 0) + 1;
+    const edges: Record<string, number> = {};
+    for (const e of g.edges) edges[e.origin] = (edges[e.origin] ?? 0) + 1;
+    const executions: Record<string, number> = Object.fromEntries(ctx.agents.map((a) => [a, 0]));
+    for (const n of g.nodes) for (const a of n.assigned) executions[a] = (executions[a] ?? 0) + 1;
+    out.graph = { rule_checked_edges: ctx.ruleChecks, nodes, edges, versions: g.version, executions };
+  }
+  return out;
 }

@@ -84,8 +84,25 @@ export type PathStep =
   | { kind: 'run'; node: string; path: number }
   /** `node` is not ready (a predecessor has not succeeded, or another agent runs it): ask again when the graph changes. */
   | { kind: 'wait'; node: string; path: number; on: string[] }
-  /** Every path is finished (or failed): nothing left for this agent. */
+  /**
+   * No unfinished path's next subtask lists this agent as a candidate now; `on` are the subtasks
+   * further down the open paths it may do: ask again when the graph changes.
+   */
+  | { kind: 'idle'; on: string[] }
+  /** Every path is finished (or failed), or none has a subtask this agent may do: nothing left for it. */
   | { kind: 'done' };
+
+/** Options of {@link PathWorkers.next}. */
+export interface NextOptions {
+  /**
+   * An agent whose path is blocked (its next subtask waits on a predecessor or runs on another
+   * agent) takes instead an eligible path whose next subtask it can start now, least busy first;
+   * and a free agent prefers such paths. Default false: the paper's choice by busy rate alone, in
+   * which a blocked agent waits on its path. Without it, an agent waiting on its path for a
+   * subtask that waits on that agent's own work elsewhere waits for ever.
+   */
+  preferReady?: boolean;
+}
 
 /**
  * Agents working through the paths of a graph (CausalMACE §3.5). A free agent takes the unfinished
@@ -93,6 +110,11 @@ export type PathStep =
  * earlier path), runs its subtasks in order, skipping those already succeeded, and when the path
  * is finished takes the next. A path with a failed subtask is given up (CausalMACE plans once and
  * describes no replanning; reopen the node in the graph to retry it).
+ *
+ * Candidates: an agent never takes a subtask that does not list it among its candidates. It takes
+ * only paths whose next subtask it may do, and leaves its path when the next subtask is another
+ * agent's (a hand-over's giver, a level's builder), to take another; with no such path it is
+ * `idle` while open paths hold subtasks it may do later, else `done`.
  *
  * @example
  * const workers = new PathWorkers(graph, enumeratePaths(graph).paths);
@@ -135,15 +157,22 @@ export class PathWorkers {
 
   /**
    * The agent's next step: on its path, the first subtask not yet succeeded. When its path is
-   * finished or failed (or it has none) it takes the least busy unfinished path first.
+   * finished or failed, its next subtask is not one the agent may do, or it has none, it takes the
+   * least busy unfinished path whose next subtask it may do (see {@link NextOptions} for blocked paths).
    */
-  next(agent: string): PathStep {
+  next(agent: string, options: NextOptions = {}): PathStep {
     let pi = this.#on.get(agent);
-    if (pi === undefined || this.#state(pi) !== 'open') {
+    if (pi !== undefined && (this.#state(pi) !== 'open' || !this.#eligible(agent, pi))) {
       this.#on.delete(agent);
-      pi = this.#choose(agent);
-      if (pi === undefined) return { kind: 'done' };
+      pi = undefined;
+    }
+    if (pi === undefined) {
+      pi = this.#choose(agent, options.preferReady === true);
+      if (pi === undefined) return this.#idle(agent);
       this.#on.set(agent, pi);
+    } else if (options.preferReady && !this.#runnable(agent, pi)) {
+      const other = this.#choose(agent, true);
+      if (other !== undefined && this.#runnable(agent, other)) this.#on.set(agent, (pi = other));
     }
     const node = this.#current(pi)!;
     const n = this.#graph.node(node)!;
@@ -172,13 +201,45 @@ export class PathWorkers {
     return this.#graph.node(id)!.status === 'failure' ? 'failed' : 'open';
   }
 
-  #choose(agent: string): number | undefined {
+  /** The agent may do the next subtask of path `pi`. */
+  #eligible(agent: string, pi: number): boolean {
+    const id = this.#current(pi);
+    return id !== undefined && this.#graph.node(id)!.candidates.includes(agent);
+  }
+
+  /** The agent can start (or is running) the next subtask of path `pi` now. */
+  #runnable(agent: string, pi: number): boolean {
+    const n = this.#graph.node(this.#current(pi)!)!;
+    if (n.status === 'running') return n.assigned.includes(agent);
+    return n.status === 'unknown' && n.predecessors.every((p) => this.#graph.node(p)!.status === 'success');
+  }
+
+  /** `idle` with the subtasks of open paths the agent may do later, or `done` when there are none. */
+  #idle(agent: string): PathStep {
+    const later = new Set<string>();
+    for (let pi = 0; pi < this.#paths.length; pi++) {
+      if (this.#state(pi) !== 'open') continue;
+      for (const id of this.#paths[pi]!) {
+        const n = this.#graph.node(id)!;
+        if (n.status !== 'success' && n.candidates.includes(agent)) later.add(id);
+      }
+    }
+    return later.size ? { kind: 'idle', on: [...later] } : { kind: 'done' };
+  }
+
+  #choose(agent: string, preferReady: boolean): number | undefined {
     const rates = this.busyRates(agent);
     let best: number | undefined;
     const left = (pi: number) => this.#paths[pi]!.filter((id) => this.#graph.node(id)!.status !== 'success').length;
+    const ready = (pi: number) => (preferReady && this.#runnable(agent, pi) ? 1 : 0);
     for (let pi = 0; pi < this.#paths.length; pi++) {
-      if (this.#state(pi) !== 'open') continue;
-      if (best === undefined || rates[pi]! < rates[best]! || (rates[pi] === rates[best] && left(pi) > left(best))) best = pi;
+      if (this.#state(pi) !== 'open' || !this.#eligible(agent, pi)) continue;
+      if (
+        best === undefined ||
+        ready(pi) > ready(best) ||
+        (ready(pi) === ready(best) && (rates[pi]! < rates[best]! || (rates[pi] === rates[best] && left(pi) > left(best))))
+      )
+        best = pi;
     }
     return best;
   }

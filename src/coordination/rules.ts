@@ -28,6 +28,11 @@
  *
  * Items are reasoned about, not who holds them: a `give` between the maker and the user is a node
  * of its own (collect → give → make), and an edge straight from the maker to the user is proved too.
+ * One exception: a `give`'s items go to its recipient, so a node whose candidates are all others
+ * cannot use them: give → B is **refuted** when B's candidates leave the recipient out.
+ *
+ * Missing edges come only from nodes that can still succeed: a failed node, or one waiting on a
+ * failed node, would hold a new node back for ever (a rolling update plans around them).
  */
 import { type GameData, recipeIngredients, recipeNeedsTable } from '../game/data.ts';
 import { blocksDropping, type Counts, planProduction, smeltingInputs, usableRecipes } from '../game/production.ts';
@@ -89,10 +94,11 @@ export function checkEdges(graph: TaskGraph, context: RuleContext): RuleReport {
   const checked = edges.map((e) => ({ from: e.from, to: e.to, ...facts.verdict(e.from, e.to) }));
 
   const proved: EdgeCheck[] = [];
+  const dead = deadNodes(graph);
   for (const b of nodes) {
     if (b.status !== 'unknown') continue;
     for (const a of nodes) {
-      if (a.id === b.id || graph.edge(a.id, b.id)) continue;
+      if (a.id === b.id || dead.has(a.id) || graph.edge(a.id, b.id)) continue;
       const v = facts.verdict(a.id, b.id);
       if (v.verdict === 'proved') proved.push({ from: a.id, to: b.id, ...v });
     }
@@ -142,6 +148,27 @@ export function applyRules(
   };
 }
 
+/** Failed nodes and the nodes that wait on one (through active edges): they will not succeed. */
+function deadNodes(graph: TaskGraph): Set<string> {
+  const dead = new Set(
+    graph
+      .nodes()
+      .filter((n) => n.status === 'failure')
+      .map((n) => n.id),
+  );
+  const queue = [...dead];
+  while (queue.length) {
+    for (const next of graph.successors(queue.shift()!)) {
+      const n = graph.node(next);
+      if (!dead.has(next) && n && n.status !== 'success') {
+        dead.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return dead;
+}
+
 /** Whether `edges` lead from `from` to `to` by some path other than the direct edge. */
 function reachableWithout(edges: readonly { from: string; to: string }[], from: string, to: string): boolean {
   const next = new Map<string, string[]>();
@@ -180,6 +207,11 @@ class Facts {
       const structural = buildVerdict(a.work.cells, b.work.cells);
       if (structural) return structural;
     }
+    if (a.work.kind === 'give' && !b.candidates.includes(a.work.to))
+      return {
+        verdict: 'refuted',
+        reason: `${describeWork(a.work)} hands them to ${a.work.to}, who may not do ${describeWork(b.work)} (${b.candidates.join(', ')} may)`,
+      };
     const makes = this.#makes(a.work);
     const direct = this.#directNeeds(b);
     if ('error' in direct) return { verdict: 'unknown', reason: direct.error };

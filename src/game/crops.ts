@@ -4,13 +4,15 @@
  * `beetroot_seeds` → `beetroots`, and the stems, torchflower and pitcher crops), and when a crop
  * is full-grown.
  *
- * A crop, as minecraft-data describes it, is a `plant` block with growth stages (an `age` state;
- * a two-block crop also has a `half`, nothing else) whose loot at any age (a `blockLoot` entry
+ * A crop, as minecraft-data describes it, is a block with growth stages (an `age` state; a
+ * two-block crop also has a `half`, nothing else) whose loot at any age (a `blockLoot` entry
  * without a `blockAge` condition) is an item of another name whose first word begins the
  * crop's name (`beetroot_seeds` for `beetroots`): the item that planted it. Vanilla plants all
  * of these on farmland only (`CropBlock.mayPlaceOn`, `StemBlock`, `PitcherCropBlock`:
  * `Blocks.FARMLAND`). Blocks placed by their own item (sugar cane, cactus, nether wart, kelp)
  * and plants with other states (cocoa's `facing`, bamboo's `leaves`) are not crops here.
+ * (minecraft-data's `plant` material is not asked for: its data for 1.21.5 and later gives crops
+ * the `default` material.)
  */
 import type { GameData } from './data.ts';
 
@@ -43,7 +45,6 @@ export function crops(data: GameData): readonly Crop[] {
   for (const block of data.blocksArray) {
     const age = block.states?.find((s) => s.name === 'age');
     if (!age || !block.states!.every((s) => CROP_STATES.has(s.name))) continue;
-    if (!(block.material ?? '').split(';').includes('plant')) continue;
     // What it drops at any age; without loot data, minecraft-data's `drops` (the same for crops).
     const always =
       loot[block.name]?.drops.filter((d) => d.blockAge === undefined).map((d) => d.item) ??

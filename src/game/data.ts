@@ -75,6 +75,43 @@ export function blockById(data: GameData, id: number): BlockInfo {
   return data.blocks[id] ?? missing(data, 'a block id', String(id));
 }
 
+/** What eating an item gives: hunger points and saturation (vanilla `FoodProperties`: nutrition, saturation). */
+export interface FoodValues {
+  foodPoints: number;
+  saturation: number;
+}
+
+/**
+ * Vanilla's largest saturation per hunger point: `saturation = nutrition × modifier × 2` with the
+ * modifier at most 1.2 (golden carrot; Minecraft wiki "Food", `Foods.java`).
+ */
+const MAX_SATURATION_RATIO = 2.4;
+
+/** Checked once per data set: whether its saturations carry minecraft-data's 1.21.5+ error. */
+const inflatedSaturation = new WeakMap<object, boolean>();
+
+/**
+ * The food values of item `name` in `data`, or undefined when it is not food.
+ *
+ * minecraft-data 3.117–3.119 lists wrong saturations for 1.21.5 to 1.21.11 (its generator
+ * multiplied the saturation by twice the nutrition again: bread 60 instead of 6; minecraft-data
+ * issue #1204, fixed in minecraft-data-generator PR #73), and lists the buckets of fish as
+ * food, which vanilla does not let anyone eat (Minecraft wiki "Bucket of Aquatic Mob"). A table
+ * with a saturation ratio above vanilla's largest is read as carrying that error and corrected;
+ * a corrected minecraft-data passes through unchanged.
+ */
+export function foodOf(data: GameData, name: string): FoodValues | undefined {
+  const food = data.foodsByName[name];
+  if (!food || name.endsWith('_bucket')) return undefined;
+  let inflated = inflatedSaturation.get(data.foodsByName);
+  if (inflated === undefined) {
+    inflated = Object.values(data.foodsByName).some((f) => f.saturationRatio > MAX_SATURATION_RATIO);
+    inflatedSaturation.set(data.foodsByName, inflated);
+  }
+  const saturation = inflated && food.foodPoints > 0 ? food.saturation / (2 * food.foodPoints) : food.saturation;
+  return { foodPoints: food.foodPoints, saturation: Math.round(saturation * 1000) / 1000 };
+}
+
 function missing(data: GameData, kind: string, what: string): never {
   throw new Error(`${what} is not ${kind} in Minecraft ${data.version.minecraftVersion} (minecraft-data)`);
 }

@@ -1,7 +1,7 @@
 /** Anthropic Messages API adapter, through `@anthropic-ai/sdk`. */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ResolvedModelSpec } from './spec.ts';
-import { appendLive, errorContext, groupTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
+import { appendLive, errorContext, groupTurns, passThroughParams, preconnect, throwIfAborted, toModelError } from './shared.ts';
 import { parseToolArguments, renderReply } from './tools.ts';
 import { splitReasoning } from './reasoning.ts';
 import { ModelError, type ChatModel, type ChatRequest, type ChatResult, type ChatTurn, type TokenUsage, type ToolCall } from './types.ts';
@@ -36,8 +36,10 @@ export interface AdapterOptions {
 export class AnthropicChatModel implements ChatModel {
   readonly id: string;
   readonly #spec: ResolvedModelSpec;
-  readonly #client: Anthropic;
+  readonly #apiKey: string;
   readonly #options: AdapterOptions;
+  /** The SDK's client, made on first use: the SDK is loaded only by a process that talks to Anthropic. */
+  #client: Promise<Anthropic> | undefined;
 
   /**
    * @param spec resolved spec with `family === 'anthropic'`.
@@ -48,12 +50,29 @@ export class AnthropicChatModel implements ChatModel {
     this.id = spec.id;
     this.#spec = spec;
     this.#options = options;
-    this.#client = new Anthropic({
-      apiKey,
-      baseURL: spec.baseURL,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
+    this.#apiKey = apiKey;
+  }
+
+  #sdk(): Promise<Anthropic> {
+    return (this.#client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: this.#apiKey,
+          baseURL: this.#spec.baseURL,
+          timeout: this.#options.timeoutMs,
+          maxRetries: this.#options.maxRetries,
+        }),
+    ));
+  }
+
+  /** Loads the SDK and opens a connection to the endpoint (see {@link ChatModel.warmUp}); never rejects. */
+  async warmUp(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#sdk();
+      await preconnect(this.#spec.baseURL, signal);
+    } catch {
+      // best effort: the first real call reports what is wrong
+    }
   }
 
   async complete(req: ChatRequest): Promise<string> {
@@ -95,7 +114,8 @@ export class AnthropicChatModel implements ChatModel {
     const ctx = errorContext(this.#spec, this.#options, req.signal);
     let message: Anthropic.Message;
     try {
-      message = await this.#client.messages.create(body, { signal: req.signal });
+      const client = await this.#sdk();
+      message = await client.messages.create(body, { signal: req.signal });
     } catch (err) {
       throw toModelError(err, ctx);
     }

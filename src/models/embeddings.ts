@@ -6,7 +6,7 @@
  * A profile names one as MINDcraft's `embedding` key does: a provider (`"openai"`, its default
  * embedding model), `"provider/model"`, `"none"`, or `{ api, model?, url?, params? }`.
  */
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import { canonicalPrefix, isProviderPrefix, PRESET_PREFIXES, PRESETS, type ProviderPreset } from './presets.ts';
 import { errorContext, throwIfAborted, toModelError } from './shared.ts';
 import { DEFAULT_AZURE_API_VERSION, parseModelSpec, resolveApiKey, resolveBaseURL, type ResolvedModelSpec } from './spec.ts';
@@ -134,16 +134,20 @@ export function createEmbedder(spec: EmbeddingSpec, options: CreateEmbedderOptio
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 2;
   const common = { timeout: timeoutMs, maxRetries, fetch: normalizingFetch() };
-  const client =
-    resolved.client === 'azure'
-      ? new AzureOpenAI({
-          ...common,
-          apiKey,
-          endpoint: baseURL,
-          deployment: resolved.model,
-          apiVersion: resolved.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION),
-        })
-      : new OpenAI({ ...common, apiKey, baseURL, organization: null, project: null });
+  // The SDK is loaded on the first `embed`, not by a process that never embeds.
+  let client: Promise<OpenAI> | undefined;
+  const sdk = (): Promise<OpenAI> =>
+    (client ??= import('openai').then(({ default: Sdk, AzureOpenAI }) =>
+      resolved.client === 'azure'
+        ? new AzureOpenAI({
+            ...common,
+            apiKey,
+            endpoint: baseURL,
+            deployment: resolved.model,
+            apiVersion: resolved.apiVersion ?? (env.OPENAI_API_VERSION?.trim() || DEFAULT_AZURE_API_VERSION),
+          })
+        : new Sdk({ ...common, apiKey, baseURL, organization: null, project: null }),
+    ));
   const ctx = errorContext({ ...resolved, baseURL }, { timeoutMs, maxRetries }, options.signal);
   const bad = (message: string) =>
     new ModelError({ provider: resolved.provider, modelId: resolved.id, kind: 'bad_response', retryable: false, message });
@@ -151,10 +155,9 @@ export function createEmbedder(spec: EmbeddingSpec, options: CreateEmbedderOptio
     throwIfAborted(options.signal, resolved.id);
     let answer: OpenAI.CreateEmbeddingResponse;
     try {
-      answer = await client.embeddings.create(
-        { ...resolved.params, model: resolved.model, input, encoding_format: 'float' },
-        { signal: options.signal },
-      );
+      answer = await (
+        await sdk()
+      ).embeddings.create({ ...resolved.params, model: resolved.model, input, encoding_format: 'float' }, { signal: options.signal });
     } catch (err) {
       throw toModelError(err, ctx);
     }

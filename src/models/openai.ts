@@ -2,10 +2,10 @@
  * OpenAI Chat Completions adapter, through `openai`: OpenAI itself, Azure OpenAI (the SDK's
  * `AzureOpenAI` client) and every vendor's OpenAI-compatible endpoint (see `presets.ts`).
  */
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import type { AdapterOptions } from './anthropic.ts';
 import type { ResolvedModelSpec } from './spec.ts';
-import { appendLive, errorContext, groupTurns, passThroughParams, throwIfAborted, toModelError } from './shared.ts';
+import { appendLive, errorContext, groupTurns, passThroughParams, preconnect, throwIfAborted, toModelError } from './shared.ts';
 import { parseToolArguments, renderReply } from './tools.ts';
 import { splitReasoning } from './reasoning.ts';
 import { normalizingFetch } from './vendor-errors.ts';
@@ -44,8 +44,10 @@ export const NO_KEY_PLACEHOLDER = 'no-key';
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly #spec: ResolvedModelSpec;
-  readonly #client: OpenAI;
+  readonly #apiKey: string | undefined;
   readonly #options: AdapterOptions;
+  /** The SDK's client, made on first use: the SDK is loaded only by a process that talks to such a server. */
+  #client: Promise<OpenAI> | undefined;
 
   /**
    * @param spec resolved spec with `family === 'openai'`.
@@ -56,17 +58,33 @@ export class OpenAIChatModel implements ChatModel {
     this.id = spec.id;
     this.#spec = spec;
     this.#options = options;
-    const common = { timeout: options.timeoutMs, maxRetries: options.maxRetries, fetch: normalizingFetch() };
-    this.#client =
-      spec.client === 'azure'
+    this.#apiKey = apiKey;
+  }
+
+  #sdk(): Promise<OpenAI> {
+    return (this.#client ??= import('openai').then(({ default: Sdk, AzureOpenAI }) => {
+      const spec = this.#spec;
+      const common = { timeout: this.#options.timeoutMs, maxRetries: this.#options.maxRetries, fetch: normalizingFetch() };
+      return spec.client === 'azure'
         ? new AzureOpenAI({
             ...common,
-            apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
+            apiKey: this.#apiKey ?? NO_KEY_PLACEHOLDER,
             endpoint: spec.baseURL,
             apiVersion: spec.apiVersion,
             deployment: spec.model,
           })
-        : new OpenAI({ ...common, apiKey: apiKey ?? NO_KEY_PLACEHOLDER, baseURL: spec.baseURL, organization: null, project: null });
+        : new Sdk({ ...common, apiKey: this.#apiKey ?? NO_KEY_PLACEHOLDER, baseURL: spec.baseURL, organization: null, project: null });
+    }));
+  }
+
+  /** Loads the SDK and opens a connection to the endpoint (see {@link ChatModel.warmUp}); never rejects. */
+  async warmUp(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#sdk();
+      await preconnect(this.#spec.baseURL, signal, normalizingFetch());
+    } catch {
+      // best effort: the first real call reports what is wrong
+    }
   }
 
   async complete(req: ChatRequest): Promise<string> {
@@ -103,7 +121,8 @@ export class OpenAIChatModel implements ChatModel {
     const ctx = errorContext(this.#spec, this.#options, req.signal);
     let completion: OpenAI.ChatCompletion;
     try {
-      completion = await this.#client.chat.completions.create(body, { signal: req.signal });
+      const client = await this.#sdk();
+      completion = await client.chat.completions.create(body, { signal: req.signal });
     } catch (err) {
       throw toModelError(err, ctx);
     }

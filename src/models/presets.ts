@@ -345,3 +345,28 @@ export function presetModelName(prefix: ProviderPrefix, model: string): { model:
   }
   return { model: name };
 }
+
+/** Every provider's key variables: each preset's {@link ProviderPreset.keyEnv} and alternatives. */
+export const PROVIDER_KEY_ENVS: ReadonlySet<string> = new Set(
+  PRESET_PREFIXES.flatMap((prefix) => {
+    const preset: ProviderPreset = PRESETS[prefix];
+    return [...(preset.keyEnv ? [preset.keyEnv] : []), ...(preset.altKeyEnvs ?? [])];
+  }),
+);
+
+/**
+ * Whether a model spec's `apiKeyEnv` may name `name`: a provider's key variable
+ * ({@link PROVIDER_KEY_ENVS}, e.g. `HF_TOKEN`) or any variable whose name ends in `_API_KEY`.
+ * Anything else (`HOME`, `AWS_SECRET_ACCESS_KEY`, `REDIS_PASSWORD`) is refused: the key is sent
+ * to the model's URL as a bearer token, so a spec naming another variable would send that
+ * variable's value to whoever wrote the spec.
+ *
+ * @example isAllowedKeyEnv('MY_PROXY_API_KEY') // true
+ * @example isAllowedKeyEnv('HOME') // false
+ */
+export function isAllowedKeyEnv(name: string): boolean {
+  return PROVIDER_KEY_ENVS.has(name) || /^[A-Z0-9_]+_API_KEY$/.test(name);
+}
+
+/** The rule of {@link isAllowedKeyEnv} in words, for error messages. */
+export const KEY_ENV_RULE = 'apiKeyEnv must name a provider key variable (e.g. OPENAI_API_KEY, HF_TOKEN) or a variable ending in _API_KEY';

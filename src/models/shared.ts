@@ -1,6 +1,4 @@
 /** Helpers shared by the provider adapters: turn normalisation and SDK-error translation. */
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import { ModelAbortError, ModelError, type ChatTurn, type ModelErrorKind } from './types.ts';
 
 /** Sent as the only user turn when a request has no turns at all. */
@@ -116,16 +114,37 @@ function causeText(e: unknown): string {
   return parts.join(' ');
 }
 
+/** The SDK error classes told apart, by class name (both SDKs name them alike). */
+const SDK_ERRORS = new Set(['APIUserAbortError', 'APIConnectionTimeoutError', 'APIConnectionError']);
+
 /**
- * The SDK error class of `err` (checked with instanceof against both SDKs, most specific first),
- * or its `name`: the OpenAI SDK does not set `name` on its errors.
+ * The SDK error class of `err` (the nearest of {@link SDK_ERRORS} up its class chain, so the most
+ * specific), or its `name`: the OpenAI SDK does not set `name` on its errors. By class name, not
+ * `instanceof`, so that neither SDK is loaded to classify the other's errors.
  */
 function sdkErrorName(err: unknown): string {
-  if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return 'APIUserAbortError';
-  if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError)
-    return 'APIConnectionTimeoutError';
-  if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) return 'APIConnectionError';
+  for (let proto = err instanceof Error ? Object.getPrototypeOf(err) : null; proto; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: string } }).constructor?.name;
+    if (name && SDK_ERRORS.has(name)) return name;
+  }
   return err instanceof Error ? err.name : '';
+}
+
+/** Longest wait for {@link preconnect}'s answer, in ms. */
+export const PRECONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens a connection to `url`'s server the way the first request will (Node's fetch: it loads
+ * undici and its parser, resolves the name, connects and keeps the connection for the next
+ * request): a HEAD request without credentials, whose answer is ignored.
+ *
+ * @throws whatever fetch throws (refused, unresolvable, aborted, or no answer within
+ *   {@link PRECONNECT_TIMEOUT_MS}).
+ */
+export async function preconnect(url: string, signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<void> {
+  const timeout = AbortSignal.timeout(PRECONNECT_TIMEOUT_MS);
+  const response = await fetchImpl(url, { method: 'HEAD', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  await response.body?.cancel();
 }
 
 const retriesText = (n: number): string => (n === 1 ? '1 retry' : `${n} retries`);

@@ -14,7 +14,9 @@ import { ModelError } from './types.ts';
 import {
   BARE_MODEL_RULES,
   canonicalPrefix,
+  isAllowedKeyEnv,
   isProviderPrefix,
+  KEY_ENV_RULE,
   PRESET_ALIASES,
   PRESET_PREFIXES,
   PRESETS,
@@ -124,8 +126,11 @@ export const ModelSpecSchema = z.union([
     params: z.record(z.string(), z.unknown()).optional(),
     /** Azure OpenAI's `api-version` (MINDcraft's key); default `OPENAI_API_VERSION` or {@link DEFAULT_AZURE_API_VERSION}. */
     api_version: z.string().trim().min(1).optional(),
-    /** Name of the environment variable holding the API key, overriding the provider's default. */
-    apiKeyEnv: z.string().trim().min(1).optional(),
+    /**
+     * Name of the environment variable holding the API key, overriding the provider's default: a
+     * provider key variable or a name ending in `_API_KEY` ({@link isAllowedKeyEnv}), nothing else.
+     */
+    apiKeyEnv: z.string().trim().min(1).refine(isAllowedKeyEnv, KEY_ENV_RULE).optional(),
   }),
 ]);
 

@@ -64,10 +64,19 @@ export interface ChatRequest {
   /**
    * What the request is for, for run records and training-data export (providers ignore it):
    * `conversing` (the agent's model loop), `respond` (respond-or-ignore while acting), `memory`
-   * (summarising old turns), `coding` (`!newAction`), `vision` (describing the bot's view).
+   * (summarising old turns), `coding` (`!newAction`), `vision` (describing the bot's view), or a
+   * coordination strategy's role ({@link CoordinationRole}).
    */
-  purpose?: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision';
+  purpose?: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | CoordinationRole;
 }
+
+/**
+ * The LLM roles of the coordination strategies (`src/coordination/roles/`): VillagerAgent's
+ * decomposer, controller, reflection and state summaries; CausalMACE's dependency and
+ * counterfactual questions. Their requests carry the role as their purpose.
+ */
+export const COORDINATION_ROLES = ['decompose', 'assign', 'reflect', 'summarise', 'dependency', 'counterfactual'] as const;
+export type CoordinationRole = (typeof COORDINATION_ROLES)[number];
 
 /** An image for a model (see {@link ChatRequest.image}). */
 export interface ChatImage {
@@ -154,6 +163,14 @@ export interface ChatModel {
    * @throws the same errors as {@link complete}.
    */
   respond?(req: ChatRequest): Promise<ChatResult>;
+  /**
+   * Gets the first call ready without making one, for a fast first reply: loads what the model
+   * loads on first use (the provider's SDK) and opens a connection to its endpoint (a HEAD request
+   * without credentials, its answer ignored). Optional: a model with nothing to warm has none.
+   * Settles within a few seconds (or when `signal` aborts) and never rejects: a provider that cannot
+   * be reached is reported by the first real call.
+   */
+  warmUp?(signal?: AbortSignal): Promise<void>;
 
   // Optional capabilities: an agent checks for the member, never for a class.
   /**

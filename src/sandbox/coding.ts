@@ -1,6 +1,7 @@
 /**
  * The `!newAction` loop: ask the model for JavaScript, check it, run it in the sandbox, and feed
- * syntax, lint and runtime errors back to the model, up to a bounded number of attempts.
+ * syntax, lint and runtime errors back to the model, up to a bounded number of attempts, all
+ * within one time limit (`code_timeout_s`).
  */
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import { runSandboxed, type SandboxError, type SandboxResult, type SkillTable } from './runner.ts';
@@ -46,7 +47,11 @@ export interface WriteAndRunOptions {
   skills: SkillTable;
   /** Model calls at most (default 5). */
   maxAttempts?: number;
-  /** Time limit per run, in ms (default 60 000). */
+  /**
+   * Time limit of the whole `!newAction`, in ms (default 300 000): every model call, sandbox
+   * start and run of every attempt. When it runs out, whatever is running stops and nothing is
+   * tried again.
+   */
   timeoutMs?: number;
   /** Stops everything: the model request and the running code. */
   signal?: AbortSignal;
@@ -88,8 +93,10 @@ function feedback(error: SandboxError, output: string[]): string {
 
 /**
  * Asks `model` for code that does `task`, runs it in the sandbox, and on a syntax, lint or
- * runtime error (or a timeout) sends the error back and asks again, up to `maxAttempts` model
- * calls. A reply without a code block also costs an attempt. Aborted runs are not retried.
+ * runtime error sends the error back and asks again, up to `maxAttempts` model calls. A reply
+ * without a code block also costs an attempt. `timeoutMs` bounds the whole of it: a run that
+ * timed out, or a model call or run under way when the time is up, ends the loop (a timed-out
+ * run is not tried again: each try would hold a core as long). Aborted runs are not retried.
  *
  * @returns a {@link CodingResult}; `message` is ready to show the conversing model.
  * @throws {ModelError} when the model request fails; {@link ModelAbortError} when `signal` aborts
@@ -97,37 +104,72 @@ function feedback(error: SandboxError, output: string[]): string {
  */
 export async function writeAndRunCode(options: WriteAndRunOptions): Promise<CodingResult> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  const limitMs = options.timeoutMs ?? 300_000;
   const system = (options.systemPrompt ?? DEFAULT_CODING_PROMPT).replaceAll('$CODE_DOCS', options.skillsDoc);
   const turns: ChatTurn[] = [...(options.context ?? []), { role: 'user', content: `Write code to: ${options.task}` }];
   const attempts: CodingAttempt[] = [];
   let lastProblem = '';
+  // One deadline for everything; it stops the model call or the run under way.
+  const deadline = new AbortController();
+  const endsAt = Date.now() + limitMs;
+  const timer = setTimeout(() => deadline.abort(), limitMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const timedOut = (): CodingResult => ({
+    ok: false,
+    attempts,
+    message: `Code stopped: the time limit of ${seconds(limitMs)} for the whole !newAction ran out after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'} (code_timeout_s); it is not tried again.${lastProblem ? ` Last problem: ${lastProblem}` : ''}`,
+  });
+  try {
+    for (let i = 0; i < maxAttempts; i++) {
+      let reply: string;
+      try {
+        reply = await options.model.complete({ system, turns, signal, purpose: 'coding' });
+      } catch (err) {
+        if (deadline.signal.aborted && !options.signal?.aborted) return timedOut();
+        throw err;
+      }
+      const step = await attempt(reply);
+      if (step) return step;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const n = attempts.length;
+  return { ok: false, attempts, message: `Code failed after ${n} attempt${n === 1 ? '' : 's'}: ${lastProblem}` };
 
-  for (let i = 0; i < maxAttempts; i++) {
-    const reply = await options.model.complete({ system, turns, signal: options.signal, purpose: 'coding' });
+  /** Runs one reply's code; a result ends the loop, undefined asks again. */
+  async function attempt(reply: string): Promise<CodingResult | undefined> {
     turns.push({ role: 'assistant', content: reply });
     const code = extractCode(reply);
     if (code === undefined) {
       attempts.push({ reply, code, result: undefined });
       lastProblem = 'the reply had no ```js code block';
       turns.push({ role: 'user', content: 'Your reply had no code. Reply with one ```js code block.' });
-      continue;
+      return undefined;
     }
     const result = await runSandboxed(code, {
       skills: options.skills,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
+      timeoutMs: Math.max(1, endsAt - Date.now()),
+      signal,
       chatSkills: options.chatSkills,
     });
     attempts.push({ reply, code, result });
     if (result.ok) {
       return { ok: true, value: result.value, attempts, message: `Code ran: ${preview(result.value)}${outputText(result.output)}` };
     }
+    if (result.error.kind === 'timeout' || (result.error.kind === 'aborted' && deadline.signal.aborted && !options.signal?.aborted)) {
+      lastProblem = 'the code was still running';
+      return { ...timedOut(), message: `${timedOut().message}${outputText(result.output)}` };
+    }
     if (result.error.kind === 'aborted') {
       return { ok: false, attempts, message: `Code stopped: ${result.error.message}${outputText(result.output)}` };
     }
     lastProblem = result.error.message;
     turns.push({ role: 'user', content: feedback(result.error, result.output) });
+    return undefined;
   }
-  const n = attempts.length;
-  return { ok: false, attempts, message: `Code failed after ${n} attempt${n === 1 ? '' : 's'}: ${lastProblem}` };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -1,6 +1,7 @@
-/** `!newAction`: model-written JavaScript in an SES Compartment inside a worker thread. */
+/** `!newAction`: model-written JavaScript in an SES Compartment inside a worker thread, in a memory-capped child process. */
 export {
   checkCode,
+  DEFAULT_MAX_MEMORY_MB,
   runSandboxed,
   WORKER_START_LIMIT_MS,
   type SandboxError,

@@ -1,14 +1,35 @@
 /**
- * Runs model-written JavaScript (`!newAction`) in an SES Compartment inside a worker thread.
+ * Runs model-written JavaScript (`!newAction`) in an SES Compartment inside a worker thread, in a
+ * child process of its own whose whole memory is capped.
  *
  * The code is the body of an async function: `await collectBlocks('oak_log', 3); return 'done';`.
  * It sees only async stubs of the skill functions the caller passes (also as `skills.name`),
  * `sleep(ms)` and `console.log`; each stub call is run here, in the parent, against the real
  * function. No bot, process, module loader, network, file system or timers of its own. A time
- * limit terminates the worker, so even `while (true) {}` ends.
+ * limit kills the process, so even `while (true) {}` ends.
+ *
+ * Memory: a worker thread's `resourceLimits` cap only its JS heap; typed arrays and other array
+ * buffers live outside it (two 1 GiB arrays grew the bot's process to 2.5 GB). So the thread runs
+ * in a child process (`host.ts`) started under `ulimit -d` (the kernel's RLIMIT_DATA: every
+ * private writable mapping of the process, the heap and array buffers included) with V8's JIT
+ * off (`--jitless`: its reservations would take most of a small limit; no WebAssembly either).
+ * An allocation past the cap is refused inside the code (`RangeError: Array buffer allocation
+ * failed`, reported with the cap) or ends the child, never the bot. A child process rather than
+ * capped buffer constructors: a cap on `ArrayBuffer` and the typed array constructors misses
+ * the other ways to memory (species constructors, `resize`, `transfer`, strings and arrays held
+ * outside the heap limit, allocations inside V8 and Node), while the kernel counts them all. The
+ * limit is enforced on Linux; elsewhere the child still isolates the bot from a crash. The child
+ * gets no environment (no API keys), no stdin, and a CPU-time limit as a second bound.
  */
-import { Worker } from 'node:worker_threads';
+import { spawn, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import amaro from 'amaro';
+import type { HostError, HostStart } from './host.ts';
 import type { FromWorker, ToWorker, WorkerInput } from './worker.ts';
 
 /** An async function the sandboxed code may call; arguments and result must be structured-cloneable. */
@@ -53,12 +74,56 @@ export interface SandboxOptions {
   chatSkills?: readonly string[];
   /** Keep at most this many `console.log` lines (oldest dropped). Default 50. */
   maxOutputLines?: number;
-  /** Worker heap limit in MB (a runaway allocation crashes the worker, not the process). Default 128. */
+  /** The worker thread's JS heap limit in MB (a runaway heap crashes the sandbox, not the bot). Default 128. */
   maxHeapMb?: number;
+  /**
+   * The sandbox process's whole memory in MB (heap, array buffers, everything; `ulimit -d`).
+   * Default {@link DEFAULT_MAX_MEMORY_MB}; at least {@link MIN_MEMORY_MB}.
+   */
+  maxMemoryMb?: number;
 }
 
-/** Bound on starting a worker and locking it down, in ms (normally 100–300 ms; more under load). */
+/** Bound on starting the sandbox process and locking it down, in ms (normally 0.3–1 s; more under load). */
 export const WORKER_START_LIMIT_MS = 15_000;
+
+/** Default cap on the sandbox process's whole memory (MB). */
+export const DEFAULT_MAX_MEMORY_MB = 256;
+
+/** Least memory a sandbox process needs to start Node, SES and its worker thread (MB). */
+export const MIN_MEMORY_MB = 128;
+
+let hostFile: string | undefined;
+
+/**
+ * The sandbox process's entry (`host.ts`) and its thread (`worker.ts`) as JavaScript, written once
+ * per process to a private temporary folder (removed at exit): under `--jitless` Node has no
+ * WebAssembly, which its own TypeScript stripping needs. `ses` is imported by its resolved path.
+ */
+function hostEntry(): string {
+  if (hostFile) return hostFile;
+  const strip = (file: string) => amaro.transformSync(readFileSync(new URL(file, import.meta.url), 'utf8'), { mode: 'strip-only' }).code;
+  const ses = JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve('ses')).href);
+  const worker = strip('./worker.ts').replace(/^import 'ses';$/m, `import ${ses};`);
+  const host = strip('./host.ts').replace("new URL('./worker.ts', import.meta.url)", "new URL('./worker.mjs', import.meta.url)");
+  if (!worker.includes(ses) || !host.includes('./worker.mjs')) throw new Error('the sandbox entry files changed: update hostEntry()');
+  const dir = mkdtempSync(path.join(tmpdir(), 'mindcraft-sandbox-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'worker.mjs'), worker);
+  writeFileSync(path.join(dir, 'host.mjs'), host);
+  return (hostFile = path.join(dir, 'host.mjs'));
+}
+
+/**
+ * Starts the sandbox process (see the module comment): `ulimit -d` caps its data (KiB), `-t` its
+ * CPU time (s), `-f 0` lets it write no file; no environment, no stdin, IPC with structured clone.
+ */
+function startHost(memoryMb: number, cpuSeconds: number) {
+  const node = [process.execPath, '--jitless', '--max-semi-space-size=8', hostEntry()];
+  const options: SpawnOptions = { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced', env: {} };
+  if (process.platform === 'win32') return spawn(node[0]!, node.slice(1), options);
+  const limits = `ulimit -d ${memoryMb * 1024} && ulimit -t ${cpuSeconds} && ulimit -f 0 && exec "$@"`;
+  return spawn('/bin/sh', ['-c', limits, 'sandbox', ...node], options);
+}
 
 /** Lines the runner puts before the model's first line. */
 const LINE_OFFSET = 1;
@@ -147,16 +212,31 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
   if (options.signal?.aborted) return fail({ kind: 'aborted', message: 'stopped before it ran' });
 
   const input: WorkerInput = { code: wrap(code), skillNames, lineOffset: LINE_OFFSET };
-  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-    workerData: input,
-    env: {},
-    stdout: true,
-    stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 128, maxYoungGenerationSizeMb: 16 },
+  const memoryMb = Math.max(MIN_MEMORY_MB, options.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB);
+  const child = startHost(memoryMb, Math.ceil((WORKER_START_LIMIT_MS + timeoutMs) / 1000) + 5);
+  // The process's own stderr (never the model's console.log, which comes as messages): its last
+  // lines tell a V8 out-of-memory death from another one.
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2_000);
   });
-  // The worker's own stdout/stderr (never the model's console.log, which comes as messages) are dropped.
-  worker.stdout.resume();
-  worker.stderr.resume();
+  // The worker thread as seen through its process: messages both ways, and the end of both.
+  let onWorkerMessage: (msg: FromWorker) => void = () => {};
+  const worker = {
+    postMessage: (msg: ToWorker): void => {
+      if (!child.connected) throw new Error('the sandbox process is gone');
+      child.send(msg);
+    },
+    on: (_event: 'message', handler: (msg: FromWorker) => void): void => {
+      onWorkerMessage = handler;
+    },
+    emit: (msg: FromWorker): void => onWorkerMessage(msg),
+    terminate: (): void => {
+      child.kill('SIGKILL');
+    },
+  };
+  if (child.connected) child.send({ type: 'start', input, maxHeapMb: options.maxHeapMb ?? 128 } satisfies HostStart);
+  const tooMuch = `the code used more memory than the sandbox allows (${memoryMb} MB in all, ${options.maxHeapMb ?? 128} MB of it for objects)`;
 
   return new Promise<SandboxResult>((resolve) => {
     let settled = false;
@@ -236,16 +316,28 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
         else {
           const e = msg.error;
           const at = e.line !== undefined ? ` (line ${e.line})` : '';
-          finish(fail({ kind: 'runtime', message: `${e.name}: ${e.message}${at}`, ...(e.line !== undefined ? { line: e.line } : {}) }));
+          // An allocation the memory cap refused: say so, with the cap.
+          const capped = /allocation failed|out of memory/i.test(e.message) ? `; ${tooMuch}` : '';
+          finish(
+            fail({ kind: 'runtime', message: `${e.name}: ${e.message}${at}${capped}`, ...(e.line !== undefined ? { line: e.line } : {}) }),
+          );
         }
       }
     });
-    worker.on('error', (err) => {
-      const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      finish(fail({ kind: 'crash', message: oom ? 'the code used too much memory' : `sandbox crashed: ${err.message}` }));
+    child.on('message', (msg: FromWorker | HostError) => {
+      if (msg.type === 'host-error')
+        finish(fail({ kind: 'crash', message: msg.outOfMemory ? tooMuch : `sandbox crashed: ${msg.message}` }));
+      else worker.emit(msg);
     });
-    worker.on('exit', (code) => {
-      finish(fail({ kind: 'crash', message: `sandbox exited unexpectedly (code ${code})` }));
+    child.on('error', (err) => {
+      finish(fail({ kind: 'crash', message: `the sandbox process could not start: ${err.message}` }));
+    });
+    child.on('exit', (code, signal) => {
+      const why = stderr.trim().split('\n').slice(0, 3).join(' | ');
+      let message = `sandbox exited unexpectedly (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`;
+      if (/out of memory|allocation failed/i.test(stderr)) message = tooMuch;
+      else if (signal === 'SIGXCPU') message = 'the sandbox used up its CPU time';
+      finish(fail({ kind: 'crash', message }));
     });
   });
 }

@@ -7,13 +7,14 @@ import { existsSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
-import { installPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
+import { DEFAULT_MINECRAFT_VERSION, SERVER_VERSIONS } from '../game/versions.ts';
+import { checkpointPlugins, installPlugins, resetPlugins, validatePlugins, type ServerPlugin } from './plugin.ts';
 import { BUILTIN_PLUGINS } from './plugins.ts';
 import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
 import { pregenerate, survivalWorldPlugin } from './worldgen/plugin.ts';
 import { MAX_SEED, MIN_SEED, registerSurvival, SURVIVAL, SurvivalWorld } from './worldgen/world.ts';
+import { applyUpstreamFixes } from '../upstream/index.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
@@ -38,6 +39,10 @@ const MAX_ENTITIES: Record<WorldKind, number> = { superflat: 200, survival: 1000
 
 const require = createRequire(import.meta.url);
 // flying-squid is CommonJS without types: ./types.ts describes what we use of it.
+// flying-squid refuses versions after its own newest (1.21.4); our plugins serve up to the newest
+// of SERVER_VERSIONS, which startEmbeddedServer checks itself. Set before flying-squid's index
+// reads it.
+(require('flying-squid/src/lib/version') as { latestSupportedVersion: string }).latestSupportedVersion = SERVER_VERSIONS.at(-1)!;
 const flyingSquid = require('flying-squid') as { createMCServer(settings: object): SquidServer };
 
 /**
@@ -77,7 +82,7 @@ export type ServerLogger = (level: ServerLogLevel, message: string) => void;
 export interface EmbeddedServerOptions {
   /** TCP port; 0 picks a free one (read it back from {@link EmbeddedServer.port}). */
   port: number;
-  /** Minecraft version, e.g. `1.21.4`; flying-squid supports 1.8.8 – 1.21.4. */
+  /** Minecraft version, one of {@link SERVER_VERSIONS} (1.21.1, 1.21.4, 1.21.11); default {@link DEFAULT_MINECRAFT_VERSION}. */
   version?: string;
   /** Interface to bind; default 127.0.0.1 (loopback only). */
   host?: string;
@@ -90,8 +95,13 @@ export interface EmbeddedServerOptions {
   logging?: boolean;
   /** Receives flying-squid's log lines instead of the console (e.g. to forward to our own logger). */
   logger?: ServerLogger;
-  /** Maximum simultaneous players; default 50. */
+  /**
+   * Players online at most (vanilla's `max-players`); one more is refused at login with vanilla's
+   * "The server is full!" (`multiplayer.disconnect.server_full`). Default 50.
+   */
   maxPlayers?: number;
+  /** Mobs, items and other non-player entities at most (players never count); default 200. */
+  maxEntities?: number;
   /** Extra plugins to install after ours (./plugins.ts); their `requires` may name ours. */
   plugins?: ServerPlugin[];
   /** The world to generate; default `superflat`. A `worldFolder` keeps the kind it was made with. */
@@ -117,6 +127,18 @@ export interface EmbeddedServer {
   /** The survival world's generator and spawn (survival worlds only). */
   survival?: SurvivalWorld;
   /**
+   * Takes note of the world as it is now (every plugin's `checkpoint`: the players as they stand,
+   * the time, the settings; the block journal starts afresh), for {@link reset}.
+   */
+  checkpoint(): void;
+  /**
+   * Puts the world back as at the last {@link checkpoint} (or as it started): every plugin's
+   * `reset`, in install order (see ./plugins.ts).
+   *
+   * @throws Error naming the plugin that could not reset (the world is then not to be reused).
+   */
+  reset(): Promise<void>;
+  /**
    * Stops the server: disconnects every player cleanly (they see "Server closed"), stops the tick
    * loop and closes the port. Resolves within about 2 s; calling it again is a no-op.
    */
@@ -129,12 +151,17 @@ export interface EmbeddedServer {
  * (./worldgen/), whose spawn is in a forest and whose surroundings are generated before it
  * accepts players.
  *
- * @throws Error when the version is unsupported, the port is taken or cannot be bound within 10 s, the
+ * @throws Error when the version is not one of {@link SERVER_VERSIONS}, the port is taken or cannot be bound within 10 s, the
  *   plugin list is invalid (a `requires` entry missing or listed after its user), the seed is not a
- *   32-bit whole number, or `worldFolder` holds another kind of world or another seed.
+ *   32-bit whole number, or `worldFolder` holds another kind of world or another seed; RangeError
+ *   for a `maxPlayers` or `maxEntities` that is not a whole number ≥ 1.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
+  if (!(SERVER_VERSIONS as readonly string[]).includes(version))
+    throw new Error(
+      `The embedded server plays Minecraft ${SERVER_VERSIONS.join(', ')}, not "${version}": set "minecraft_version" to one of them (or "auto" for ${DEFAULT_MINECRAFT_VERSION}), or join a server of that version with "server": "external".`,
+    );
   const host = options.host ?? '127.0.0.1';
   const kind = options.world ?? 'superflat';
   if (!WORLD_KINDS.includes(kind)) throw new Error(`world "${String(kind)}" is not one of ${WORLD_KINDS.join(', ')}`);
@@ -144,6 +171,13 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const survival = kind === 'survival' ? new SurvivalWorld(seed) : undefined;
   const plugins = [...BUILTIN_PLUGINS, ...(survival ? [survivalWorldPlugin(survival, VIEW_DISTANCE)] : []), ...(options.plugins ?? [])];
   validatePlugins(plugins); // before anything starts: a bad list must not leave a port bound
+  for (const [name, value] of [
+    ['maxPlayers', options.maxPlayers],
+    ['maxEntities', options.maxEntities],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      throw new RangeError(`${name} must be a whole number ≥ 1, got ${value}`);
+  }
   // createMCServer does not merge its default settings: pass all of them.
   const settings = {
     motd: 'mindcraft-ts embedded server',
@@ -172,11 +206,23 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     'view-distance': VIEW_DISTANCE,
     'player-list-text': { header: { text: 'mindcraft-ts' }, footer: { text: '' } },
     'everybody-op': true,
-    'max-entities': MAX_ENTITIES[kind],
+    // Non-player entities only: ./features/player-limits.ts keeps players out of flying-squid's count.
+    'max-entities': options.maxEntities ?? MAX_ENTITIES[kind],
+    // minecraft-protocol would otherwise compile ajv validators for the plugin-channel protocol on
+    // every login (a quarter of the server's CPU while bots join, 2 MB of heap per client); the
+    // channels' data is still parsed (mineflayer's client turns it off the same way).
+    validateChannelProtocol: false,
+    // minecraft-protocol's default handler of a client's error prints it and ends the client with
+    // the Error itself as the reason, which cannot be serialised into the kick packet: that throws
+    // another error, and so on (hundreds of lines when many bots drop at once, EPIPE). The reason
+    // goes out as text; the error reaches our log through flying-squid's `clientError`.
+    hideErrors: true,
+    errorHandler: (client: { end(reason: string): void }, err: Error) => client.end(err.message),
     version,
   };
   registerSuperflat();
   registerSurvival();
+  applyUpstreamFixes(); // minecraft-data and minecraft-protocol hot spots (src/upstream/), each skipped once fixed upstream
   // flying-squid's log plugin replaces console.log when stdout is a TTY: keep ours.
   const consoleLog = console.log;
   const serv = withoutConsolePrompt(() => flyingSquid.createMCServer(settings));
@@ -224,6 +270,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     world: kind,
     seed,
     survival,
+    checkpoint: () => checkpointPlugins(serv, plugins),
+    reset: () => resetPlugins(serv, plugins),
     close: () => (closing ??= closeServer(serv)),
   };
 }

@@ -10,7 +10,9 @@
  *   and talk to each other through server events (`ServerEvents` in ./types.ts).
  *
  * Every plugin that installs something is one entry of the ordered list in `./plugins.ts`; its
- * `requires` names the entries it builds on, and {@link installPlugins} checks them at start-up.
+ * `requires` names the entries it builds on, and {@link installPlugins} checks them at start-up. A
+ * plugin that keeps per-server state a run changes (mobs, block entities, players, the time) says
+ * how to go back on it (`checkpoint`, `reset`): the embedded server's `reset()` is theirs, in order.
  */
 import type { SquidServer } from './types.ts';
 
@@ -25,6 +27,17 @@ export interface ServerPlugin {
   requires: readonly string[];
   /** Installs the plugin on a started server, before any player joins. */
   install(serv: SquidServer): void;
+  /**
+   * Takes note of the plugin's per-server state worth going back to (the players as they are now,
+   * the time of day...), for {@link reset}. Absent: the plugin has nothing to note.
+   */
+  checkpoint?(serv: SquidServer): void;
+  /**
+   * Puts the plugin's per-server state back as it was at the last checkpoint (or as a fresh
+   * server's: no mob, no block entity...). Absent: the plugin keeps no state a run changes.
+   * Resets run in install order, so a plugin's reset may rely on those it `requires`.
+   */
+  reset?(serv: SquidServer): void | Promise<void>;
 }
 
 /**
@@ -46,6 +59,26 @@ export function validatePlugins(plugins: readonly ServerPlugin[]): void {
       );
     }
     installed.add(plugin.name);
+  }
+}
+
+/** Every plugin's {@link ServerPlugin.checkpoint}, in order. */
+export function checkpointPlugins(serv: SquidServer, plugins: readonly ServerPlugin[]): void {
+  for (const plugin of plugins) plugin.checkpoint?.(serv);
+}
+
+/**
+ * Every plugin's {@link ServerPlugin.reset}, in install order.
+ *
+ * @throws Error naming the plugin whose reset failed (the resets after it do not run).
+ */
+export async function resetPlugins(serv: SquidServer, plugins: readonly ServerPlugin[]): Promise<void> {
+  for (const plugin of plugins) {
+    try {
+      await plugin.reset?.(serv);
+    } catch (err) {
+      throw new Error(`server plugin "${plugin.name}" could not reset: ${(err as Error).message}`, { cause: err });
+    }
   }
 }
 

@@ -14,12 +14,21 @@
  * register with flying-squid's block registries (`onBlockInteraction`, `onItemPlace`) or its
  * command tree need no order. Features share behaviour through services only: damage
  * (./services/damage.ts), effects, game rules, the command dispatcher, text.
+ *
+ * The plugins that keep per-server state a run changes say how to go back on it (`checkpoint`,
+ * `reset`): the world's written columns, the players' places, inventories, effects, experience,
+ * health and food, the mobs and dropped items, the block entities, the weather and time, the
+ * mechanics' settings. The embedded server's `reset()` runs them in this order (warm worlds).
  */
 import type { ServerPlugin } from './plugin.ts';
-import { installMobs } from './services/mobs.ts';
-import { installInventory } from './services/inventory.ts';
+import { installMobs, removeNonPlayers } from './services/mobs.ts';
+import { installWireShapes } from './services/wire-shapes.ts';
+import { installInventory, resetInventories } from './services/inventory.ts';
 import { installMovement } from './services/movement.ts';
-import { installTeleport } from './services/teleport.ts';
+import { checkpointPlayerPlaces, installTeleport, resetPlayerPlaces } from './services/teleport.ts';
+import { checkpointWorld, installWorldJournal, resetWorldBlocks } from './services/world-journal.ts';
+import { removeBlockEntities } from './services/block-entities.ts';
+import { checkpointMechanics, resetMechanics } from './services/game-rules.ts';
 import { installBeds } from './features/beds.ts';
 import { installContainers } from './features/containers.ts';
 import { installCraftingTable } from './features/crafting-table.ts';
@@ -27,8 +36,9 @@ import { installCrops } from './features/crops.ts';
 import { installDataCommand } from './features/data-command.ts';
 import { installDigging } from './features/digging.ts';
 import { installBlockCommands } from './features/fill.ts';
-import { installHunger } from './features/hunger.ts';
+import { checkpointHunger, installHunger, resetHunger } from './features/hunger.ts';
 import { installInteractions } from './features/interactions.ts';
+import { installBuckets } from './features/buckets.ts';
 import { installItemCommands } from './features/item-commands.ts';
 import { installMobAi } from './features/mob-ai.ts';
 import { installMobCombat } from './features/mob-combat.ts';
@@ -37,17 +47,19 @@ import { installMobLoot } from './features/mob-loot.ts';
 import { installPlacing } from './features/placing.ts';
 import { installPlayerState } from './features/player-state.ts';
 import { installPlayerFixes } from './features/players.ts';
+import { installPlayerLimits } from './features/player-limits.ts';
+import { installLatencyUpdates } from './features/latency.ts';
 import { installSigns } from './features/signs.ts';
 import { installSmelting } from './features/smelting.ts';
 import { installTeleportCommand } from './features/teleport-command.ts';
 import { installWhisperCommands } from './features/whisper.ts';
 import { installVanillaChat } from './features/vanilla-chat.ts';
 import { installTextCommands } from './features/text-commands.ts';
-import { installWeatherTime } from './features/weather-time.ts';
+import { checkpointWeatherTime, installWeatherTime, resetWeatherTime } from './features/weather-time.ts';
 import { installGameruleCommand } from './features/gamerule-command.ts';
 import { installExecuteCommand } from './features/execute-command.ts';
-import { installEffects } from './features/effects.ts';
-import { installExperience } from './features/experience.ts';
+import { installEffects, resetEffects } from './features/effects.ts';
+import { installExperience, resetExperience } from './features/experience.ts';
 import { installTeams } from './features/teams.ts';
 import { installBossBars } from './features/bossbars.ts';
 import { installSoundsParticles } from './features/sounds-particles.ts';
@@ -59,21 +71,26 @@ import { installOutOfScope } from './features/out-of-scope.ts';
 /** Our plugins, in install order. */
 export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   // Services: shared machinery with per-player or per-server state.
-  { name: 'teleport', requires: [], install: installTeleport },
+  // First: its packet conversions are the last step before the serializer (./services/wire-shapes.ts).
+  { name: 'wire-shapes', requires: [], install: installWireShapes },
+  { name: 'teleport', requires: [], install: installTeleport, checkpoint: checkpointPlayerPlaces, reset: resetPlayerPlaces },
   { name: 'movement', requires: ['teleport'], install: installMovement },
-  { name: 'inventory', requires: ['movement'], install: installInventory },
-  { name: 'mobs', requires: [], install: installMobs },
+  { name: 'inventory', requires: ['movement'], install: installInventory, reset: resetInventories },
+  { name: 'world-journal', requires: [], install: installWorldJournal, checkpoint: checkpointWorld, reset: resetWorldBlocks },
+  { name: 'mobs', requires: [], install: installMobs, reset: removeNonPlayers },
   // Features: game behaviour and commands, each on services only.
+  { name: 'player-limits', requires: [], install: installPlayerLimits },
   { name: 'player-fixes', requires: [], install: installPlayerFixes },
+  { name: 'latency', requires: [], install: installLatencyUpdates },
   { name: 'vanilla-chat', requires: [], install: installVanillaChat },
   { name: 'teleport-command', requires: ['teleport'], install: installTeleportCommand },
   { name: 'whisper', requires: [], install: installWhisperCommands },
   { name: 'text-commands', requires: [], install: installTextCommands },
-  { name: 'weather-time', requires: [], install: installWeatherTime },
-  { name: 'gamerule-command', requires: [], install: installGameruleCommand },
+  { name: 'weather-time', requires: [], install: installWeatherTime, checkpoint: checkpointWeatherTime, reset: resetWeatherTime },
+  { name: 'gamerule-command', requires: [], install: installGameruleCommand, checkpoint: checkpointMechanics, reset: resetMechanics },
   { name: 'execute-command', requires: [], install: installExecuteCommand },
-  { name: 'effects', requires: [], install: installEffects },
-  { name: 'experience', requires: [], install: installExperience },
+  { name: 'effects', requires: [], install: installEffects, reset: resetEffects },
+  { name: 'experience', requires: [], install: installExperience, reset: resetExperience },
   { name: 'teams', requires: [], install: installTeams },
   { name: 'bossbars', requires: [], install: installBossBars },
   { name: 'sounds-particles', requires: [], install: installSoundsParticles },
@@ -82,14 +99,14 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'player-commands', requires: [], install: installPlayerCommands },
   { name: 'out-of-scope', requires: [], install: installOutOfScope },
   { name: 'item-commands', requires: ['inventory'], install: installItemCommands },
-  { name: 'hunger', requires: ['movement'], install: installHunger },
+  { name: 'hunger', requires: ['movement'], install: installHunger, checkpoint: checkpointHunger, reset: resetHunger },
   { name: 'player-state', requires: ['inventory'], install: installPlayerState },
   { name: 'crops', requires: [], install: installCrops },
   { name: 'digging', requires: ['inventory', 'movement'], install: installDigging },
   { name: 'placing', requires: ['movement'], install: installPlacing },
   { name: 'beds', requires: [], install: installBeds },
   { name: 'crafting-table', requires: ['inventory'], install: installCraftingTable },
-  { name: 'containers', requires: ['inventory'], install: installContainers },
+  { name: 'containers', requires: ['inventory'], install: installContainers, reset: removeBlockEntities },
   { name: 'smelting', requires: ['inventory'], install: installSmelting },
   { name: 'block-commands', requires: [], install: installBlockCommands },
   { name: 'data-command', requires: [], install: installDataCommand },
@@ -98,5 +115,6 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mob-ai', requires: ['mobs'], install: installMobAi },
   { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
   { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
+  { name: 'buckets', requires: ['inventory', 'movement'], install: installBuckets },
   { name: 'signs', requires: [], install: installSigns },
 ];

@@ -45,6 +45,8 @@ export interface SquidClient {
   end(reason: string): void;
   /** Round-trip time in ms, as measured by keep-alives. */
   latency?: number;
+  /** The name the client logged in with (set at login). */
+  username?: string;
 }
 
 /** A prismarine-world world (`serv.overworld`, `player.world`), as far as we read and write it. */
@@ -167,6 +169,8 @@ export interface SquidPlayer extends SquidEntity, TypedEmitter<PlayerEvents> {
   /** Sends the player their own position (and look), optionally moving them first. */
   sendSelfPosition(position?: Vec3): void;
   waitPlayerLogin(): Promise<void>;
+  /** flying-squid's login sequence (player list, spawn, chunks, inventory), run once per join. */
+  login(): Promise<void>;
   worldSendRestOfChunks(): Promise<void>;
   sendChunk(chunkX: number, chunkZ: number, column: unknown): Promise<void>;
   sendBlock(position: Vec3, stateId: number): void;
@@ -286,11 +290,40 @@ export interface ServerEvents {
 }
 
 /**
+ * The minecraft-protocol server under flying-squid (`serv._server`): the listening socket, the
+ * login and the clients in every state (handshake, login, configuration, play).
+ */
+export interface ProtocolServer {
+  /** The `max-players` setting (what the server list shows). */
+  maxPlayers: number;
+  /** Clients past login (configuration or play), counted by minecraft-protocol. */
+  playerCount: number;
+  /** The options the server was created with (flying-squid's settings object, shared with it). */
+  options: Record<string, unknown>;
+  /** Serialises one packet once and writes it to every client given (play state). */
+  writeToClients(clients: SquidClient[], name: string, params: object): void;
+  on(event: 'connection', listener: (client: ProtocolClient) => void): this;
+}
+
+/** A minecraft-protocol client as the server sees it from its first byte, before it is a player. */
+export interface ProtocolClient extends SquidClient {
+  /** `handshaking`, `status`, `login`, `configuration` or `play`. */
+  state: string;
+  username?: string;
+  /** Ends the connection; in the login state `fullReason` is the JSON text component shown. */
+  end(reason: string, fullReason?: string): void;
+  once<T>(event: string, listener: (packet: T) => void): this;
+  rawListeners(event: string): Array<(packet: unknown) => void>;
+}
+
+/**
  * A started flying-squid server (`serv`), with the members our plugins use.
  * Members marked "ours" are set by `startEmbeddedServer` or one of our services.
  */
 export interface SquidServer extends TypedEmitter<ServerEvents> {
   registry: Registry;
+  /** The protocol server under flying-squid. */
+  _server: ProtocolServer;
   /** Connected players (joining ones included once `newPlayer` fired). */
   players: SquidPlayer[];
   /** Every entity by id, players included. */
@@ -332,7 +365,7 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   /** flying-squid's block-use registry: true when a handler used the click. */
   interactWithBlock(data: BlockInteraction): Promise<boolean>;
   onBlockInteraction(name: string, handler: (data: BlockInteraction) => boolean | Promise<boolean>): void;
-  initEntity(type: 'mob' | 'object', entityType: number, world: SquidWorld, position: Vec3): SquidEntity;
+  initEntity(type: 'player' | 'mob' | 'object', entityType: number | null, world: SquidWorld, position: Vec3): SquidEntity;
   spawnObject(type: number, world: SquidWorld, position: Vec3, options: Record<string, unknown>): SquidEntity;
   _writeArray(name: string, params: object, players: SquidPlayer[]): void;
   /** Plays a sound to the players near `position` (flying-squid's, fixed by the sounds-particles feature). */

@@ -3,7 +3,10 @@
  * the file, the key, what was expected and what was found.
  */
 import { z } from 'zod';
-import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
+import { isAllowedKeyEnv, KEY_ENV_RULE } from '../models/presets.ts';
+
+/** `apiKeyEnv` of a model spec: only a provider key variable or a name ending in `_API_KEY` (see {@link isAllowedKeyEnv}). */
+const apiKeyEnvSchema = z.string().trim().refine(isAllowedKeyEnv, KEY_ENV_RULE);
 
 /** Minecraft usernames: 3–16 letters, digits or underscores (vanilla rule). */
 const usernameSchema = z.string().regex(/^\w{3,16}$/, 'a Minecraft username: 3–16 letters, digits or _');
@@ -22,7 +25,7 @@ export const modelFieldSchema = z.union([
     params: z.record(z.string(), z.unknown()).optional(),
     /** Azure OpenAI's `api-version` (MINDcraft's key). */
     api_version: z.string().min(1).optional(),
-    apiKeyEnv: z.string().optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
   }),
 ]);
 
@@ -39,7 +42,7 @@ export const embeddingFieldSchema = z.union([
     url: z.url().optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     api_version: z.string().min(1).optional(),
-    apiKeyEnv: z.string().optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
   }),
 ]);
 export type EmbeddingField = z.infer<typeof embeddingFieldSchema>;
@@ -72,8 +75,12 @@ export const COORDINATIONS = ['chat', 'dag', 'causal'] as const;
 export type Coordination = (typeof COORDINATIONS)[number];
 
 export const settingsSchema = z.strictObject({
-  /** Minecraft version the bots speak (and the embedded server runs). */
-  minecraft_version: z.string().default(DEFAULT_MINECRAFT_VERSION),
+  /**
+   * Minecraft version the bots speak (and the embedded server runs). `auto`: the embedded server's
+   * default version, or the version an external server reports when asked (a status ping before
+   * any bot joins; src/client/server-version.ts).
+   */
+  minecraft_version: z.string().min(1).default('auto'),
   /** `embedded`: start our flying-squid server in-process; `external`: join host:port. */
   server: z.enum(['embedded', 'external']).default('embedded'),
   /**
@@ -85,8 +92,26 @@ export const settingsSchema = z.strictObject({
   /** The survival world's seed (a 32-bit whole number); omitted = a new random world each start. */
   seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
   host: z.string().min(1).default('127.0.0.1'),
-  port: z.number().int().min(1).max(65535).default(55916),
+  /** The server's port; -1 (external servers): the first LAN world announced on this network (src/client/lan.ts). */
+  port: z
+    .number()
+    .int()
+    .min(-1)
+    .max(65535)
+    .refine((port) => port !== 0, { message: 'a port from 1 to 65535, or -1 for a LAN world' })
+    .default(55916),
   auth: z.enum(['offline', 'microsoft']).default('offline'),
+  /**
+   * Players the embedded server holds at most, bots and people together (vanilla's
+   * `max-players`); one more is refused at login with "The server is full!" and the server carries
+   * on. Ignored with `"server": "external"` (that server has its own).
+   */
+  max_players: z.number().int().min(1).default(50),
+  /**
+   * Bots of this process that join the server at the same time at start-up (the rest wait for a
+   * place); 1 joins them one after the other.
+   */
+  join_concurrency: z.number().int().min(1).default(8),
   /** Profile files, relative to settings.json; one bot each. */
   profiles: z.array(z.string()).min(1).default(['./profiles/andy.json']),
   /** When non-empty, only these players may talk to and command the bots. */
@@ -155,11 +180,15 @@ export const settingsSchema = z.strictObject({
   /** Upper bound for one action, in seconds. */
   action_timeout_s: z.number().positive().default(300),
   /**
-   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox in a worker thread
-   * against the skill functions only. Off by default: the code is still model-written.
+   * Offer `!newAction`: the model writes JavaScript that runs in an SES sandbox (a worker thread in
+   * a child process whose whole memory is capped, see src/sandbox/runner.ts) against the skill
+   * functions only. Off by default: the code is still model-written.
    */
   allow_insecure_coding: z.boolean().default(false),
-  /** Time limit for one run of `!newAction` code, in seconds (the worker is terminated after it). */
+  /**
+   * Time limit of one whole `!newAction`, in seconds: every model call and every run of its
+   * attempts. When it runs out the code is stopped (its process killed) and not tried again.
+   */
   code_timeout_s: z.number().positive().default(300),
   /**
    * Let `!lookAtPlayer` and `!lookAtPosition` render the bot's view headlessly and have the
@@ -168,6 +197,15 @@ export const settingsSchema = z.strictObject({
    * `npm run setup:vision` and an X display or Xvfb (see src/skills/camera.ts).
    */
   allow_vision: z.boolean().default(false),
+  /**
+   * Whose hands a bot is in while `npm run mcp` serves it. `off` (default): the MCP client is its
+   * brain; the bot's own model is not called (a player's plain chat reaches the client, not a
+   * model), while players' `!commands` and the bot's modes still work. `on`: the bot's model keeps
+   * answering players and running its goal too, sharing the bot with the client one action at a
+   * time (the newer action replaces the running one); the client reads what the model did from
+   * the bot's messages. A profile's `mcp_model` wins over this. `npm start` ignores it.
+   */
+  mcp_model: z.enum(['off', 'on']).default('off'),
   /**
    * How bots reach each other. `auto`: bots of this process directly (no chat traffic) and bots of
    * other processes or machines by whispers, found by a whispered handshake (each player sees one
@@ -229,9 +267,17 @@ export const settingsSchema = z.strictObject({
   dashboard_host: z.string().min(1).default('127.0.0.1'),
   /**
    * Secret the page asks for before it shows or controls anything; required when
-   * `dashboard_host` is not loopback, optional otherwise. Empty = none.
+   * `dashboard_host` is not loopback. Empty: a random token is made at each start and carried by
+   * the printed URL (open that URL: it sets the page's cookie).
    */
   dashboard_token: z.string().default(''),
+  /**
+   * More addresses the page may be reached under, as a browser writes them in `Host`: `name` or
+   * `name:port` (a DNS name for the machine, a reverse proxy's address). The dashboard refuses
+   * (403) any request whose `Host` or `Origin` is not its own address (the bound one and
+   * loopback with its port; every address of the machine with `0.0.0.0`) or one of these.
+   */
+  dashboard_allowed_hosts: z.array(z.string().trim().min(1)).default([]),
   /**
    * Offer a bot's-eye 3D view per bot on the dashboard (prismarine-viewer, an optional dependency:
    * about 400 MB; it is loaded only when a view is first opened).
@@ -286,6 +332,8 @@ export const profileSchema = z.strictObject({
    * or `native` (the provider's tool calling; tool calls are turned back into command text).
    */
   tool_calling: z.enum(['text', 'native']).default('text'),
+  /** This bot's `mcp_model` (see the setting): whether its model answers while an MCP client drives it. */
+  mcp_model: z.enum(['off', 'on']).optional(),
   /** Prompt templates overriding the base profile's (see profiles/defaults/_default.json and src/settings/profiles.ts). */
   conversing: z.string().optional(),
   coding: z.string().optional(),

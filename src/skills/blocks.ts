@@ -285,34 +285,6 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
   return done(`Placed ${blockName} at ${formatPos(pos, 0)}.`, { position, spent: { [blockName]: 1 } });
 }
 
-/**
- * Walks to the nearest `blockName` within {@link BLOCK_SEARCH_RANGE} blocks and uses it
- * (right-click: flips a lever, presses a button, opens a door or gate).
- *
- * @returns where it was and its state afterwards when that changed: `ok` with `data.position`;
- *   `not_found` (`data.sought`) when none is in range.
- * @throws SkillError `invalid` when `blockName` is not a block, `unreachable` without a path.
- */
-export async function activateNearest(bot: Bot, blockName: string, signal: AbortSignal): Promise<Outcome> {
-  const type = bot.registry.blocksByName[blockName];
-  if (!type) throw new SkillError('invalid', `${blockName} is not a block.`);
-  const block = bot.findBlock({ matching: type.id, maxDistance: BLOCK_SEARCH_RANGE });
-  if (!block)
-    return failure('not_found', `No ${blockName} within ${BLOCK_SEARCH_RANGE} blocks.`, {
-      sought: { kind: 'block', name: blockName, range: BLOCK_SEARCH_RANGE },
-    });
-  const pos = block.position;
-  if (bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(pos.offset(0.5, 0.5, 0.5)) > REACH) {
-    await goTo(bot, new GoalNearOutside(pos, 3), signal).catch(at(blockPos(pos)));
-  }
-  const before = bot.blockAt(pos)!.stateId;
-  await abortable(bot.activateBlock(bot.blockAt(pos)!), signal);
-  await waitFor(() => bot.blockAt(pos)?.stateId !== before, 500, signal);
-  const after = bot.blockAt(pos)!;
-  const state = after.stateId !== before ? ` It is now ${JSON.stringify(after.getProperties())}.` : '';
-  return done(`Activated ${blockName} at ${formatPos(pos, 0)}.${state}`, { position: blockPos(pos) });
-}
-
 /** Whether a block is any kind of sign (standing, wall or hanging). */
 export function isSign(block: Block): boolean {
   return block.name.endsWith('_sign');

@@ -8,7 +8,8 @@
  * called. Each reports an {@link Outcome} whose codes and data its function's docs list.
  */
 import { defineSkill, param, type SkillDef } from './declare.ts';
-import { activateNearest, digAt, digDown, placeBlockAt } from './blocks.ts';
+import { digAt, digDown, placeBlockAt } from './blocks.ts';
+import { goToSurface, useOn } from './use-on.ts';
 import { checkBlueprintLevel, checkWholeBlueprint } from './blueprint.ts';
 import { collectBlocks } from './collect.ts';
 import { attackNearest, attackPlayer } from './combat.ts';
@@ -142,13 +143,30 @@ export const digDownSkill = defineSkill({
   run: ({ bot, signal }, { distance }) => digDown(bot, distance, signal),
 });
 
+export const useOnSkill = defineSkill({
+  name: 'useOn',
+  description: 'Use an item ("hand": none) on the nearest block or mob of a type, or on "nothing" (buckets take and pour water and lava).',
+  params: {
+    tool_name: param.string('item or "hand"', { example: 'bucket' }),
+    target: param.string('block, mob type or "nothing"', { example: 'water' }),
+  },
+  run: ({ bot, signal }, { tool_name, target }) => useOn(bot, tool_name, target, signal),
+});
+
 export const activateSkill = defineSkill({
   name: 'activate',
-  description: 'Use the nearest block of a type (lever, door).',
+  description: 'Use the nearest block of a type (lever, door): !useOn("hand", type).',
   params: {
     type: param.blockName('block', { example: 'lever' }),
   },
-  run: ({ bot, signal }, { type }) => activateNearest(bot, type, signal),
+  run: ({ bot, signal }, { type }) => useOn(bot, 'hand', type, signal),
+});
+
+export const goToSurfaceSkill = defineSkill({
+  name: 'goToSurface',
+  description: 'Go up to the surface above you (the top of the highest block over you).',
+  params: {},
+  run: ({ bot, signal }) => goToSurface(bot, signal),
 });
 
 export const goToBedSkill = defineSkill({
@@ -369,6 +387,8 @@ export const SKILLS: readonly SkillDef[] = [
   sowSkill,
   digAtSkill,
   digDownSkill,
+  goToSurfaceSkill,
+  useOnSkill,
   activateSkill,
   goToBedSkill,
   craftRecipeSkill,

@@ -2,6 +2,7 @@
 import type { Bot, EquipmentDestination } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { abortable, sleep, throwIfAborted } from '../util/abort.ts';
+import { foodOf } from '../game/data.ts';
 import { countChanges, diffCounts, inventoryCounts, requireItem, tossItems } from './items.ts';
 import { goTo } from './movement.ts';
 import { formatPos, nearestEntity, requireEntityType } from './navigation.ts';
@@ -45,7 +46,7 @@ export function equipDestination(name: string): EquipmentDestination {
  */
 export async function consume(bot: Bot, name: string, signal: AbortSignal): Promise<Outcome> {
   const item = requireItem(bot, name);
-  const edible = !!bot.registry.foodsByName[name] || ALWAYS_CONSUMABLE.has(name);
+  const edible = !!foodOf(bot.registry, name) || ALWAYS_CONSUMABLE.has(name);
   if (!edible) throw new SkillError('invalid', `${name} is not something you can eat or drink.`);
   if (bot.food >= 20 && bot.game.gameMode !== 'creative' && !ALWAYS_CONSUMABLE.has(name)) {
     return failure('invalid', `You are not hungry (hunger 20/20), so you cannot eat ${name} now.`);

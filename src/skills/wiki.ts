@@ -3,7 +3,7 @@
  * (hardness, harvest tools, drops, food value, crafting recipes, what it crafts into, what drops it).
  * Pure functions of the game data: no bot, no network.
  */
-import { type GameData, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
+import { foodOf, type GameData, recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
 import { normaliseName } from '../game/names.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { done, failure, type Outcome } from './outcome.ts';
@@ -87,7 +87,7 @@ export function searchWiki(data: GameData, query: string): Outcome {
     else if (block.drops.length === 0) lines.push('Drops nothing when mined.');
   }
   if (item) {
-    const food = data.foodsByName[name];
+    const food = foodOf(data, name);
     lines.push(
       `Item: stacks to ${item.stackSize}${food ? `; food: restores ${food.foodPoints} hunger, ${food.saturation} saturation` : ''}.`,
     );

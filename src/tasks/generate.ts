@@ -53,9 +53,15 @@ export function seededRandom(seed: number): Random {
   };
 }
 
+/**
+ * Most agents a generated task has: MineCollab's tasks have up to 5; VillagerAgent's Table 6 scales
+ * construction to 8 (`bench/coordination.ts` plays 2–6, construction up to 8).
+ */
+export const MAX_GENERATED_AGENTS = 8;
+
 /** Options shared by the generators. */
 export interface GenerateOptions {
-  /** Agents per task (1–5). */
+  /** Agents per task (1–{@link MAX_GENERATED_AGENTS}). */
   agents: number;
   /** Tasks to make. */
   count: number;
@@ -143,11 +149,11 @@ export function craftingTargets(data: GameData): string[] {
 /**
  * Crafting tasks: `count` tasks with random targets; ids `generated_crafting_<target>_<k>__depth_<d>_num_agents_<n>`.
  *
- * @throws RangeError for an agent count outside 1–5 or a negative depth.
+ * @throws RangeError for an agent count outside 1–8 or a negative depth.
  */
 export function generateCraftingTasks(data: GameData, options: CraftingOptions): Record<string, Task> {
   const { agents, count, depth } = options;
-  if (agents < 1 || agents > 5) throw new RangeError(`--agents must be 1–5, got ${agents}`);
+  if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
   if (depth < 0 || depth > 3) throw new RangeError(`--depth must be 0–3, got ${depth}`);
   const rng = seededRandom(options.seed);
   const candidates = options.targets?.length ? [...options.targets] : craftingTargets(data);
@@ -244,11 +250,11 @@ export function cookingDishes(data: GameData): string[] {
  * Cooking tasks in MineCollab's format (`multiagent_cooking_...`, `..._hells_kitchen` for Hell's
  * Kitchen), with `recipes`, per-agent goals and the hand-out items dealt at random.
  *
- * @throws RangeError for an agent count outside 1–5 (Hell's Kitchen: exactly 2).
+ * @throws RangeError for an agent count outside 1–8 (Hell's Kitchen: exactly 2).
  */
 export function generateCookingTasks(data: GameData, options: CookingOptions): Record<string, Task> {
   const { agents, count } = options;
-  if (agents < 1 || agents > 5) throw new RangeError(`--agents must be 1–5, got ${agents}`);
+  if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
   if (options.hellsKitchen && agents !== 2) throw new RangeError("Hell's Kitchen tasks have 2 agents");
   const rng = seededRandom(options.seed);
   const menu = options.targets?.length ? [...options.targets] : cookingDishes(data);
@@ -327,7 +333,7 @@ export function buildingBlocks(data: GameData): string[] {
  */
 export function generateConstructionTasks(data: GameData, options: ConstructionOptions): Record<string, Task> {
   const { agents, count } = options;
-  if (agents < 1 || agents > 5) throw new RangeError(`--agents must be 1–5, got ${agents}`);
+  if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
   const rng = seededRandom(options.seed);
   const blocks = buildingBlocks(data);
   const tasks: Record<string, Task> = {};

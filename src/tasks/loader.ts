@@ -1,6 +1,7 @@
 /** Loads MineCollab task files and checks them against the Minecraft version they will run on. */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { closestNames } from '../util/closest.ts';
+import { nestingDepth } from '../util/nesting.ts';
 import { validate } from '../settings/index.ts';
 import type { GameData } from '../game/data.ts';
 import { normalizeBlockName } from './blueprint.ts';
@@ -12,16 +13,33 @@ export class TaskError extends Error {
 }
 
 /**
+ * Largest task file read (bytes). The benchmark's largest is 54 KB; a file of a million tasks
+ * would still fit.
+ */
+export const MAX_TASK_FILE_BYTES = 64 * 2 ** 20;
+
+/** Deepest nesting of arrays and objects a task may have (a blueprint's rows of cells need 5). */
+export const MAX_TASK_DEPTH = 16;
+
+/**
  * Reads a task file: a JSON object mapping task ids to tasks.
  *
  * @returns every task of the file, validated, keyed by id.
- * @throws TaskError when the file is missing, is not JSON, or a task has a wrong field.
+ * @throws TaskError naming the file (and the task) when the file is missing, larger than
+ *   {@link MAX_TASK_FILE_BYTES}, not JSON, nested deeper than {@link MAX_TASK_DEPTH}, or a task
+ *   has a wrong field.
  */
 export async function loadTaskFile(file: string): Promise<Map<string, LoadedTask>> {
   let raw: unknown;
   try {
+    const { size } = await stat(file);
+    if (size > MAX_TASK_FILE_BYTES)
+      throw new TaskError(
+        `${file}: ${(size / 2 ** 20).toFixed(1)} MB, more than a task file may be (${MAX_TASK_FILE_BYTES / 2 ** 20} MB): split it into several files`,
+      );
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
+    if (err instanceof TaskError) throw err;
     const e = err as NodeJS.ErrnoException;
     throw new TaskError(e.code === 'ENOENT' ? `${file}: task file not found` : `${file}: not valid JSON (${e.message})`);
   }
@@ -30,6 +48,9 @@ export async function loadTaskFile(file: string): Promise<Map<string, LoadedTask
   }
   const tasks = new Map<string, LoadedTask>();
   for (const [id, value] of Object.entries(raw)) {
+    // Measured before validation, whose recursion a deep value would overflow ("Maximum call stack size exceeded").
+    if (nestingDepth(value, MAX_TASK_DEPTH) > MAX_TASK_DEPTH)
+      throw new TaskError(`${file}, task "${id}": nested more than ${MAX_TASK_DEPTH} levels deep; a task needs at most about 6`);
     let task: Task;
     try {
       task = validate(taskSchema, value, `${file}, task "${id}"`);

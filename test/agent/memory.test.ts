@@ -1,10 +1,11 @@
 /** History summarised in the background, and the persisted memory file. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { History, MAX_MEMORY_CHARS } from '../../src/agent/history.ts';
-import { MemoryStore, readMemoryFile } from '../../src/agent/memory-store.ts';
+import { CorruptMemoryError, MemoryStore, readMemoryFile } from '../../src/agent/memory-store.ts';
 import type { ChatTurn } from '../../src/models/types.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
@@ -131,7 +132,7 @@ describe('MemoryStore', () => {
     expect(new MemoryStore({ file, load: true }).places.get('__proto__')).toEqual({ x: 1, y: 2, z: 3, dimension: 'overworld' });
   });
 
-  test('flush() writes a pending change at once; a corrupt file loads as nothing; bad place names are refused', async () => {
+  test('flush() writes a pending change at once; bad place names are refused', async () => {
     const file = path.join(dir, 'Jill', 'memory.json');
     const store = new MemoryStore({ file, debounceMs: 60_000 });
     store.snapshot = () => ({ memory: 'm', turns: [] });
@@ -140,8 +141,55 @@ describe('MemoryStore', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).memory).toBe('m');
     expect(() => store.places.set(' ', { x: 0, y: 0, z: 0, dimension: 'overworld' })).toThrow(/name/);
     expect(() => store.places.set('x'.repeat(65), { x: 0, y: 0, z: 0, dimension: 'overworld' })).toThrow(/64/);
-    writeFileSync(file, '{ not json');
+  });
+
+  test('a memory.json that does not parse is kept beside it, start-up says so, and the next save does not destroy it', async () => {
+    const file = path.join(dir, 'Corrupt', 'memory.json');
+    const good = new MemoryStore({ file });
+    good.snapshot = () => ({ memory: 'the castle is at 10 64 -3', turns: [] });
+    good.changed();
+    await good.close();
+    const truncated = readFileSync(file, 'utf8').slice(0, 20);
+    writeFileSync(file, truncated);
+    expect(() => readMemoryFile(file)).toThrow(CorruptMemoryError);
+    const lines: string[] = [];
+    const store = new MemoryStore({ file, load: true, log: (l) => lines.push(l) });
+    expect(store.loaded).toBeUndefined();
+    const kept = readdirSync(path.dirname(file)).filter((f) => f.startsWith('memory.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(path.join(path.dirname(file), kept[0]!), 'utf8')).toBe(truncated);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /memory\.json does not parse \(.+\): kept as .*memory\.json\.corrupt-\d{4}-\d\d-\d\dT.*; starting with an empty memory/,
+      ),
+    ]);
+    // The next save writes a new memory.json; the kept copy stays.
+    store.snapshot = () => ({ memory: 'new', turns: [] });
+    store.changed();
+    await store.close();
+    expect(JSON.parse(readFileSync(file, 'utf8')).memory).toBe('new');
+    expect(readFileSync(path.join(path.dirname(file), kept[0]!), 'utf8')).toBe(truncated);
+    // A file that parses but is no object is kept aside too; a missing one is simply no memory.
+    writeFileSync(file, '[1, 2]');
+    expect(() => readMemoryFile(file)).toThrow(/not a JSON object/);
+    rmSync(file);
     expect(readMemoryFile(file)).toBeUndefined();
-    expect(new MemoryStore({ file, load: true }).loaded).toBeUndefined();
+  });
+
+  test("stale temporary files of a process that died between write and rename are removed at start-up; a live writer's are kept", async () => {
+    const file = path.join(dir, 'Temps', 'memory.json');
+    const folder = path.dirname(file);
+    mkdirSync(folder, { recursive: true });
+    // A process that is gone: a child that has exited.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(gone.stdout);
+    const stale = [`memory.json.${deadPid}.1.tmp`, `memory.json.${deadPid}.7.tmp`];
+    const live = [`memory.json.${process.ppid}.3.tmp`, `memory.json.${process.pid}.2.tmp`];
+    const other = ['other.json.1.1.tmp', 'memory.json.bak'];
+    for (const name of [...stale, ...live, ...other]) writeFileSync(path.join(folder, name), '{"memory":"half');
+    const lines: string[] = [];
+    new MemoryStore({ file, log: (l) => lines.push(l) });
+    expect(readdirSync(folder).sort()).toEqual([...live, ...other].sort());
+    expect(lines).toEqual([expect.stringMatching(/^removed 2 stale temporary memory file\(s\)/)]);
   });
 });

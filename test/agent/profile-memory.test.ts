@@ -4,7 +4,7 @@
  * target), native tool calling sends tools and runs the call, !newAction is absent unless
  * allowed, and memory.json is written and restored with load_memory.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -147,4 +147,31 @@ test('memory, turns, goal, places and modes are saved to bots/<name>/memory.json
   expect(fresh.history).toHaveLength(0);
   expect(fresh.selfPrompter.state).toBe('stopped');
   expect(fresh.places.list()).toEqual([]);
+});
+
+test('a memory.json cut short by a crash is kept beside it at start-up, and the start-up log says so', async () => {
+  await running?.close();
+  running = undefined;
+  const file = path.join(botsDir, 'Bob', 'memory.json');
+  writeFileSync(file, '{"memory": "Steve likes oak", "turns": [{"role": "us');
+  const again = await loadSettings(dir);
+  const lines: string[] = [];
+  running = await startAgents({
+    settings: again.settings,
+    profiles: again.profiles,
+    port: 0,
+    env: fake.env,
+    botsDir,
+    log: (l) => lines.push(l),
+  });
+  expect(running.agents[0]!.memory).toBe('');
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      /bots\/Bob\/memory\.json does not parse \(.+\): kept as .*memory\.json\.corrupt-.*; starting with an empty memory/,
+    ),
+  );
+  const kept = readdirSync(path.dirname(file)).filter((f) => f.startsWith('memory.json.corrupt-'));
+  expect(kept.map((f) => readFileSync(path.join(path.dirname(file), f), 'utf8'))).toEqual([
+    '{"memory": "Steve likes oak", "turns": [{"role": "us',
+  ]);
 });

@@ -18,7 +18,7 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const dirs: string[] = [];
 
 /** A folder with settings.json (external server at `port`, fast retries) and Andy's profile. */
-function project(port: number): string {
+function project(port: number, version = TEST_VERSION): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'cli-exit-'));
   dirs.push(dir);
   writeFileSync(path.join(dir, 'andy.json'), JSON.stringify({ name: 'Andy' }));
@@ -28,7 +28,7 @@ function project(port: number): string {
       server: 'external',
       host: '127.0.0.1',
       port,
-      minecraft_version: TEST_VERSION,
+      minecraft_version: version,
       profiles: ['./andy.json'],
       reconnect_attempts: 2,
       reconnect_delay_ms: 100,
@@ -92,4 +92,20 @@ test('the server goes away for good: the bot retries, then the process exits wit
   );
   expect(run.stderr).toMatch(/Error: Every bot lost 127\.0\.0\.1:\d+ and none could rejoin after 2 attempts\. Is the server running\?/);
   expect(run.stderr).not.toMatch(/unsettled top-level await/);
+});
+
+test("a version that differs from the server's: one line naming both and the setting, exit code 2, no stack trace", async () => {
+  const server = await startTestServer();
+  try {
+    const other = TEST_VERSION === '1.21.4' ? '1.21.1' : '1.21.4';
+    const run = start(project(server.port, other));
+    const code = await run.exited;
+    expect(code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `Error: The server at 127.0.0.1:${server.port} runs Minecraft ${TEST_VERSION}, but settings.json says "minecraft_version": "${other}". Set "minecraft_version" to "${TEST_VERSION}" (or "auto" to ask the server each time).`,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  } finally {
+    await server.close();
+  }
 });

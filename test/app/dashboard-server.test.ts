@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { pageModules, PAGE_ENTRY } from '../../src/app/dashboard/browser-modules.ts';
 import { dashboardSettings, startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
-import { CLOSE_BAD_TOKEN, serverMessageSchema, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
+import { CLOSE_BAD_TOKEN, serverMessageSchema, tokenCookie, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
 import { ConfigError, settingsSchema } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
@@ -53,7 +53,7 @@ test('a port already taken is refused with what to set', async () => {
 test('the dashboard is off with port 0, and beyond loopback only with a token', () => {
   const settings = (more: Record<string, unknown>) => settingsSchema.parse(more);
   expect(dashboardSettings(settings({ dashboard_port: 0 }))).toBeUndefined();
-  expect(dashboardSettings(settings({}))).toEqual({ host: '127.0.0.1', port: 8080, token: '', viewer: false });
+  expect(dashboardSettings(settings({}))).toEqual({ host: '127.0.0.1', port: 8080, token: '', viewer: false, allowedHosts: [] });
   expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(ConfigError);
   expect(() => dashboardSettings(settings({ dashboard_host: '0.0.0.0' }))).toThrow(/dashboard_token/);
   expect(dashboardSettings(settings({ dashboard_host: '0.0.0.0', dashboard_token: 'x' }))?.host).toBe('0.0.0.0');
@@ -62,7 +62,13 @@ test('the dashboard is off with port 0, and beyond loopback only with a token', 
 test("the page's modules are what its entry imports, types stripped, and import no Node code", async () => {
   const modules = pageModules();
   expect([...modules.keys()].sort()).toEqual(
-    ['agent/events.ts', 'app/dashboard/public/app.ts', 'app/dashboard/public/protocol.ts', 'game/versions.ts', 'settings/schema.ts'].sort(),
+    [
+      'agent/events.ts',
+      'app/dashboard/public/app.ts',
+      'app/dashboard/public/protocol.ts',
+      'models/presets.ts',
+      'settings/schema.ts',
+    ].sort(),
   );
   for (const [file, code] of modules) {
     expect(code, file).not.toMatch(/from ['"]node:/);
@@ -81,7 +87,9 @@ test('without the token the WebSocket and the run records are refused; with it t
   expect(await refused.closed).toBe(CLOSE_BAD_TOKEN);
   expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json`)).status).toBe(401);
   expect((await fetch(`${dashboard.url}runs/crafting_a_1/result.json?token=wrong`)).status).toBe(401);
-  const records = await fetch(`${dashboard.url}runs/crafting_a_1/result.json`, { headers: { cookie: `mindcraft_token=${TOKEN}` } });
+  const records = await fetch(`${dashboard.url}runs/crafting_a_1/result.json`, {
+    headers: { cookie: `${tokenCookie(dashboard.port)}=${TOKEN}` },
+  });
   expect(await records.text()).toBe('{"success":true}');
   const listing = await fetch(`${dashboard.url}runs/crafting_a_1/?token=${TOKEN}`);
   expect(await listing.text()).toContain('result.json');
@@ -130,5 +138,54 @@ test("an evaluation's progress reaches the page as it changes; malformed request
   const replies = page.messages.filter((m) => m.type === 'reply');
   expect(replies[0]).toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/not understood/) });
   expect(replies[1]).toMatchObject({ id: 4, ok: false, error: expect.stringMatching(/no bots to control/) });
+  page.ws.close();
+});
+
+test("a graph strategy's run shows its strategy and its live graph", async () => {
+  const page = client(`?token=${TOKEN}`);
+  await waitUntil(() => page.messages.some((m) => m.type === 'hello'), 'hello');
+  board.plan([{ runId: 'crafting/d/dag/1', taskId: 'd', file: 'crafting.json', coordination: 'dag' }]);
+  board.started('crafting/d/dag/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+  const node = (id: string, status: 'success' | 'running', predecessors: string[]) => ({
+    id,
+    description: `node ${id}`,
+    status,
+    candidates: ['Andy'],
+    assigned: ['Andy'],
+    number: 1,
+    predecessors,
+  });
+  board.graph('crafting/d/dag/1', {
+    type: 'graph',
+    t: 0,
+    strategy: 'dag',
+    version: 4,
+    change: '1.2 to Andy (direct)',
+    nodes: [node('1.1', 'success', []), node('1.2', 'running', ['1.1'])],
+    edges: [
+      { from: '1.1', to: '1.2', origin: 'rule_added' },
+      { from: '1.2', to: '1.1', origin: 'rule_removed', removed: true },
+    ],
+  });
+  const latest = () => page.messages.filter((m) => m.type === 'campaign').at(-1);
+  const active = () => (latest()?.type === 'campaign' ? latest()!.campaign.active.find((a) => a.runId === 'crafting/d/dag/1') : undefined);
+  await waitUntil(() => active()?.graph?.version === 4, 'the graph arrives');
+  expect(active()).toMatchObject({
+    coordination: 'dag',
+    graph: {
+      change: '1.2 to Andy (direct)',
+      nodes: [
+        { id: '1.1', status: 'success', assigned: ['Andy'], predecessors: [] },
+        { id: '1.2', status: 'running', predecessors: ['1.1'] },
+      ],
+      edges: { rule_added: 1, rule_removed: 1 },
+    },
+  });
+  board.finished('crafting/d/dag/1', { success: true, score: 1, endReason: 'success' });
+  await waitUntil(
+    () => latest()?.type === 'campaign' && latest()!.campaign.finished.some((f) => f.runId === 'crafting/d/dag/1'),
+    'finished',
+  );
+  expect(latest()!.type === 'campaign' && latest()!.campaign.finished[0]).toMatchObject({ coordination: 'dag' });
   page.ws.close();
 });

@@ -4,12 +4,16 @@
  * The page's live fields follow the bot when it moves and when its inventory changes; a message
  * and a command sent from the page reach the bot and change the world; goal, stop, memory, stop
  * and restart, and the add-bot form work; bad input gets a clear error on the page and nothing
- * breaks. A screenshot is kept in test-results/dashboard.png.
+ * breaks. A page of another site (another port) in the same browser, which has the dashboard's
+ * cookie, cannot open its socket, and a rebound host name gets 403. A screenshot is kept in
+ * test-results/dashboard.png.
  *
  * Needs `chromium` on the PATH (`apt-get install chromium`; `.ci/run` installs it): without it
  * the tests are skipped, and the skip says so.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +23,7 @@ import type { Bot } from 'mineflayer';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { BotEventBus, type BotEvent } from '../../src/agent/events.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
+import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
@@ -52,6 +57,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // A name of "another site" that resolves to this machine: what DNS rebinding gives an attacker.
+  '--host-resolver-rules=MAP rebind.test 127.0.0.1',
 ];
 const SCREENSHOT = path.resolve('test-results/dashboard.png');
 
@@ -66,6 +73,8 @@ let dashboard: Dashboard;
 let steve: Bot;
 let browser: Browser;
 let page: Page;
+/** An evaluation's progress beside the bots (its runs are reported by the tests). */
+const board = new CampaignBoard('coordination strategies');
 
 const andy = () => running.agents.find((a) => a.name === 'Andy')!;
 const card = (name: string) => page.locator(`[data-bot=${name}]`);
@@ -123,7 +132,7 @@ describe.skipIf(!CHROMIUM)(
         dashboard_port: 0,
       });
       running = await startAgents({ settings, profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, bus });
-      dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true });
+      dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true, campaign: board });
       steve = await connectBot(server, 'Steve');
       steve.on('whisper', (from, text) => {
         whispers.push(`${from}: ${text}`);
@@ -160,6 +169,40 @@ describe.skipIf(!CHROMIUM)(
       expect(before).not.toBe(`${x + 3.5}, ${y}, ${z + 0.5}`);
       await give(server, andy().bot, 'oak_log', 3);
       await shows(() => card('Andy').locator('[data-item=oak_log]').textContent(), 'oak_log × 3');
+    });
+
+    test("a running graph strategy's run shows its strategy and its graph as a tree, changing as it changes", async () => {
+      board.plan([{ runId: 'c/cake/dag/1', taskId: 'cake', file: 'c.json', coordination: 'dag' }]);
+      board.started('c/cake/dag/1', { agents: ['Andy', 'Jill'], timeoutS: 300 });
+      const node = (id: string, status: 'unknown' | 'running' | 'success', predecessors: string[], assigned: string[] = []) => ({
+        id,
+        description: `subtask ${id}`,
+        status,
+        candidates: ['Andy', 'Jill'],
+        assigned,
+        number: 1,
+        predecessors,
+      });
+      const graph = (version: number, status: 'running' | 'success') => ({
+        type: 'graph' as const,
+        t: 0,
+        strategy: 'dag',
+        version,
+        change: `1.1 ${status}`,
+        nodes: [node('1.1', status, [], ['Jill']), node('1.2', 'unknown', ['1.1'])],
+        edges: [{ from: '1.1', to: '1.2', origin: 'rule_added' as const }],
+      });
+      board.graph('c/cake/dag/1', graph(3, 'running'));
+      const live = page.locator('[data-graph="c/cake/dag/1"]');
+      await shows(() => page.locator('[data-run="c/cake/dag/1"] [data-field=coordination]').textContent(), 'dag');
+      await shows(() => live.locator('h4').textContent(), 'cake: graph v3 · edges 1 rule_added');
+      // 1.2 waits on 1.1: it is drawn under it.
+      await shows(() => live.locator('li[data-node="1.1"] li[data-node="1.2"]').count(), 1);
+      await shows(() => live.locator('li[data-node="1.1"]').getAttribute('class'), 'node running');
+      board.graph('c/cake/dag/1', graph(4, 'success'));
+      await shows(() => live.locator('li[data-node="1.1"]').getAttribute('class'), 'node success');
+      board.finished('c/cake/dag/1', { success: true, score: 1, endReason: 'success' });
+      await shows(() => live.count(), 0);
     });
 
     test('a message from the page reaches the bot as a whisper of the named player, and its reply is in the log', async () => {
@@ -279,6 +322,39 @@ describe.skipIf(!CHROMIUM)(
       await page.frameLocator('iframe.viewer').locator('canvas').waitFor({ timeout: 30_000 });
       await card('Andy').locator('button[data-action=viewer]').click();
       await shows(() => card('Andy').locator('iframe.viewer').count(), 0);
+    });
+
+    test("another site's page in the same browser cannot drive the dashboard; a rebound host name is refused", async () => {
+      // The attacker's page: another origin (another port), served to the browser that holds the dashboard's cookie.
+      const script = `
+        const ws = new WebSocket('ws://127.0.0.1:${dashboard.port}/ws');
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'command', bot: 'Andy', from: 'Steve', text: '!stats' }));
+        ws.onmessage = (e) => { document.title = 'got ' + String(e.data).slice(0, 20); };
+        ws.onclose = (e) => { document.title = document.title || 'closed ' + e.code; };
+      `;
+      const evil = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title></title><script>${script}</script>`);
+      });
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', () => resolve()));
+      const before = events.filter((e) => e.type === 'command').length;
+      const other = await browser.newPage();
+      try {
+        // The browser does hold the dashboard's cookie (SameSite does not tell ports apart).
+        expect((await page.context().cookies(dashboard.url)).map((c) => c.name)).toContain(`mindcraft_token_${dashboard.port}`);
+        await other.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+        await shows(() => other.title(), /^closed /);
+        expect(await other.title()).toBe('closed 1006'); // refused at the upgrade (403): never opened
+        const rebound = await other.goto(`http://rebind.test:${dashboard.port}/`);
+        expect(rebound?.status()).toBe(403);
+        expect(await other.locator('body').textContent()).toMatch(/Host rebind\.test:\d+ is not this dashboard's address/);
+      } finally {
+        await other.close();
+        await new Promise((resolve) => evil.close(resolve));
+      }
+      // Nothing ran: the page's own socket still works and the command never reached Andy.
+      expect(events.filter((e) => e.type === 'command').length).toBe(before);
+      await shows(() => page.locator('[data-role=connection]').textContent(), 'open');
     });
 
     test('a bot added from the form joins; a bot stopped from the page leaves and restarts', async () => {

@@ -246,4 +246,42 @@ describe("CausalMACE's workers", () => {
     g.finish('1.e', 'success');
     expect(w.next('Alice')).toEqual({ kind: 'done' });
   });
+
+  test('an agent takes only subtasks listing it; a blocked agent takes a ready path with preferReady', () => {
+    // Alice builds level 0 and, after Bob's level 0, level 1; Bob's level 0 needs Alice's
+    // hand-over g, which needs Carol's planks x.
+    const g = new TaskGraph({ agents });
+    g.addRound([
+      { id: 'a0', description: 'Alice: level 0', candidates: ['Alice'] },
+      { id: 'x', description: 'Carol: planks to Alice', candidates: ['Carol'] },
+      { id: 'g', description: 'Alice: planks to Bob', candidates: ['Alice'], requires: ['x'] },
+      { id: 'b0', description: 'Bob: level 0', candidates: ['Bob'], requires: ['g'] },
+      { id: 'a1', description: 'Alice: level 1', candidates: ['Alice'], requires: ['a0', 'b0'] },
+    ]);
+    const w = new PathWorkers(g, enumeratePaths(g).paths);
+    expect(w.paths).toEqual([
+      ['1.a0', '1.a1'],
+      ['1.x', '1.g', '1.b0', '1.a1'],
+    ]);
+    // Path 1 starts with Carol's x: Alice takes path 0, Bob has nothing he may do yet.
+    expect(w.next('Alice')).toEqual({ kind: 'run', node: '1.a0', path: 0 });
+    expect(w.next('Carol')).toEqual({ kind: 'run', node: '1.x', path: 1 });
+    expect(w.next('Bob')).toEqual({ kind: 'idle', on: ['1.b0'] });
+    g.finish('1.a0', 'success');
+    g.finish('1.x', 'success');
+    // By the paper's rule Alice waits on a1, which waits on her own hand-over g: for ever.
+    expect(w.next('Alice')).toEqual({ kind: 'wait', node: '1.a1', path: 0, on: ['1.b0'] });
+    expect(w.next('Alice', { preferReady: true })).toEqual({ kind: 'run', node: '1.g', path: 1 });
+    // g is Alice's: Carol leaves path 1 and has nothing left.
+    expect(w.next('Carol', { preferReady: true })).toEqual({ kind: 'done' });
+    g.finish('1.g', 'success');
+    expect(w.next('Bob', { preferReady: true })).toEqual({ kind: 'run', node: '1.b0', path: 1 });
+    // b0 is Bob's: Alice goes back to a1 and waits for it.
+    expect(w.next('Alice', { preferReady: true })).toEqual({ kind: 'wait', node: '1.a1', path: 0, on: ['1.b0'] });
+    g.finish('1.b0', 'success');
+    expect(w.next('Alice', { preferReady: true })).toEqual({ kind: 'run', node: '1.a1', path: 0 });
+    expect(g.node('1.a1')!.assigned).toEqual(['Alice']);
+    // Never a subtask of another's: Bob and Carol are done.
+    expect([w.next('Bob'), w.next('Carol')]).toEqual([{ kind: 'done' }, { kind: 'done' }]);
+  });
 });

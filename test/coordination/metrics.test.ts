@@ -14,7 +14,9 @@ import {
   planningIterations,
   runMetrics,
   tokenCost,
+  resultMetrics,
 } from '../../src/coordination/metrics.ts';
+import { RunRecorder, runMetricsSchema, type RequestEvent } from '../../src/tasks/eval/records.ts';
 
 describe('active time from command intervals', () => {
   test('overlapping and touching intervals are merged', () => {
@@ -137,4 +139,98 @@ test('every metric of one run from its records', () => {
   expect(m.balanceBS).toBeCloseTo(1 - 15 / 270, 12);
   // 1000 tokens / 2 actions = 500; / (50 + 1 + 2).
   expect(m.tokenCost).toBeCloseTo(500 / 53, 12);
+});
+
+test("a run's recorder gathers what its result metrics need: roles apart from the agents' own calls, and the last graph", () => {
+  const recorder = new RunRecorder({ Alice: 'fake/m', Bob: 'fake/m' });
+  const request = (agent: string, purpose: RequestEvent['purpose'], output: number): RequestEvent => ({
+    type: 'request',
+    t: 0,
+    agent,
+    model: 'fake/m',
+    purpose,
+    system: '',
+    turns: [],
+    usage: { input: 100, cached: 0, cacheWrite: 0, output },
+    ms: 5,
+  });
+  // The planner's calls run on agent 0's model: they count by role, not as Alice's own.
+  recorder.emit(request('Alice', 'decompose', 40));
+  recorder.emit(request('Alice', 'reflect', 10));
+  recorder.emit(request('Alice', 'conversing', 20));
+  recorder.emit(request('Alice', 'conversing', 20));
+  recorder.emit(request('Bob', 'conversing', 30));
+  recorder.emit(request('Bob', 'memory', 5));
+  recorder.emit({
+    type: 'command',
+    t: 1_000,
+    agent: 'Alice',
+    command: '!craftRecipe("stick", 1)',
+    kind: 'action',
+    ok: true,
+    output: '',
+    ms: 3_000,
+  });
+  recorder.emit({
+    type: 'command',
+    t: 2_000,
+    agent: 'Bob',
+    command: '!givePlayer("Alice", "stick", 1)',
+    kind: 'action',
+    ok: true,
+    output: '',
+    ms: 1_000,
+  });
+  recorder.emit({ type: 'message', t: 3_000, agent: 'Bob', direction: 'sent', peer: 'Alice', channel: 'bot', text: 'hi' });
+  recorder.emit({ type: 'message', t: 3_000, agent: 'Alice', direction: 'received', peer: 'Bob', channel: 'bot', text: 'hi' });
+  const node = (id: string, status: 'success' | 'failure', assigned: string[]) => ({
+    id,
+    description: id,
+    status,
+    candidates: assigned,
+    assigned,
+    number: 1,
+    predecessors: [],
+  });
+  recorder.emit({
+    type: 'graph',
+    t: 4_000,
+    strategy: 'dag',
+    version: 7,
+    change: '1.2 success',
+    nodes: [node('1.1', 'success', ['Bob']), node('1.2', 'success', ['Alice']), node('1.3', 'failure', ['Alice'])],
+    edges: [
+      { from: '1.1', to: '1.2', origin: 'rule_added' },
+      { from: '1.1', to: '1.3', origin: 'rule_removed', removed: true },
+    ],
+  });
+  const m = resultMetrics(recorder.metricsInput(), {
+    score: 1,
+    wallMs: 60_000,
+    agents: ['Alice', 'Bob'],
+    limitMs: 120_000,
+    coordination: 'dag',
+    ruleChecks: true,
+  });
+  expect(m.tokensByRole).toEqual({
+    decompose: { calls: 1, input: 100, output: 40 },
+    reflect: { calls: 1, input: 100, output: 10 },
+    act: { calls: 4, input: 400, output: 75 },
+  });
+  expect(m.tokensByAgent).toEqual({ Alice: { calls: 2, input: 200, output: 40 }, Bob: { calls: 2, input: 200, output: 35 } });
+  expect(m.outputTokens).toBe(125);
+  expect(m.modelCalls).toBe(6);
+  expect(m.planning).toEqual({ perAgent: { Alice: 2, Bob: 1 }, mean: 1.5 });
+  expect(m.messages).toBe(1);
+  expect(m.activeMs).toEqual({ Alice: 3_000, Bob: 1_000 });
+  expect(m.actions).toBe(2);
+  expect(m.graph).toEqual({
+    rule_checked_edges: true,
+    nodes: { success: 2, failure: 1 },
+    edges: { rule_added: 1, rule_removed: 1 },
+    versions: 7,
+    executions: { Alice: 2, Bob: 1 },
+  });
+  // The record's schema takes it as it is.
+  expect(runMetricsSchema.parse(m)).toEqual(m);
 });

@@ -229,11 +229,14 @@ describe('reflect', () => {
 describe('summarise', () => {
   test('a JSON summary, or plain prose taken as the summary; both count as summarise', async () => {
     const stats = new RoleStats();
+    const model = FakeModel.script(['{"summary": "I collected 3 oak_log."}']);
     const a = await callRole(
       agentSummaryRole,
       { name: 'Alice', summary: '', actions: ['!collectBlocks("oak_log", 3): got 3'] },
-      { model: FakeModel.script(['{"summary": "I collected 3 oak_log."}']), stats },
+      { model, stats },
     );
+    // The request says what it is for: run records count tokens by role from it.
+    expect(model.requests[0]!.purpose).toBe('summarise');
     const e = await callRole(
       environmentSummaryRole,
       { task: 'cake', observations: { Alice: 'chest at (1, -60, 1)', Bob: 'cows near (5, -60, 5)' } },

@@ -103,6 +103,34 @@ describe('an evaluation with the oracle', () => {
     expect((await exportSft(out, { minScore: 1.5 })).examples).toHaveLength(0);
   }, 180_000);
 
+  test('--coordination chat,dag: a run per strategy with its own id, metrics and drawn graph; --resume finds both', async () => {
+    const out = path.join(dir, 'strategies');
+    const more = { ids: 'firework', coordinations: ['chat', 'dag'] as const, maxTimeoutS: 90 };
+    const evaluation = await evaluate(options(out, { ...more, coordinations: [...more.coordinations] }));
+    expect(evaluation).toMatchObject({ planned: 2, made: 2 });
+    const results = parseResults(await readFile(evaluation.files.results, 'utf8'));
+    const key = 'minecollab/crafting_2_agents/multiagent_crafting_firework_rocket_partial_plan__depth_0';
+    expect(results.map((r) => [r.run_id, r.coordination]).sort()).toEqual([
+      [`${key}/1`, 'chat'],
+      [`${key}/dag/1`, 'dag'],
+    ]);
+    for (const r of results) expect(r.metrics).toMatchObject({ completion: r.score, actions: expect.any(Number) });
+    const dag = results.find((r) => r.coordination === 'dag')!;
+    expect(dag.metrics!.graph).toMatchObject({ rule_checked_edges: true });
+    expect(evaluation.rows.filter((r) => r.dimension === 'coordination').map((r) => [r.group, r.runs])).toEqual([
+      ['chat', 1],
+      ['dag', 1],
+    ]);
+    const html = await readFile(evaluation.files.report, 'utf8');
+    const graphs = html.slice(html.indexOf('<h2>Task graphs</h2>'), html.indexOf('<h2>Summary</h2>'));
+    expect(graphs.match(/<svg /g)).toHaveLength(1);
+    expect(await readdir(path.join(out, 'runs'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/__dag__1$/), expect.stringMatching(/depth_0__1$/)]),
+    );
+    const again = await evaluate(options(out, { ...more, coordinations: [...more.coordinations], resume: true }));
+    expect(again).toMatchObject({ planned: 2, skipped: 2, made: 0 });
+  }, 180_000);
+
   test('an interrupted evaluation keeps its finished runs; --resume makes only the rest; without it the folder is refused', async () => {
     const out = path.join(dir, 'resume');
     const stop = new AbortController();
@@ -201,7 +229,19 @@ describe('the command line', () => {
     const missing = await cli(['eval', path.join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such task file or folder/);
-    for (const r of [noKey, bare, invalid, missing]) expect(r.stderr).not.toMatch(/Embedded Minecraft|joined as/);
+    const strategy = await cli(['eval', TASKS, '--coordination', 'chat,tree']);
+    expect(strategy.code).toBe(2);
+    expect(strategy.stderr).toMatch(/--coordination: "tree" is not a strategy; use chat, dag, causal/);
+    const two = await cli([
+      'task',
+      TASKS,
+      'multiagent_crafting_compass_partial_plan_requires_ctable__depth_0',
+      '--coordination',
+      'dag,causal',
+    ]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/task plays one strategy/);
+    for (const r of [noKey, bare, invalid, missing, strategy, two]) expect(r.stderr).not.toMatch(/Embedded Minecraft|joined as/);
     expect(await stat(path.join(dir, 'cli-nokey')).catch(() => undefined)).toBeUndefined();
   }, 60_000);
 

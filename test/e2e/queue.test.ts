@@ -5,14 +5,17 @@
  * by the other worker after the stall timeout), a killed coordinator re-attaches with `--resume`,
  * every run completes exactly once and the summary is the one of the local evaluation's functions;
  * a run out of attempts is recorded as failed with the reason; a worker stopped with Ctrl-C twice
- * hands its run back without using an attempt; submitting a campaign again adds no job.
+ * hands its run back without using an attempt; submitting a campaign again adds no job. Hand-made
+ * hostile jobs (settings a job may not carry, a file as `base_profile`, a model at another
+ * address with a key variable, `..` in campaign and run ids, a deeply nested task) are failed by
+ * the worker with the reason, and nothing is written outside its output folder.
  *
  * Without `redis-server` (`apt-get install redis-server`; `.ci/run` installs it) the file is
  * skipped with one line saying so.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +23,20 @@ import { fileURLToPath } from 'node:url';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { evaluateOnQueue, type QueueEvaluateOptions } from '../../src/app/queue/coordinator.ts';
-import { campaignId, jobId, modelKey, QUEUE_NAME, redactedUrl, redisConnection } from '../../src/app/queue/jobs.ts';
+import {
+  campaignId,
+  JOB_FORMAT,
+  jobId,
+  jobSettings,
+  modelKey,
+  plannedRun,
+  QUEUE_NAME,
+  redactedUrl,
+  redisConnection,
+  type RunJobData,
+} from '../../src/app/queue/jobs.ts';
+import { loadTaskFile } from '../../src/tasks/loader.ts';
+import { startFakeProvider } from '../helpers/fake-providers.ts';
 import { ConfigError, profileSchema } from '../../src/settings/index.ts';
 import { parseResults } from '../../src/tasks/eval/records.ts';
 import { summarise, summaryCsv } from '../../src/tasks/eval/summary.ts';
@@ -134,7 +150,8 @@ function cli(args: string[]): Cli {
   };
 }
 
-const worker = (...more: string[]) => cli(['worker', '--queue', url, ...WORKER_FLAGS, ...more]);
+/** A worker whose output folder is the test's folder (a campaign's runs land in `<dir>/<campaign>/`). */
+const worker = (...more: string[]) => cli(['worker', '--queue', url, '--out', dir, ...WORKER_FLAGS, ...more]);
 
 /** Ends a child process that may still run (SIGKILL), and waits for it. */
 async function end(p: Cli | undefined): Promise<void> {
@@ -153,6 +170,8 @@ describe('job ids and queue URLs', () => {
   test("a job id is campaign, run and model; the campaign is the --out folder's name; URLs are checked and printed without passwords", () => {
     expect(campaignId('/x/evals/sonnet/')).toBe('sonnet');
     expect(campaignId('/x/evals/sonnet', 'exp-1')).toBe('exp-1');
+    expect(() => campaignId('/x/evals/sonnet', '../../etc')).toThrow(/not a campaign name/);
+    expect(() => campaignId('/x/my evals/')).toThrow(/pass --campaign NAME/);
     const profiles = [
       profileSchema.parse({ name: 'Andy' }),
       profileSchema.parse({ name: 'Jill' }),
@@ -165,6 +184,19 @@ describe('job ids and queue URLs', () => {
     expect(() => redisConnection('localhost:6379')).toThrow(ConfigError);
     expect(() => redisConnection('redis://h:6379/x')).toThrow(/database .* must be a number/);
     expect(redactedUrl('redis://:secret@h:6379/0')).toBe('redis://:***@h:6379/0');
+  });
+
+  test("a job carries its run's coordination; a job without one plays the settings' strategy", () => {
+    const job = (extra: Partial<RunJobData>) =>
+      ({ runId: 'tasks/t1/dag/1', episode: 1, task: {}, settings: { coordination: 'chat' }, ...extra }) as unknown as RunJobData;
+    expect(plannedRun(job({ coordination: 'dag' }))).toMatchObject({
+      runId: 'tasks/t1/dag/1',
+      coordination: 'dag',
+      folder: 'tasks__t1__dag__1',
+    });
+    expect(plannedRun(job({})).coordination).toBe('chat');
+    // The strategies of one task are different jobs.
+    expect(jobId('c', 'tasks/t1/dag/1', 'oracle')).not.toBe(jobId('c', 'tasks/t1/1', 'oracle'));
   });
 });
 
@@ -230,7 +262,7 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       expect(await readFile(path.join(out, 'summary.csv'), 'utf8')).toBe(summaryCsv(rows));
       const html = await readFile(path.join(out, 'report.html'), 'utf8');
       for (const r of recorded) expect(html).toContain(r.run_id);
-      // The run folders are in the campaign's --out (same machine here: the worker's default).
+      // The run folders are in the campaign's --out: the workers' output folder holds the campaign's folder.
       const runs = await readdir(path.join(out, 'runs'));
       expect(runs).toHaveLength(4);
       for (const run of runs)
@@ -343,4 +375,91 @@ describe.skipIf(!hasRedis)('an evaluation on a Redis queue', () => {
       await queue.close();
     }
   }, 30_000);
+});
+
+describe.skipIf(!hasRedis)('hostile jobs', () => {
+  test('a worker fails hand-made hostile jobs with the reason, runs none of them, and writes nothing outside its output folder', async (ctx) => {
+    if (unavailable) return ctx.skip();
+    // A database of its own: a worker another test left running cannot take these jobs.
+    const own = url.replace(/\/0$/, '/1');
+    const queue = new Queue(QUEUE_NAME, { connection: redisConnection(own) });
+    await queue.obliterate({ force: true });
+    const attacker = await startFakeProvider('openai');
+    attacker.setHandler(() => 'stolen');
+    const outside = path.join(dir, 'outside');
+    const workerOut = path.join(dir, 'worker-out');
+    await mkdir(outside, { recursive: true });
+    let w: Cli | undefined;
+    try {
+      const [task] = (await loadTaskFile(TASKS)).values();
+      const profiles = ['Andy', 'Jill'].map((name) => profileSchema.parse({ name }));
+      const good: RunJobData = {
+        format: JOB_FORMAT,
+        campaign: 'hostile',
+        runId: 'minecollab/crafting_2_agents/t/1',
+        episode: 1,
+        task: task!,
+        profiles,
+        settings: jobSettings(testSettings()),
+        attempts: 1,
+      };
+      const deep: unknown[] = [];
+      let level = deep;
+      for (let i = 0; i < 1_000; i++) level.push((level = [])); // as deep as BullMQ's own JSON.stringify goes here
+      const hostile: Record<string, unknown> = {
+        insecure: { ...good, settings: { ...good.settings, allow_insecure_coding: true, code_timeout_s: 1e9 } },
+        baseProfile: { ...good, settings: { ...good.settings, base_profile: '/etc/passwd' } },
+        botKey: { ...good, settings: { ...good.settings, bot_key: 'a key of the attacker' } },
+        keyToAttacker: {
+          ...good,
+          profiles: [
+            profileSchema.parse({ name: 'Andy', model: { model: 'openai/gpt-test', url: attacker.url, apiKeyEnv: 'OPENAI_API_KEY' } }),
+            profiles[1],
+          ],
+        },
+        modelToAttacker: { ...good, model: { model: 'openai/gpt-test', url: attacker.url } },
+        campaignDots: { ...good, campaign: '..' },
+        campaignPath: { ...good, campaign: '../outside' },
+        runIdPath: { ...good, runId: 'x/../../../outside/1' },
+        out: { ...good, out: outside },
+        deepTask: { ...good, task: { ...task!, initial_inventory: deep } },
+      };
+      for (const [name, data] of Object.entries(hostile)) await queue.add('run', data, { jobId: `hostile|${name}` });
+      await queue.add('run', good, { jobId: 'hostile|good' });
+      w = cli(['worker', '--queue', own, '--out', workerOut, ...WORKER_FLAGS]);
+      await waitUntil(
+        async () => (await queue.getJobCounts('failed')).failed === Object.keys(hostile).length,
+        'the worker fails every hostile job',
+        30_000,
+      );
+      // The hand-made job that only carries what a run needs is played, its files in the worker's folder.
+      await waitUntil(async () => (await queue.getJobCounts('completed')).completed === 1, 'the good job is played', 40_000);
+      expect((await queue.getJob('hostile|good'))!.returnvalue).toMatchObject({ run_id: good.runId, end_reason: 'success' });
+      expect(await readdir(path.join(workerOut, 'hostile', 'runs'))).toEqual(['minecollab__crafting_2_agents__t__1']);
+      const reason = async (name: string) => (await queue.getJob(`hostile|${name}`))!.failedReason;
+      expect(await reason('insecure')).toMatch(
+        /settings: .*allow_insecure_coding, code_timeout_s may not come from a job \(the worker's own settings apply\)/,
+      );
+      expect(await reason('baseProfile')).toMatch(/base_profile may not come from a job/);
+      expect(await reason('baseProfile')).not.toMatch(/root:/); // nothing of the file is read, nothing echoed
+      expect(await reason('botKey')).toMatch(/bot_key may not come from a job/);
+      expect(await reason('keyToAttacker')).toMatch(/profiles\.0\.model set url or apiKeyEnv: .*only with --job-models/);
+      expect(await reason('modelToAttacker')).toMatch(/the job's model set url or apiKeyEnv/);
+      expect(await reason('campaignDots')).toMatch(/campaign: letters, digits/);
+      expect(await reason('campaignPath')).toMatch(/campaign: letters, digits/);
+      expect(await reason('runIdPath')).toMatch(/runId: parts of letters/);
+      expect(await reason('out')).toMatch(/out may not come from a job/);
+      expect(await reason('deepTask')).toMatch(/nested more than 32 levels deep/);
+      expect(attacker.requests).toEqual([]);
+      expect(await readdir(outside)).toEqual([]);
+      expect(await readdir(dir)).not.toContain('hostile');
+      expect(await readdir(workerOut)).toEqual(['hostile']);
+      expect(w.stderr()).toMatch(/failed: not a run job of this version/);
+    } finally {
+      await end(w);
+      await attacker.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  }, 60_000);
 });

@@ -257,8 +257,10 @@ export interface FakeProviderServer {
   readonly apiKey: string | null;
   /** Environment with the expected key under ANTHROPIC_API_KEY, OPENAI_API_KEY and OPENROUTER_API_KEY. */
   readonly env: NodeJS.ProcessEnv;
-  /** Every request received, in order (including failed ones). */
+  /** Every request received, in order (including failed ones), but HEADs. */
   readonly requests: RecordedRequest[];
+  /** HEAD requests received, in order: a model's warm-up opening its connection (no model call). */
+  readonly heads: RecordedRequest[];
   /** Errors thrown by the handler, in order. */
   readonly handlerErrors: unknown[];
   /** Model spec for this server: `{ model: '<prefix>/<model>', url }`; prefix defaults to the protocol's. */
@@ -499,6 +501,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
   let handler = options.handler;
   const apiKey = options.apiKey === undefined ? 'test-key' : options.apiKey;
   const requests: RecordedRequest[] = [];
+  const heads: RecordedRequest[] = [];
   const handlerErrors: unknown[] = [];
   const chatPath = protocol === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
   const waiters = new Set<() => void>();
@@ -515,6 +518,12 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
       body = undefined;
     }
     const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method === 'HEAD') {
+      // A warm-up's connection, not a call: kept apart so that request counts stay model calls.
+      heads.push({ method: 'HEAD', path, headers: req.headers, body: undefined, call: undefined, receivedAt: Date.now() });
+      res.writeHead(404).end();
+      return;
+    }
     const isChat = req.method === 'POST' && path === chatPath;
     const record: RecordedRequest = {
       method: req.method ?? '',
@@ -587,6 +596,7 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
     apiKey,
     env: { ANTHROPIC_API_KEY: key, OPENAI_API_KEY: key, OPENROUTER_API_KEY: key },
     requests,
+    heads,
     handlerErrors,
     spec(model = 'fake-model', prefix = protocol) {
       return { model: `${prefix}/${model}`, url };

@@ -21,12 +21,13 @@ const LOG_TAIL = 300;
 
 /**
  * Plays `task` with oracle agents, its timeout capped at {@link MAX_TIMEOUT_S}; `onReady` runs once
- * the world is set up, before play. A run that does not succeed prints the tail of its log.
+ * the world is set up, before play; `extra.coordination` picks the strategy (default `chat`), and
+ * `extra.folder` keeps the run's records. A run that does not succeed prints the tail of its log.
  */
 export async function play(
   task: LoadedTask,
   onReady?: (ready: TaskReady) => void | Promise<void>,
-  extra: Pick<TaskRunOptions, 'commands'> = {},
+  extra: Pick<TaskRunOptions, 'commands' | 'coordination' | 'folder' | 'onEvent'> = {},
 ) {
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);
   let oracles: OracleModel[] = [];

@@ -7,6 +7,7 @@ import { giveItems } from '../../src/server/services/inventory.ts';
 import { TEST_VERSION } from './version.ts';
 import { waitUntil } from './wait.ts';
 import { itemByName } from '../../src/game/data.ts';
+import { versionFixes } from '../../src/upstream/index.ts';
 
 export { waitUntil, type WaitOptions } from './wait.ts';
 
@@ -24,6 +25,7 @@ export async function connectBot(server: EmbeddedServer, username: string, timeo
     version: server.version,
     auth: 'offline',
   });
+  bot.loadPlugin(versionFixes);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
     bot.once('spawn', () => {

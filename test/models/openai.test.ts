@@ -66,8 +66,8 @@ describe('openai-compatible: wire format', () => {
   test('a key set in apiKeyEnv is used instead of the default variable', async () => {
     fake.enqueue('custom key ok');
     const model = createModel(
-      { model: 'openai/gpt-test', url: fake.url, apiKeyEnv: 'MY_PROXY_KEY' },
-      { env: { MY_PROXY_KEY: 'sk-openai-test' } },
+      { model: 'openai/gpt-test', url: fake.url, apiKeyEnv: 'MY_PROXY_API_KEY' },
+      { env: { MY_PROXY_API_KEY: 'sk-openai-test' } },
     );
     await expect(model.complete({ system: 's', turns: [] })).resolves.toBe('custom key ok');
     expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-openai-test');

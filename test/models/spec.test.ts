@@ -9,6 +9,8 @@ import {
   PROVIDER_PREFIXES,
 } from '../../src/models/index.ts';
 import { providerForBareName, suggestModelIds } from '../../src/models/spec.ts';
+import { isAllowedKeyEnv, PRESETS } from '../../src/models/presets.ts';
+import { profileSchema } from '../../src/settings/index.ts';
 
 function thrown(fn: () => unknown): ModelError {
   try {
@@ -72,11 +74,28 @@ describe('parseModelSpec', () => {
       model: 'ollama/llama3',
       url: 'http://10.0.0.5:11434/v1/',
       params: { temperature: 0 },
-      apiKeyEnv: 'OLLAMA_KEY',
+      apiKeyEnv: 'OLLAMA_API_KEY',
     });
     expect(r.baseURL).toBe('http://10.0.0.5:11434/v1');
     expect(r.params).toEqual({ temperature: 0 });
-    expect(r).toMatchObject({ keyEnv: 'OLLAMA_KEY', keyRequired: true });
+    expect(r).toMatchObject({ keyEnv: 'OLLAMA_API_KEY', keyRequired: true });
+  });
+
+  test('apiKeyEnv names only a provider key variable or one ending in _API_KEY, in specs, profiles and settings alike', () => {
+    for (const preset of Object.values(PRESETS) as { keyEnv?: string; altKeyEnvs?: readonly string[] }[])
+      for (const name of [preset.keyEnv, ...(preset.altKeyEnvs ?? [])]) if (name) expect(isAllowedKeyEnv(name), name).toBe(true);
+    expect(isAllowedKeyEnv('HF_TOKEN')).toBe(true);
+    expect(isAllowedKeyEnv('MY_PROXY_API_KEY')).toBe(true);
+    for (const name of ['HOME', 'PATH', 'AWS_SECRET_ACCESS_KEY', 'REDIS_PASSWORD', 'OPENAI_API_KEY_FILE', 'api_key', 'X_API_KEY_2'])
+      expect(isAllowedKeyEnv(name), name).toBe(false);
+    expect(() => parseModelSpec({ model: 'openai/gpt-4o', url: 'http://evil.example/v1', apiKeyEnv: 'HOME' })).toThrow(
+      /apiKeyEnv must name a provider key variable .* or a variable ending in _API_KEY/,
+    );
+    expect(profileSchema.safeParse({ name: 'Andy', model: { model: 'openai/gpt-4o', apiKeyEnv: 'HOME' } }).success).toBe(false);
+    expect(profileSchema.safeParse({ name: 'Andy', embedding: { api: 'openai', apiKeyEnv: 'HOME' } }).success).toBe(false);
+    expect(profileSchema.safeParse({ name: 'Andy', code_model: { model: 'openai/gpt-4o', apiKeyEnv: 'ANTHROPIC_API_KEY' } }).success).toBe(
+      true,
+    );
   });
 
   test('bare names resolve by anchored rules, as MINDcraft users write them (documented in BARE_MODEL_RULES)', () => {
@@ -201,7 +220,7 @@ describe('apiKeyStatus / createModel key handling', () => {
     expect(apiKeyStatus('anthropic/claude-x', { ANTHROPIC_API_KEY: 'k' })).toMatchObject({ usable: true, provider: 'anthropic' });
     expect(apiKeyStatus('openrouter/a/b', { OPENAI_API_KEY: 'k' }).usable).toBe(false);
     expect(apiKeyStatus('ollama/llama3', {})).toMatchObject({ usable: true, keyRequired: false });
-    expect(apiKeyStatus({ model: 'vllm/m', apiKeyEnv: 'VLLM_KEY' }, {}).usable).toBe(false);
+    expect(apiKeyStatus({ model: 'vllm/m', apiKeyEnv: 'VLLM_API_KEY' }, {}).usable).toBe(false);
     expect(apiKeyStatus('groq/llama-3.3-70b', { GROQ_API_KEY: 'k' }).usable).toBe(true); // the vendor's own spelling too
     expect(apiKeyStatus('azure/gpt-4o', { AZURE_OPENAI_API_KEY: 'k' })).toMatchObject({
       usable: false,

@@ -42,6 +42,31 @@ export interface SimAgent {
   position?: { x: number; y: number; z: number };
 }
 
+/** The superflat world of crafting and construction tasks, as the stand-in's agents see it. */
+export const FLAT_WORLD: SimWorld = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
+
+/** The cooking world (src/tasks/worlds.ts) as the stand-in's agents see it: its blocks, its animals, its supplies. */
+export const COOKING_WORLD: SimWorld = {
+  blocks: [
+    'grass_block',
+    'wheat',
+    'carrots',
+    'potatoes',
+    'beetroots',
+    'sugar_cane',
+    'red_mushroom',
+    'brown_mushroom',
+    'crafting_table',
+    'furnace',
+    'smoker',
+    'oak_planks',
+    'farmland',
+    'water',
+  ],
+  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
+  supplies: COOKING_SUPPLIES,
+};
+
 export interface SimWorld {
   /** Block names in sight of every agent. */
   blocks: string[];

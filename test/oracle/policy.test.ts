@@ -37,33 +37,10 @@ import {
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
-import { LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
-import { COOKING_SUPPLIES } from '../../src/tasks/cooking.ts';
+import { COOKING_WORLD as COOKING, FLAT_WORLD as FLAT, LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
-const FLAT = { blocks: ['grass_block', 'dirt', 'bedrock'], mobs: [] };
-const COOKING = {
-  blocks: [
-    'grass_block',
-    'wheat',
-    'carrots',
-    'potatoes',
-    'beetroots',
-    'sugar_cane',
-    'red_mushroom',
-    'brown_mushroom',
-    'crafting_table',
-    'furnace',
-    'smoker',
-    'oak_planks',
-    'farmland',
-    'water',
-  ],
-  mobs: ['cow', 'pig', 'chicken', 'sheep', 'rabbit', 'llama', 'mooshroom'],
-  supplies: COOKING_SUPPLIES,
-};
-
 function membersOf(task: Task): Member[] {
   return Array.from({ length: task.agent_count }, (_, i) => {
     const blocked = task.blocked_actions?.[String(i)] ?? [];

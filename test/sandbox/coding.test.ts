@@ -51,7 +51,13 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     );
     const { skills, log } = skillsWithLog();
     const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
-    const result = await writeAndRunCode({ model, task: 'collect 3 oak logs and tell me', skillsDoc: SKILLS_DOC, skills, timeoutMs: 5000 });
+    const result = await writeAndRunCode({
+      model,
+      task: 'collect 3 oak logs and tell me',
+      skillsDoc: SKILLS_DOC,
+      skills,
+      timeoutMs: 60_000,
+    });
 
     expect(result.ok).toBe(true);
     expect(result.value).toBe('collected 3 oak_log');
@@ -87,13 +93,39 @@ describe.each(['anthropic', 'openai'] as const)('writeAndRunCode via %s', (proto
     expect(log).toEqual([]);
   });
 
-  test('a timeout is fed back as an error', async () => {
-    fake.enqueue('```js\nwhile (true) {}\n```', '```js\nreturn "ok";\n```');
+  test('a run that timed out is not tried again: the model is not asked for another', async () => {
+    // One reply only: asking again would get the fake's 500 (no reply scripted) and throw.
+    fake.enqueue('```js\nwhile (true) {}\n```');
     const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
-    const result = await writeAndRunCode({ model, task: 't', skillsDoc: SKILLS_DOC, skills: {}, timeoutMs: 500 });
-    expect(result.ok).toBe(true);
-    expect(result.attempts[0]?.result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
-    expect(fake.requests.at(-1)!.call!.lastUserMessage).toContain('time limit');
+    const before = fake.requests.length;
+    const started = Date.now();
+    const result = await writeAndRunCode({ model, task: 't', skillsDoc: SKILLS_DOC, skills: {}, timeoutMs: 1500 });
+    expect(result.ok).toBe(false);
+    expect(result.attempts).toHaveLength(1);
+    expect(result.message).toMatch(
+      /^Code stopped: the time limit of 1\.5 s for the whole !newAction ran out after 1 attempt \(code_timeout_s\); it is not tried again/,
+    );
+    expect(fake.requests.length - before).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1500 + 2000);
+  });
+
+  test('the time limit bounds every attempt together: model calls, sandbox starts and runs', async () => {
+    // Each reply's code fails after 600 ms; each model call takes 200 ms. Five attempts would take about 4 s.
+    fake.setHandler(() => ({ text: '```js\nawait sleep(600);\nthrow new Error("again");\n```', delayMs: 200 }));
+    const model = createModel(fake.spec(), { env: fake.env, maxRetries: 0 });
+    const started = Date.now();
+    const result = await writeAndRunCode({ model, task: 't', skillsDoc: SKILLS_DOC, skills: {}, timeoutMs: 2000, maxAttempts: 5 });
+    const took = Date.now() - started;
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/^Code stopped: the time limit of 2 s for the whole !newAction ran out after [1-3] attempts?/);
+    expect(result.attempts.length).toBeLessThan(5);
+    expect(took).toBeGreaterThanOrEqual(1950);
+    expect(took).toBeLessThan(2000 + 1500);
+    // A model call under way when the time runs out is cut off too.
+    fake.setHandler(() => ({ text: '```js\nreturn 1;\n```', delayMs: 5_000 }));
+    const cut = await writeAndRunCode({ model, task: 't', skillsDoc: SKILLS_DOC, skills: {}, timeoutMs: 500 });
+    expect(cut).toMatchObject({ ok: false, attempts: [], message: expect.stringMatching(/^Code stopped: the time limit of 0\.5 s/) });
+    fake.setHandler(undefined);
   });
 
   test('model errors propagate as ModelError', async () => {

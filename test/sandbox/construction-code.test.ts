@@ -160,3 +160,16 @@ test("a skill that fails throws into the code with its outcome's code; a wrong a
   });
   expect(andy.bot.blockAt(p.offset(2, 0, 0))?.name).not.toBe('diamond_block');
 }, 60_000);
+
+test('code that fills 2 GiB of typed arrays is refused with the reason; the bot is unharmed and runs its next command', async () => {
+  const before = process.memoryUsage().rss;
+  code = 'const a = new Uint8Array(2 ** 30); a.fill(1); const b = new Uint8Array(2 ** 30); b.fill(1); return "filled";';
+  const out = await run('!newAction("use a lot of memory")');
+  // The code's error goes back to the model, which writes the same code again until the attempts run out.
+  expect(out).toMatch(
+    /^Code failed after \d+ attempts: RangeError: Array buffer allocation failed \(line 1\); the code used more memory than the sandbox allows \(256 MB in all/,
+  );
+  expect(process.memoryUsage().rss - before).toBeLessThan(256 * 2 ** 20);
+  expect(await run('!stats')).toMatch(/Position/i);
+  expect(running.sessions[0]!.online).toBe(true);
+}, 60_000);

@@ -1,6 +1,7 @@
 /**
- * The !newAction sandbox: each known escape route must fail, and legit code calling skills must work.
- * Every case runs real code in a real SES-locked worker thread.
+ * The !newAction sandbox: each known escape route must fail, legit code calling skills must work,
+ * and memory past the sandbox's cap is refused with the reason. Every case runs real code in a
+ * real SES-locked worker thread inside its own memory-capped process.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -262,12 +263,34 @@ describe('sandbox: escapes fail', () => {
     expect(ok).toMatchObject({ ok: true, value: 'sent' });
   });
 
-  test('runaway memory crashes the worker, not this process', async () => {
+  test('runaway memory crashes the sandbox, not this process', async () => {
     const r = await runSandboxed(`const a = []; while (true) a.push(new Array(1e5).fill(1));`, {
       skills: {},
       timeoutMs: 20_000,
       maxHeapMb: 32,
     });
-    expect(r).toMatchObject({ ok: false, error: { kind: 'crash' } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { kind: 'crash', message: expect.stringMatching(/used more memory than the sandbox allows/) },
+    });
+  });
+
+  test('2 GiB of typed arrays, at once or bit by bit, is refused with the reason; this process does not grow', async () => {
+    const before = process.memoryUsage().rss;
+    const attempts = [
+      `const a = new Uint8Array(2 ** 30); a.fill(1); const b = new Uint8Array(2 ** 30); b.fill(2); return a[0] + b[0];`,
+      `const kept = []; for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 * 2 ** 20); a.fill(i); kept.push(a); } return kept.length;`,
+      `const b = new ArrayBuffer(8, { maxByteLength: 2 ** 31 }); b.resize(2 ** 31); new Uint8Array(b).fill(1); return b.byteLength;`,
+      `const a = new Uint8Array(64 * 2 ** 20); const kept = [a]; for (let i = 0; i < 32; i++) kept.push(a.slice()); return kept.length;`,
+    ];
+    for (const code of attempts) {
+      const r = await runSandboxed(code, { skills: {}, timeoutMs: 20_000 });
+      expect(r, code).toMatchObject({ ok: false });
+      if (!r.ok) expect(r.error.message, code).toMatch(/used more memory than the sandbox allows \(256 MB in all/);
+    }
+    // Well under one of those arrays: the memory was the sandbox process's, and it is gone.
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 2 ** 20);
+    // The sandbox still runs the next code.
+    expect(await run('return 6 * 7')).toMatchObject({ ok: true, value: 42 });
   });
 });

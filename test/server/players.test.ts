@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, roundTrip, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { SERVER_VERSIONS } from '../../src/game/versions.ts';
 
 /** Packets of the given names a bot's client receives, in order, with their payloads. */
 function recordPackets(bot: Bot, names: string[]): Array<[string, Record<string, unknown>]> {
@@ -28,7 +29,7 @@ function nextPlayerEvent(bot: Bot, event: 'playerLeft' | 'playerJoined', timeout
   });
 }
 
-describe.each(['1.21.4', '1.21.1'])('player leave on %s', (version) => {
+describe.each(SERVER_VERSIONS)('player leave on %s', (version) => {
   let server: EmbeddedServer;
   const bots: Bot[] = [];
   let botCount = 0;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, roundTrip, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { vanillaText } from '../helpers/version.ts';
 
 /** A chat message as mineflayer parses it (prismarine-chat ChatMessage). */
 interface Message {
@@ -70,7 +71,7 @@ describe('vanilla chat', () => {
     const error = nextMessage((m) => m.translate === 'command.unknown.command', 'the unknown command error');
     const context = nextMessage((m) => m.toString().includes('<--[HERE]'), 'the context line');
     alice.chat('/nosuchcommand foo');
-    expect((await error).toString()).toBe('Unknown or incomplete command, see below for error');
+    expect((await error).toString()).toBe(vanillaText('command.unknown.command'));
     expect((await context).toString()).toBe('nosuchcommand foo<--[HERE]');
   });
 
@@ -108,7 +109,7 @@ describe('out of scope', () => {
     await waitUntil(() => alice.blockAt(feet)?.name === 'command_block', 'a command block');
     const notEnabled = nextMessage((m) => m.translate === 'advMode.notEnabled', 'advMode.notEnabled');
     await alice.activateBlock(alice.blockAt(feet)!);
-    expect((await notEnabled).toString()).toBe('Command blocks are not enabled on this server');
+    expect((await notEnabled).toString()).toBe(vanillaText('advMode.notEnabled'));
     const invalid = nextMessage((m) => m.translate === 'argument.dimension.invalid', 'argument.dimension.invalid');
     alice.chat('/execute in minecraft:the_nether run say hi');
     await invalid;

@@ -88,4 +88,64 @@ describe('vanilla protocol client', () => {
       await server.close();
     }
   });
+
+  test('inventory clicks in the shapes a client of the version sends (1.21.5+: hashed stacks, absent for empty)', async () => {
+    const server = await startTestServer();
+    const client = mc.createClient({ host: server.host, port: server.port, username: 'Clicker', version: server.version, auth: 'offline' });
+    const errors: unknown[] = [];
+    // Errors in the server's handling of this client's packets (our handlers report them as `error`).
+    const serverErrors: unknown[] = [];
+    server.serv.on('error', (err: unknown) => serverErrors.push(err));
+    try {
+      client.on('error', (err: unknown) => errors.push(err));
+      client.on('position', (p: { teleportId: number }) => client.write('teleport_confirm', { teleportId: p.teleportId }));
+      let stateId = 0;
+      client.on('window_items', (p: { stateId: number }) => (stateId = p.stateId));
+      client.on('set_slot', (p: { stateId: number }) => (stateId = p.stateId));
+      await waitUntil(() => server.serv.players.some((p: { username: string }) => p.username === 'Clicker'), 'the client joins');
+      const player = serverPlayer(server, 'Clicker');
+      await waitUntil(() => stateId > 0, 'the inventory arrives');
+      giveItems(player, 'dirt', 3);
+      await waitUntil(() => player.inventory.slots[36]?.count === 3, 'three dirt in the first hotbar slot');
+      const dirt = server.serv.registry.itemsByName.dirt!.id;
+      const hashed = server.serv.registry.version['>=']('1.21.5');
+      // What a vanilla client of the version predicts: the stack on the cursor, then in slot 37.
+      const stack = hashed
+        ? { itemId: dirt, itemCount: 3, components: [], removeComponents: [] }
+        : { itemCount: 3, itemId: dirt, addedComponentCount: 0, removedComponentCount: 0, components: [], removeComponents: [] };
+      const empty = hashed ? undefined : { itemCount: 0 };
+      const click = (slot: number, changed: unknown, cursor: unknown) =>
+        client.write('window_click', {
+          windowId: 0,
+          stateId,
+          slot,
+          mouseButton: 0,
+          mode: 0,
+          changedSlots: [{ location: slot, item: changed }],
+          cursorItem: cursor,
+        });
+      click(36, empty, stack);
+      await waitUntil(
+        () => player.inventory.slots[36] === null || player.inventory.slots[36] === undefined,
+        'the server picked the stack up',
+      );
+      click(37, stack, empty);
+      await waitUntil(() => player.inventory.slots[37]?.count === 3, 'the server put it down in slot 37');
+      // The connection is alive: a last line arrives.
+      const marker = 'vanilla-client-test: clicks done';
+      const arrived = new Promise<void>((resolve) =>
+        client.on('system_chat', (packet: unknown) => {
+          if (JSON.stringify(packet).includes(marker)) resolve();
+        }),
+      );
+      player.chat(marker);
+      await arrived;
+      expect(player.inventory.slots[37]?.type).toBe(dirt);
+      expect(errors).toEqual([]);
+      expect(serverErrors).toEqual([]);
+    } finally {
+      client.end();
+      await server.close();
+    }
+  });
 });

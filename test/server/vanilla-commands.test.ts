@@ -8,6 +8,7 @@ import { connectBot, roundTrip, serverPlayer, serverTicks, startTestServer, wait
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { feedbackRecorder, type FeedbackMessage } from '../helpers/feedback.ts';
 import { gameRule } from '../../src/server/services/game-rules.ts';
+import { vanillaText } from '../helpers/version.ts';
 
 type Message = FeedbackMessage;
 
@@ -184,11 +185,36 @@ describe('/execute', () => {
   });
 
   test('if/unless conditions report like vanilla', async () => {
-    expect((await feedback('/execute if entity @a', 'commands.execute.conditional.pass_count')).toString()).toBe('Test passed, count: 2');
+    expect((await feedback('/execute if entity @a', 'commands.execute.conditional.pass_count')).toString()).toBe(
+      vanillaText('commands.execute.conditional.pass_count', 2),
+    );
     await feedback('/execute if entity @e[type=cow]', 'commands.execute.conditional.fail');
     await feedback('/execute unless entity @e[type=cow]', 'commands.execute.conditional.pass');
     const feet = bob.entity.position.floored();
     await feedback(`/execute if block ${feet.x} ${feet.y - 1} ${feet.z} gold_block`, 'commands.execute.conditional.pass');
+  });
+
+  test("forks stop at the game rule maxCommandForkCount with vanilla's command.forkLimit, before anything runs", async () => {
+    const told: string[] = [];
+    bob.on('message', (m) => {
+      if (m.toString().startsWith('fork ')) told.push(m.toString());
+    });
+    // Two players: seventeen `as @a` would make 2^17 = 131,072 contexts, past the default 65,536.
+    const chain = Array(17).fill('as @a').join(' ');
+    expect((await feedback(`/execute ${chain} run tellraw Bob "fork 1"`, 'command.forkLimit')).toString()).toBe(
+      'Maximum number of contexts (65536) reached',
+    );
+    await feedback('/gamerule maxCommandForkCount 3', 'commands.gamerule.set');
+    expect(gameRule(server.serv, 'maxCommandForkCount')).toBe(3);
+    expect((await feedback('/execute as @a at @a run tellraw Bob "fork 2"', 'command.forkLimit')).toString()).toBe(
+      'Maximum number of contexts (3) reached',
+    );
+    // Within the limit it runs, once per context.
+    alice.chat('/execute as @a run tellraw Bob "fork 3"');
+    await roundTrip(alice);
+    await roundTrip(bob);
+    expect(told).toEqual(['fork 3', 'fork 3']);
+    await feedback('/gamerule maxCommandForkCount 65536', 'commands.gamerule.set');
   });
 });
 
@@ -226,11 +252,15 @@ describe('spawn, seed and damage commands', () => {
       `Set spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0] in minecraft:overworld for Bob`,
     );
     expect(serverPlayer(server, 'Bob').spawnPoint.floored()).toEqual(feet);
-    const spawnPacket = new Promise<{ location: { x: number } }>((resolve) => bob._client.once('spawn_position', resolve));
+    // 1.21.9+ sends the position with its dimension (`globalPos`).
+    type SpawnPacket = { location?: { x: number }; globalPos?: { dimensionName: string; location: { x: number } } };
+    const spawnPacket = new Promise<SpawnPacket>((resolve) => bob._client.once('spawn_position', resolve));
     expect((await feedback(`/setworldspawn ${feet.x} ${feet.y} ${feet.z}`, 'commands.setworldspawn.success')).toString()).toBe(
       `Set the world spawn point to ${feet.x}, ${feet.y}, ${feet.z} [0]`,
     );
-    expect((await spawnPacket).location.x).toBe(feet.x);
+    const packet = await spawnPacket;
+    expect((packet.globalPos?.location ?? packet.location)?.x).toBe(feet.x);
+    if (packet.globalPos) expect(packet.globalPos.dimensionName).toBe('minecraft:overworld');
     expect((await feedback('/seed', 'commands.seed.success')).toString()).toMatch(/^Seed: \[-?\d+\]$/);
     expect((await feedback('/damage Bob 3 minecraft:magic', 'commands.damage.success')).toString()).toBe('Applied 3 damage to Bob');
     await waitUntil(() => bob.health === 17, 'Bob took 3');

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { formatPlan, planCrafting } from '../../src/skills/crafting-plan.ts';
 import { commandCall } from '../../src/commands/skill-commands.ts';
+import { SERVER_VERSIONS } from '../../src/game/versions.ts';
 
 const data = gameData('1.21.4');
 
@@ -99,7 +100,7 @@ describe('planCrafting', () => {
 });
 
 describe('recipe variants', () => {
-  for (const version of ['1.21.4', '1.21.1']) {
+  for (const version of SERVER_VERSIONS) {
     test(`${version}: with no planks, sticks and tables ask for oak_planks, the most common variant (not pale_oak or bamboo)`, () => {
       const d = gameData(version);
       expect(planCrafting(d, {}, 'stick', 1, { expand: 'targets' }).missing).toEqual({ oak_planks: 2 });

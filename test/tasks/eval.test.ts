@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, test } from 'vitest';
-import { fileKeys, planCampaign, runFolder, taskConditions } from '../../src/tasks/eval/campaign.ts';
+import { fileKeys, parseCoordinations, planCampaign, runFolder, runIdOf, taskConditions } from '../../src/tasks/eval/campaign.ts';
 import { conversationOf } from '../../src/tasks/eval/export.ts';
 import { costOf, priceFor } from '../../src/tasks/eval/prices.ts';
 import { parseResults, RunRecorder, totals, type RequestEvent, type RunResult } from '../../src/tasks/eval/records.ts';
 import { reportHtml } from '../../src/tasks/eval/report.ts';
 import { meanInterval, wilsonInterval } from '../../src/tasks/eval/stats.ts';
-import { formatSummary, summarise, summaryCsv, SUMMARY_CSV_COLUMNS } from '../../src/tasks/eval/summary.ts';
+import { fileKeyOf, formatSummary, summarise, summaryCsv, SUMMARY_CSV_COLUMNS } from '../../src/tasks/eval/summary.ts';
 import { loadTask, TaskError } from '../../src/tasks/loader.ts';
 
 const FIXTURES = path.resolve('test/fixtures/minecollab');
@@ -115,6 +115,29 @@ describe('campaigns', () => {
         ['/y/a/tasks.json', 'y/a/tasks'],
       ]),
     );
+  });
+
+  test('--coordination is a dimension like episodes: chat keeps the old ids, the others go before the episode', async () => {
+    const runs = await planCampaign({
+      inputs: [path.join(FIXTURES, 'crafting_2_agents.json')],
+      ids: 'compass',
+      episodes: 2,
+      coordinations: ['chat', 'dag', 'causal'],
+    });
+    const key = 'minecollab/crafting_2_agents/multiagent_crafting_compass_partial_plan_requires_ctable__depth_0';
+    expect(runs.map((r) => [r.runId, r.coordination])).toEqual([
+      [`${key}/1`, 'chat'],
+      [`${key}/2`, 'chat'],
+      [`${key}/dag/1`, 'dag'],
+      [`${key}/dag/2`, 'dag'],
+      [`${key}/causal/1`, 'causal'],
+      [`${key}/causal/2`, 'causal'],
+    ]);
+    expect(new Set(runs.map((r) => r.folder)).size).toBe(6);
+    expect(runIdOf('k', 't', 3, 'dag')).toBe('k/t/dag/3');
+    expect(parseCoordinations(' dag, chat ,dag')).toEqual(['dag', 'chat']);
+    expect(() => parseCoordinations('dag,tree')).toThrow('--coordination: "tree" is not a strategy; use chat, dag, causal');
+    expect(() => parseCoordinations(',')).toThrow(TaskError);
   });
 
   test("--max-timeout caps each task's timeout and leaves shorter ones alone", async () => {
@@ -224,6 +247,54 @@ describe('summary', () => {
     expect(table).toContain('50% (2)');
   });
 
+  test('strategies: a coordination row each, with the means of their metrics; the file key leaves the strategy out', () => {
+    const metrics = (efficiency: number, balance: number | null, messages: number) => ({
+      completion: 1,
+      efficiencyPerMinute: efficiency,
+      efficiencyPerAgentMinute: efficiency,
+      activeMs: {},
+      balance,
+      balanceCode: balance,
+      balanceBS: balance,
+      tokenCost: 0,
+      outputTokens: 0,
+      tokensByRole: { decompose: { calls: 2, input: 10, output: 4 } },
+      tokensByAgent: {},
+      modelCalls: 2,
+      planning: { perAgent: {}, mean: 3 },
+      messages,
+      actions: 5,
+      wallMs: 8_000,
+    });
+    const runs = [
+      result({ run_id: 'k/a/1', coordination: 'chat', metrics: metrics(0.5, 0.9, 10) }),
+      result({ run_id: 'k/a/dag/1', task_id: 'a', coordination: 'dag', success: true, score: 1, metrics: metrics(1, 0.8, 0) }),
+      result({ run_id: 'k/a/dag/2', task_id: 'a', coordination: 'dag', metrics: metrics(2, null, 2) }),
+      // Recorded before metrics existed: counted, not in the means.
+      result({ run_id: 'k/b/dag/1', task_id: 'b', coordination: 'dag' }),
+    ];
+    expect(runs.map(fileKeyOf)).toEqual(['k', 'k', 'k', 'k']);
+    const rows = summarise(runs).filter((r) => r.dimension === 'coordination');
+    expect(rows.map((r) => [r.group, r.runs, r.successes, r.metrics.runs])).toEqual([
+      ['chat', 1, 0, 1],
+      ['dag', 3, 1, 2],
+    ]);
+    expect(rows[1]!.metrics).toMatchObject({
+      efficiency_per_min: 1.5,
+      balance: 0.8,
+      messages: 1,
+      planning: 3,
+      roles: { decompose: { calls: 4, output: 8 } },
+    });
+    const table = formatSummary(summarise(runs));
+    expect(table).toMatch(/strategy.*eff\.\/min/);
+    const csv = parse<Record<string, string>>(summaryCsv(summarise(runs)), { columns: true });
+    expect(csv.find((r) => r.dimension === 'coordination' && r.group === 'dag')).toMatchObject({
+      mean_efficiency_per_min: '1.5',
+      metric_runs: '2',
+    });
+  });
+
   test('CSV: a header and one line per row, numbers as numbers, unknown cost empty', () => {
     const rows = summarise(results);
     const parsed = parse(summaryCsv(rows), { columns: true });
@@ -250,6 +321,62 @@ describe('summary', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\//);
     expect(html.match(/<\/script>/g)!.length).toBe(2);
     expect(html).toContain('k/c/1');
+  });
+
+  test("report.html draws each graph-strategy run's last graph, the strategies side by side", () => {
+    const graph = (strategy: string) => ({
+      type: 'graph' as const,
+      t: 0,
+      strategy,
+      version: 9,
+      change: '1.2 success: Alice holds 1 cake',
+      nodes: [
+        {
+          id: '1.1',
+          description: 'Give 2 wheat to Alice',
+          status: 'success' as const,
+          candidates: ['Bob'],
+          assigned: ['Bob'],
+          number: 1,
+          predecessors: [],
+        },
+        {
+          id: '1.2',
+          description: 'Make 1 <cake>',
+          status: 'failure' as const,
+          candidates: ['Alice'],
+          assigned: ['Alice'],
+          number: 1,
+          predecessors: ['1.1'],
+        },
+      ],
+      edges: [
+        { from: '1.1', to: '1.2', origin: 'rule_added' as const },
+        { from: '1.2', to: '1.1', origin: 'ate_removed' as const, removed: true },
+      ],
+    });
+    const runs = [
+      result({ run_id: 'k/a/dag/1', task_id: 'a', coordination: 'dag' }),
+      result({ run_id: 'k/a/causal/1', task_id: 'a', coordination: 'causal' }),
+      result({ run_id: 'k/a/1', task_id: 'a', coordination: 'chat' }),
+    ];
+    const html = reportHtml({
+      title: 'T',
+      results: runs,
+      rows: summarise(runs),
+      chartJs: '',
+      generatedAt: new Date(0),
+      graphs: { 'k/a/dag/1': graph('dag'), 'k/a/causal/1': graph('causal') },
+    });
+    const section = html.slice(html.indexOf('<h2>Task graphs</h2>'), html.indexOf('<h2>Summary</h2>'));
+    // One task, two graphs side by side (causal, dag), each with its nodes, escaped, and its removed edge dashed.
+    expect(section.match(/<h3>/g)).toHaveLength(1);
+    expect(section.match(/<svg /g)).toHaveLength(2);
+    expect(section.indexOf('<b>causal</b>')).toBeLessThan(section.indexOf('<b>dag</b>'));
+    expect(section).toContain('Make 1 &lt;cake&gt;');
+    expect(section.match(/stroke-dasharray/g)).toHaveLength(2);
+    expect(html).toContain('<h2>Strategies side by side</h2>');
+    expect(html).not.toMatch(/https?:\/\//);
   });
 });
 

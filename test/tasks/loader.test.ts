@@ -1,9 +1,19 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
-import { checkTaskForVersion, goalFor, loadTask, loadTaskFile, TaskError, taskTargets } from '../../src/tasks/loader.ts';
+import {
+  checkTaskForVersion,
+  goalFor,
+  loadTask,
+  loadTaskFile,
+  MAX_TASK_DEPTH,
+  MAX_TASK_FILE_BYTES,
+  TaskError,
+  taskTargets,
+} from '../../src/tasks/loader.ts';
+import { SERVER_VERSIONS } from '../../src/game/versions.ts';
 
 const CRAFTING = path.resolve('test/fixtures/benchmark/crafting_tasks/test_tasks');
 const COOKING = path.resolve('test/fixtures/benchmark/cooking_tasks/require_collab_test_2_items');
@@ -70,6 +80,20 @@ describe('MineCollab task files', () => {
     await expect(loadTaskFile(blocked)).rejects.toThrow(/blocked_actions\.0\.0/);
   });
 
+  test('a deeply nested or huge file gets an error naming the file, the task and what is wrong', async () => {
+    const depth = 100_000;
+    const deep = await tempFile(
+      `{"ok": {"type": "techtree", "goal": "x", "agent_count": 1}, "t": {"type": "techtree", "goal": "x", "agent_count": 1, "initial_inventory": ${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    );
+    await expect(loadTaskFile(deep)).rejects.toThrow(TaskError);
+    await expect(loadTaskFile(deep)).rejects.toThrow(
+      `${deep}, task "t": nested more than ${MAX_TASK_DEPTH} levels deep; a task needs at most about 6`,
+    );
+    const huge = await tempFile('');
+    await truncate(huge, MAX_TASK_FILE_BYTES + 1); // a sparse file: no need to write it
+    await expect(loadTaskFile(huge)).rejects.toThrow(`${huge}: 64.0 MB, more than a task file may be (64 MB): split it into several files`);
+  });
+
   test('names unknown in the version are reported with the closest valid name', async () => {
     const task = await loadTask(path.join(CRAFTING, '2_agent.json'), 'multiagent_crafting_magenta_wool_full_plan__depth_2');
     expect(() => checkTaskForVersion(task, gameData('1.21.4'))).toThrow(
@@ -79,8 +103,8 @@ describe('MineCollab task files', () => {
     expect(checkTaskForVersion(ok, gameData('1.21.4'))).toEqual([]); // no problems (it would throw) and no warnings
   });
 
-  test('every cooking and construction task file of the benchmark loads and fits 1.21.4', async () => {
-    const data = gameData('1.21.4');
+  test.each(SERVER_VERSIONS)('every cooking and construction task file of the benchmark loads and fits %s', async (version) => {
+    const data = gameData(version);
     const seen: Record<string, number> = {};
     for (const dir of [COOKING, CONSTRUCTION]) {
       for (const f of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {

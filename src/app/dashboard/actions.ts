@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../../agent/agent.ts';
-import { profileSchema } from '../../settings/index.ts';
+import { profileSchema, type Profile } from '../../settings/index.ts';
 import { fieldErrors, type ClientMessage } from './public/protocol.ts';
 import type { DashboardBots } from './views.ts';
 import { openViewer, ViewerUnavailableError, type BotViewer } from './viewer.ts';
@@ -33,6 +33,10 @@ export interface DashboardActionsOptions {
   /** The dashboard's address and token (the 3D view serves beside it, behind the same token). */
   host: string;
   token: string;
+  /** The name of the dashboard's token cookie (known once it listens), which the 3D view accepts too. */
+  cookie: () => string;
+  /** `dashboard_allowed_hosts`: the 3D view takes requests under the same names. */
+  allowedHosts: readonly string[];
 }
 
 /** The page's actions and the state they keep (stopped bots, open 3D views). */
@@ -63,6 +67,9 @@ export class DashboardActions {
       if (!bots) throw new PageError('This dashboard has no bots to add to (an evaluation runs its own).');
       const parsed = profileSchema.safeParse(message.profile);
       if (!parsed.success) throw new PageError('The profile is not valid: see the fields marked.', fieldErrors(parsed.error.issues));
+      const foreign = presetOnlyProblems(parsed.data);
+      if (foreign)
+        throw new PageError("A bot added from the page uses its provider's own address and key: see the fields marked.", foreign);
       if (bots.agents.some((a) => a.name === parsed.data.name))
         throw new PageError(`A bot named "${parsed.data.name}" is running already.`, { name: 'a bot of this name is running already' });
       const agent = await bots.addBot(parsed.data);
@@ -121,7 +128,12 @@ export class DashboardActions {
         if (!this.#options.viewer) throw new PageError('The 3D view is off: set "dashboard_viewer": true in settings.json.');
         let viewer = this.#viewers.get(agent.name);
         if (!viewer) {
-          viewer = openViewer(agent.bot, { host: this.#options.host, token: this.#options.token });
+          viewer = openViewer(agent.bot, {
+            host: this.#options.host,
+            token: this.#options.token,
+            cookie: this.#options.cookie(),
+            allowedHosts: this.#options.allowedHosts,
+          });
           this.#viewers.set(agent.name, viewer);
           viewer.catch(() => this.#viewers.delete(agent.name));
         }
@@ -154,6 +166,28 @@ export class DashboardActions {
       ? `${name} is stopped: restart it first.`
       : `There is no bot named "${name}"${known.length ? ` (bots: ${known.join(', ')})` : ''}.`;
   }
+}
+
+/** The profile keys that name a model (each may be an object spec with `url` and `apiKeyEnv`). */
+const MODEL_KEYS = ['model', 'code_model', 'vision_model', 'embedding'] as const;
+
+/**
+ * Form errors for the model fields of a profile from the page that set `url` or `apiKeyEnv`, or
+ * undefined when none does. A bot added from the page takes its provider's preset address and
+ * key variable: otherwise any page that could reach the dashboard could send a provider's key
+ * (or any variable) to a server of its choosing as the bearer token.
+ */
+export function presetOnlyProblems(profile: Profile): Record<string, string> | undefined {
+  const problems: Record<string, string> = {};
+  for (const key of MODEL_KEYS) {
+    const spec = profile[key];
+    if (!spec || typeof spec !== 'object') continue;
+    const set = (['url', 'apiKeyEnv'] as const).filter((k) => k in spec && spec[k as keyof typeof spec] !== undefined);
+    if (set.length)
+      problems[key] =
+        `${set.join(' and ')} cannot be set from the page: write "provider/model" (its preset's address and key), or put the model in a profile file`;
+  }
+  return Object.keys(problems).length ? problems : undefined;
 }
 
 async function memoryFile(file: string): Promise<unknown> {

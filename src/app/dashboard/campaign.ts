@@ -5,7 +5,8 @@
  * {@link CampaignView} whenever it changes.
  */
 import path from 'node:path';
-import type { CampaignView } from './public/protocol.ts';
+import type { GraphEvent } from '../../tasks/eval/records.ts';
+import type { CampaignGraph, CampaignView } from './public/protocol.ts';
 
 /** One planned run, as the board needs it. */
 export interface BoardRun {
@@ -14,6 +15,8 @@ export interface BoardRun {
   taskId: string;
   /** The task file (as given). */
   file: string;
+  /** How the run's team works together. */
+  coordination?: string;
 }
 
 /** How a run ended. */
@@ -77,6 +80,7 @@ export class CampaignBoard {
       runId,
       taskId: run.taskId,
       file: run.file,
+      ...(run.coordination ? { coordination: run.coordination } : {}),
       agents: [...info.agents],
       score: null,
       startedAt: now,
@@ -93,6 +97,28 @@ export class CampaignBoard {
     this.#changed();
   }
 
+  /** A running graph strategy's graph changed (a `graph.jsonl` line): the page shows the new version. */
+  graph(runId: string, event: GraphEvent): void {
+    const active = this.#active.get(runId);
+    if (!active) return;
+    const edges: Record<string, number> = {};
+    for (const e of event.edges) edges[e.origin] = (edges[e.origin] ?? 0) + 1;
+    const graph: CampaignGraph = {
+      version: event.version,
+      change: event.change,
+      nodes: event.nodes.map((n) => ({
+        id: n.id,
+        description: n.description,
+        status: n.status,
+        assigned: [...n.assigned],
+        predecessors: [...n.predecessors],
+      })),
+      edges,
+    };
+    active.graph = graph;
+    this.#changed();
+  }
+
   /** A run ended. */
   finished(runId: string, result: BoardResult): void {
     const run = this.#planned.get(runId);
@@ -102,6 +128,7 @@ export class CampaignBoard {
       runId,
       taskId: run.taskId,
       file: run.file,
+      ...(run.coordination ? { coordination: run.coordination } : {}),
       success: result.success,
       score: result.score,
       endReason: result.endReason,
@@ -134,7 +161,11 @@ export class CampaignBoard {
       left: Math.max(0, this.#planned.size - done - this.#active.size),
       successes: this.#finished.filter((r) => r.success).length,
       files: [...files.values()],
-      active: [...this.#active.values()].map((a) => ({ ...a, agents: [...a.agents] })),
+      active: [...this.#active.values()].map((a) => ({
+        ...a,
+        agents: [...a.agents],
+        ...(a.graph ? { graph: structuredClone(a.graph) } : {}),
+      })),
       finished: this.#finished.map((f) => ({ ...f })),
     };
   }

@@ -6,11 +6,22 @@
  * the event stream as it happens, the bots' state whenever it changes (sampled on the server
  * every {@link SAMPLE_MS}), the server's players and the campaign. The page never polls.
  *
- * Bound to loopback by default; any other address needs a token, which the page asks for and
- * sends as the `mindcraft_token` cookie (or `?token=`) with the WebSocket, the run records and the
- * 3D views. Bad input from the page (an unknown bot, a malformed command, an invalid profile) is
- * answered with a clear error for the page, never thrown.
+ * Who gets in (see the README's security notes):
+ * - every HTTP route and the WebSocket refuse, with 403, a request whose `Host` is not the
+ *   dashboard's own address or whose `Origin` is another site (`./origin.ts`): another web page
+ *   cannot drive it, and DNS rebinding finds no way in;
+ * - the WebSocket, the run records and the 3D views need a token: `dashboard_token` when set
+ *   (required beyond loopback), else a random one made at each start, carried by the printed
+ *   URL (`/?token=…`), which turns it into an HttpOnly, SameSite=Strict cookie
+ *   (`mindcraft_token_<port>`) and drops it from the address bar. So on a shared machine another
+ *   user, who can reach loopback too, cannot open the page without the printed URL;
+ * - at most {@link MAX_PAGES} pages are connected at once, and each event is cut to
+ *   {@link EVENT_TEXT_LIMIT} characters of text before it is kept or sent.
+ *
+ * Bad input from the page (an unknown bot, a malformed command, an invalid profile) is answered
+ * with a clear error for the page, never thrown.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyRequest } from 'fastify';
@@ -21,27 +32,43 @@ import type { BotEvent } from '../../agent/events.ts';
 import { ConfigError, type Settings } from '../../settings/index.ts';
 import { importMap, pageModules, vendorDirs, PAGE_ENTRY } from './browser-modules.ts';
 import type { CampaignBoard } from './campaign.ts';
-import { CLOSE_BAD_TOKEN, clientMessageSchema, fieldErrors, type Reply, type ServerMessage } from './public/protocol.ts';
+import {
+  CLOSE_BAD_TOKEN,
+  CLOSE_TOO_MANY_PAGES,
+  clientMessageSchema,
+  fieldErrors,
+  tokenCookie,
+  type Reply,
+  type ServerMessage,
+} from './public/protocol.ts';
+import { ownHosts, refusal } from './origin.ts';
 import { tokenMatches } from './viewer.ts';
 import { DashboardActions, PageError } from './actions.ts';
 import { botViews, playerViews, type DashboardBots } from './views.ts';
-
-export type { DashboardBots } from './views.ts';
 
 /** How often the bots' state is sampled for changes (ms). */
 export const SAMPLE_MS = 250;
 /** Events kept per bot for pages that connect later. */
 export const EVENTS_KEPT = 200;
-/** The cookie (or `token` query parameter) that carries the dashboard token. */
-export const TOKEN_COOKIE = 'mindcraft_token';
+/** Characters of text kept of each string in an event (longer ones are cut, with `…`), kept or sent. */
+export const EVENT_TEXT_LIMIT = 4_096;
+/** Pages connected at once; one more is closed with {@link CLOSE_TOO_MANY_PAGES}. */
+export const MAX_PAGES = 32;
+
+export type { DashboardBots } from './views.ts';
 
 export interface DashboardOptions {
   /** Address to bind (default 127.0.0.1). Not loopback: `token` is required. */
   host?: string;
   /** Port; 0 = any free port (read it back from {@link Dashboard.port}). */
   port: number;
-  /** Secret the page must present; '' or undefined = none (loopback only). */
+  /**
+   * Secret the page must present; '' or undefined: a random one made now (see the module comment),
+   * in {@link Dashboard.url}.
+   */
   token?: string;
+  /** More `Host` values the page may be reached under (`dashboard_allowed_hosts`: `name` or `name:port`). */
+  allowedHosts?: readonly string[];
   /** The bots to show (`npm start`); without them the page shows the campaign only. */
   bots?: DashboardBots;
   /** The evaluation's progress (`npm run eval`); its `recordsRoot` is served at `/runs/`. */
@@ -50,12 +77,16 @@ export interface DashboardOptions {
   viewer?: boolean;
   /** Folder of the bots' memory files, for stopped bots (default `bots`). */
   botsDir?: string;
+  /** Pages connected at once (default {@link MAX_PAGES}). */
+  maxPages?: number;
 }
 
 /** A running dashboard. */
 export interface Dashboard {
-  /** `http://host:port/`. */
+  /** `http://host:port/`, with `?token=…` when the token was made at this start (print it: it opens the page). */
   readonly url: string;
+  /** The token in force: `dashboard_token`, or the one made at this start. */
+  readonly token: string;
   readonly host: string;
   readonly port: number;
   close(): Promise<void>;
@@ -76,8 +107,8 @@ export function isLoopback(host: string): boolean {
  * @throws ConfigError when the host is not loopback and no token is set.
  */
 export function dashboardSettings(
-  settings: Pick<Settings, 'dashboard_port' | 'dashboard_host' | 'dashboard_token' | 'dashboard_viewer'>,
-): Pick<DashboardOptions, 'host' | 'port' | 'token' | 'viewer'> | undefined {
+  settings: Pick<Settings, 'dashboard_port' | 'dashboard_host' | 'dashboard_token' | 'dashboard_viewer' | 'dashboard_allowed_hosts'>,
+): Pick<DashboardOptions, 'host' | 'port' | 'token' | 'viewer' | 'allowedHosts'> | undefined {
   if (settings.dashboard_port === 0) return undefined;
   if (!isLoopback(settings.dashboard_host) && !settings.dashboard_token) {
     throw new ConfigError(
@@ -89,6 +120,7 @@ export function dashboardSettings(
     port: settings.dashboard_port,
     token: settings.dashboard_token,
     viewer: settings.dashboard_viewer,
+    allowedHosts: settings.dashboard_allowed_hosts,
   };
 }
 
@@ -102,9 +134,21 @@ function cookie(req: FastifyRequest, name: string): string | undefined {
   return found ? decodeURIComponent(found.slice(1).join('=')) : undefined;
 }
 
-function presented(req: FastifyRequest): string | undefined {
+function presented(req: FastifyRequest, cookieName: string): string | undefined {
   const query = (req.query as Record<string, unknown> | undefined)?.token;
-  return typeof query === 'string' ? query : cookie(req, TOKEN_COOKIE);
+  return typeof query === 'string' ? query : cookie(req, cookieName);
+}
+
+/** `event` with every string longer than {@link EVENT_TEXT_LIMIT} cut (and marked `…`). */
+export function cutEvent(event: BotEvent): BotEvent {
+  let cut: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(event)) {
+    if (typeof value === 'string' && value.length > EVENT_TEXT_LIMIT) {
+      cut ??= { ...event };
+      cut[key] = `${value.slice(0, EVENT_TEXT_LIMIT)}…`;
+    }
+  }
+  return (cut as BotEvent | undefined) ?? event;
 }
 
 /**
@@ -117,21 +161,32 @@ function presented(req: FastifyRequest): string | undefined {
  */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const host = options.host ?? '127.0.0.1';
-  const token = options.token ?? '';
-  if (!isLoopback(host) && !token) {
+  if (!isLoopback(host) && !options.token) {
     throw new ConfigError(
       `"dashboard_host": "${host}" opens the dashboard beyond this machine: set a "dashboard_token" too (the page asks for it), or bind 127.0.0.1.`,
     );
   }
+  // No configured token: one made now, for this start only (the printed URL carries it).
+  const perStart = !options.token;
+  const token = options.token || randomBytes(18).toString('base64url');
   const { bots, campaign } = options;
   const botsDir = path.resolve(options.botsDir ?? 'bots');
   const modules = pageModules();
   const app = Fastify({ logger: false });
   const sockets = new Set<WebSocket>();
   const cleanups: (() => void)[] = [];
-  const authorised = (req: FastifyRequest) => !token || tokenMatches(token, presented(req));
+  // Known once the server listens (port 0 = any free port); no request comes before.
+  let hosts = new Set<string>();
+  let cookieName = tokenCookie(options.port);
+  const authorised = (req: FastifyRequest) => tokenMatches(token, presented(req, cookieName));
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024 } });
+  // Every route, the WebSocket's upgrade included: only the dashboard's own address and page. Added
+  // after the WebSocket plugin, whose own hooks then close a refused upgrade's socket.
+  app.addHook('onRequest', async (req, reply) => {
+    const why = refusal(req.headers, hosts);
+    if (why) return reply.code(403).header('connection', 'close').type('text/plain; charset=utf-8').send(`Refused: ${why}.`);
+  });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,
     prefix: '/',
@@ -174,7 +229,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const indexHtml = (await readFile(path.join(PUBLIC_DIR, 'index.html'), 'utf8'))
     .replace('<!--IMPORT_MAP-->', `<script type="importmap">${JSON.stringify(importMap())}</script>`)
     .replace('<!--ENTRY-->', `<script type="module" src="/src/${PAGE_ENTRY}"></script>`);
-  app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(indexHtml));
+  app.get('/', async (req, reply) => {
+    // The printed URL's token becomes a cookie the page's scripts cannot read, and leaves the address bar.
+    const query = (req.query as Record<string, unknown> | undefined)?.token;
+    if (typeof query === 'string' && tokenMatches(token, query)) {
+      return reply
+        .header('set-cookie', `${cookieName}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
+        .header('cache-control', 'no-store')
+        .redirect('/', 303);
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(indexHtml);
+  });
   app.get('/src/*', async (req, reply) => {
     const rel = (req.params as { '*': string })['*'];
     const code = modules.get(rel);
@@ -184,7 +249,15 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
 
   // State: recent events per bot, the page's actions, the last views sent.
   const recent = new Map<string, BotEvent[]>();
-  const actions = new DashboardActions({ bots, botsDir, viewer: options.viewer === true, host, token });
+  const actions = new DashboardActions({
+    bots,
+    botsDir,
+    viewer: options.viewer === true,
+    host,
+    token,
+    cookie: () => cookieName,
+    allowedHosts: options.allowedHosts ?? [],
+  });
   const keep = (event: BotEvent) => {
     const list = recent.get(event.bot) ?? [];
     list.push(event);
@@ -200,7 +273,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     cleanups.push(
       bots.bus.subscribe((event) => {
         if (event.type === 'connection') actions.connection(event.bot, event.state, event.detail);
-        const shown = event.type === 'model' ? { ...event, request: undefined } : event;
+        const shown = cutEvent(event.type === 'model' ? { ...event, request: undefined } : event);
         keep(shown);
         broadcast({ type: 'event', event: shown });
       }),
@@ -236,6 +309,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (!authorised(req)) {
       socket.close(CLOSE_BAD_TOKEN, 'token required');
+      return;
+    }
+    if (sockets.size >= (options.maxPages ?? MAX_PAGES)) {
+      socket.close(CLOSE_TOO_MANY_PAGES, 'too many pages open');
       return;
     }
     sockets.add(socket);
@@ -299,9 +376,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  hosts = ownHosts(host, port, options.allowedHosts);
+  cookieName = tokenCookie(port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}/`,
+    url: `http://${shownHost}:${port}/${perStart ? `?token=${token}` : ''}`,
+    token,
     host,
     port,
     async close() {

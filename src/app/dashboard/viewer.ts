@@ -3,8 +3,10 @@
  * loaded with `require` only when the first view is opened, so a process whose page never asks
  * for one never loads it. Each view is prismarine-viewer's own page and socket.io stream (its
  * bundled client), on a small HTTP server of its own bound to the dashboard's address on a free
- * port, the same as prismarine-viewer's `mineflayer()` helper but bound to that address and,
- * when the dashboard has a token, refusing requests without it.
+ * port, the same as prismarine-viewer's `mineflayer()` helper but bound to that address,
+ * refusing requests without the dashboard's token (its cookie, which the browser also sends to
+ * this port, or `?token=`), and refusing, as the dashboard does, a `Host` or `Origin` that is not
+ * its own (`./origin.ts`).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Bot } from 'mineflayer';
+import { ownHosts, refusal } from './origin.ts';
 
 /** An open 3D view. */
 export interface BotViewer {
@@ -36,11 +39,11 @@ export function tokenMatches(token: string, given: string | undefined): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(req: IncomingMessage): string | undefined {
+function cookieToken(req: IncomingMessage, name = COOKIE): string | undefined {
   const found = (req.headers.cookie ?? '')
     .split(';')
     .map((c) => c.trim().split('='))
-    .find(([k]) => k === COOKIE);
+    .find(([k]) => k === name);
   return found ? decodeURIComponent(found.slice(1).join('=')) : undefined;
 }
 
@@ -73,21 +76,34 @@ function load(): Loaded {
 /**
  * Opens a 3D view of what `bot` sees (third person, following it).
  *
- * @param options `host` to bind; `token`: required of every request when not empty;
+ * @param options `host` to bind; `token`: required of every request when not empty, as `?token=`,
+ *   this view's cookie or the dashboard's `cookie`; `allowedHosts`: `dashboard_allowed_hosts`;
  *   `viewDistance` in chunks (default 6).
  * @throws ViewerUnavailableError when prismarine-viewer is not installed.
  */
-export async function openViewer(bot: Bot, options: { host: string; token?: string; viewDistance?: number }): Promise<BotViewer> {
+export async function openViewer(
+  bot: Bot,
+  options: { host: string; token?: string; cookie?: string; allowedHosts?: readonly string[]; viewDistance?: number },
+): Promise<BotViewer> {
   const { express, SocketServer, setupRoutes, WorldView } = load();
   const token = options.token ?? '';
+  // Known once the server listens (on a free port); no request comes before.
+  let hosts = new Set<string>();
+  const hasToken = (req: IncomingMessage) =>
+    tokenMatches(token, cookieToken(req)) || (options.cookie !== undefined && tokenMatches(token, cookieToken(req, options.cookie)));
   const app = express();
+  app.use((req: any, res: any, next: () => void) => {
+    const why = refusal(req.headers, hosts);
+    if (why) res.status(403).send(`Refused: ${why}.`);
+    else next();
+  });
   if (token) {
     app.use((req: any, res: any, next: () => void) => {
       const given = typeof req.query?.token === 'string' ? req.query.token : undefined;
       if (tokenMatches(token, given)) {
         res.setHeader('Set-Cookie', `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
         next();
-      } else if (tokenMatches(token, cookieToken(req))) {
+      } else if (hasToken(req)) {
         next();
       } else {
         res.status(401).send('This view needs the dashboard token.');
@@ -99,7 +115,7 @@ export async function openViewer(bot: Bot, options: { host: string; token?: stri
   const io = new SocketServer(http, {
     path: '/socket.io',
     allowRequest: (req: IncomingMessage, done: (err: string | null, ok: boolean) => void) =>
-      done(null, !token || tokenMatches(token, cookieToken(req))),
+      done(null, refusal(req.headers, hosts) === undefined && (!token || hasToken(req))),
   });
   io.on('connection', (socket: any) => {
     socket.emit('version', bot.version);
@@ -120,6 +136,7 @@ export async function openViewer(bot: Bot, options: { host: string; token?: stri
     http.once('error', reject);
     http.listen(0, options.host, () => resolve());
   });
+  hosts = ownHosts(options.host, (http.address() as AddressInfo).port, options.allowedHosts);
   return {
     port: (http.address() as AddressInfo).port,
     close() {

@@ -37,6 +37,7 @@ import {
   failedRunResult,
   JOB_FORMAT,
   jobId,
+  isSafeRunId,
   jobSettings,
   modelKey,
   openQueue,
@@ -83,6 +84,18 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
   const files = evaluationFiles(out);
   const recorded = await previousResults(files, options.resume);
   const campaign = campaignId(out, options.campaign);
+  // A worker refuses a job whose run id could name a path: say so here, before anything is submitted.
+  const unsafe = plan.filter((run) => !isSafeRunId(run.runId)).map((run) => run.runId);
+  if (unsafe.length)
+    throw new ConfigError(
+      `run ids must be words of letters, digits, _ . - joined by / for a queue (workers refuse others): rename the task files or task ids of ${unsafe
+        .slice(0, 3)
+        .map((id) => `"${id}"`)
+        .join(', ')}${unsafe.length > 3 ? ` and ${unsafe.length - 3} more` : ''}`,
+    );
+  const specs = [options.model, ...profiles.flatMap((p) => [p.model, p.code_model, p.vision_model, p.embedding])];
+  if (specs.some((spec) => spec !== null && typeof spec === 'object' && ('url' in spec || 'apiKeyEnv' in spec)))
+    log('A model spec sets url or apiKeyEnv: workers run such jobs only when started with --job-models (else they fail them).');
   const doneHere = new Set(recorded.map((r) => r.run_id));
   const runs = new Map<string, PlannedRun>();
   for (const run of plan) {
@@ -92,13 +105,13 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
   const dataOf = (run: PlannedRun): RunJobData => ({
     format: JOB_FORMAT,
     campaign,
-    out,
     runId: run.runId,
     episode: run.episode,
+    ...(run.coordination ? { coordination: run.coordination } : {}),
     task: run.task,
     profiles: profiles.slice(0, run.task.agent_count),
     ...(options.model !== undefined ? { model: options.model } : {}),
-    settings: jobSettings(options.settings),
+    settings: { ...jobSettings(options.settings), coordination: run.coordination ?? options.settings.coordination },
     ...(options.humansTimeoutMs !== undefined ? { humansTimeoutMs: options.humansTimeoutMs } : {}),
     attempts,
   });
@@ -238,7 +251,16 @@ export async function evaluateOnQueue(options: QueueEvaluateOptions): Promise<Ev
 
     progress.total = outstanding.size;
     progress.running = running.size;
-    options.board?.plan([...outstanding].map((id) => runs.get(id)!).map((r) => ({ runId: r.runId, taskId: r.task.id, file: r.task.file })));
+    options.board?.plan(
+      [...outstanding]
+        .map((id) => runs.get(id)!)
+        .map((r) => ({
+          runId: r.runId,
+          taskId: r.task.id,
+          file: r.task.file,
+          ...(r.coordination ? { coordination: r.coordination } : {}),
+        })),
+    );
     options.onProgress?.({ ...progress });
     following = true;
     for (const handle of buffered.splice(0)) await handle();

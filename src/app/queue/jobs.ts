@@ -9,24 +9,93 @@
  * exists, so submitting a campaign again never doubles a run. (`%`, `:` and `|` inside a part are
  * written `%25`, `%3A`, `%7C`: BullMQ refuses `:` in custom ids.)
  *
- * A job carries everything a worker on another machine needs: the task itself (not its file), the
- * task profiles, `--model`, and the coordinator's settings without its secrets (`bot_key`,
- * `dashboard_token`; workers use their own). Its return value is the run's {@link RunResult}: the
- * record lives in Redis; the run's files go to a directory on the worker (see `worker.ts`).
+ * A job carries what a run needs and nothing more: the task itself (not its file), the task
+ * profiles, `--model`, the run's coordination strategy, and the settings of {@link JOB_SETTINGS}
+ * (how agents behave and are measured; their `coordination` is the run's too, so a worker that
+ * predates the job's field plays the same strategy). A job is untrusted input to a worker (anyone who can write to the Redis database can
+ * add one): {@link parseJobData} refuses any other setting (`allow_insecure_coding`,
+ * `code_timeout_s`, `base_profile`, keys, servers and paths come from the worker's own
+ * settings.json), campaign and run ids other than {@link SAFE_ID} words, nesting deeper than
+ * {@link MAX_JOB_DEPTH}, and, unless the worker opts in (`--job-models`), a model spec with `url`
+ * or `apiKeyEnv`. Its return value is the run's {@link RunResult}: the record lives in Redis; the
+ * run's files go to the worker's own output folder (see `worker.ts`).
  */
+import path from 'node:path';
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { z } from 'zod';
 import { parseModelSpec } from '../../models/spec.ts';
-import { ConfigError, profileSchema, settingsSchema, type Profile, type Settings } from '../../settings/index.ts';
+import {
+  ConfigError,
+  COORDINATIONS,
+  profileSchema,
+  settingsSchema,
+  type Coordination,
+  type Profile,
+  type Settings,
+} from '../../settings/index.ts';
 import { runFolder, taskConditions, type PlannedRun } from '../../tasks/eval/campaign.ts';
 import { RunRecorder, totals, type RunResult } from '../../tasks/eval/records.ts';
 import { taskSchema, type LoadedTask } from '../../tasks/schema.ts';
+import { nestingDepth } from '../../util/nesting.ts';
 
 /** The BullMQ queue every campaign's runs go to. */
 export const QUEUE_NAME = 'mindcraft-eval';
 
 /** Version of {@link RunJobData}: a worker refuses (fails) jobs of another version. */
-export const JOB_FORMAT = 1;
+export const JOB_FORMAT = 2;
+
+/**
+ * The settings a job carries: how the agents behave and are measured. Every other setting is the
+ * worker's own (servers, keys, paths, `base_profile`, `allow_insecure_coding`, `code_timeout_s`,
+ * the dashboard, reconnects, `load_memory`).
+ */
+export const JOB_SETTINGS = [
+  'minecraft_version',
+  'blocked_actions',
+  'max_commands',
+  'max_repeats',
+  'min_model_interval_ms',
+  'max_tokens_per_hour',
+  'model_timeout_s',
+  'max_chat_chars',
+  'chat_queue_limit',
+  'chat_bot_messages',
+  'init_message',
+  'max_messages',
+  'num_examples',
+  'goal_idle_ms',
+  'action_timeout_s',
+  'convo_reply_delay_ms',
+  'convo_busy_partner_delay_ms',
+  'convo_reminder_ms',
+  'convo_leave_end_ms',
+  'chat_burst',
+  'chat_interval_ms',
+  'model_prices',
+  'coordination',
+  'rule_checked_edges',
+] as const satisfies readonly (keyof Settings)[];
+
+/** The settings of a job (see {@link JOB_SETTINGS}). */
+export type JobSettings = Pick<Settings, (typeof JOB_SETTINGS)[number]>;
+
+/**
+ * A campaign id, and each `/`-separated part of a run id: letters, digits, `_`, `.` and `-`, not
+ * only dots (so never `.` or `..`), at most 100 characters.
+ */
+export const SAFE_ID = /^(?!\.+$)[\w.-]{1,100}$/;
+
+/** Deepest nesting of objects and arrays a job may have (a task's blueprint needs about 8). */
+export const MAX_JOB_DEPTH = 32;
+
+/** Longest wait for a task's human players a job may ask for (ms). */
+const MAX_HUMANS_TIMEOUT_MS = 3_600_000;
+
+/** True for a run id of {@link SAFE_ID} parts joined by `/` (at most 80 parts, 1,000 characters). */
+export function isSafeRunId(runId: string): boolean {
+  const parts = runId.split('/');
+  return runId.length <= 1_000 && parts.length <= 80 && parts.every((p) => SAFE_ID.test(p));
+}
 
 /** How often a run may be started before it is recorded as failed (`--attempts`). */
 export const DEFAULT_ATTEMPTS = 3;
@@ -37,70 +106,124 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** What a job carries (JSON in Redis). */
 export interface RunJobData {
   format: typeof JOB_FORMAT;
+  /** The campaign's name ({@link SAFE_ID}): the folder of its runs in a worker's output folder. */
   campaign: string;
-  /** The coordinator's `--out` folder (absolute on its machine): where run folders go by default. */
-  out: string;
+  /** `<file key>/<task id>/<episode>`, each part {@link SAFE_ID}. */
   runId: string;
   episode: number;
+  /** How the run's team works together (`--coordination`); absent in older jobs: the settings' one. */
+  coordination?: Coordination;
   task: LoadedTask;
   /** The task profiles, agent 0 first (at least `task.agent_count`). */
   profiles: Profile[];
   /** `--model`: replaces every profile's model. */
   model?: Profile['model'];
-  /** The coordinator's settings, without `bot_key` and `dashboard_token`. */
-  settings: Omit<Settings, 'bot_key' | 'dashboard_token'>;
+  /** The coordinator's settings of {@link JOB_SETTINGS}. */
+  settings: JobSettings;
+  /** Wait for the task's human players (ms, at most an hour). */
   humansTimeoutMs?: number;
   /** Starts allowed: lost workers (stalls) and worker errors each use one. */
   attempts: number;
 }
 
-const jobDataSchema = z.object({
+const jobSettingsSchema = settingsSchema.pick(Object.fromEntries(JOB_SETTINGS.map((k) => [k, true])) as { [K in keyof JobSettings]: true });
+
+const jobDataSchema = z.strictObject({
   format: z.literal(JOB_FORMAT),
-  campaign: z.string().min(1),
-  out: z.string().min(1),
-  runId: z.string().min(1),
+  campaign: z.string().regex(SAFE_ID, 'letters, digits, _ . - (not only dots), at most 100'),
+  runId: z.string().refine(isSafeRunId, 'parts of letters, digits, _ . - (not only dots) joined by /'),
   episode: z.number().int().min(1),
+  coordination: z.enum(COORDINATIONS).optional(),
   task: taskSchema.and(z.object({ id: z.string(), file: z.string() })),
   profiles: z.array(profileSchema).min(1),
   model: profileSchema.shape.model.optional(),
-  settings: settingsSchema.omit({ bot_key: true, dashboard_token: true }),
-  humansTimeoutMs: z.number().int().positive().optional(),
-  attempts: z.number().int().min(1),
+  settings: jobSettingsSchema,
+  humansTimeoutMs: z.number().int().positive().max(MAX_HUMANS_TIMEOUT_MS).optional(),
+  attempts: z.number().int().min(1).max(100),
 });
 
+/** Options of {@link parseJobData}. */
+export interface ParseJobOptions {
+  /** Take model specs with `url` or `apiKeyEnv` from the job (the worker's `--job-models`); default false. */
+  jobModels?: boolean;
+}
+
+/** The model fields of a job (its `--model` and each profile's models) that set `url` or `apiKeyEnv`. */
+function foreignModels(data: RunJobData): string[] {
+  const specs: [string, unknown][] = [['model', data.model]];
+  data.profiles.forEach((p, i) => {
+    for (const key of ['model', 'code_model', 'vision_model', 'embedding'] as const) specs.push([`profiles.${i}.${key}`, p[key]]);
+  });
+  return specs
+    .filter(([, spec]) => spec !== null && typeof spec === 'object' && ('url' in spec || 'apiKeyEnv' in spec))
+    .map(([where]) => where);
+}
+
 /**
- * Checks a job's data as a worker receives it (a coordinator of another version, a hand-made job).
+ * Checks a job's data as a worker receives it: a coordinator of another version, or a hand-made,
+ * hostile job (see the module comment).
  *
- * @throws Error naming the first fields that do not fit.
+ * @throws Error naming what does not fit (the first fields, a setting the job may not carry, a
+ *   path-like id, a model address the worker did not opt in to).
  */
-export function parseJobData(data: unknown): RunJobData {
+export function parseJobData(data: unknown, options: ParseJobOptions = {}): RunJobData {
+  const depth = nestingDepth(data, MAX_JOB_DEPTH);
+  if (depth > MAX_JOB_DEPTH) throw new Error(`not a run job: nested more than ${MAX_JOB_DEPTH} levels deep`);
   const parsed = jobDataSchema.safeParse(data);
   if (!parsed.success) {
     throw new Error(
       `not a run job of this version (format ${JOB_FORMAT}): ${parsed.error.issues
         .slice(0, 3)
-        .map((i) => `${i.path.join('.') || 'data'}: ${i.message}`)
+        .map((i) =>
+          i.code === 'unrecognized_keys'
+            ? `${i.path.join('.') || 'data'}: ${i.keys.join(', ')} may not come from a job (the worker's own settings apply)`
+            : `${i.path.join('.') || 'data'}: ${i.message}`,
+        )
         .join('; ')}`,
     );
   }
-  return parsed.data;
+  const job = parsed.data;
+  const foreign = options.jobModels ? [] : foreignModels(job);
+  if (foreign.length)
+    throw new Error(
+      `the job's ${foreign.join(', ')} set url or apiKeyEnv: a worker takes a model's address and key variable from a job only with --job-models; write "provider/model" for the providers' own`,
+    );
+  return job;
 }
 
-/** The coordinator's settings as a job carries them: without the secrets. */
-export function jobSettings(settings: Settings): RunJobData['settings'] {
-  const { bot_key: _key, dashboard_token: _token, ...rest } = settings;
-  return rest;
+/** The coordinator's settings as a job carries them: those of {@link JOB_SETTINGS}. */
+export function jobSettings(settings: Settings): JobSettings {
+  return Object.fromEntries(JOB_SETTINGS.map((k) => [k, settings[k]])) as JobSettings;
+}
+
+/**
+ * `parts` joined onto `root` (an absolute folder), checked to stay inside it.
+ *
+ * @throws Error when the path would leave `root` (a `..` or an absolute part).
+ */
+export function inside(root: string, ...parts: string[]): string {
+  const resolved = path.resolve(root, ...parts);
+  const rel = path.relative(root, resolved);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    throw new Error(`${parts.join('/')} leads out of the output folder ${root}`);
+  return resolved;
 }
 
 /** The planned run a job describes. */
 export function plannedRun(data: RunJobData): PlannedRun {
-  return { runId: data.runId, folder: runFolder(data.runId), task: data.task, episode: data.episode };
+  return {
+    runId: data.runId,
+    folder: runFolder(data.runId),
+    task: data.task,
+    episode: data.episode,
+    coordination: data.coordination ?? data.settings.coordination,
+  };
 }
 
 /**
  * The campaign's name: `given` (`--campaign`), else the output folder's name.
  *
- * @throws ConfigError for an empty name.
+ * @throws ConfigError for an empty name, or one that is not a {@link SAFE_ID} word.
  */
 export function campaignId(out: string, given?: string): string {
   const id = (
@@ -112,6 +235,10 @@ export function campaignId(out: string, given?: string): string {
     ''
   ).trim();
   if (!id) throw new ConfigError(`--campaign: a campaign needs a name (got "${given ?? out}")`);
+  if (!SAFE_ID.test(id))
+    throw new ConfigError(
+      `--campaign: "${id}" is not a campaign name: letters, digits, _ . - (not only dots), at most 100 characters${given === undefined ? " (it is the --out folder's name: pass --campaign NAME)" : ''}`,
+    );
   return id;
 }
 
@@ -220,7 +347,7 @@ export function failedRunResult(data: RunJobData, reason: string, startedAt: num
     type: data.task.type,
     agent_count: data.task.agent_count,
     human_count: data.task.human_count ?? 0,
-    coordination: data.settings.coordination,
+    coordination: data.coordination ?? data.settings.coordination,
     ...taskConditions(data.task),
     score: 0,
     success: false,

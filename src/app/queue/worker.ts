@@ -6,9 +6,13 @@
  *
  * Where things go: the run's result (its {@link RunResult}) is the job's return value, in Redis;
  * the run's files (`runs/<run>/`: requests, commands, messages, inventories) and its log lines
- * (`eval.log`) go to a directory, the coordinator's `--out` folder as the job names it (the same
- * path: one machine, or a shared filesystem mounted at the same path on every machine), or with
- * `out`, `<out>/<campaign>/` on this machine.
+ * (`eval.log`) go to `<out>/<campaign>/` in the worker's own output folder (`--out`, default
+ * `evals`: run beside a coordinator whose `--out` is `evals/<campaign>`, it is the same folder).
+ * Every file it writes is checked to resolve inside that folder.
+ *
+ * A job is untrusted input (`jobs.ts`): the worker takes from it the task, the profiles (a model's
+ * `url` and `apiKeyEnv` only with `jobModels`), `--model` and the settings of `JOB_SETTINGS`;
+ * everything else is the worker's own `settings`.
  *
  * Nothing is lost: BullMQ holds a lock on each running job, renewed every `lockDuration / 2`; a
  * worker that dies (SIGKILL, power loss) stops renewing it, and the stalled-job check that every
@@ -23,11 +27,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
-import { ConfigError, type Settings } from '../../settings/index.ts';
+import { ConfigError, settingsSchema, type Settings } from '../../settings/index.ts';
 import type { RunResult } from '../../tasks/eval/records.ts';
 import { openLog, playOne, type ServerAddressOption } from '../evaluate.ts';
 import { WarmWorld } from '../warm-world.ts';
-import { openQueue, parseJobData, plannedRun, QUEUE_NAME, redisConnection, type RunJobData } from './jobs.ts';
+import { runFolderOf } from '../run-task.ts';
+import { inside, openQueue, parseJobData, plannedRun, QUEUE_NAME, redisConnection, type RunJobData } from './jobs.ts';
 
 /** Default lock of a running job (ms): a dead worker's run restarts after this plus at most two stall checks. */
 export const DEFAULT_LOCK_DURATION_MS = 30_000;
@@ -43,10 +48,16 @@ export interface WorkerOptions {
   parallel?: number;
   /** External servers, one per parallel slot; default: an embedded server per slot, kept warm. */
   servers?: ServerAddressOption[];
-  /** Run folders and logs go to `<out>/<campaign>/` (default: the coordinator's `--out` path from the job). */
+  /** The output folder: run folders and logs go to `<out>/<campaign>/` (default `evals`). */
   out?: string;
-  /** This machine's secrets, which jobs do not carry: `bot_key`, `dashboard_token`. */
-  secrets?: Pick<Settings, 'bot_key' | 'dashboard_token'>;
+  /**
+   * This worker's own settings (its settings.json): every setting a job does not carry
+   * (`JOB_SETTINGS`), among them `allow_insecure_coding`, `code_timeout_s`, `base_profile` and
+   * `bot_key`. Default: the defaults.
+   */
+  settings?: Settings;
+  /** Take a model's `url` and `apiKeyEnv` from jobs (`--job-models`): only for a queue no one else can write to. */
+  jobModels?: boolean;
   /** The models' API keys (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** BullMQ's `lockDuration` (ms, default {@link DEFAULT_LOCK_DURATION_MS}). */
@@ -88,6 +99,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ((line: string) => {
       process.stderr.write(`${line}\n`);
     });
+  const own = options.settings ?? settingsSchema.parse({});
+  const outRoot = path.resolve(options.out ?? 'evals');
   const queue = await openQueue(options.queue); // fails fast when Redis is not there; reads job logs
   const botsRoot = await mkdtemp(path.join(os.tmpdir(), 'mindcraft-worker-'));
   const logs = new Map<string, ReturnType<typeof openLog>>();
@@ -130,8 +143,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     signal: AbortSignal | undefined,
   ): Promise<RunResult> => {
     let data: RunJobData;
+    let dir: string;
     try {
-      data = parseJobData(job.data);
+      data = parseJobData(job.data, { jobModels: options.jobModels === true });
+      dir = inside(outRoot, data.campaign);
+      inside(dir, runFolderOf('.', data.runId));
     } catch (err) {
       throw new UnrecoverableError((err as Error).message);
     }
@@ -144,12 +160,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     try {
       const server = options.servers?.[slot];
       const settings: Settings = {
+        ...own,
         ...data.settings,
-        bot_key: options.secrets?.bot_key ?? '',
-        dashboard_token: options.secrets?.dashboard_token ?? '',
         ...(server ? { server: 'external', host: server.host, port: server.port } : { server: 'embedded' }),
       };
-      const dir = options.out ? path.join(path.resolve(options.out), data.campaign) : data.out;
       const log = await logFor(dir);
       const world = server ? undefined : await worldFor(slot, settings);
       const result = await playOne(

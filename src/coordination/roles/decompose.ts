@@ -6,9 +6,10 @@
  *
  * The answer, one object per subtask (keys as VillagerAgent's prompt writes them, with spaces, are
  * accepted too, and `candidate agents` for `assigned_agents`):
- * `{id, description, milestones[], retrieval_paths[], required_subtasks[], assigned_agents[], number?}`.
+ * `{id, description, milestones[], retrieval_paths[], required_subtasks[], assigned_agents[], number?, work?}`.
  * `assigned_agents` are the node's candidates (empty: every agent); `number` the agents it needs at
- * once (default 1).
+ * once (default 1); `work`, beyond the paper, the subtask's typed work (`../work.ts`), which lets the
+ * game's rules (`../rules.ts`) check the round's edges.
  *
  * Checked: at least one subtask (unless `allowEmpty`), at most `maxSubtasks` (VillagerAgent: no
  * more subtasks than agents, a rolling horizon), every check of `TaskGraph.checkRound` (ids,
@@ -16,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { Subtask, TaskGraph } from '../graph.ts';
+import { workSchema } from '../work.ts';
 import { outlinePaths, retrieve } from '../retrieval.ts';
 import { bullets, formatByName, formatNodes } from './format.ts';
 import type { RoleSpec } from './role.ts';
@@ -50,6 +52,7 @@ const subtaskSchema = withKeys(
     required_subtasks: z.array(idString).default([]),
     assigned_agents: stringList.default([]),
     number: z.number().int().min(1).optional(),
+    work: workSchema.optional(),
   }),
   {
     candidate_agents: 'assigned_agents',
@@ -69,6 +72,7 @@ const schema = listOf(subtaskSchema, ['subtasks', 'tasks', 'plan', 'nodes']).tra
     requires: s.required_subtasks,
     candidates: s.assigned_agents,
     ...(s.number !== undefined ? { number: s.number } : {}),
+    ...(s.work ? { work: s.work } : {}),
   })),
 );
 
@@ -89,6 +93,7 @@ Rules:
 - required_subtasks lists the ids (of this answer, or of the graph's nodes) that must succeed first. A subtask with no required_subtasks shares the prerequisites of the subtask before it in your list.
 - assigned_agents lists the agents who may do the subtask (empty: anyone); number is how many of them it needs at once (default 1).
 - retrieval_paths point into the task data (~/key/0 style) at what the subtask needs to know.
+- Optionally, work says exactly what the subtask does, with Minecraft item and block names, so the game's rules can check the order of the subtasks: {"kind": "collect", "targets": {"oak_log": 3}}, {"kind": "make", "targets": {"oak_planks": 12}}, {"kind": "give", "to": "Bob", "items": {"stick": 2}} or {"kind": "build", "cells": [{"x": 1, "y": -60, "z": 2, "block": "stone"}]}.
 
 Answer with a JSON list of subtasks only, in this form:
 ${EXAMPLE}`;

@@ -98,6 +98,7 @@ export async function callRole<I, O>(spec: RoleSpec<I, O>, input: I, call: RoleC
         system: spec.system,
         turns: [...turns],
         signal,
+        purpose: spec.name,
         ...(call.maxTokens ? { maxTokens: call.maxTokens } : {}),
         onUsage: (u) => call.stats?.usage(spec.name, u),
       });

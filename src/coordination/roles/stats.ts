@@ -3,10 +3,10 @@
  * (`ChatRequest.onUsage`). VillagerAgent reports token cost (Table 4); counting by role shows where
  * a strategy spends them (the decomposer, the controller, the causal intervention, …).
  */
-import type { TokenUsage } from '../../models/types.ts';
+import type { CoordinationRole, TokenUsage } from '../../models/types.ts';
 
-/** The coordination layer's LLM roles. */
-export type RoleName = 'decompose' | 'assign' | 'reflect' | 'summarise' | 'dependency' | 'counterfactual';
+/** The coordination layer's LLM roles (also their requests' `purpose`). */
+export type RoleName = CoordinationRole;
 
 /** The counters of one role. */
 export interface RoleCounters {

@@ -149,3 +149,8 @@ export function installEffects(serv: SquidServer): void {
     }),
   });
 }
+
+/** Removes every player's effects (the warm world's reset). */
+export function resetEffects(serv: SquidServer): void {
+  for (const player of serv.players) clearEffects(serv, player);
+}

@@ -10,6 +10,13 @@
  * - `run <command>`: the command, through the dispatcher (../services/commands.ts).
  * Without `run`, the last condition is reported (`commands.execute.conditional.pass` /
  * `pass_count`, or the red `commands.execute.conditional.fail`).
+ *
+ * Forks are bounded as in vanilla 1.20.3+: the game rule `maxCommandForkCount` (default 65536,
+ * wiki "Game rule": "the maximum number of contexts that can be used by commands like 'execute
+ * as'") caps the contexts a subcommand may produce; one more fails the command with
+ * `command.forkLimit` ("Maximum number of contexts (%s) reached"), before anything runs
+ * (vanilla `BuildContexts`, `ExecutionContext.forkLimit`). So `execute as @a as @a …` cannot
+ * multiply without bound.
  */
 import type { CommandContext, SquidEntity, SquidServer } from '../types.ts';
 import {
@@ -26,6 +33,7 @@ import {
 import { runCommand } from '../services/commands.ts';
 import { byteToDegrees } from '../services/geometry.ts';
 import { isPlayer, resolveTargets } from '../services/selectors.ts';
+import { gameRule } from '../services/game-rules.ts';
 import { sendFeedback, translatable } from '../services/text.ts';
 
 const USAGE =
@@ -45,6 +53,25 @@ function targetsOrNone(serv: SquidServer, selector: string, ctx: CommandContext)
     if (err instanceof CommandError && /notfound/.test(err.component.translate ?? '')) return [];
     throw err;
   }
+}
+
+/**
+ * The contexts `each` makes of every context, stopped with vanilla's `command.forkLimit` error
+ * as soon as there are more than the game rule `maxCommandForkCount` allows (counted as they are
+ * made, so a fork that would explode never builds its list).
+ *
+ * @throws CommandError `command.forkLimit` past the limit.
+ */
+function fork(serv: SquidServer, contexts: CommandContext[], each: (c: CommandContext) => CommandContext[]): CommandContext[] {
+  const limit = gameRule(serv, 'maxCommandForkCount');
+  const out: CommandContext[] = [];
+  for (const context of contexts) {
+    for (const next of each(context)) {
+      if (out.length >= limit) throw new CommandError(translatable('command.forkLimit', [limit]));
+      out.push(next);
+    }
+  }
+  return out;
 }
 
 /** Registers `/execute` (op only). */
@@ -69,11 +96,11 @@ export function installExecuteCommand(serv: SquidServer): void {
         if (arg === undefined) throw usageError(USAGE);
         switch (sub) {
           case 'as':
-            contexts = contexts.flatMap((c) => targetsOrNone(serv, arg, c).map((e) => asEntity(c, e)));
+            contexts = fork(serv, contexts, (c) => targetsOrNone(serv, arg, c).map((e) => asEntity(c, e)));
             i += 2;
             break;
           case 'at':
-            contexts = contexts.flatMap((c) =>
+            contexts = fork(serv, contexts, (c) =>
               targetsOrNone(serv, arg, c).map((e) => ({
                 ...c,
                 position: e.position.clone(),
@@ -96,7 +123,7 @@ export function installExecuteCommand(serv: SquidServer): void {
             if (arg === 'as') {
               const selector = args[i + 2];
               if (!selector) throw usageError(USAGE);
-              contexts = contexts.flatMap((c) => targetsOrNone(serv, selector, c).map((e) => ({ ...c, position: e.position.clone() })));
+              contexts = fork(serv, contexts, (c) => targetsOrNone(serv, selector, c).map((e) => ({ ...c, position: e.position.clone() })));
               i += 3;
             } else {
               contexts = contexts.map((c) => ({ ...c, position: parseLocation(args.slice(i + 1, i + 4), callerPosition(c)) }));

@@ -127,3 +127,12 @@ function runXp(serv: SquidServer, args: string[], ctx: CommandContext): void {
       : translatable(`${key}.multiple`, [amount, targets.length]),
   );
 }
+
+/** Every player back to no experience (the warm world's reset), the clients told. */
+export function resetExperience(serv: SquidServer): void {
+  for (const player of serv.players) {
+    const xp = { level: 0, progress: 0, total: 0 };
+    experience.set(player, xp);
+    send(player, xp);
+  }
+}

@@ -4,12 +4,15 @@
  * the food service) uses up saturation first and then food; food ≥ 18 regenerates health
  * (faster with saturation at full food); food 0 starves. Eating: `use_item` with a food in hand
  * (minecraft-data `foods`) finishes after 32 ticks, restoring food and saturation, unless the
- * player lets go, switches items or dies first.
+ * player lets go, switches items or dies first. A milk bucket is drunk the same way: it clears
+ * every effect and leaves a bucket.
  */
 import type { Item } from 'prismarine-item';
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { addExhaustion, EXHAUSTION, EXHAUSTION_PER_POINT, hungerApplies, hungerOf, type HungerState } from '../services/food.ts';
 import { mechanicsOptions } from '../services/game-rules.ts';
+import { clearEffects } from '../services/effects.ts';
+import { foodOf } from '../../game/data.ts';
 import { countOf, handSlot, heldItem, itemClass } from '../services/items.ts';
 import { movementOf, onPlayerMove } from '../services/movement.ts';
 
@@ -23,8 +26,15 @@ export const EAT_TICKS = 32;
 const EAT_TICKS_BY_ITEM: Record<string, number> = { dried_kelp: 16 };
 /** Foods vanilla lets you eat at full hunger (`can_always_eat`). */
 const ALWAYS_EDIBLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'honey_bottle', 'suspicious_stew']);
+/**
+ * Drinks that are not food: a milk bucket takes 32 ticks, clears every effect and leaves a bucket
+ * (vanilla `MilkBucketItem`; 1.20.5+ `consumable` component with `clear_all_effects`). Drinkable
+ * at any hunger.
+ */
+const MILK = 'milk_bucket';
 /** Items left in hand after eating the last one (vanilla `use_remainder` / `BowlFoodItem`). */
 const REMAINDER: Record<string, string> = {
+  milk_bucket: 'bucket',
   mushroom_stew: 'bowl',
   rabbit_stew: 'bowl',
   beetroot_soup: 'bowl',
@@ -86,7 +96,8 @@ function tickFood(serv: SquidServer, player: SquidPlayer): void {
 /** True when the player may start eating `item` now (vanilla `FoodProperties` / `canEat`). */
 function canEat(serv: SquidServer, player: SquidPlayer, item: Item): boolean {
   const name = serv.registry.items[item.type]?.name;
-  if (!name || !serv.registry.foodsByName[name]) return false;
+  if (name === MILK) return true;
+  if (!name || !foodOf(serv.registry, name)) return false;
   return player.gameMode === 1 || player.food < MAX_FOOD || ALWAYS_EDIBLE.has(name);
 }
 
@@ -98,11 +109,16 @@ function finishEating(serv: SquidServer, player: SquidPlayer, state: HungerState
   const item = player.inventory.slots[eating.slot];
   if (!item || item.type !== eating.type || countOf(item) <= 0) return;
   const name = serv.registry.items[item.type]?.name ?? '';
-  const food = serv.registry.foodsByName[name];
-  if (!food) return;
-  // vanilla FoodData.add: food capped at 20, saturation capped at the new food level.
-  player.food = Math.min(MAX_FOOD, player.food + food.foodPoints);
-  player.foodSaturation = Math.min(player.food, (Number.isFinite(player.foodSaturation) ? player.foodSaturation : 0) + food.saturation);
+  const food = foodOf(serv.registry, name);
+  if (name === MILK) {
+    clearEffects(serv, player);
+  } else if (food) {
+    // vanilla FoodData.add: food capped at 20, saturation capped at the new food level.
+    player.food = Math.min(MAX_FOOD, player.food + food.foodPoints);
+    player.foodSaturation = Math.min(player.food, (Number.isFinite(player.foodSaturation) ? player.foodSaturation : 0) + food.saturation);
+  } else {
+    return;
+  }
   if (player.gameMode !== 1) {
     const left = countOf(item) - 1;
     const remainder = REMAINDER[name];
@@ -178,5 +194,28 @@ function isInWater(player: SquidPlayer): boolean {
     return player.world.sync?.getBlock(player.position.floored())?.name === 'water';
   } catch {
     return false;
+  }
+}
+
+/** Each player's health, food and saturation at the last checkpoint. */
+const checkpoints = new WeakMap<SquidServer, Map<string, { health: number; food: number; saturation: number }>>();
+
+/** Takes note of every player's health, food and saturation, for {@link resetHunger}. */
+export function checkpointHunger(serv: SquidServer): void {
+  checkpoints.set(serv, new Map(serv.players.map((p) => [p.username, { health: p.health, food: p.food, saturation: p.foodSaturation }])));
+}
+
+/** Every player noted back to its health, food and saturation then, no exhaustion, not eating (the warm world's reset). */
+export function resetHunger(serv: SquidServer): void {
+  for (const [name, noted] of checkpoints.get(serv) ?? []) {
+    const player = serv.getPlayer(name);
+    if (!player) continue;
+    const hunger = hungerOf(player);
+    hunger.exhaustion = 0;
+    hunger.timer = 0;
+    hunger.eating = null;
+    player.food = noted.food;
+    player.foodSaturation = noted.saturation;
+    player.updateHealth(noted.health);
   }
 }

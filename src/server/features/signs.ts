@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockEntities, type BlockEntity } from '../services/block-entities.ts';
 import { blockAt, placedState } from '../services/blocks.ts';
+import { textComponentsInNbtAreJson } from '../services/protocol.ts';
 import type { Position } from '../services/geometry.ts';
 
 const require = createRequire(import.meta.url);
@@ -56,11 +57,17 @@ export function signLine(raw: unknown): string {
   return raw;
 }
 
-/** The `tile_entity_data` packet that shows a sign's text. */
-export function signPacket(entity: BlockEntity): { location: Position; action: number; nbtData: unknown } {
+/**
+ * The `tile_entity_data` packet that shows a sign's text. Each line is a text component: a JSON
+ * string before 1.21.5, the component itself as NBT since (plain text: a string tag; Minecraft
+ * wiki "Java Edition 1.21.5": text components in NBT are no longer stored as JSON).
+ */
+export function signPacket(serv: SquidServer, entity: BlockEntity): { location: Position; action: number; nbtData: unknown } {
+  const json = textComponentsInNbtAreJson(serv);
+  const line = (text: string) => (json ? JSON.stringify({ text }) : text);
   const side = (lines: string[] | undefined) =>
     nbt.comp({
-      messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: lines?.[i] ?? '' })))),
+      messages: nbt.list(nbt.string(Array.from({ length: LINES }, (_, i) => line(lines?.[i] ?? '')))),
       color: nbt.string('black'),
       has_glowing_text: nbt.byte(0),
     });
@@ -93,7 +100,7 @@ export async function setSignText(
   const entity = store.getOrCreate(world, pos, block.name, 0);
   entity.text = { front: entity.text?.front ?? [], back: entity.text?.back ?? [], [side]: lines.slice(0, LINES) };
   store.markDirty();
-  const packet = signPacket(entity);
+  const packet = signPacket(serv, entity);
   for (const p of playersIn(serv, world)) p._client.write('tile_entity_data', packet);
   return true;
 }
@@ -126,7 +133,7 @@ export function installSigns(serv: SquidServer): void {
           Math.floor(entity.pos.x / 16) === chunkX &&
           Math.floor(entity.pos.z / 16) === chunkZ
         ) {
-          player._client.write('tile_entity_data', signPacket(entity));
+          player._client.write('tile_entity_data', signPacket(serv, entity));
         }
       }
     };

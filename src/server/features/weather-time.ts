@@ -69,6 +69,9 @@ function parseTime(token: string, min = 0): number {
   return ticks;
 }
 
+/** Each server's weather, and the time of day of its last checkpoint (see {@link resetWeatherTime}). */
+const weathers = new WeakMap<SquidServer, { weather: Weather; time: number }>();
+
 /** Installs `/weather`, `/time`, the weather cycle and the day-cycle game rule. */
 export function installWeatherTime(serv: SquidServer): void {
   const weather: Weather = {
@@ -78,6 +81,7 @@ export function installWeatherTime(serv: SquidServer): void {
     thunderTime: between(THUNDER_DELAY),
     clearTime: 0,
   };
+  weathers.set(serv, { weather, time: Number(serv.time) });
   const setWeather = (raining: boolean, thundering: boolean): void => {
     const changed = raining !== weather.raining || thundering !== weather.thundering;
     weather.raining = raining;
@@ -178,4 +182,21 @@ function runTime(serv: SquidServer, args: string[], ctx: CommandContext): void {
   const time = action === 'set' ? ticks : now + ticks;
   serv.setTime(time % DAY_TICKS);
   sendFeedback(serv, ctx, translatable('commands.time.set', [action === 'set' ? ticks : time % DAY_TICKS]));
+}
+
+/** Takes note of the time of day, for {@link resetWeatherTime}. */
+export function checkpointWeatherTime(serv: SquidServer): void {
+  const state = weathers.get(serv);
+  if (state) state.time = Number(serv.time);
+}
+
+/** Back to the checkpoint's time of day and clear weather, the players told (the warm world's reset). */
+export function resetWeatherTime(serv: SquidServer): void {
+  const state = weathers.get(serv);
+  if (!state) return;
+  const { weather } = state;
+  const changed = weather.raining || weather.thundering;
+  Object.assign(weather, { raining: false, thundering: false, clearTime: 0 });
+  if (changed) sendWeather(serv.players, weather);
+  serv.setTime(state.time);
 }

@@ -270,3 +270,9 @@ export function syncViewers(entities: BlockEntity[], except?: InventorySession):
     }
   }
 }
+
+/** Removes every block entity (furnace and chest contents), as a fresh world has none (the warm world's reset). */
+export function removeBlockEntities(serv: SquidServer): void {
+  const store = blockEntities(serv);
+  for (const entity of [...store.all()]) store.remove(store.worldOf(entity.dimension), entity.pos);
+}

@@ -80,6 +80,8 @@ export const GAME_RULE_DEFAULTS = {
   keepInventory: false,
   logAdminCommands: true,
   maxCommandChainLength: 65536,
+  /** Contexts a command may fork into (`execute as @a as @a …`), vanilla 1.20.3+ (wiki "Game rule"). */
+  maxCommandForkCount: 65536,
   maxEntityCramming: 24,
   mobGriefing: true,
   naturalRegeneration: true,
@@ -142,4 +144,17 @@ export function onGameRuleChange(serv: SquidServer, listener: (name: GameRuleNam
   const list = ruleListeners.get(serv) ?? [];
   list.push(listener);
   ruleListeners.set(serv, list);
+}
+
+const checkpoints = new WeakMap<SquidServer, MechanicsOptions>();
+
+/** Takes note of the mechanics' settings, for {@link resetMechanics}. */
+export function checkpointMechanics(serv: SquidServer): void {
+  checkpoints.set(serv, { ...mechanicsOptions(serv) });
+}
+
+/** The mechanics' settings back as at the checkpoint (the warm world's reset). */
+export function resetMechanics(serv: SquidServer): void {
+  const saved = checkpoints.get(serv);
+  if (saved) configureMechanics(serv, saved);
 }

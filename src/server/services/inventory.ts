@@ -412,3 +412,20 @@ export function collectItemEntity(session: InventorySession, entity: SquidEntity
   broadcastChanges(session);
   return taken;
 }
+
+/**
+ * Empties every player's inventory as a fresh player's (the warm world's reset): open containers
+ * closed, the cursor and the crafting grid emptied, every slot cleared (the clients are told).
+ */
+export function resetInventories(serv: SquidServer): void {
+  for (const player of serv.players) {
+    const session = inventorySession(player);
+    if (session) {
+      closeContainer(session);
+      session.carried = null;
+    }
+    player.inventory.slots.forEach((item, slot) => {
+      if (item) player.inventory.updateSlot(slot, null);
+    });
+  }
+}

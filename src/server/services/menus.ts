@@ -18,6 +18,7 @@ import type { Item } from 'prismarine-item';
 import type { Registry, SquidPlayer, SquidServer } from '../types.ts';
 import { countOf, PLAYER_SLOTS, sameItem, withCount, type ItemClass, type Slot } from './items.ts';
 import { recipeBookFor } from './recipes.ts';
+import { dig } from './protocol.ts';
 
 // prismarine-windows is CommonJS (`module.exports = loader`); its typings describe an ES default export.
 const windowsLoader = createRequire(import.meta.url)('prismarine-windows') as typeof import('prismarine-windows').default;
@@ -262,17 +263,47 @@ export function broadcastChanges(session: InventorySession, force: number[] = []
   }
 }
 
-/** Records the client's predicted slot contents of a click as its believed view. */
+/**
+ * Records the client's predicted slot contents of a click as its believed view. Before 1.21.5 each
+ * is a full `Slot`; since, an optional `HashedSlot` (item id, count and a hash of each component:
+ * vanilla `HashedStack`, Minecraft wiki "Java Edition protocol", Click Container), absent for an
+ * empty slot. A hashed stack is believed to be its item and count: where its components differ
+ * from the server's, the next sync re-sends the slot, as vanilla does on a hash mismatch.
+ */
 export function applyClientPrediction(
   session: InventorySession,
   changedSlots: { location: number; item: unknown }[],
   cursorItem: unknown,
 ): void {
-  const { Item } = session;
+  const hashed = clickSlotsAreHashed(session.serv);
   for (const { location, item } of changedSlots ?? []) {
-    if (location >= 0 && location < session.remote.length) session.remote[location] = Item.fromNotch(item as object);
+    if (location >= 0 && location < session.remote.length) session.remote[location] = predictedSlot(session, item, hashed);
   }
-  session.remoteCarried = cursorItem === undefined ? session.remoteCarried : Item.fromNotch(cursorItem as object);
+  if (hashed || cursorItem !== undefined) session.remoteCarried = predictedSlot(session, cursorItem, hashed);
+}
+
+/** One predicted slot of a `window_click`: a `Slot`, or since 1.21.5 an optional `HashedSlot`. */
+function predictedSlot(session: InventorySession, raw: unknown, hashed: boolean): Slot {
+  if (!hashed) return session.Item.fromNotch(raw as object);
+  const stack = raw as { itemId?: number; itemCount?: number } | undefined | null;
+  if (!stack || !stack.itemCount || stack.itemId === undefined) return null;
+  return new session.Item(stack.itemId, stack.itemCount);
+}
+
+const hashedClicks = new WeakMap<Registry, boolean>();
+
+/** Whether `window_click` carries hashed stacks (1.21.5+), read from the protocol definition. */
+function clickSlotsAreHashed(serv: SquidServer): boolean {
+  let hashed = hashedClicks.get(serv.registry);
+  if (hashed === undefined) {
+    const fields = dig(serv.registry.protocol, 'play', 'toServer', 'types', 'packet_window_click', 1);
+    const cursor = Array.isArray(fields)
+      ? (fields as Array<{ name?: string; type?: unknown }>).find((f) => f.name === 'cursorItem')
+      : undefined;
+    hashed = JSON.stringify(cursor?.type ?? '').includes('HashedSlot');
+    hashedClicks.set(serv.registry, hashed);
+  }
+  return hashed;
 }
 
 const windowTypes = new WeakMap<Registry, Record<string, { type: number | string }>>();

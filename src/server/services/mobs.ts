@@ -263,3 +263,16 @@ export function discardMob(serv: SquidServer, mob: MobState): void {
   mobRegistry(serv).mobs.delete(mob.entity.id);
   if (serv.entities[mob.entity.id] === mob.entity) mob.entity.destroy();
 }
+
+/**
+ * Removes every entity but the players (mobs, animals, dropped items) without loot or death
+ * animation, as a fresh world has none (the warm world's reset).
+ */
+export function removeNonPlayers(serv: SquidServer): void {
+  const registry = mobRegistry(serv);
+  for (const entity of Object.values(serv.entities)) {
+    if (entity.type === 'player') continue;
+    registry.mobs.delete(entity.id);
+    entity.destroy();
+  }
+}

@@ -52,3 +52,13 @@ export function metadataIndex(serv: SquidServer, entityType: number | null | und
   const info = entityType === null || entityType === undefined ? undefined : serv.registry.entities[entityType];
   return info?.metadataKeys?.indexOf(key) ?? -1;
 }
+
+/**
+ * Whether text components inside NBT (sign lines, block-entity names) are JSON strings: true
+ * before 1.21.5, which stores the component itself as NBT (a string tag for plain text; Minecraft
+ * wiki "Java Edition 1.21.5", "Text components are no longer stored as JSON strings in NBT").
+ * The protocol definition does not show it (both are NBT), so the version decides.
+ */
+export function textComponentsInNbtAreJson(serv: SquidServer): boolean {
+  return serv.registry.version['<']('1.21.5');
+}

@@ -1,5 +1,5 @@
 /**
- * Teleports that work on every version: the 1.21.2+ `entity_teleport` packet shape, movement
+ * Teleports that work on every version: movement
  * packets ignored until the client confirmed a server-side position set, and
  * `player.teleport(position)` that sends the chunks around the destination first. The `/tp`
  * command is a feature on top (../features/teleport-command.ts).
@@ -8,52 +8,18 @@ import type { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer } from '../types.ts';
 import { byteToDegrees } from './geometry.ts';
 import { movementOf } from './movement.ts';
-import { packetFields } from './protocol.ts';
 
 /** Chunk radius sent at once around a teleport destination, before the paced stream. */
 const IMMEDIATE_CHUNK_RADIUS = 1;
 /** How long to wait for an in-flight chunk stream before streaming for the new position, in ms. */
 const STREAM_WAIT_MS = 5_000;
 
-/** Installs the packet fix, the teleport confirmation gate and chunk streaming after teleports. */
+/** Installs the teleport confirmation gate and chunk streaming after teleports. */
 export function installTeleport(serv: SquidServer): void {
-  installEntityTeleportShape(serv);
   serv.on('newPlayer', (player) => {
     installSelfPosition(player);
     ignoreMovesUntilTeleportConfirmed(player);
     overridePlayerTeleport(serv, player);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// entity_teleport packet shape
-
-/**
- * flying-squid writes `entity_teleport` in the pre-1.21.2 shape (byte angles, no velocity, no
- * flags). On 1.21.2+ the serializer throws on it, which silently kills the observer's connection.
- * Every player's `write` is wrapped so that packet is converted to the version's own shape,
- * whoever sends it (long moves, teleports, future code).
- */
-function installEntityTeleportShape(serv: SquidServer): void {
-  if (!packetFields(serv, 'entity_teleport').some((field) => field.name === 'dx')) return; // the old shape is still right
-  serv.on('newPlayer', (player) => {
-    const client = player._client;
-    const write = client.write.bind(client);
-    client.write = (name: string, params: Record<string, unknown>) => {
-      if (name === 'entity_teleport' && params.dx === undefined) {
-        params = {
-          ...params,
-          dx: 0,
-          dy: 0,
-          dz: 0,
-          yaw: byteToDegrees(Number(params.yaw ?? 0)),
-          pitch: byteToDegrees(Number(params.pitch ?? 0)),
-          flags: 0, // all absolute
-          onGround: Boolean(params.onGround),
-        };
-      }
-      return write(name, params);
-    };
   });
 }
 
@@ -190,4 +156,45 @@ function overridePlayerTeleport(serv: SquidServer, player: SquidPlayer): void {
     player.sendSelfPosition();
     streamViewAround(player).catch((err: unknown) => serv.debug?.(`chunk stream after teleport failed: ${String(err)}`));
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the players' places, for a reset
+
+/** Where each player stood at the last checkpoint, and its game mode and spawn point then. */
+const places = new WeakMap<
+  SquidServer,
+  Map<string, { position: Vec3; yaw: number; pitch: number; spawnPoint: Vec3 | undefined; gameMode: number }>
+>();
+
+/** Takes note of every player's position, facing, spawn point and game mode, for {@link resetPlayerPlaces}. */
+export function checkpointPlayerPlaces(serv: SquidServer): void {
+  places.set(
+    serv,
+    new Map(
+      serv.players.map((p) => [
+        p.username,
+        { position: p.position.clone(), yaw: p.yaw, pitch: p.pitch, spawnPoint: p.spawnPoint?.clone(), gameMode: p.gameMode },
+      ]),
+    ),
+  );
+}
+
+/**
+ * Every player noted at the checkpoint back where it stood then, facing the same way, with its
+ * spawn point then (the warm world's reset).
+ *
+ * @throws Error when a player noted is not on the server, or its game mode changed (a world in
+ *   another game mode is not the one noted).
+ */
+export function resetPlayerPlaces(serv: SquidServer): void {
+  for (const [name, place] of places.get(serv) ?? []) {
+    const player = serv.getPlayer(name);
+    if (!player) throw new Error(`${name} is not on the server`);
+    if (player.gameMode !== place.gameMode) throw new Error(`${name}'s game mode changed`);
+    player.spawnPoint = place.spawnPoint?.clone();
+    player.yaw = place.yaw;
+    player.pitch = place.pitch;
+    void player.teleport(place.position.clone());
+  }
 }

@@ -52,7 +52,13 @@ export function survivalWorldOf(serv: SquidServer): SurvivalWorld | undefined {
 
 /** The survival world service for `world`; `viewDistance` is the server's (chunks). */
 export function survivalWorldPlugin(world: SurvivalWorld, viewDistance: number): ServerPlugin {
-  return { name: 'survival-world', requires: ['mobs'], install: (serv) => installSurvivalWorld(serv, world, viewDistance) };
+  return {
+    name: 'survival-world',
+    requires: ['mobs'],
+    install: (serv) => installSurvivalWorld(serv, world, viewDistance),
+    // After the mobs' reset removed them: the chunks' initial animals, as a fresh world has them.
+    reset: respawnInitialAnimals,
+  };
 }
 
 function installSurvivalWorld(serv: SquidServer, world: SurvivalWorld, viewDistance: number): void {

@@ -1,22 +1,60 @@
 /**
  * An evaluation campaign: which runs to make (every task of the given files, filtered by id,
- * times N episodes), the stable id and folder of each run, and the conditions a run is grouped by
- * in the summary (depth, plan access, missing items, blocked actions).
+ * times the coordination strategies, times N episodes), the stable id and folder of each run, and
+ * the conditions a run is grouped by in the summary (depth, plan access, missing items, blocked
+ * actions).
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { COORDINATIONS, type Coordination } from '../../settings/index.ts';
 import { loadTaskFile, TaskError } from '../loader.ts';
 import type { LoadedTask } from '../schema.ts';
 
 /** One run of a campaign. */
 export interface PlannedRun {
-  /** `<file key>/<task id>/<episode>`, stable across invocations (what `--resume` matches). */
+  /**
+   * `<file key>/<task id>/<episode>`, or `<file key>/<task id>/<coordination>/<episode>` for a
+   * strategy other than `chat` ({@link runIdOf}); stable across invocations (what `--resume` matches).
+   */
   runId: string;
   /** Folder name of the run under `<out>/runs/`. */
   folder: string;
   task: LoadedTask;
   /** 1-based. */
   episode: number;
+  /** How the team works together; absent: the settings' `coordination`. */
+  coordination?: Coordination;
+}
+
+/**
+ * A run's id: `<file key>/<task id>/<episode>`, with the coordination before the episode when it
+ * is not `chat` (so a campaign's `chat` runs keep the ids they had before strategies existed).
+ *
+ * @example runIdOf('test_tasks/2_agent', 'cake', 1, 'dag') // 'test_tasks/2_agent/cake/dag/1'
+ */
+export function runIdOf(fileKey: string, taskId: string, episode: number, coordination: Coordination = 'chat'): string {
+  return coordination === 'chat' ? `${fileKey}/${taskId}/${episode}` : `${fileKey}/${taskId}/${coordination}/${episode}`;
+}
+
+/**
+ * `--coordination chat,dag,causal`: the strategies named, in order, each once.
+ *
+ * @throws TaskError naming a value that is not a strategy, and the strategies there are.
+ */
+export function parseCoordinations(text: string): Coordination[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!names.length)
+    throw new TaskError(`--coordination expects one or more of ${COORDINATIONS.join(', ')} (comma-separated), got "${text}"`);
+  const out: Coordination[] = [];
+  for (const n of names) {
+    if (!(COORDINATIONS as readonly string[]).includes(n))
+      throw new TaskError(`--coordination: "${n}" is not a strategy; use ${COORDINATIONS.join(', ')} (e.g. --coordination chat,dag)`);
+    if (!out.includes(n as Coordination)) out.push(n as Coordination);
+  }
+  return out;
 }
 
 /** What to run. */
@@ -25,8 +63,14 @@ export interface CampaignOptions {
   inputs: readonly string[];
   /** Keep only tasks whose id matches this regular expression (e.g. `depth_0$` or `compass|clock`). */
   ids?: string;
-  /** Runs per task (default 1). */
+  /** Runs per task and strategy (default 1). */
   episodes?: number;
+  /**
+   * The coordination strategies each task is played with (`--coordination chat,dag`): a campaign
+   * dimension like episodes. Default: one run per task with the settings' strategy (no
+   * `coordination` on the planned run).
+   */
+  coordinations?: readonly Coordination[];
   /**
    * Caps every task's `timeout` (s; `--max-timeout`): for smoke runs, and for policies that finish
    * or give up early (the oracle), so that an unsolvable task does not play out its 300–500 s. A
@@ -86,7 +130,7 @@ export function runFolder(runId: string): string {
 }
 
 /**
- * Expands a campaign into its runs, in file order, task order, then episode.
+ * Expands a campaign into its runs, in file order, task order, strategy order, then episode.
  *
  * @throws TaskError for a missing or invalid file, a bad `ids` pattern, `episodes` < 1, or a
  *   campaign with no task at all.
@@ -110,9 +154,11 @@ export async function planCampaign(options: CampaignOptions): Promise<PlannedRun
     for (const loaded of tasks.values()) {
       if (pattern && !pattern.test(loaded.id)) continue;
       const task = cap !== undefined && loaded.timeout > cap ? { ...loaded, timeout: cap } : loaded;
-      for (let episode = 1; episode <= episodes; episode++) {
-        const runId = `${keys.get(file)}/${task.id}/${episode}`;
-        runs.push({ runId, folder: runFolder(runId), task, episode });
+      for (const coordination of options.coordinations ?? [undefined]) {
+        for (let episode = 1; episode <= episodes; episode++) {
+          const runId = runIdOf(keys.get(file)!, task.id, episode, coordination);
+          runs.push({ runId, folder: runFolder(runId), task, episode, ...(coordination ? { coordination } : {}) });
+        }
       }
     }
   }

@@ -17,6 +17,7 @@
  * - `result.json` — the {@link RunResult}.
  */
 import { z } from 'zod';
+import type { CoordinationRole } from '../../models/types.ts';
 import { costOf, priceFor, type PriceTable, type TokenCounts } from './prices.ts';
 
 /** A chat turn as the model saw it. */
@@ -35,10 +36,11 @@ export interface RequestEvent {
   model: string;
   /**
    * What the call was for: `conversing` (the agent's model loop), `respond` (respond-or-ignore
-   * while acting), `memory` (a summary of old turns), `coding` (`!newAction`), `vision` (describing the bot's view); `other` when the
-   * caller did not say.
+   * while acting), `memory` (a summary of old turns), `coding` (`!newAction`), `vision` (describing the bot's view), a
+   * coordination strategy's role (`decompose`, `assign`, `reflect`, `summarise`, `dependency`,
+   * `counterfactual`: the planner's calls, made on agent 0's model); `other` when the caller did not say.
    */
-  purpose: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | 'other';
+  purpose: 'conversing' | 'respond' | 'memory' | 'coding' | 'vision' | 'other' | CoordinationRole;
   /** The static part of the prompt (the same on every call of the agent). */
   system: string;
   /** The live part (the agent's state then), sent after the turns; absent when the call had none. */
@@ -111,6 +113,8 @@ export interface GraphNodeRecord {
   predecessors: string[];
   /** What the reflection said of it, once done. */
   feedback?: string;
+  /** Its typed work in words (`give 2 wheat to Jill`), when it has one. */
+  work?: string;
 }
 
 /** An edge of a task graph: where it came from, and whether a check removed it. */
@@ -120,6 +124,8 @@ export interface GraphEdgeRecord {
   /** Proposed by the planner (`llm`), made by the graph's own algorithm, or added or removed by a check. */
   origin: 'llm' | 'algorithm' | 'rule_added' | 'rule_removed' | 'ate_removed';
   removed?: boolean;
+  /** The rule or intervention result behind it, when one added or removed it. */
+  reason?: string;
 }
 
 /** One version of a coordination strategy's graph (`graph.jsonl`): every node, edge, status and assignment. */
@@ -161,6 +167,28 @@ export interface AgentStats {
   cost_usd: number | null;
 }
 
+/** Model use of one kind: calls and tokens. */
+export interface Usage {
+  calls: number;
+  input: number;
+  output: number;
+}
+
+/**
+ * What a run's metrics are computed from (`RunRecorder.metricsInput`), gathered as the events pass.
+ * Bounded by the run: one entry per command, per agent and purpose, and the last graph.
+ */
+export interface MetricsInput {
+  /** Every command: agent, start (ms since the epoch), duration (ms), kind. */
+  commands: { agent: string; t: number; ms: number; kind: 'query' | 'action' }[];
+  /** Model use by agent, then by the request's purpose (`conversing`, `decompose`, …). */
+  requests: Record<string, Record<string, Usage>>;
+  /** Messages sent (to bots, whispers, public chat), per agent. */
+  messagesSent: Record<string, number>;
+  /** The last version of a graph strategy's graph, if any. */
+  graph?: GraphEvent;
+}
+
 /**
  * Counts a run's events per agent and passes each one on.
  *
@@ -171,6 +199,7 @@ export interface AgentStats {
  */
 export class RunRecorder implements RunEventSink {
   readonly #stats = new Map<string, AgentStats>();
+  readonly #metrics: MetricsInput = { commands: [], requests: {}, messagesSent: {} };
   readonly #forward: ((event: RunEvent) => void) | undefined;
   readonly #prices: Readonly<PriceTable>;
 
@@ -198,20 +227,35 @@ export class RunRecorder implements RunEventSink {
         s.tokens.cache_write += event.usage.cacheWrite;
         s.tokens.output += event.usage.output;
       }
+      const byPurpose = (this.#metrics.requests[event.agent] ??= {});
+      const u = (byPurpose[event.purpose] ??= { calls: 0, input: 0, output: 0 });
+      u.calls++;
+      u.input += event.usage?.input ?? 0;
+      u.output += event.usage?.output ?? 0;
     } else if (event.type === 'command') {
       const s = this.#entry(event.agent);
       s.commands_run++;
       if (!event.ok) s.commands_failed++;
+      this.#metrics.commands.push({ agent: event.agent, t: event.t, ms: event.ms, kind: event.kind });
     } else if (event.type === 'message') {
       const s = this.#entry(event.agent);
-      if (event.direction === 'sent') s.messages_sent++;
-      else s.messages_received++;
+      if (event.direction === 'sent') {
+        s.messages_sent++;
+        this.#metrics.messagesSent[event.agent] = (this.#metrics.messagesSent[event.agent] ?? 0) + 1;
+      } else s.messages_received++;
+    } else if (event.type === 'graph') {
+      this.#metrics.graph = event;
     }
     try {
       this.#forward?.(event);
     } catch {
       // a failing writer must not break the run; the counts stay right
     }
+  }
+
+  /** What the run's metrics are computed from, so far (a copy). */
+  metricsInput(): MetricsInput {
+    return structuredClone(this.#metrics);
   }
 
   /** The counts of `agent` so far, with its cost (zeros for an agent with no events). */
@@ -275,6 +319,56 @@ const agentStatsSchema = z.object({
   cost_usd: z.number().nullable(),
 });
 
+const usageSchema = z.object({ calls: z.number(), input: z.number(), output: z.number() });
+
+/**
+ * The metrics of a run (the result line's `metrics`; see `src/coordination/metrics.ts`, where each
+ * is defined with its source). Times in ms; fractions in [0, 1].
+ */
+export const runMetricsSchema = z.looseObject({
+  /** The task score (VillagerAgent C, CausalMACE CR). */
+  completion: z.number(),
+  /** Completion per minute of play (VillagerAgent E). */
+  efficiencyPerMinute: z.number(),
+  /** Completion per minute of summed agent time (CausalMACE eq. 6). */
+  efficiencyPerAgentMinute: z.number(),
+  /** Each agent's active time: the union of its commands' intervals. */
+  activeMs: z.record(z.string(), z.number()),
+  /** VillagerAgent's B as the paper writes it; its code's variant; CausalMACE's BS. Null under 2 agents. */
+  balance: z.number().nullable(),
+  balanceCode: z.number().nullable(),
+  balanceBS: z.number().nullable(),
+  /** VillagerAgent's token cost (Table 4). */
+  tokenCost: z.number(),
+  outputTokens: z.number(),
+  /** Calls and tokens by role (`decompose` … `counterfactual`; `act`: the agents' own calls). */
+  tokensByRole: z.record(z.string(), usageSchema),
+  /** The agents' own calls and tokens, by agent. */
+  tokensByAgent: z.record(z.string(), usageSchema),
+  modelCalls: z.number(),
+  /** Planning iterations per agent (its conversing model calls) and their mean (S-Agents' mPT). */
+  planning: z.object({ perAgent: z.record(z.string(), z.number()), mean: z.number() }),
+  /** Messages the agents sent (to each other and in chat). */
+  messages: z.number(),
+  /** Action commands run. */
+  actions: z.number(),
+  /** The run's play time (goals given to the end). */
+  wallMs: z.number(),
+  /** Graph strategies: the last graph in numbers, and whether the rules checked its edges. */
+  graph: z
+    .object({
+      rule_checked_edges: z.boolean(),
+      nodes: z.record(z.string(), z.number()),
+      /** Edges by origin: active ones (llm, algorithm, rule_added) and removed ones (rule_removed, ate_removed). */
+      edges: z.record(z.string(), z.number()),
+      versions: z.number(),
+      /** Node executions per agent. */
+      executions: z.record(z.string(), z.number()),
+    })
+    .optional(),
+});
+export type RunMetricsRecord = z.infer<typeof runMetricsSchema>;
+
 /**
  * The result line of one run (one JSON object; `npm run task` prints it, an evaluation appends it
  * to `results.jsonl`). Fields of the task's generator metadata (`depth`, `missing_items`,
@@ -337,6 +431,8 @@ export const runResultSchema = z.looseObject({
   tokens: tokensSchema,
   /** US dollars by the price table; null when some model has no price. */
   cost_usd: z.number().nullable(),
+  /** The run's metrics (older records have none). */
+  metrics: runMetricsSchema.optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 

@@ -1,10 +1,13 @@
 /**
  * `report.html`: one self-contained page (no network: Chart.js is inlined) with the summary
- * table, plots of success by agent count and by depth (with 95 % intervals), the score
+ * table, the coordination strategies side by side (their metrics, success by strategy, and for
+ * the graph strategies each task's graphs next to each other, one per run: its last `graph.jsonl`
+ * version), plots of success by agent count and by depth (with 95 % intervals), the score
  * distribution of construction runs, tokens per run, and the list of runs.
  */
-import type { RunResult } from './records.ts';
-import { compactCount, type SummaryRow } from './summary.ts';
+import { EDGE_LEGEND, graphSvg } from './graph-svg.ts';
+import type { GraphEvent, RunResult } from './records.ts';
+import { compactCount, metricCell, type SummaryRow } from './summary.ts';
 
 /** What {@link reportHtml} needs. */
 export interface ReportInput {
@@ -15,6 +18,58 @@ export interface ReportInput {
   chartJs: string;
   /** When the report was made (shown in the header). */
   generatedAt: Date;
+  /** The last graph of each graph-strategy run, by run id (`graph.jsonl`'s last line). */
+  graphs?: Readonly<Record<string, GraphEvent>>;
+}
+
+/** The strategies' metrics, one row each. */
+function strategyRows(rows: readonly SummaryRow[]): string {
+  return rows
+    .filter((r) => r.dimension === 'coordination')
+    .map((r) => {
+      const m = r.metrics;
+      const roles = Object.entries(m.roles)
+        .map(([role, u]) => `${role} ${u.calls} (${compactCount(u.output)})`)
+        .join(', ');
+      return (
+        `<tr><td>${esc(r.group)}</td><td>${r.runs}</td><td>${pct(r.success.value)} (${r.successes})</td><td>${pct(r.success.low)}–${pct(r.success.high)}</td>` +
+        `<td>${r.score.value.toFixed(2)}</td><td>${metricCell(m.play_s, 1)}</td><td>${metricCell(m.efficiency_per_min)}</td>` +
+        `<td>${metricCell(m.balance)}</td><td>${metricCell(m.balance_code)}</td><td>${metricCell(m.balance_bs)}</td>` +
+        `<td>${metricCell(m.token_cost)}</td><td>${metricCell(m.messages, 1)}</td><td>${metricCell(m.actions, 1)}</td><td>${metricCell(m.planning, 1)}</td>` +
+        `<td>${esc(roles || '–')}</td></tr>`
+      );
+    })
+    .join('\n');
+}
+
+/** Each task's graphs, one per graph-strategy run, side by side by strategy. */
+function graphSection(results: readonly RunResult[], graphs: Readonly<Record<string, GraphEvent>>): string {
+  const byTask = new Map<string, RunResult[]>();
+  for (const r of results)
+    if (graphs[r.run_id]) byTask.set(`${r.task_id} #${r.episode}`, [...(byTask.get(`${r.task_id} #${r.episode}`) ?? []), r]);
+  if (!byTask.size) return '<p class="note">No graph-strategy runs (dag, causal) with a graph.jsonl.</p>';
+  const legend = EDGE_LEGEND.map(([origin, colour, words]) => `<span style="color:${colour}">━ ${esc(origin)}</span>: ${esc(words)}`).join(
+    ' · ',
+  );
+  const tasks = [...byTask].map(([task, runs]) => {
+    const cells = runs
+      .sort((a, b) => a.coordination.localeCompare(b.coordination))
+      .map((r) => {
+        const g = graphs[r.run_id]!;
+        const edges = r.metrics?.graph?.edges ?? {};
+        const counts = Object.entries(edges)
+          .map(([o, n]) => `${n} ${o}`)
+          .join(', ');
+        return (
+          `<div class="graph"><div><b>${esc(r.coordination)}</b> · ${esc(r.end_reason)} · score ${r.score.toFixed(2)} · ${r.play_s.toFixed(1)} s · version ${g.version}` +
+          `${counts ? ` · edges: ${esc(counts)}` : ''}${r.metrics?.graph ? ` · rules ${r.metrics.graph.rule_checked_edges ? 'on' : 'off'}` : ''}</div>` +
+          `<div class="note">${esc(g.change)}</div>${graphSvg(g)}</div>`
+        );
+      })
+      .join('');
+    return `<h3>${esc(task)}</h3><div class="graphs">${cells}</div>`;
+  });
+  return `<p class="note">Boxes: green succeeded, red failed, grey not run; hover for the description, work and feedback. Edges: ${legend}.</p>${tasks.join('\n')}`;
 }
 
 const esc = (s: string | number) =>
@@ -49,6 +104,7 @@ function scoreHistogram(results: readonly RunResult[]) {
 export function reportHtml(input: ReportInput): string {
   const { results, rows } = input;
   const data = {
+    coordination: rateSeries(rows, 'coordination'),
     agents: rateSeries(rows, 'agents'),
     depth: rateSeries(rows, 'depth'),
     scores: scoreHistogram(results),
@@ -70,7 +126,7 @@ export function reportHtml(input: ReportInput): string {
   const runRows = results
     .map(
       (r, i) =>
-        `<tr class="${r.success ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${esc(r.run_id)}</td><td>${esc(r.type)}</td><td>${r.agent_count}</td>` +
+        `<tr class="${r.success ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${esc(r.run_id)}</td><td>${esc(r.type)}</td><td>${r.agent_count}</td><td>${esc(r.coordination)}</td>` +
         `<td>${esc(
           Object.values(r.models)
             .filter((m, i, a) => a.indexOf(m) === i)
@@ -91,21 +147,30 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 td:first-child,td:nth-child(2),th{text-align:left}td{word-break:break-word}tr.bad td{background:#fff4f4}tr.ok td{background:#f4fff4}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:24px}
 .chart{height:300px}.note{color:#666;font-size:12px}
+.graphs{display:flex;gap:16px;overflow-x:auto;align-items:flex-start}.graph{border:1px solid #ddd;padding:6px;flex:none}
 </style></head><body>
 <h1>${esc(input.title)}</h1>
 <p class="note">${results.length} runs · made ${esc(input.generatedAt.toISOString())} · intervals are 95 %: Wilson for success rates, Student t for mean scores.</p>
+<h2>Strategies side by side</h2>
+<p class="note">Means over each strategy's runs (metrics defined in src/coordination/metrics.ts): play s from the goals to the end; efficiency = completion per minute of play (VillagerAgent); B = 1 − σ of the agents' normalised active times (VillagerAgent, as written and as its code computes it), BS = CausalMACE's balance against the task's time limit; token cost = VillagerAgent's Table 4; planning = the agents' model-loop calls each (S-Agents' mPT); calls by role (output tokens).</p>
+<table><tr><th>strategy</th><th>runs</th><th>success</th><th>95% CI</th><th>mean score</th><th>play s</th><th>eff./min</th><th>B</th><th>B (code)</th><th>BS</th><th>token cost</th><th>messages</th><th>actions</th><th>planning/agent</th><th>calls by role</th></tr>
+${strategyRows(rows)}
+</table>
 <div class="charts">
+<div><h2>Success by strategy</h2><div class="chart"><canvas id="coordination"></canvas></div></div>
 <div><h2>Success by agent count</h2><div class="chart"><canvas id="agents"></canvas></div></div>
 <div><h2>Success by depth</h2><div class="chart"><canvas id="depth"></canvas></div></div>
 <div><h2>Construction score distribution</h2><div class="chart"><canvas id="scores"></canvas></div></div>
 <div><h2>Tokens per run</h2><div class="chart"><canvas id="tokens"></canvas></div></div>
 </div>
+<h2>Task graphs</h2>
+${graphSection(results, input.graphs ?? {})}
 <h2>Summary</h2>
 <table><tr><th>by</th><th>group</th><th>runs</th><th>success</th><th>95% CI</th><th>mean score</th><th>95% CI</th><th>tokens in / out</th><th>cost</th></tr>
 ${summaryRows}
 </table>
 <h2>Runs</h2>
-<table><tr><th>#</th><th>run</th><th>type</th><th>agents</th><th>model</th><th>score</th><th>end</th><th>wall s</th><th>set-up s</th><th>commands / failed</th><th>messages</th><th>tokens in / out</th><th>cost</th><th>error</th></tr>
+<table><tr><th>#</th><th>run</th><th>type</th><th>agents</th><th>strategy</th><th>model</th><th>score</th><th>end</th><th>wall s</th><th>set-up s</th><th>commands / failed</th><th>messages</th><th>tokens in / out</th><th>cost</th><th>error</th></tr>
 ${runRows}
 </table>
 <script>${scriptText(input.chartJs)}</script>
@@ -120,6 +185,7 @@ function rates(id, s, label) {
     { type: 'bar', label: '95% interval', data: s.ci, backgroundColor: 'rgba(30,30,30,0.7)', barPercentage: 0.06, grouped: false, order: 0 },
   ] }, options: { maintainAspectRatio: false, animation: false, scales: { y: percent } } });
 }
+rates('coordination', DATA.coordination, '');
 rates('agents', DATA.agents, 'agents:');
 rates('depth', DATA.depth, 'depth');
 if (DATA.scores.n) new Chart(document.getElementById('scores'), { type: 'bar', data: { labels: DATA.scores.labels, datasets: [{ label: 'construction runs', data: DATA.scores.counts, backgroundColor: '#59a14f' }] }, options: { maintainAspectRatio: false, animation: false } });

@@ -14,6 +14,7 @@ import {
   fieldErrors,
   serverMessageSchema,
   type BotView,
+  type CampaignGraph,
   type CampaignView,
   type ClientMessage,
   type PlayerView,
@@ -24,7 +25,6 @@ import {
 const SHOWN_EVENTS = 60;
 /** Wait before reconnecting a dropped WebSocket (ms). */
 const RECONNECT_MS = 2000;
-const TOKEN_COOKIE = 'mindcraft_token';
 
 /** Everything the page knows. */
 interface PageState {
@@ -441,6 +441,7 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
               <thead>
                 <tr>
                   <th>Task</th>
+                  <th>Strategy</th>
                   <th>Agents</th>
                   <th>Score</th>
                   <th>Time left</th>
@@ -451,13 +452,15 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
                   (a) =>
                     html`<tr data-run=${a.runId}>
                       <td>${a.taskId}</td>
+                      <td data-field="coordination">${a.coordination ?? 'chat'}</td>
                       <td>${a.agents.join(', ')}</td>
                       <td>${a.score === null ? '—' : a.score.toFixed(2)}</td>
                       <td>${duration(a.deadline - now)}</td>
                     </tr>`,
                 )}
               </tbody>
-            </table>`
+            </table>
+            ${campaign.active.filter((a) => a.graph).map((a) => html`<${LiveGraph} runId=${a.runId} taskId=${a.taskId} graph=${a.graph!} />`)}`
         : null
     }
     ${
@@ -467,6 +470,7 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
               <thead>
                 <tr>
                   <th>Task</th>
+                  <th>Strategy</th>
                   <th>Result</th>
                   <th>Score</th>
                   <th>Records</th>
@@ -477,6 +481,7 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
                   (f) =>
                     html`<tr data-run=${f.runId}>
                       <td>${f.taskId}</td>
+                      <td>${f.coordination ?? 'chat'}</td>
                       <td class=${f.success ? 'ok' : 'error'}>${f.success ? 'success' : f.endReason}</td>
                       <td>${f.score.toFixed(2)}</td>
                       <td>${f.link ? html`<a href=${f.link} target="_blank">records</a>` : '—'}</td>
@@ -487,6 +492,45 @@ function Campaign({ campaign, now }: { campaign: CampaignView; now: number }) {
         : null
     }
   </section>`;
+}
+
+/**
+ * A running graph strategy's graph as a tree: each node under the first of its predecessors (its
+ * other predecessors named), with its status and agents; the last change above.
+ */
+function LiveGraph({ runId, taskId, graph }: { runId: string; taskId: string; graph: CampaignGraph }) {
+  const children = new Map<string, CampaignGraph['nodes']>();
+  const roots: CampaignGraph['nodes'] = [];
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  for (const n of graph.nodes) {
+    const parent = n.predecessors.find((p) => ids.has(p));
+    if (parent === undefined) roots.push(n);
+    else children.set(parent, [...(children.get(parent) ?? []), n]);
+  }
+  const item = (n: CampaignGraph['nodes'][number]): unknown => {
+    const others = n.predecessors.slice(1);
+    return html`<li data-node=${n.id} class=${`node ${n.status}`}>
+      <b>${n.id}</b> [${n.status}]
+      ${n.description}${n.assigned.length ? ` — ${n.assigned.join(', ')}` : ''}${others.length ? ` (also after ${others.join(', ')})` : ''}
+      ${
+        children.get(n.id)?.length
+          ? html`<ul>
+              ${children.get(n.id)!.map(item)}
+            </ul>`
+          : null
+      }
+    </li>`;
+  };
+  const edges = Object.entries(graph.edges)
+    .map(([origin, n]) => `${n} ${origin}`)
+    .join(', ');
+  return html`<div class="live-graph" data-graph=${runId}>
+    <h4>${taskId}: graph v${graph.version}${edges ? ` · edges ${edges}` : ''}</h4>
+    <p class="change">${graph.change}</p>
+    <ul>
+      ${roots.map(item)}
+    </ul>
+  </div>`;
 }
 
 function TokenForm({ onToken }: { onToken: (token: string) => void }) {
@@ -500,7 +544,9 @@ function TokenForm({ onToken }: { onToken: (token: string) => void }) {
     }}
   >
     <h2>This dashboard needs its token</h2>
-    <p>Enter the <code>dashboard_token</code> of settings.json.</p>
+    <p>
+      Open the address <code>npm start</code> printed (it carries the token), or enter the <code>dashboard_token</code> of settings.json.
+    </p>
     <input type="password" name="token" value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
     <button type="submit">Open</button>
   </form>`;
@@ -515,10 +561,8 @@ function App() {
     const clock = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(clock);
   }, [link]);
-  const onToken = (token: string) => {
-    document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; SameSite=Strict; path=/`;
-    link.connect();
-  };
+  // The server checks the token and keeps it as a cookie this page's scripts cannot read.
+  const onToken = (token: string) => location.assign(`/?token=${encodeURIComponent(token)}`);
   return html`<main>
     <header class="top">
       <h1>mindcraft-ts</h1>

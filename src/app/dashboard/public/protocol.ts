@@ -49,6 +49,25 @@ export const playerViewSchema = z.object({
 });
 export type PlayerView = z.infer<typeof playerViewSchema>;
 
+/** A running graph strategy's graph, as the campaign view shows it. */
+export const campaignGraphSchema = z.object({
+  version: z.number(),
+  /** What changed last. */
+  change: z.string(),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      description: z.string(),
+      status: z.string(),
+      assigned: z.array(z.string()),
+      predecessors: z.array(z.string()),
+    }),
+  ),
+  /** Edges by origin: active (`llm`, `algorithm`, `rule_added`) and removed (`rule_removed`, `ate_removed`). */
+  edges: z.record(z.string(), z.number()),
+});
+export type CampaignGraph = z.infer<typeof campaignGraphSchema>;
+
 /** An evaluation's progress (`npm run eval`). */
 export const campaignViewSchema = z.object({
   title: z.string(),
@@ -67,12 +86,16 @@ export const campaignViewSchema = z.object({
       runId: z.string(),
       taskId: z.string(),
       file: z.string(),
+      /** How the run's team works together (`chat`, `dag`, `causal`). */
+      coordination: z.string().optional(),
       agents: z.array(z.string()),
       /** The validator's last score (0–1), null before the first check. */
       score: z.number().nullable(),
       startedAt: z.number(),
       /** When the task's timeout ends it (ms since the epoch). */
       deadline: z.number(),
+      /** A graph strategy's graph now (its last version), null before the first. */
+      graph: campaignGraphSchema.nullable().optional(),
     }),
   ),
   /** Finished runs, newest first, each with the link to its records. */
@@ -81,6 +104,7 @@ export const campaignViewSchema = z.object({
       runId: z.string(),
       taskId: z.string(),
       file: z.string(),
+      coordination: z.string().optional(),
       success: z.boolean(),
       score: z.number(),
       endReason: z.string(),
@@ -169,6 +193,17 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 /** Close code of a WebSocket refused for a missing or wrong token. */
 export const CLOSE_BAD_TOKEN = 4401;
+
+/** Close code of a WebSocket refused because too many pages are open already. */
+export const CLOSE_TOO_MANY_PAGES = 4429;
+
+/**
+ * The cookie that carries the token of the dashboard on `port` (cookies do not tell ports apart:
+ * two dashboards on one machine each keep their own).
+ */
+export function tokenCookie(port: number | string): string {
+  return `mindcraft_token_${port}`;
+}
 
 /**
  * Form errors by field from zod issues: the first issue of each top-level key, as text.

@@ -1,0 +1,61 @@
+/**
+ * Fixes of hot spots in the libraries under the bots and the server, each to be sent upstream
+ * (the patch text is in docs/upstream/<library>.md). Each one checks first whether the library
+ * it fixes still needs it, by behaviour, not by version number, and does nothing when it does not:
+ * updating the library retires the fix by itself.
+ *
+ * | library | fix | where |
+ * | --- | --- | --- |
+ * | minecraft-data | the factory memoised per version | ./minecraft-data.ts |
+ * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
+ * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
+ * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
+ * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
+ * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
+ *
+ * This layer imports libraries only; every other layer may import it.
+ */
+import type { Bot } from 'mineflayer';
+import { memoiseMinecraftData, type FixStatus } from './minecraft-data.ts';
+import { fixPacketFraming } from './minecraft-protocol.ts';
+import { playerLookup } from './mineflayer.ts';
+import { fastFromStateId } from './prismarine-block.ts';
+import { keepChunkFormatInJson } from './prismarine-chunk.ts';
+
+export type { FixStatus } from './minecraft-data.ts';
+export { playerLookup } from './mineflayer.ts';
+export { versionFixes } from './mineflayer-versions.ts';
+
+/** What {@link applyUpstreamFixes} found for each process-wide fix. */
+export interface UpstreamFixes {
+  'minecraft-data': FixStatus;
+  'minecraft-protocol': FixStatus;
+  'prismarine-block': FixStatus;
+  'prismarine-chunk': FixStatus;
+}
+
+/**
+ * Applies the process-wide fixes (minecraft-data, minecraft-protocol, prismarine-block,
+ * prismarine-chunk) that the
+ * installed libraries still need. Idempotent; call it before the first bot or server is made (the
+ * block classes made before it keep the old `fromStateId`). Cheap: each probe is a call or two.
+ */
+export function applyUpstreamFixes(): UpstreamFixes {
+  return {
+    'minecraft-data': memoiseMinecraftData(),
+    'minecraft-protocol': fixPacketFraming(),
+    'prismarine-block': fastFromStateId(),
+    'prismarine-chunk': keepChunkFormatInJson(),
+  };
+}
+
+/**
+ * A mineflayer plugin: the process-wide fixes ({@link applyUpstreamFixes}) and the bot's own
+ * ({@link playerLookup}). Load it right after `createBot`.
+ *
+ * @example bot.loadPlugin(upstreamFixes);
+ */
+export function upstreamFixes(bot: Bot): void {
+  applyUpstreamFixes();
+  playerLookup(bot);
+}

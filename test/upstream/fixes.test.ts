@@ -1,0 +1,175 @@
+/**
+ * The library fixes of src/upstream/: each one is applied where the installed library still
+ * needs it, only once, and gives exactly what the library gives.
+ */
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { applyUpstreamFixes } from '../../src/upstream/index.ts';
+import { connectBot, startTestServer, waitUntil } from '../helpers/world.ts';
+import type { EmbeddedServer } from '../../src/server/embedded.ts';
+
+const require = createRequire(import.meta.url);
+
+describe('minecraft-data', () => {
+  test('the factory is memoised: the same data for every name and protocol number, without a new Version each call', () => {
+    const before = require('minecraft-data') as (v: string | number) => { version: { minecraftVersion: string } } | null;
+    applyUpstreamFixes();
+    const factory = require('minecraft-data') as typeof before & { Version?: unknown; versionsByMinecraftVersion?: unknown };
+    expect(applyUpstreamFixes()['minecraft-data']).toBe('applied before');
+    for (const version of ['1.21.4', '1.21.1', '1.20.4', 769, 'nonsense']) {
+      expect(factory(version)).toBe(before(version));
+      expect(factory(version)).toBe(factory(version));
+    }
+    expect(factory('1.21.4')!.version.minecraftVersion).toBe('1.21.4');
+    // Its own members are still there for those who read them.
+    expect(factory.Version).toBeTypeOf('function');
+    expect(factory.versionsByMinecraftVersion).toBeTypeOf('object');
+  });
+});
+
+describe('prismarine-block', () => {
+  test('fromStateId gives the block the constructor gives, for every state, each with members of its own', () => {
+    type Block = { getProperties(): Record<string, unknown>; _properties: object; biome: object; computedStates: object };
+    type BlockClass = new (type: undefined, biome: number, metadata: number, stateId: number) => Block;
+    const registry = (require('prismarine-registry') as (v: string) => { blocksByStateId: Record<string, unknown> })('1.21.4');
+    applyUpstreamFixes();
+    expect(applyUpstreamFixes()['prismarine-block']).toBe('applied before');
+    const Block = (require('prismarine-block') as (r: unknown) => BlockClass & { fromStateId(id: number, biome: number): Block })(registry);
+    for (const stateId of Object.keys(registry.blocksByStateId).map(Number)) {
+      for (const biome of [0, 7]) {
+        const built = new Block(undefined, biome, 0, stateId);
+        const first = Block.fromStateId(stateId, biome);
+        const again = Block.fromStateId(stateId, biome);
+        expect(Object.keys(again)).toEqual(Object.keys(built));
+        expect(JSON.stringify(again)).toBe(JSON.stringify(built));
+        expect(again).toBeInstanceOf(Block);
+        expect(again._properties).not.toBe(first._properties);
+        expect(again.computedStates).not.toBe(first.computedStates);
+        expect(again.biome).not.toBe(first.biome);
+        expect(again.getProperties()).toEqual(built.getProperties());
+      }
+    }
+  });
+});
+
+describe('prismarine-chunk', () => {
+  test.each(['1.21.1', '1.21.4', '1.21.11'])(
+    'a %s column copied through JSON writes the same bytes, biomes included, and a client reads it',
+    (version) => {
+      applyUpstreamFixes();
+      expect(applyUpstreamFixes()['prismarine-chunk']).toBe('applied before');
+      const registry = (require('prismarine-registry') as (v: string) => { blocksByName: Record<string, { defaultState: number }> })(
+        version,
+      );
+      type Column = {
+        setBlockStateId(p: object, s: number): void;
+        getBlockStateId(p: object): number;
+        setBiome(p: object, b: number): void;
+        toJson(): string;
+        dump(): Buffer;
+        load(b: Buffer): void;
+      };
+      const Chunk = (require('prismarine-chunk') as (r: unknown) => { new (o: object): Column; fromJson(j: string): Column })(registry);
+      const column = new Chunk({ minY: -64, worldHeight: 384 });
+      column.setBlockStateId({ x: 1, y: -64, z: 2 }, registry.blocksByName.bedrock!.defaultState);
+      column.setBiome({ x: 0, y: 0, z: 0 }, 3);
+      const copy = Chunk.fromJson(column.toJson());
+      expect(copy.dump().equals(column.dump())).toBe(true);
+      const read = new Chunk({ minY: -64, worldHeight: 384 });
+      read.load(copy.dump());
+      expect(read.getBlockStateId({ x: 1, y: -64, z: 2 })).toBe(registry.blocksByName.bedrock!.defaultState);
+    },
+  );
+});
+
+describe('minecraft-protocol framing', () => {
+  /** A length-prefixed frame (VarInt length, then the payload), as minecraft-protocol's framer writes it. */
+  function frame(payload: Buffer): Buffer {
+    const header: number[] = [];
+    let n = payload.length;
+    do {
+      header.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n >>>= 7;
+    } while (n > 0);
+    return Buffer.concat([Buffer.from(header), payload]);
+  }
+
+  test('packets cut anywhere come out whole, in order, byte for byte, without a thrown error', () => {
+    applyUpstreamFixes();
+    const { createSplitter } = require('minecraft-protocol/src/transforms/framing.js') as {
+      createSplitter(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
+    };
+    // Every packet has at least its id byte (an empty chunk is never passed on by a stream).
+    const packets = Array.from({ length: 60 }, (_, i) => Buffer.alloc([1, 2, 127, 128, 300, 16_384, 70_000][i % 7]!, i));
+    const stream = Buffer.concat(packets.map(frame));
+    // Deterministic cuts: every size from 1 byte up, so every cut position inside a VarInt occurs.
+    const splitter = createSplitter();
+    const out: Buffer[] = [];
+    splitter.on('data', (b) => out.push(Buffer.from(b)));
+    const capture = Error.captureStackTrace;
+    let captured = 0;
+    Error.captureStackTrace = (target, ctor) => {
+      captured++;
+      capture(target, ctor);
+    };
+    try {
+      for (let at = 0, size = 1; at < stream.length; at += size, size = (size % 97) + 1) splitter.write(stream.subarray(at, at + size));
+    } finally {
+      Error.captureStackTrace = capture;
+    }
+    expect(out.length).toBe(packets.length);
+    out.forEach((packet, i) => expect(packet.equals(packets[i]!)).toBe(true));
+    expect(captured).toBe(0);
+  });
+
+  test('packets and the bytes kept for the next chunk do not share the memory of the chunk they came in', () => {
+    applyUpstreamFixes();
+    const { createSplitter } = require('minecraft-protocol/src/transforms/framing.js') as {
+      createSplitter(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
+    };
+    const splitter = createSplitter();
+    const out: Buffer[] = [];
+    splitter.on('data', (b) => out.push(b));
+    // A whole packet [1, 2, 3], then the first byte of the next one's length (300 needs two bytes).
+    const chunk = Buffer.from([0x03, 1, 2, 3, 0xac]);
+    splitter.write(chunk);
+    chunk.fill(0xff); // the sender reuses its buffer
+    splitter.write(Buffer.concat([Buffer.from([0x02]), Buffer.alloc(300, 7)]));
+    expect(out.map((b) => [...b.subarray(0, 3)])).toEqual([
+      [1, 2, 3],
+      [7, 7, 7],
+    ]);
+    expect(out[1]!.length).toBe(300);
+  });
+});
+
+describe('mineflayer player lookup', () => {
+  let server: EmbeddedServer;
+  const bots: Bot[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    for (const bot of bots) bot.quit();
+    await server.close();
+  });
+
+  test('bots find every player by UUID as the scan does, and a player who left is gone from both', async () => {
+    const { connectBot: joinAsBot } = await import('../../src/agent/bot.ts');
+    const address = { host: server.host, port: server.port, version: server.version, auth: 'offline' as const };
+    bots.push(await joinAsBot('Lookup1', address), await joinAsBot('Lookup2', address));
+    const leaver = await connectBot(server, 'Leaver');
+    const [bot] = bots as [Bot & { _playerFromUUID(uuid: string): unknown }];
+    await waitUntil(() => Object.keys(bot.players).length === 3, 'Lookup1 sees three players');
+    for (const player of Object.values(bot.players)) {
+      expect(bot._playerFromUUID(player.uuid)).toBe(Object.values(bot.players).find((p) => p.uuid === player.uuid));
+    }
+    const uuid = bot.players.Leaver!.uuid;
+    leaver.quit();
+    await waitUntil(() => !bot.players.Leaver, 'Lookup1 sees Leaver leave');
+    expect(bot._playerFromUUID(uuid)).toBeUndefined();
+  });
+});
