@@ -50,6 +50,11 @@ export interface GatherSource {
    * again once it is gone).
    */
   tools?: readonly string[];
+  /**
+   * The block lies beyond sight (within `!collectBlocks`' reach, underground: deepslate below
+   * y = 0): a plan prefers ways whose gatherings are in sight ({@link FAR_COST}).
+   */
+  far?: boolean;
 }
 
 /**
@@ -158,6 +163,8 @@ const COOK_TICKS = 200;
  */
 const COST_DEPTH = 8;
 const FUEL_COST_DEPTH = 1;
+/** What one gathering from a source beyond sight ({@link GatherSource.far}) counts as, in gatherings in sight (a dig far off or deep down). */
+const FAR_COST = 4;
 /** Burn time of the fuel a plan names missing when none can be had: coal's (ticks). */
 const FUEL_UNIT = 1600;
 
@@ -450,7 +457,13 @@ function plan(
     for (const o of pool.slice(1)) {
       if (best.kind === 'gather') break;
       const more = heldCoverage(o, timesOf(o)) - heldCoverage(best, timesOf(best));
-      if (more > 0 || (more === 0 && o.kind === 'craft' && best.kind === 'craft' && compareVariants(o.recipe, best.recipe) < 0)) best = o;
+      if (more > 0) best = o;
+      else if (more === 0 && o.kind === 'craft' && best.kind === 'craft') {
+        // The variant whose missing inputs take fewer gatherings; equal ones, the most common.
+        const a = inputsCost(o, timesOf(o), next);
+        const b = inputsCost(best, timesOf(best), next);
+        if (a < b || (a === b && compareVariants(o.recipe, best.recipe) < 0)) best = o;
+      }
     }
     // Nothing obtainable and nothing of it held: this item is what is missing (unless the caller
     // wants it broken down further).
@@ -538,7 +551,7 @@ function plan(
     const costs = new Map<string, number>();
     for (const f of fuels) {
       const n = Math.ceil(left / f.burnTicks);
-      const cost = rawCost(f.name, path, costs, 0, FUEL_COST_DEPTH) * n;
+      const cost = shortCost(f.name, n, path, costs, 0, FUEL_COST_DEPTH);
       if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { name: f.name, n, cost };
     }
     if (!best) {
@@ -559,14 +572,13 @@ function plan(
     return best?.tool;
   };
   /**
-   * About how many gatherings one `name` takes from scratch (its cheapest way: a gathering 1 and
-   * the cost of its tool when none is held, a craft its ingredients' share, smelting its input's
-   * plus 1), Infinity when it cannot be had;
-   * what is held costs nothing. A rough measure to choose a tool or a fuel by, memoised in `memo`;
+   * About how many gatherings one more `name` takes (its cheapest way: a gathering 1, or
+   * {@link FAR_COST} beyond sight, and the cost of its tool when none is held; a craft its
+   * ingredients' share beyond those held; smelting its input's plus 1), Infinity when it cannot
+   * be had. A rough measure to choose a tool or a fuel by, memoised in `memo`;
    * followed {@link COST_DEPTH} levels down.
    */
   const rawCost = (name: string, path: readonly string[], memo: Map<string, number>, depth = 0, maxDepth = COST_DEPTH): number => {
-    if (have(name) > 0) return 0;
     if (depth > maxDepth || path.length >= MAX_DEPTH || path.includes(name)) return Infinity;
     const known = memo.get(name);
     if (known !== undefined) return known;
@@ -575,13 +587,32 @@ function plan(
     let cost = Infinity;
     for (const o of options(name, path)) {
       let c: number;
-      if (o.kind === 'gather') c = 1 / o.source.perAction + toolCost(o.source, next, memo, depth);
-      else if (o.kind === 'smelt') c = rawCost(o.input, next, memo, depth + 1, maxDepth) + 1;
-      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + n * rawCost(i, next, memo, depth + 1, maxDepth), 0) / o.makes;
+      if (o.kind === 'gather') c = (o.source.far ? FAR_COST : 1) / o.source.perAction + toolCost(o.source, next, memo, depth);
+      else if (o.kind === 'smelt') c = shortCost(o.input, 1, next, memo, depth + 1, maxDepth) + 1;
+      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + shortCost(i, n, next, memo, depth + 1, maxDepth), 0) / o.makes;
       cost = Math.min(cost, c);
     }
     memo.set(name, cost);
     return cost;
+  };
+  /** What `n` of `name` cost beyond those held ({@link rawCost} each): a held ingredient is free only as far as it goes. */
+  const shortCost = (
+    name: string,
+    n: number,
+    path: readonly string[],
+    memo: Map<string, number>,
+    depth: number,
+    maxDepth: number,
+  ): number => {
+    const short = n - have(name);
+    return short <= 0 ? 0 : short * rawCost(name, path, memo, depth, maxDepth);
+  };
+  /** What the inputs of `times` uses of a craft cost beyond those held (to choose between a recipe's variants). */
+  const inputsCost = (o: Option, times: number, path: readonly string[]): number => {
+    const memo = new Map<string, number>();
+    return o.kind === 'craft'
+      ? Object.entries(o.inputs).reduce((sum, [i, n]) => sum + shortCost(i, n * times, path, memo, 0, COST_DEPTH), 0)
+      : 0;
   };
   /** What getting a gathering's tool costs ({@link rawCost}): nothing when one is held or none is needed, Infinity when none can be had. */
   const toolCost = (source: GatherSource, path: readonly string[], memo: Map<string, number>, depth: number): number => {

@@ -47,10 +47,17 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
     const supply = around.supplies && Object.hasOwn(around.supplies, item) ? around.supplies[item] : undefined;
     const inSight = supply && (supply.kind === 'block' ? blocks.has(supply.block) : mobs.has(supply.mob));
     if (supply && inSight) return supplySource(item, supply);
-    const block = blocksDropping(data, item).find((b) => diggable.has(b) && NATURAL.test(b));
+    // A block in sight before one only within reach.
+    const dropping = blocksDropping(data, item).filter((b) => diggable.has(b) && NATURAL.test(b));
+    const block = dropping.find((b) => blocks.has(b)) ?? dropping[0];
     if (block) {
       const tools = harvestTools(data, block);
-      return { ...supplySource(item, { kind: 'block', block, where: `the ${block} nearby` }), ...(tools ? { tools } : {}) };
+      const far = !blocks.has(block);
+      return {
+        ...supplySource(item, { kind: 'block', block, where: `the ${block} ${far ? 'within reach' : 'nearby'}` }),
+        ...(tools ? { tools } : {}),
+        ...(far ? { far } : {}),
+      };
     }
     for (const mob of around.mobs) {
       const drop = mobDrops(data, mob).find((d) => d.item === item);
