@@ -1,8 +1,8 @@
 /**
- * Where a task is played. Crafting (`techtree`) and collection tasks gather from the world, so
- * they play in the survival world, as MineCollab places crafting tasks "randomly in a Forest biome
- * … with all the necessary materials" (MINDcraft paper, appendix "Task resetting"); cooking and
- * construction keep the superflat world their set-ups are laid on.
+ * Where a task is played. Crafting (`techtree`) tasks with `missing_items` and collection tasks
+ * gather from the world, so they play in the survival world, as MineCollab places crafting tasks
+ * "randomly in a Forest biome … with all the necessary materials" (MINDcraft paper, appendix
+ * "Task resetting"); cooking and construction keep the superflat world their set-ups are laid on.
  *
  * The spot is found from the seed alone: a forest place near a point drawn from the task's id,
  * its episode and the world's seed, that holds what the task's team must gather there. What that
@@ -12,10 +12,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { GameData } from '../game/data.ts';
-import { addCounts, blocksDropping, planProduction, productionClosure } from '../game/production.ts';
+import { addCounts, blocksDropping, type Counts, planProduction, productionClosure } from '../game/production.ts';
 import { mobDrops } from '../game/mob-drops.ts';
-import { ANIMAL_NAMES, findSpot, SURVIVAL_BLOCKS, WorldSurvey, type AnimalName, type BiomeName, type Spot } from '../server/embedded.ts';
+// The world generator's own modules, not ../server/embedded.ts: a task's spot is found without loading the server.
+import { ANIMAL_NAMES, type AnimalName } from '../server/worldgen/animals.ts';
+import type { BiomeName } from '../server/worldgen/blocks.ts';
 import type { SurvivalGenerator } from '../server/worldgen/generator.ts';
+import { findSpot, type Spot } from '../server/worldgen/spawn.ts';
+import { SURVIVAL_BLOCKS, WorldSurvey } from '../server/worldgen/survey.ts';
 import type { Settings } from '../settings/index.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
 import { taskTargets } from '../tasks/loader.ts';
@@ -26,17 +30,38 @@ import type { ServerWorldChoice } from './start-bots.ts';
 /** The survival world's seed of task runs when neither the run nor the settings give one. */
 export const TASK_WORLD_SEED = 1;
 
-/** Task types played in the survival world (they gather from it); the others keep superflat. */
-export const SURVIVAL_TASK_TYPES: ReadonlySet<string> = new Set(['techtree', 'collection']);
-
 /** The seed of a task run's survival world: the run's own (`--seed`), else the settings' `seed`, else {@link TASK_WORLD_SEED}. */
 export function taskWorldSeed(settings: Pick<Settings, 'seed'>, runSeed?: number): number {
   return runSeed ?? settings.seed ?? TASK_WORLD_SEED;
 }
 
-/** The embedded server's world for `task`: the survival world of `seed` for crafting and collection, superflat for the rest. */
-export function taskServerWorld(task: Pick<Task, 'type'>, seed: number): ServerWorldChoice {
-  return SURVIVAL_TASK_TYPES.has(task.type) ? { world: 'survival', seed } : { world: 'superflat' };
+/**
+ * Whether `task` gathers from the world: a collection task, or a crafting task with
+ * `missing_items` (MineCollab's items that "must be gathered from the environment") or whose team
+ * cannot make its targets from what it holds together (the benchmark's 1-agent files give one
+ * agent its part of a 2-agent task: the rest is the forest's, as in the reference).
+ */
+export function gathersFromWorld(data: GameData, task: Task & { id?: string }): boolean {
+  if (task.type === 'collection') return true;
+  if (task.type !== 'techtree') return false;
+  if (Array.isArray(task.missing_items) && task.missing_items.length > 0) return true;
+  const targets = taskTargets(task);
+  if (Object.keys(targets).some((item) => !data.itemsByName[item])) return false;
+  return Object.keys(planProduction(data, pooledInventory(task), targets, {}).missing).length > 0;
+}
+
+/**
+ * The embedded server's world for `task`: the survival world of `seed` when it gathers from the
+ * world ({@link gathersFromWorld}), superflat for the rest (cooking and construction lay their
+ * worlds on it; a crafting task with all it needs in hand plays there too).
+ */
+export function taskServerWorld(data: GameData, task: Task & { id?: string }, seed: number): ServerWorldChoice {
+  return gathersFromWorld(data, task) ? { world: 'survival', seed } : { world: 'superflat' };
+}
+
+/** The team's starting inventories together. */
+function pooledInventory(task: Task): Counts {
+  return addCounts(...Array.from({ length: task.agent_count }, (_, i) => task.initial_inventory[String(i)] ?? {}));
 }
 
 /** Something the team must gather from the world: blocks to dig or animals to hunt, and how many. */
@@ -62,11 +87,10 @@ export interface WorldView {
  * all it needs; undefined when that world cannot give it all.
  */
 export function taskNeeds(data: GameData, task: Task & { id?: string }, view: WorldView): TaskNeed[] | undefined {
-  const pooled = addCounts(...Array.from({ length: task.agent_count }, (_, i) => task.initial_inventory[String(i)] ?? {}));
   const targets = taskTargets(task);
   if (Object.keys(targets).some((item) => !data.itemsByName[item])) return undefined;
   const sources = sourcesFrom(data, { ...view, inventory: {} });
-  const plan = planProduction(data, pooled, targets, sources);
+  const plan = planProduction(data, pooledInventory(task), targets, sources);
   if (Object.keys(plan.missing).length > 0) return undefined;
   const needs = new Map<string, TaskNeed>();
   for (const step of plan.steps) {
@@ -140,8 +164,10 @@ export function findTaskSpot(generator: SurvivalGenerator, data: GameData, task:
     const { needs, has } = around(spot);
     return needs !== undefined && needs.every((need) => has(need) >= need.count);
   };
+  // What the whole world gives: a task it cannot give gets a forest spot without a search.
+  const anywhere = taskNeeds(data, task, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES });
   let spot: Spot | undefined;
-  for (const biomes of SPOT_BIOMES) {
+  for (const biomes of anywhere ? SPOT_BIOMES : []) {
     try {
       spot = findSpot(generator, { biomes, near, maxDistance: SEARCH_RADIUS, accept: holds });
       break;
@@ -151,7 +177,7 @@ export function findTaskSpot(generator: SurvivalGenerator, data: GameData, task:
   }
   const holdsNeeds = spot !== undefined;
   spot ??= findSpot(generator, { biomes: ['forest'], near });
-  const needs = around(spot).needs ?? taskNeeds(data, task, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES }) ?? [];
+  const needs = around(spot).needs ?? anywhere ?? [];
   return { ...spot, needs, holdsNeeds, stands: standsAround(generator, spot, task.agent_count) };
 }
 

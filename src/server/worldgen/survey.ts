@@ -25,8 +25,8 @@ export interface Place {
 interface ChunkSummary {
   /** Code → packed positions (x, y, z world coordinates, three entries a block). */
   located: Map<number, Int32Array>;
-  /** Code → count, for codes with more than {@link LOCATED_MAX} blocks in the chunk. */
-  counted: Map<number, number>;
+  /** Code → count per height (index y - MIN_Y), for codes with more than {@link LOCATED_MAX} blocks in the chunk. */
+  counted: Map<number, Int32Array>;
   /** The chunk's initial animals: name, and where the first of its spawn tries is. */
   animals: { name: AnimalName; x: number; z: number }[];
 }
@@ -44,17 +44,23 @@ export class WorldSurvey {
   }
 
   /**
-   * Every block name within `radius` blocks of `at`, with its count (as {@link countBlocks} counts;
-   * `only` keeps the names it accepts).
+   * Every block name within `radius` blocks of `at`, with its count (`only` keeps the names it
+   * accepts). Rare blocks are counted within the sphere; common ones (stone, dirt) by whole
+   * chunk columns around it, in the heights within `radius` of `at`.
    */
   blocksNear(at: Place, radius: number, only: (name: string) => boolean = () => true): Map<string, number> {
     const out = new Map<string, number>();
     const r2 = radius * radius;
     for (const [chunkX, chunkZ] of chunksAround(at, radius)) {
       const summary = this.#summary(chunkX, chunkZ);
-      for (const [code, n] of summary.counted) {
+      const low = Math.max(0, at.y - radius - MIN_Y);
+      const high = Math.min(WORLD_HEIGHT - 1, at.y + radius - MIN_Y);
+      for (const [code, perY] of summary.counted) {
         const name = BLOCK_SPECS[code]!.name;
-        if (only(name)) out.set(name, (out.get(name) ?? 0) + n);
+        if (!only(name)) continue;
+        let n = 0;
+        for (let i = low; i <= high; i++) n += perY[i]!;
+        if (n > 0) out.set(name, (out.get(name) ?? 0) + n);
       }
       for (const [code, p] of summary.located) {
         const name = BLOCK_SPECS[code]!.name;
@@ -100,10 +106,10 @@ export class WorldSurvey {
       }
     }
     const located = new Map<number, Int32Array>();
-    const counted = new Map<number, number>();
+    const counted = new Map<number, Int32Array>();
     const filled = new Map<number, number>();
     for (const [code, n] of tally) {
-      if (n > LOCATED_MAX || code === WATER) counted.set(code, n);
+      if (n > LOCATED_MAX || code === WATER) counted.set(code, new Int32Array(WORLD_HEIGHT));
       else {
         located.set(code, new Int32Array(3 * n));
         filled.set(code, 0);
@@ -115,6 +121,8 @@ export class WorldSurvey {
       for (let z = 0; z < 16; z++) {
         for (let x = 0; x < 16; x++) {
           const code = chunk.blocks[blockIndex(x, y, z)]!;
+          const perY = counted.get(code);
+          if (perY) perY[y - MIN_Y]!++;
           const list = located.get(code);
           if (!list) continue;
           const at = filled.get(code)!;
