@@ -314,7 +314,12 @@ export async function setUp(
       // once must see what the spot holds, not the few chunks sent first.
       await Promise.all(
         agents.map((agent, i) =>
-          must(`the world around ${agent.name} did not load`, () => chunksAround(agent.bot, stands[i]!), commanders[i]!, stepMs),
+          must(
+            `the world around ${agent.name} did not load`,
+            () => chunksAround(agent.bot, stands[i]!),
+            commanders[i]!,
+            Math.max(stepMs, WORLD_LOAD_TIMEOUT_MS),
+          ),
         ),
       );
       meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
@@ -350,7 +355,12 @@ async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOption
 }
 
 /** Chunks each way around a stand that must have come before play (the server's view distance is 4). */
-const LOADED_CHUNKS = 3;
+const LOADED_CHUNKS = 2;
+/**
+ * How long the chunks around a far stand may take to come (ms): they are generated first (a few
+ * ms each on an idle machine; a 15 s step ran out on a machine loaded 10 times over).
+ */
+const WORLD_LOAD_TIMEOUT_MS = 60_000;
 
 /** Whether `bot` has every chunk column within {@link LOADED_CHUNKS} of `at`. */
 function chunksAround(bot: Bot, at: Pos): boolean {
