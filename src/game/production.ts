@@ -527,9 +527,10 @@ function plan(
     return (id === undefined ? undefined : smelting.recipes.smelting.get(id)?.cookingTime) ?? COOK_TICKS;
   };
   /**
-   * Plans `ticks` of burn time: the fuel held or made first, in the order `!smeltItem` burns it
-   * (`fuelsByPreference`), then the fuel that takes the fewest gatherings to make (the first in
-   * that order of equals). Returns the fuel item planned last, if any.
+   * Plans `ticks` of burn time: the first fuel held or made in the order `!smeltItem` picks it
+   * (`fuelsByPreference`), with more of it made when short (the command puts in that one alone);
+   * else the fuels held, then the one that takes the fewest gatherings to make (the first in that
+   * order of equals). Returns the fuel item planned last, if any.
    */
   const provideFuel = (ticks: number, input: string, path: readonly string[]): string | undefined => {
     let left = ticks;
@@ -538,6 +539,19 @@ function plan(
     const fuels = fuelsByPreference(data).filter(
       (f) => f.stackable && f.name !== input && f.name !== 'crafting_table' && !path.includes(f.name),
     );
+    // `!smeltItem` puts in one fuel, the first held in that order: more of it is made when it can
+    // be (a plank held and planks to make), so the furnace gets enough of the one it is given.
+    const first = fuels.find((f) => have(f.name) > 0);
+    if (first) {
+      const n = Math.ceil(left / first.burnTicks);
+      const short = n - have(first.name);
+      if (short <= 0 || Number.isFinite(shortCost(first.name, n, path, new Map(), 0, FUEL_COST_DEPTH))) {
+        const held = Math.min(n, have(first.name));
+        take(first.name, held);
+        if (short > 0) need(first.name, short, path);
+        return first.name;
+      }
+    }
     for (const f of fuels) {
       if (left <= 0) break;
       const n = Math.min(have(f.name), Math.ceil(left / f.burnTicks));
