@@ -97,7 +97,7 @@ export function taskNeeds(data: GameData, task: Task & { id?: string }, view: Wo
     if (step.kind !== 'gather') continue;
     const { skill, args } = step.source.call(step.count);
     const kind = skill === 'collectBlocks' ? 'block' : 'mob';
-    const name = String(args.type);
+    const name = String(args.type ?? args.entity_type);
     const count = Math.ceil(step.count / step.source.perAction);
     const key = `${kind}:${name}`;
     needs.set(key, { kind, name, count: (needs.get(key)?.count ?? 0) + count });

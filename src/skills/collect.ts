@@ -78,7 +78,8 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
 
 /**
  * collectblock's walk, dig and pickup for each of `blocks` in turn, passing over those it finds no
- * path to (its own `ignoreNoPath` option is not implemented: a path search that fails throws).
+ * path to (its own `ignoreNoPath` option is not implemented: a path search that fails throws) or
+ * whose dig was aborted.
  */
 async function collectSolid(bot: Bot, blocks: Block[], signal: AbortSignal): Promise<void> {
   for (const block of blocks) {
@@ -88,10 +89,16 @@ async function collectSolid(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
       });
     } catch (err) {
       throwIfAborted(signal);
-      if (!(err instanceof Error && NO_PATH.has(err.name))) throw err;
+      if (!(err instanceof Error && (NO_PATH.has(err.name) || err.message === DIG_ABORTED))) throw err;
     }
   }
 }
+
+/**
+ * mineflayer's error for a dig the server or the bot's own move ended (`lib/plugins/digging.js`): a
+ * log in a tree top dug from below its reach; that block is passed over like one with no path.
+ */
+const DIG_ABORTED = 'Digging aborted';
 
 /** mineflayer-pathfinder's errors for a goal it cannot reach (`lib/goto.js`): no path, or none found in its time. */
 const NO_PATH = new Set(['NoPath', 'Timeout']);

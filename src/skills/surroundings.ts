@@ -37,7 +37,7 @@ export interface Surroundings {
  * `harvestTools` names for the block: nothing drops without one), else hunting an animal in sight
  * that drops the item ({@link mobDrops}); smelting when a furnace or smoker is in sight or held
  * (fuelled when it stands in sight and was not found empty); and whether a crafting table stands
- * nearby.
+ * nearby. A bucket is filled with milk from a cow or mooshroom in sight.
  */
 export function sourcesFrom(data: GameData, around: Surroundings): ProductionSources {
   const blocks = new Set(around.blocks);
@@ -63,6 +63,9 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
       const drop = mobDrops(data, mob).find((d) => d.item === item);
       if (drop) return { ...supplySource(item, { kind: 'hunt', mob, where: `a ${mob}` }), perAction: drop.atLeast };
     }
+    // A bucket used on a cow or a mooshroom fills with milk (vanilla `Cow.mobInteract`).
+    const milked = item === 'milk_bucket' ? around.mobs.find((m) => m === 'cow' || m === 'mooshroom') : undefined;
+    if (milked) return supplySource(item, { kind: 'use', tool: 'bucket', mob: milked, where: `a ${milked}` });
     return undefined;
   };
   const furnaces = ['furnace', 'smoker', 'blast_furnace'];
