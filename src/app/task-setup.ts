@@ -52,7 +52,7 @@ export class MissingPlayerError extends Error {}
  * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
  * cooking team, a Hell's Kitchen partner's recipe and what the cooking world supplies. Hell's Kitchen agents get only their own
  * target; construction agents get no item targets and the blueprint instead; collection agents
- * get their share of the team's counts ({@link collectionShare}).
+ * get their share of the team's counts ({@link collectionShare}) to gather on their own.
  *
  * @param goals filled with each agent's goal text.
  */
@@ -86,8 +86,10 @@ export function assignTasks(
       const item = own[String(i)];
       agent.setTask({ ...common, targets: item ? { [item]: targets[item] ?? 1 } : undefined });
     } else if (task.type === 'collection') {
-      // The team's total counts: each agent is given its share to gather.
-      agent.setTask({ ...common, targets: collectionShare(targets, task.agent_count) });
+      // The team's total counts: each agent is given its share to gather, and gathers it alone
+      // (nothing to hand over: an offline team waiting on its coordinator's go-ahead left the
+      // gathering to the coordinator). The goal still names the teammates.
+      agent.setTask({ ...common, teammates: [], targets: collectionShare(targets, task.agent_count) });
     } else {
       agent.setTask({ ...common, targets: task.type === 'techtree' || task.type === 'cooking' ? targets : undefined });
     }
