@@ -469,12 +469,17 @@ function keepAcrossReconnects(session: BotSession, agent: Agent, whisper: Whispe
 function routeChat(agent: Agent, agents: () => readonly Agent[], settings: Settings): void {
   const bot: Bot = agent.bot;
   const ours = () => new Set(agents().map((a) => a.name));
-  const rules = () => ({
-    self: agent.name,
-    botCount: new Set([...ours(), ...agent.conversations.others()]).size,
-    onlyChatWith: settings.only_chat_with,
-    isBot: (name: string) => ours().has(name) || agent.conversations.isBot(name),
-  });
+  const rules = () => {
+    const all = [...new Set([...ours(), ...agent.conversations.others()])].sort();
+    return {
+      self: agent.name,
+      botCount: all.length,
+      onlyChatWith: settings.only_chat_with,
+      isBot: (name: string) => ours().has(name) || agent.conversations.isBot(name),
+      // The first bot by name answers a bare `!help` for them all.
+      speaksForAll: all[0] === agent.name,
+    };
+  };
   bot.on('whisper', (from, text) => {
     if (!isEnvelope(text) && reachesBot(rules(), from, text, 'whisper')) agent.receive({ from, text, channel: 'whisper' });
   });

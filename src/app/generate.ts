@@ -1,5 +1,5 @@
 /**
- * `npm run generate -- crafting|cooking|construction [--agents N] [--count K] [--seed S] [--depth D]
+ * `npm run generate -- crafting|cooking|construction|collection [--agents N] [--count K] [--seed S] [--depth D]
  * [--missing M] [--blocked !cmd,...] [--hells-kitchen] [--size N] [--levels N] [--version V] --out FILE`:
  * writes a MineCollab-format task file made by the generators of `../tasks/generate.ts`.
  */
@@ -7,14 +7,21 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { gameData } from '../game/data.ts';
 import { DEFAULT_MINECRAFT_VERSION } from '../game/versions.ts';
-import { generateConstructionTasks, generateCookingTasks, generateCraftingTasks, generateShelterTasks } from '../tasks/generate.ts';
+import {
+  generateCollectionTasks,
+  generateConstructionTasks,
+  generateCookingTasks,
+  generateCraftingTasks,
+  generateShelterTasks,
+} from '../tasks/generate.ts';
 import type { Task } from '../tasks/schema.ts';
 
-export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction|shelter --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
+export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction|shelter|collection --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
       crafting: [--depth <0-3>] [--missing <n>] [--blocked <!cmd,...>] [--targets <item,...>]
       cooking: [--dishes <n>] [--hells-kitchen] [--targets <dish,...>]
       construction: [--size <3-9>] [--levels <1-4>]
       shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 2-3>]
+      collection: --targets <item:count,...> (one task per item, e.g. oak_log:50,cobblestone:50)
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
@@ -34,6 +41,15 @@ const list = (v: string | undefined): string[] =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/** `item:count` of `--targets` for collection. */
+function countedItem(entry: string): [string, number] {
+  const [item, count, ...rest] = entry.split(':');
+  const n = Number(count);
+  if (!item || rest.length || !Number.isInteger(n) || n < 1)
+    throw new GenerateUsageError(`collection --targets expects item:count entries such as oak_log:50, got "${entry}"`);
+  return [item, n];
+}
 
 /**
  * Runs `generate` with command-line `args` (after the word `generate`).
@@ -64,9 +80,9 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
     },
   });
   const [kind] = positionals;
-  if (!kind || !['crafting', 'cooking', 'construction', 'shelter'].includes(kind) || positionals.length > 1) {
+  if (!kind || !['crafting', 'cooking', 'construction', 'shelter', 'collection'].includes(kind) || positionals.length > 1) {
     throw new GenerateUsageError(
-      `generate expects one of crafting, cooking, construction, shelter, got ${positionals.join(' ') || 'nothing'}`,
+      `generate expects one of crafting, cooking, construction, shelter, collection, got ${positionals.join(' ') || 'nothing'}`,
     );
   }
   if (!values.out) throw new GenerateUsageError('generate needs --out <file.json>');
@@ -95,6 +111,12 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
     });
   } else if (kind === 'shelter') {
     tasks = generateShelterTasks(data, { ...common, size: int(values.size, 'size', 5), walls: int(values.levels, 'levels', 2) });
+  } else if (kind === 'collection') {
+    tasks = generateCollectionTasks(data, {
+      agents: common.agents,
+      targets: Object.fromEntries(list(values.targets).map(countedItem)),
+      ...(common.timeout ? { timeout: common.timeout } : {}),
+    });
   } else {
     tasks = generateConstructionTasks(data, { ...common, size: int(values.size, 'size', 6), levels: int(values.levels, 'levels', 3) });
   }

@@ -33,6 +33,8 @@ import { validatorFor, type Validation } from '../tasks/validators.ts';
 import type { Pos } from '../tasks/worlds.ts';
 import { botBlockLookup, MISSING_AGENT_MS, play, safeInventory, type Ending } from './task-play.ts';
 import { assignTasks, HUMANS_TIMEOUT_MS, MissingPlayerError, setUp, whisperGoals } from './task-setup.ts';
+import { findTaskSpot, taskServerWorld, taskWorldSeed, type TaskSpot } from './task-spot.ts';
+import { SurvivalGenerator } from '../server/worldgen/generator.ts';
 
 /** The result line of a run: see {@link RunResult} (`src/tasks/eval/records.ts`). */
 export type TaskResult = RunResult;
@@ -96,10 +98,10 @@ export interface TaskRunOptions {
 }
 
 /**
- * The embedded server's world for task runs: superflat, whatever the settings' `world` says
- * (construction blueprints and the cooking world are laid on it). A survival world is started with
- * `{ world: 'survival', seed }`; `findSpot` (../server/embedded.ts) finds a place in it from the
- * seed alone, e.g. a forest for crafting tasks (MineCollab's appendix "Task resetting").
+ * The embedded server's world for cooking and construction runs: superflat, whatever the settings'
+ * `world` says (construction blueprints and the cooking world are laid on it). Crafting and
+ * collection runs play in the survival world of the settings' seed, at a spot found for the task
+ * (`taskServerWorld`, `findTaskSpot`: ./task-spot.ts).
  */
 export const TASK_SERVER_WORLD: ServerWorldChoice = { world: 'superflat' };
 
@@ -201,7 +203,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       process.stderr.write(`${line}\n`);
     });
   // An "auto" version is the server's (src/client/server-version.ts): the task's items are checked for it.
-  const check = checkTask(task, await withServerVersion(settings), options.profiles.length);
+  const versioned = await withServerVersion(settings);
+  const check = checkTask(task, versioned, options.profiles.length);
   const coordination = options.coordination ?? settings.coordination;
   const strategy = strategyFor(coordination);
   if (check.unplayable && !options.unplayableAsResult) throw new TaskError(check.unplayable);
@@ -227,6 +230,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   });
   recorder.emit({ type: 'phase', t: started, phase: 'setup' });
   let playing: number | undefined;
+  let worldRecord: TaskResult['world'];
   const goals: Record<string, string> = {};
   const failed: Validation = { success: false, score: 0 };
 
@@ -245,6 +249,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       human_count: humans.length,
       ...taskConditions(task),
       coordination,
+      ...(worldRecord ? { world: worldRecord } : {}),
       score: ending.outcome.score,
       success: ending.outcome.success,
       end_reason: ending.reason,
@@ -285,12 +290,32 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
 
   if (check.unplayable) return finish({ reason: 'error', outcome: failed, error: `not played: ${check.unplayable}` }, []);
   if (options.signal?.aborted) return finish({ reason: 'interrupted', outcome: failed }, []);
+  // Crafting and collection: the survival world, at a spot that holds what the task needs.
+  const data = gameData(versioned.minecraft_version);
+  const serverWorld = settings.server === 'embedded' ? taskServerWorld(data, task, taskWorldSeed(settings)) : TASK_SERVER_WORLD;
+  let spot: TaskSpot | undefined;
+  if (serverWorld.world === 'survival') {
+    try {
+      spot = findTaskSpot(new SurvivalGenerator(serverWorld.seed!), data, task, episode);
+    } catch (err) {
+      return finish({ reason: 'error', outcome: failed, error: `no spot for the task: ${(err as Error).message}` }, []);
+    }
+    worldRecord = {
+      kind: 'survival',
+      seed: serverWorld.seed!,
+      spot: { x: spot.x, y: spot.y, z: spot.z, biome: spot.biome },
+      holds_needs: spot.holdsNeeds,
+    };
+    log(
+      `Task ${task.id}: survival world ${serverWorld.seed}, spot ${spot.x}, ${spot.y}, ${spot.z} (${spot.biome})${spot.holdsNeeds ? '' : ', which does not hold all the task needs'}.`,
+    );
+  }
   let running: RunningBots;
   try {
     running = options.world
       ? await options.world.open({
           profiles,
-          serverWorld: TASK_SERVER_WORLD,
+          serverWorld,
           model: options.model,
           ...(options.commands ? { commands: options.commands } : {}),
           env: options.env,
@@ -300,7 +325,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
         })
       : await startAgents({
           settings,
-          serverWorld: TASK_SERVER_WORLD,
+          serverWorld,
           profiles,
           model: options.model,
           port: settings.server === 'embedded' ? 0 : undefined,
@@ -340,6 +365,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       log,
       humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS,
       signal: stop.signal,
+      ...(spot ? { stands: spot.stands } : {}),
     });
     placed = blueprint;
     // The validator checks the world as placed (a construction blueprint may have been moved).

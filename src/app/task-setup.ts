@@ -51,7 +51,8 @@ export class MissingPlayerError extends Error {}
  * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
  * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
  * cooking team, a Hell's Kitchen partner's recipe and what the cooking world supplies. Hell's Kitchen agents get only their own
- * target; construction agents get no item targets and the blueprint instead.
+ * target; construction agents get no item targets and the blueprint instead; collection agents
+ * get their share of the team's counts ({@link collectionShare}) to gather on their own.
  *
  * @param goals filled with each agent's goal text.
  */
@@ -84,10 +85,25 @@ export function assignTasks(
     } else if (own) {
       const item = own[String(i)];
       agent.setTask({ ...common, targets: item ? { [item]: targets[item] ?? 1 } : undefined });
+    } else if (task.type === 'collection') {
+      // The team's total counts: each agent is given its share to gather, and gathers it alone
+      // (nothing to hand over: an offline team waiting on its coordinator's go-ahead left the
+      // gathering to the coordinator). The goal still names the teammates.
+      agent.setTask({ ...common, teammates: [], targets: collectionShare(targets, task.agent_count) });
     } else {
       agent.setTask({ ...common, targets: task.type === 'techtree' || task.type === 'cooking' ? targets : undefined });
     }
   });
+}
+
+/**
+ * One agent's share of a collection task's counts: each count split evenly among `agents`, rounded
+ * up (the shares add up to at least the team's counts).
+ *
+ * @example collectionShare({ oak_log: 50 }, 3) // { oak_log: 17 }
+ */
+export function collectionShare(targets: Record<string, number>, agents: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(targets).map(([item, n]) => [item, Math.ceil(n / Math.max(1, agents))]));
 }
 
 /**
@@ -229,6 +245,11 @@ export interface SetUpOptions {
   signal: AbortSignal;
   /** How long each step may take before the set-up times out (ms; default {@link SETUP_TIMEOUT_MS}). */
   stepTimeoutMs?: number;
+  /**
+   * Where each agent is to stand, in agent-index order (a survival world's task spot, see
+   * `./task-spot.ts`): the agents are brought there and the first stand is the origin.
+   */
+  stands?: readonly Pos[];
 }
 
 /**
@@ -247,7 +268,10 @@ export async function setUp(
 ): Promise<{ blueprint?: Blueprint; origin: Pos }> {
   const first = agents[0]!;
   const feet = first.bot.entity.position.floored();
-  const origin: Pos = { x: feet.x, y: feet.y, z: feet.z };
+  const stands = options.stands;
+  if (stands && stands.length < agents.length)
+    throw new Error(`set-up: ${agents.length} agents but ${stands.length} places to stand given`);
+  const origin: Pos = stands ? { ...stands[0]! } : { x: feet.x, y: feet.y, z: feet.z };
   const commanders = agents.map((a) => commander(a.bot));
   const stepMs = options.stepTimeoutMs ?? SETUP_TIMEOUT_MS;
   try {
@@ -286,6 +310,21 @@ export async function setUp(
       await clearSite(first.bot, commanders[0]!, blueprint, stepMs);
       // Humans stand beside the site, not in it (MINDcraft: 5 blocks past its far x side).
       meeting = { x: blueprintBox(blueprint).max.x + 5, y, z };
+    } else if (stands) {
+      await teleportAll(agents, commanders, (i) => stands[i]!, stepMs);
+      // The chunks around each agent have come before play begins: a policy looking around at
+      // once must see what the spot holds, not the few chunks sent first.
+      await Promise.all(
+        agents.map((agent, i) =>
+          must(
+            `the world around ${agent.name} did not load`,
+            () => chunksAround(agent.bot, stands[i]!),
+            commanders[i]!,
+            Math.max(stepMs, WORLD_LOAD_TIMEOUT_MS),
+          ),
+        ),
+      );
+      meeting = { x: origin.x, y: origin.y, z: origin.z + 2 };
     } else {
       if (task.type === 'cooking') await buildCookingWorld(first.bot, commanders[0]!, origin, stepMs);
       await teleportAll(agents.slice(1), commanders.slice(1), (i) => ({ x: origin.x + 2 * (i + 1), y: origin.y, z: origin.z }), stepMs);
@@ -293,7 +332,7 @@ export async function setUp(
     }
     await bringHumans(first.bot, commanders[0]!, humans, meeting, stepMs);
     options.log(
-      `Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : ''}.`,
+      `Set up ${agents.length} agents${humans.length ? ` and ${humans.length} player(s)` : ''} for ${task.id}${task.type === 'cooking' ? ' in the cooking world' : blueprint ? ' at the construction site' : stands ? ` at ${origin.x}, ${origin.y}, ${origin.z}` : ''}.`,
     );
     return { blueprint, origin };
   } finally {
@@ -315,6 +354,23 @@ async function waitForHumans(bot: Bot, humans: HumanSlot[], options: SetUpOption
     throw new MissingPlayerError(
       `No other agents found: human player(s) ${missing().join(', ')} did not join within ${Math.round(options.humansTimeoutMs / 1000)} s`,
     );
+}
+
+/** Chunks each way around a stand that must have come before play (the server's view distance is 4). */
+const LOADED_CHUNKS = 2;
+/**
+ * How long the chunks around a far stand may take to come (ms): they are generated first (a few
+ * ms each on an idle machine; a 15 s step ran out on a machine loaded 10 times over).
+ */
+const WORLD_LOAD_TIMEOUT_MS = 60_000;
+
+/** Whether `bot` has every chunk column within {@link LOADED_CHUNKS} of `at`. */
+function chunksAround(bot: Bot, at: Pos): boolean {
+  for (let dx = -LOADED_CHUNKS; dx <= LOADED_CHUNKS; dx++)
+    for (let dz = -LOADED_CHUNKS; dz <= LOADED_CHUNKS; dz++) {
+      if (!bot.world.getColumnAt(new Vec3(at.x + 16 * dx, 0, at.z + 16 * dz))) return false;
+    }
+  return true;
 }
 
 /** Teleports each human player to `to` (side by side) and waits until agent 0 sees them there. */

@@ -45,4 +45,4 @@ export {
   type RateLimit,
   type SendOptions,
 } from './outbox.ts';
-export { namesBot, isPlayerName, isServerFeedback, reachesBot, type ChatRules } from './routing.ts';
+export { namesBot, isPlayerName, isServerFeedback, isTeamQuery, reachesBot, type ChatRules } from './routing.ts';

@@ -46,15 +46,28 @@ export interface ChatRules {
   onlyChatWith: readonly string[];
   /** True for a bot of ours (their chat is never a player's). */
   isBot: (name: string) => boolean;
+  /**
+   * This bot answers for all of them a public line that names none and asks what every bot would
+   * answer alike (a bare `!help`, see {@link isTeamQuery}): true for one bot only (the fleet's
+   * first by name), so such a line gets one answer, not none nor one per bot.
+   */
+  speaksForAll?: boolean;
+}
+
+/** A public line any bot would answer alike: `!help`, bare or with a command name. */
+export function isTeamQuery(text: string): boolean {
+  return /^\s*!help\s*(\(.*\))?\s*$/i.test(text);
 }
 
 /**
  * Decides whether a player's chat line reaches the bot: whispers always do; public chat does when
- * it names the bot or when this is the only bot. Bots of ours, the bot itself, players outside
- * `only_chat_with` and server feedback never do.
+ * it names the bot, when this is the only bot, or when it is a team query ({@link isTeamQuery})
+ * and this bot speaks for all ({@link ChatRules.speaksForAll}). Bots of ours, the bot itself,
+ * players outside `only_chat_with` and server feedback never do.
  */
 export function reachesBot(rules: ChatRules, from: string, text: string, channel: 'whisper' | 'public'): boolean {
   if (from === rules.self || rules.isBot(from) || isServerFeedback(from, text)) return false;
   if (rules.onlyChatWith.length > 0 && !rules.onlyChatWith.includes(from)) return false;
-  return channel === 'whisper' || rules.botCount === 1 || namesBot(text, rules.self);
+  if (channel === 'whisper' || rules.botCount === 1 || namesBot(text, rules.self)) return true;
+  return rules.speaksForAll === true && isTeamQuery(text);
 }

@@ -1,5 +1,6 @@
 /** Game facts from minecraft-data, loaded once per version and shared by every bot in the process. */
 import minecraftData from 'minecraft-data';
+import { completeDyeingRecipes } from './dyeing.ts';
 
 export type GameData = minecraftData.IndexedData;
 type RecipeItem = minecraftData.RecipeItem;
@@ -11,7 +12,8 @@ type EntityInfo = minecraftData.Entity;
 const cache = new Map<string, GameData>();
 
 /**
- * minecraft-data for `version` (e.g. `1.21.4`), cached.
+ * minecraft-data for `version` (e.g. `1.21.4`), cached, with the dyeing recipes minecraft-data
+ * lacks added (./dyeing.ts).
  *
  * @throws Error when minecraft-data has no data for that version.
  */
@@ -20,6 +22,7 @@ export function gameData(version: string): GameData {
   if (!data) {
     data = minecraftData(version);
     if (!data) throw new Error(`minecraft-data has no data for Minecraft ${version}`);
+    completeDyeingRecipes(data);
     cache.set(version, data);
   }
   return data;

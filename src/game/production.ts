@@ -1,11 +1,13 @@
 /**
  * How to produce items from what is held: crafting (minecraft-data recipes), smelting or cooking
- * (vanilla furnace recipes of `./smelting.ts`) and gathering from the world (sources the caller
- * names: blocks to dig, mobs to hunt). Pure functions over game data, no bot: the offline policy
+ * (vanilla furnace recipes and fuels of `./smelting.ts`) and gathering from the world (sources the
+ * caller names: blocks to dig, mobs to hunt). A gathering that needs a tool (a pickaxe for stone:
+ * minecraft-data's `harvestTools`) plans the tool first; a smelting with no furnace at hand plans
+ * one (8 cobblestone) and its fuel. Pure functions over game data, no bot: the offline policy
  * plans with them, the task generator checks with them that a task can be done.
  */
 import { type GameData, type Recipe, recipeIngredients, recipeNeedsTable, recipeResultCount } from './data.ts';
-import { smeltingTableFor } from './smelting.ts';
+import { fuelsByPreference, smeltingTableFor } from './smelting.ts';
 import { compareVariants } from './variants.ts';
 
 /** Item name → count. */
@@ -41,6 +43,18 @@ export interface GatherSource {
   consumes?: Counts;
   /** What the source is, for messages: "the farm", "a cow". */
   where: string;
+  /**
+   * Items one of which must be held for the call to give anything (vanilla drops nothing from a
+   * block dug without one of its `harvestTools`: stone needs a pickaxe, iron ore a stone one or
+   * better). A tool is not used up by the plan (wear is not planned: a worn-out tool is planned
+   * again once it is gone).
+   */
+  tools?: readonly string[];
+  /**
+   * The block lies beyond sight (within `!collectBlocks`' reach, underground: deepslate below
+   * y = 0): a plan prefers ways whose gatherings are in sight ({@link FAR_COST}).
+   */
+  far?: boolean;
 }
 
 /**
@@ -81,16 +95,29 @@ export function supplySource(item: string, supply: WorldSupply): GatherSource {
 export interface ProductionSources {
   /** The world's source of `item`, if the world gives it. */
   gather?(item: string): GatherSource | undefined;
-  /** Whether a furnace or smoker is at hand (or held), so smelting is possible. */
+  /**
+   * Whether a furnace or smoker is at hand (or held). Without one, smelting is still planned when
+   * a furnace can be made: it is planned first, like a crafting table.
+   */
   smelt?: boolean;
+  /**
+   * Whether the furnace at hand holds fuel enough (the cooking world's hold 64 coal each); default
+   * true for one that stands in sight. A furnace the plan makes, or one found empty, gets fuel from
+   * the plan: each smelting step plans its burn time's worth.
+   */
+  fuelled?: boolean;
   /** Whether a crafting table stands within reach of `!craftRecipe` (32 blocks). */
   tableNearby?: boolean;
 }
 
-/** One step of a {@link ProductionPlan}. */
+/**
+ * One step of a {@link ProductionPlan}. A smelting step's `fuel` is the fuel item the plan
+ * provides for it (absent when the furnace at hand is fuelled); a gathering step's tools are its
+ * source's.
+ */
 export type ProductionStep =
   | { kind: 'craft'; item: string; times: number; count: number; ingredients: Counts; needsTable: boolean }
-  | { kind: 'smelt'; item: string; input: string; count: number }
+  | { kind: 'smelt'; item: string; input: string; count: number; fuel?: string }
   | { kind: 'gather'; item: string; count: number; source: GatherSource };
 
 /** What making some targets takes. */
@@ -122,6 +149,24 @@ export interface PlanOptions {
 
 /** Most nested ingredient levels followed (deeper needs count as missing). */
 const MAX_DEPTH = 8;
+
+/**
+ * A furnace's cooking time per item, in ticks, when its recipe does not say (vanilla
+ * `AbstractCookingRecipe`: 200 for smelting; a smoker or blast furnace cooks in half the time and
+ * burns its fuel twice as fast, so the fuel per item is the same).
+ */
+const COOK_TICKS = 200;
+/**
+ * Levels of ingredients the cost of a tool is followed down (see `rawCost` in {@link plan}; an iron
+ * pickaxe: ingots, raw iron, a stone pickaxe, cobblestone, a wooden pickaxe, planks, logs), and of a
+ * fuel (fuels worth burning are at most one craft or smelt from what is gathered: planks, charcoal).
+ */
+const COST_DEPTH = 8;
+const FUEL_COST_DEPTH = 1;
+/** What one gathering from a source beyond sight ({@link GatherSource.far}) counts as, in gatherings in sight (a dig far off or deep down). */
+const FAR_COST = 4;
+/** Burn time of the fuel a plan names missing when none can be had: coal's (ticks). */
+const FUEL_UNIT = 1600;
 
 const usableCache = new WeakMap<GameData, Map<number, Recipe[]>>();
 
@@ -181,10 +226,54 @@ export function smeltingInputs(data: GameData, item: string): string[] {
   return byResult.get(item) ?? [];
 }
 
-type Option =
-  | { kind: 'craft'; recipe: Recipe; inputs: Counts; makes: number }
-  | { kind: 'smelt'; input: string }
-  | { kind: 'gather'; source: GatherSource };
+type CraftOption = { kind: 'craft'; recipe: Recipe; inputs: Counts; makes: number };
+type Option = CraftOption | { kind: 'smelt'; input: string } | { kind: 'gather'; source: GatherSource };
+
+const craftCache = new WeakMap<GameData, Map<string, CraftOption[]>>();
+
+/** The crafting ways to make `name` ({@link usableRecipes}), with their inputs by name; cached per data. */
+function craftOptions(data: GameData, name: string): readonly CraftOption[] {
+  let byName = craftCache.get(data);
+  if (!byName) craftCache.set(data, (byName = new Map()));
+  let list = byName.get(name);
+  if (!list) {
+    const id = data.itemsByName[name]?.id;
+    list = (id === undefined ? [] : usableRecipes(data, id)).map((recipe) => {
+      const inputs: Counts = {};
+      for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
+      return { kind: 'craft' as const, recipe, inputs, makes: recipeResultCount(recipe) };
+    });
+    byName.set(name, list);
+  }
+  return list;
+}
+
+/**
+ * Every item a plan of `targets` might use, whatever is held: the targets, the ingredients of all
+ * their recipes, what smelts into them, the items consumed by their gatherings and the tools those
+ * need, and so on down. A superset of any {@link planProduction} plan's items (for a caller that
+ * looks only at what matters to a task, e.g. the world's blocks that drop one of these).
+ *
+ * @example productionClosure(data, { stick: 1 }, {}).has('oak_log') // true
+ */
+export function productionClosure(data: GameData, targets: Counts, sources: ProductionSources = {}): Set<string> {
+  const seen = new Set(Object.keys(targets));
+  const stack = [...seen];
+  const add = (item: string) => {
+    if (!seen.has(item)) {
+      seen.add(item);
+      stack.push(item);
+    }
+  };
+  while (stack.length) {
+    const name = stack.pop()!;
+    for (const craft of craftOptions(data, name)) Object.keys(craft.inputs).forEach(add);
+    smeltingInputs(data, name).forEach(add);
+    const source = sources.gather?.(name);
+    if (source) [...Object.keys(source.consumes ?? {}), ...(source.tools ?? [])].forEach(add);
+  }
+  return seen;
+}
 
 /**
  * Plans making every item of `targets` from `inventory` with `sources`. Held items are used
@@ -215,15 +304,27 @@ export function planProduction(
     if (!data.itemsByName[name]) throw new Error(`"${name}" is not an item in Minecraft ${data.version.minecraftVersion}`);
   }
   const expand = options.expand ?? 'held';
-  const first = plan(data, inventory, targets, sources, expand, false);
-  const tableNeeded =
-    first.steps.some((s) => s.kind === 'craft' && s.needsTable) &&
-    !sources.tableNearby &&
-    !first.steps.some((s) => s.kind === 'craft' && s.item === 'crafting_table') &&
-    !('crafting_table' in targets);
-  if (!tableNeeded) return first;
-  // The table is placed (not used up) by the first craft that needs it: plan it first.
-  return plan(data, inventory, targets, sources, expand, true);
+  // A table and a furnace are placed (used up) by the first step that needs one: planned first,
+  // the table before the furnace (which needs it); a pass that adds one may need the other.
+  const first: Stations = { table: false, furnace: false };
+  let result = plan(data, inventory, targets, sources, expand, first);
+  for (let pass = 0; pass < 2; pass++) {
+    const makes = (item: string) => result.steps.some((s) => s.kind === 'craft' && s.item === item) || item in targets;
+    const table =
+      first.table || (result.steps.some((s) => s.kind === 'craft' && s.needsTable) && !sources.tableNearby && !makes('crafting_table'));
+    const furnace = first.furnace || (result.steps.some((s) => s.kind === 'smelt') && !sources.smelt && !makes('furnace'));
+    if (table === first.table && furnace === first.furnace) return result;
+    first.table = table;
+    first.furnace = furnace;
+    result = plan(data, inventory, targets, sources, expand, first);
+  }
+  return result;
+}
+
+/** The stations a plan makes (or takes from the inventory) before anything else. */
+interface Stations {
+  table: boolean;
+  furnace: boolean;
 }
 
 function plan(
@@ -232,46 +333,92 @@ function plan(
   targets: Counts,
   sources: ProductionSources,
   expand: NonNullable<PlanOptions['expand']>,
-  table: boolean,
+  stations: Stations,
 ): ProductionPlan {
   const held = new Map(Object.entries(inventory).filter(([, n]) => n > 0));
+  const smelting = smeltingTableFor(data);
   const made = new Map<string, number>();
   const steps: ProductionStep[] = [];
   const missing: Counts = {};
   const consumed: Counts = {};
-  const obtainableMemo = new Map<string, boolean>();
-
-  const options = (name: string, path: readonly string[]): Option[] => {
-    const out: Option[] = [];
-    const source = sources.gather?.(name);
-    if (source) out.push({ kind: 'gather', source });
-    const id = data.itemsByName[name]?.id;
-    if (id !== undefined) {
-      for (const recipe of usableRecipes(data, id)) {
-        const inputs: Counts = {};
-        for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
-        if (Object.keys(inputs).some((i) => path.includes(i) || i === name)) continue;
-        out.push({ kind: 'craft', recipe, inputs, makes: recipeResultCount(recipe) });
-      }
-    }
-    if (sources.smelt) {
-      for (const input of smeltingInputs(data, name)) if (!path.includes(input) && input !== name) out.push({ kind: 'smelt', input });
+  // The ways to make `name`, whatever the path (gathering first, crafting, then smelting when a
+  // furnace is at hand or can be made), cached per plan.
+  const gatherings = new Map<string, GatherSource | undefined>();
+  const gatherOf = (name: string): GatherSource | undefined => {
+    if (!gatherings.has(name)) gatherings.set(name, sources.gather?.(name));
+    return gatherings.get(name);
+  };
+  const waysCache = [new Map<string, Option[]>(), new Map<string, Option[]>()];
+  const ways = (name: string, smelt: boolean): Option[] => {
+    const cache = waysCache[Number(smelt)]!;
+    let out = cache.get(name);
+    if (!out) {
+      out = [];
+      const source = gatherOf(name);
+      if (source) out.push({ kind: 'gather', source });
+      out.push(...craftOptions(data, name));
+      if (smelt) for (const input of smeltingInputs(data, name)) out.push({ kind: 'smelt', input });
+      cache.set(name, out);
     }
     return out;
   };
+  // The ways to make `name` on `path`: none that takes an item on it (a cycle).
+  const options = (name: string, path: readonly string[]): Option[] =>
+    ways(name, canSmelt()).filter((o) => optionInputs(o).every((i) => i !== name && !path.includes(i)));
   const have = (name: string) => (held.get(name) ?? 0) + (made.get(name) ?? 0);
-  // Whether some way to get `name` exists (counts ignored), memoised per plan.
-  const obtainable = (name: string, path: readonly string[]): boolean => {
-    if (have(name) > 0) return true;
-    if (path.length >= MAX_DEPTH || path.includes(name)) return false;
-    const memo = obtainableMemo.get(name);
-    if (memo !== undefined) return memo;
-    obtainableMemo.set(name, false); // cycle guard while computing
-    const next = [...path, name];
-    const ok = options(name, path).some((o) => optionInputs(o).every((i) => obtainable(i, next)));
-    obtainableMemo.set(name, ok);
-    return ok;
+
+  // What can be had at all (counts ignored): the least fixpoint of "held, or some way's inputs
+  // (and, for a gathering, one of its tools) can be had", over the items the question reaches.
+  // Found once per plan and grown when a new item is asked about; smelting counts once a furnace
+  // is at hand or can itself be had without smelting.
+  const reached = new Set<string>();
+  const can = new Set<string>();
+  let smeltable = Boolean(sources.smelt || stations.furnace);
+  const grow = (roots: readonly string[]): void => {
+    const stack = roots.filter((r) => !reached.has(r));
+    for (const r of stack) reached.add(r);
+    while (stack.length) {
+      const name = stack.pop()!;
+      for (const o of ways(name, true)) {
+        for (const i of [...optionInputs(o), ...(o.kind === 'gather' ? (o.source.tools ?? []) : [])]) {
+          if (!reached.has(i)) {
+            reached.add(i);
+            stack.push(i);
+          }
+        }
+      }
+    }
+    for (;;) {
+      let changed = false;
+      for (const name of reached) {
+        if (can.has(name)) continue;
+        const ok =
+          have(name) > 0 ||
+          ways(name, smeltable).some(
+            (o) =>
+              optionInputs(o).every((i) => can.has(i)) &&
+              (o.kind !== 'gather' || !o.source.tools?.length || o.source.tools.some((t) => can.has(t))),
+          );
+        if (ok) {
+          can.add(name);
+          changed = true;
+        }
+      }
+      if (!changed && !smeltable && can.has('furnace')) smeltable = true;
+      else if (!changed) return;
+    }
   };
+  const obtainable = (name: string): boolean => {
+    if (have(name) > 0) return true;
+    if (!reached.has(name)) grow([name]);
+    return can.has(name);
+  };
+  const canSmelt = (): boolean => smeltable;
+  // The furnace's fuel comes from the plan unless the one at hand is fuelled.
+  const fuelNeeded = !sources.smelt || sources.fuelled === false;
+  // An option whose inputs can all be had and, for a gathering, one of whose tools can.
+  const optionOk = (o: Option): boolean => optionInputs(o).every((i) => obtainable(i)) && (o.kind !== 'gather' || toolOk(o.source));
+  const toolOk = (source: GatherSource): boolean => !source.tools?.length || source.tools.some((t) => have(t) > 0 || obtainable(t));
   const optionInputs = (o: Option): string[] =>
     o.kind === 'craft' ? Object.keys(o.inputs) : o.kind === 'smelt' ? [o.input] : Object.keys(o.source.consumes ?? {});
   const heldCoverage = (o: Option, times: number): number => {
@@ -304,13 +451,19 @@ function plan(
     }
     const next = [...path, name];
     const timesOf = (o: Option) => (o.kind === 'craft' ? Math.ceil(count / o.makes) : count);
-    const complete = all.filter((o) => optionInputs(o).every((i) => obtainable(i, next)));
+    const complete = all.filter((o) => optionOk(o));
     const pool = complete.length ? complete : all;
     let best = pool[0]!;
     for (const o of pool.slice(1)) {
       if (best.kind === 'gather') break;
       const more = heldCoverage(o, timesOf(o)) - heldCoverage(best, timesOf(best));
-      if (more > 0 || (more === 0 && o.kind === 'craft' && best.kind === 'craft' && compareVariants(o.recipe, best.recipe) < 0)) best = o;
+      if (more > 0) best = o;
+      else if (more === 0 && o.kind === 'craft' && best.kind === 'craft') {
+        // The variant whose missing inputs take fewer gatherings; equal ones, the most common.
+        const a = inputsCost(o, timesOf(o), next);
+        const b = inputsCost(best, timesOf(best), next);
+        if (a < b || (a === b && compareVariants(o.recipe, best.recipe) < 0)) best = o;
+      }
     }
     // Nothing obtainable and nothing of it held: this item is what is missing (unless the caller
     // wants it broken down further).
@@ -320,6 +473,15 @@ function plan(
       return;
     }
     if (best.kind === 'gather') {
+      const tools = best.source.tools;
+      if (tools?.length && !tools.some((t) => have(t) > 0)) {
+        // The tool first, kept for the gathering (not used up).
+        const tool = cheapest(tools, next);
+        if (tool) {
+          need(tool, 1, next);
+          made.set(tool, (made.get(tool) ?? 0) + 1);
+        } else missing[tools[0]!] = (missing[tools[0]!] ?? 0) + 1;
+      }
       for (const [i, n] of Object.entries(best.source.consumes ?? {})) need(i, n * count, next);
       const earlier = steps.find((s) => s.kind === 'gather' && s.item === name);
       if (earlier) earlier.count += count;
@@ -328,9 +490,12 @@ function plan(
     }
     if (best.kind === 'smelt') {
       need(best.input, count, next);
+      const fuel = fuelNeeded ? provideFuel(count * cookTicks(best.input), best.input, next) : undefined;
       const earlier = steps.find((s) => s.kind === 'smelt' && s.item === name && s.input === best.input);
-      if (earlier) earlier.count += count;
-      else steps.push({ kind: 'smelt', item: name, input: best.input, count });
+      if (earlier) {
+        earlier.count += count;
+        if (fuel && earlier.kind === 'smelt') earlier.fuel ??= fuel;
+      } else steps.push({ kind: 'smelt', item: name, input: best.input, count, ...(fuel ? { fuel } : {}) });
       return;
     }
     const times = Math.ceil(count / best.makes);
@@ -356,7 +521,123 @@ function plan(
     if (makes > count) made.set(name, (made.get(name) ?? 0) + makes - count);
   };
 
-  if (table) need('crafting_table', 1, []);
+  /** Ticks a furnace takes to cook one `input`. */
+  const cookTicks = (input: string): number => {
+    const id = data.itemsByName[input]?.id;
+    return (id === undefined ? undefined : smelting.recipes.smelting.get(id)?.cookingTime) ?? COOK_TICKS;
+  };
+  /**
+   * Plans `ticks` of burn time: the first fuel held or made in the order `!smeltItem` picks it
+   * (`fuelsByPreference`), with more of it made when short (the command puts in that one alone);
+   * else the fuels held, then the one that takes the fewest gatherings to make (the first in that
+   * order of equals). Returns the fuel item planned last, if any.
+   */
+  const provideFuel = (ticks: number, input: string, path: readonly string[]): string | undefined => {
+    let left = ticks;
+    let used: string | undefined;
+    // Never the item cooked, one on the path, nor the crafting table the plan places to craft with.
+    const fuels = fuelsByPreference(data).filter(
+      (f) => f.stackable && f.name !== input && f.name !== 'crafting_table' && !path.includes(f.name),
+    );
+    // `!smeltItem` puts in one fuel, the first held in that order: more of it is made when it can
+    // be (a plank held and planks to make), so the furnace gets enough of the one it is given.
+    const first = fuels.find((f) => have(f.name) > 0);
+    if (first) {
+      const n = Math.ceil(left / first.burnTicks);
+      const short = n - have(first.name);
+      if (short <= 0 || Number.isFinite(shortCost(first.name, n, path, new Map(), 0, FUEL_COST_DEPTH))) {
+        const held = Math.min(n, have(first.name));
+        take(first.name, held);
+        if (short > 0) need(first.name, short, path);
+        return first.name;
+      }
+    }
+    for (const f of fuels) {
+      if (left <= 0) break;
+      const n = Math.min(have(f.name), Math.ceil(left / f.burnTicks));
+      if (n <= 0) continue;
+      take(f.name, n);
+      left -= n * f.burnTicks;
+      used = f.name;
+    }
+    if (left <= 0) return used;
+    let best: { name: string; n: number; cost: number } | undefined;
+    const costs = new Map<string, number>();
+    for (const f of fuels) {
+      const n = Math.ceil(left / f.burnTicks);
+      const cost = shortCost(f.name, n, path, costs, 0, FUEL_COST_DEPTH);
+      if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { name: f.name, n, cost };
+    }
+    if (!best) {
+      missing.coal = (missing.coal ?? 0) + Math.ceil(left / FUEL_UNIT);
+      return undefined;
+    }
+    need(best.name, best.n, path);
+    return best.name;
+  };
+  /** Of `tools`, the held one or the one that takes the fewest gatherings to make; undefined when none can be had. */
+  const cheapest = (tools: readonly string[], path: readonly string[]): string | undefined => {
+    const costs = new Map<string, number>();
+    let best: { tool: string; cost: number } | undefined;
+    for (const tool of tools) {
+      const cost = have(tool) > 0 ? 0 : obtainable(tool) ? rawCost(tool, path, costs) : Infinity;
+      if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { tool, cost };
+    }
+    return best?.tool;
+  };
+  /**
+   * About how many gatherings one more `name` takes (its cheapest way: a gathering 1, or
+   * {@link FAR_COST} beyond sight, and the cost of its tool when none is held; a craft its
+   * ingredients' share beyond those held; smelting its input's plus 1), Infinity when it cannot
+   * be had. A rough measure to choose a tool or a fuel by, memoised in `memo`;
+   * followed {@link COST_DEPTH} levels down.
+   */
+  const rawCost = (name: string, path: readonly string[], memo: Map<string, number>, depth = 0, maxDepth = COST_DEPTH): number => {
+    if (depth > maxDepth || path.length >= MAX_DEPTH || path.includes(name)) return Infinity;
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    memo.set(name, Infinity); // cycle guard while computing
+    const next = [...path, name];
+    let cost = Infinity;
+    for (const o of options(name, path)) {
+      let c: number;
+      if (o.kind === 'gather') c = (o.source.far ? FAR_COST : 1) / o.source.perAction + toolCost(o.source, next, memo, depth);
+      else if (o.kind === 'smelt') c = shortCost(o.input, 1, next, memo, depth + 1, maxDepth) + 1;
+      else c = Object.entries(o.inputs).reduce((sum, [i, n]) => sum + shortCost(i, n, next, memo, depth + 1, maxDepth), 0) / o.makes;
+      cost = Math.min(cost, c);
+    }
+    memo.set(name, cost);
+    return cost;
+  };
+  /** What `n` of `name` cost beyond those held ({@link rawCost} each): a held ingredient is free only as far as it goes. */
+  const shortCost = (
+    name: string,
+    n: number,
+    path: readonly string[],
+    memo: Map<string, number>,
+    depth: number,
+    maxDepth: number,
+  ): number => {
+    const short = n - have(name);
+    return short <= 0 ? 0 : short * rawCost(name, path, memo, depth, maxDepth);
+  };
+  /** What the inputs of `times` uses of a craft cost beyond those held (to choose between a recipe's variants). */
+  const inputsCost = (o: Option, times: number, path: readonly string[]): number => {
+    const memo = new Map<string, number>();
+    return o.kind === 'craft'
+      ? Object.entries(o.inputs).reduce((sum, [i, n]) => sum + shortCost(i, n * times, path, memo, 0, COST_DEPTH), 0)
+      : 0;
+  };
+  /** What getting a gathering's tool costs ({@link rawCost}): nothing when one is held or none is needed, Infinity when none can be had. */
+  const toolCost = (source: GatherSource, path: readonly string[], memo: Map<string, number>, depth: number): number => {
+    const tools = source.tools ?? [];
+    if (tools.length === 0 || tools.some((t) => have(t) > 0)) return 0;
+    return Math.min(...tools.map((t) => rawCost(t, path, memo, depth + 1)));
+  };
+
+  grow(['furnace']); // whether smelting counts
+  if (stations.table) need('crafting_table', 1, []);
+  if (stations.furnace) need('furnace', 1, []);
   for (const [name, count] of Object.entries(targets)) need(name, count, [], true);
   const leftovers: Counts = {};
   for (const [name, n] of made) if (n > 0) leftovers[name] = n;

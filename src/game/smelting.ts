@@ -81,3 +81,35 @@ export function smeltingTableFor(registry: { itemsByName: Record<string, { id: n
   tables.set(registry, table);
   return table;
 }
+
+/** A fuel as {@link fuelsByPreference} lists it. */
+export interface FuelChoice {
+  id: number;
+  name: string;
+  burnTicks: number;
+  stackable: boolean;
+}
+
+const preferences = new WeakMap<object, FuelChoice[]>();
+
+/**
+ * Every fuel of a registry in the order the bots burn them (`!smeltItem` and the planners alike):
+ * stackable ones first (a bucket of lava or a wooden tool is kept), the longest burning first, and
+ * of fuels that burn as long the older item first (the lower registry id: planks before logs before
+ * a crafting table).
+ */
+export function fuelsByPreference(registry: {
+  itemsByName: Record<string, { id: number } | undefined>;
+  items: Record<number, { name: string; stackSize?: number } | undefined>;
+}): readonly FuelChoice[] {
+  let list = preferences.get(registry);
+  if (!list) {
+    list = [...smeltingTableFor(registry).fuels].flatMap(([id, f]) => {
+      const item = registry.items[id];
+      return item ? [{ id, name: item.name, burnTicks: f.burnTicks, stackable: (item.stackSize ?? 64) > 1 }] : [];
+    });
+    list.sort((a, b) => Number(b.stackable) - Number(a.stackable) || b.burnTicks - a.burnTicks || a.id - b.id);
+    preferences.set(registry, list);
+  }
+  return list;
+}

@@ -41,6 +41,9 @@ export interface AssignmentState {
   said?: string;
 }
 
+/** How far from where a block or mob was found gone it stays left out of the agent's sources (blocks). */
+export const GONE_RADIUS = 24;
+
 /** One agent's memory (see the module comment). Fields are read and written by the policy's roles. */
 export class OracleMemory {
   /** Every teammate's name, this agent's included, sorted; the first is the coordinator. */
@@ -105,6 +108,17 @@ export class OracleMemory {
   levelCheck: BlueprintCheckData | undefined;
   /** Under a coordination strategy: the subtask being done (see ./assignment.ts). */
   assignment: AssignmentState | undefined;
+  // Gathering.
+  /**
+   * Blocks and mobs a command found none of in its range though the agent saw some (a block type
+   * a chunk's palette still lists once its last one is dug, a mob out of the command's range):
+   * left out of the agent's sources while it stays within {@link GONE_RADIUS} of where it learnt it.
+   */
+  readonly gone = new Map<string, { x: number; z: number } | undefined>();
+  /** A mob a hunt found out of its range: walk to it (`!searchForEntity`) before the next try. */
+  seek: string | undefined;
+  /** The furnace in sight was found without fuel: smelting brings its own from now on. */
+  unfuelled = false;
 
   /** This agent coordinates: it is the first teammate by name (or alone). */
   isCoordinator(name: string): boolean {

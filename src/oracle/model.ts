@@ -8,6 +8,7 @@
  */
 import type { AgentView } from '../commands/context.ts';
 import { inventoryCounts } from '../skills/items.ts';
+import { COLLECT_RANGE } from '../skills/collect.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
 import { OraclePolicy } from './policy.ts';
 import type { Observation } from './observation.ts';
@@ -73,6 +74,7 @@ export class OracleModel implements ChatModel {
       canUse: (c) => v.canUse(c),
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
+      reachable: blockTypesAround(v.bot, COLLECT_RANGE),
       mobs: mobTypesAround(v.bot),
       records,
     };

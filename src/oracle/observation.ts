@@ -26,8 +26,10 @@ export interface Observation {
   canUse(command: string): boolean;
   /** The bot this agent is talking with, if any. */
   partner: string | undefined;
-  /** Names of the blocks in sight (within about 24 blocks). */
+  /** Names of the blocks in sight (within 32 blocks, as far as `!craftRecipe` and `!smeltItem` look). */
   blocks: readonly string[];
+  /** Names of the blocks farther off or underground that `!collectBlocks` reaches (64 blocks): to dig, not to use. */
+  reachable?: readonly string[];
   /** Names of the mobs in sight. */
   mobs: readonly string[];
   /** What happened since the last decision, oldest first (the agent's journal entries). */

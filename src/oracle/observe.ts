@@ -108,6 +108,22 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
     case '!checkBlueprintLevel':
       if (data?.blueprint) m.levelCheck = data.blueprint;
       return;
+    case '!collectBlocks':
+    case '!attack':
+    case '!useItemOnEntity':
+    case '!searchForEntity': {
+      // Seen but not found by the command: a mob out of its range is walked to once, then given up.
+      const sought = data?.sought;
+      if (o.code !== 'not_found' || !sought || (sought.kind !== 'block' && sought.kind !== 'mob')) return;
+      if (sought.kind === 'mob' && o.command !== '!searchForEntity') m.seek = sought.name;
+      else m.gone.set(sought.name, obs.position && { x: obs.position.x, z: obs.position.z });
+      return;
+    }
+    case '!smeltItem':
+      // No fuel in the furnace at hand nor in the inventory: smelting brings its own from now on.
+      if (o.code === 'missing_items' && data?.missing && Object.keys(data.missing).some((item) => item !== o.args.item_name))
+        m.unfuelled = true;
+      return;
     default:
       return;
   }

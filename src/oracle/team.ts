@@ -11,12 +11,12 @@
  */
 import type { GameData } from '../game/data.ts';
 import { type Counts, planProduction } from '../game/production.ts';
-import { sourcesFrom } from '../skills/surroundings.ts';
 import { planConstruction } from './construction-plan.ts';
 import type { Call, OracleMemory, Plan } from './memory.ts';
 import type { Observation } from './observation.ts';
 import { formatNeed, formatStatus, formatTeam, formatUnsolvable, type Limit, type Status } from './protocol.ts';
 import { type Job, planTeam, transfersFrom } from './team-plan.ts';
+import { worldSources } from './sources.ts';
 
 /** What the team roles need besides the memory: the game's data and this agent's own work. */
 export interface TeamContext {
@@ -179,8 +179,7 @@ function spare(m: OracleMemory, obs: Observation, data: GameData): Counts {
   const kept: Counts = {};
   const targets = m.jobTargets(obs.name);
   if (Object.keys(targets).length > 0) {
-    const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: obs.task?.supplies });
-    Object.assign(kept, planProduction(data, obs.inventory, targets, sources).consumed);
+    Object.assign(kept, planProduction(data, obs.inventory, targets, worldSources(m, obs, data)).consumed);
   }
   for (const t of m.plan ? transfersFrom(m.plan.plan, obs.name).slice(m.given) : []) kept[t.item] = (kept[t.item] ?? 0) + t.count;
   const out: Counts = {};
@@ -250,8 +249,7 @@ export function makePlan(m: OracleMemory, obs: Observation, data: GameData): Pla
   const jobs: Job[] = same
     ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
     : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: {}, supplies: obs.task?.supplies });
-  const plan = planTeam(data, members, jobs, sources);
+  const plan = planTeam(data, members, jobs, worldSources(m, obs, data, {}));
   if (plan.unsolvable) m.unsolvable = plan.unsolvable;
   return { kind: 'items', plan };
 }

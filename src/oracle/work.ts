@@ -7,9 +7,9 @@ import type { GameData } from '../game/data.ts';
 import { recipeIngredients } from '../game/data.ts';
 import { cropOf } from '../game/crops.ts';
 import { type Counts, formatCounts, planProduction, type ProductionStep, usableRecipes } from '../game/production.ts';
-import { sourcesFrom } from '../skills/surroundings.ts';
 import { commandCall } from '../commands/skill-commands.ts';
 import type { Harvest, OracleMemory } from './memory.ts';
+import { worldSources } from './sources.ts';
 import type { Observation } from './observation.ts';
 import { formatShort } from './protocol.ts';
 import { WAIT } from './retry.ts';
@@ -60,7 +60,7 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
   // Keep the targets already held out of the ingredients.
   const stock = { ...obs.inventory };
   for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
-  const sources = sourcesFrom(data, { blocks: obs.blocks, mobs: obs.mobs, inventory: obs.inventory, supplies: obs.task?.supplies });
+  const sources = worldSources(m, obs, data);
   const next = planProduction(data, stock, left, sources);
   const sowing = harvest && sowBack(obs, harvest, (stock[harvest.seed] ?? 0) - (next.consumed[harvest.seed] ?? 0));
   if (sowing) return sowing;
@@ -77,6 +77,11 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
   if (Object.keys(lacking).length > 0) return ends.short(lacking, left);
   const step = pickStep(data, next.steps, obs.inventory);
   if (!step) return '';
+  // A hunt whose mob was out of the command's range: walk to it first (once; then it is given up).
+  const seek = m.seek;
+  m.seek = undefined;
+  if (seek && step.kind === 'gather' && step.source.call(1).args.type === seek)
+    return commandCall({ skill: 'searchForEntity', args: { type: seek, search_range: 64 } });
   m.harvest = harvestOf(data, step, obs);
   return stepCommand(step);
 }
@@ -133,8 +138,17 @@ function sowBack(obs: Observation, harvest: Harvest, spare: number): string | un
  * choice for a later one goes last.
  */
 export function pickStep(data: GameData, steps: readonly ProductionStep[], inventory: Counts): ProductionStep | undefined {
-  const ready = (s: ProductionStep, inv: Counts) =>
-    s.kind !== 'craft' || Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+  // A step can go now when what it uses is at hand: a craft's ingredients, a gathering's tool, a
+  // smelting's input, furnace and fuel.
+  const ready = (s: ProductionStep, inv: Counts) => {
+    if (s.kind === 'craft') return Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+    if (s.kind === 'gather') return !s.source.tools?.length || s.source.tools.some((t) => (inv[t] ?? 0) > 0);
+    return (
+      (inv[s.input] ?? 0) > 0 &&
+      !steps.some((o) => o.kind === 'craft' && o.item === 'furnace') &&
+      (s.fuel === undefined || (inv[s.fuel] ?? 0) > 0)
+    );
+  };
   const ambiguous = (s: ProductionStep, inv: Counts) =>
     s.kind === 'craft' &&
     usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {

@@ -20,6 +20,8 @@ export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
 export { findSpawn, findSpot, treesNear, type Spot, type SpotQuery } from './worldgen/spawn.ts';
 export { BIOMES, type BiomeName } from './worldgen/blocks.ts';
+export { ANIMAL_NAMES, type AnimalName } from './worldgen/animals.ts';
+export { SURVIVAL_BLOCKS, WorldSurvey, type Place } from './worldgen/survey.ts';
 export { MAX_SEED, MIN_SEED, SurvivalWorld } from './worldgen/world.ts';
 
 /**

@@ -8,9 +8,12 @@ import { itemById } from '../game/data.ts';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
-import { goWithinReach } from './movement.ts';
+import pathfinderPkg from 'mineflayer-pathfinder';
+import { goTo, goWithinReach, REACH } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
+
+const { goals } = pathfinderPkg;
 
 /** How far the bot looks for blocks to collect (blocks). */
 export const COLLECT_RANGE = 64;
@@ -27,6 +30,78 @@ const FACES = [new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(1, 0, 0), new Vec
 function isExposed(bot: Bot, pos: Vec3): boolean {
   return FACES.some((f) => bot.blockAt(pos.plus(f))?.boundingBox === 'empty');
 }
+
+/**
+ * Farther than this (blocks, from the bot's feet to the block) a block that is buried, or lies
+ * this far below the bot, is dug toward in legs ({@link tunnelToward}) before collectblock takes it.
+ */
+const TUNNEL_FROM = 6;
+/** Length of one leg of a tunnel (blocks): short enough for the path search to find in its time. */
+const TUNNEL_LEG = 6;
+/** Most legs of one tunnel: more than {@link COLLECT_RANGE} blocks of them. */
+const TUNNEL_LEGS = Math.ceil(COLLECT_RANGE / (TUNNEL_LEG - 2)) + 2;
+
+/** Whether collectblock would not find its own way to the block at `pos`: far off and buried, or far below. */
+function deepOrBuried(bot: Bot, pos: Vec3): boolean {
+  const feet = bot.entity.position;
+  if (feet.distanceTo(pos.offset(0.5, 0, 0.5)) <= TUNNEL_FROM) return false;
+  return !isExposed(bot, pos) || pos.y < feet.y - TUNNEL_FROM;
+}
+
+/**
+ * Digs toward `target` in legs of {@link TUNNEL_LEG} blocks (each a short path search with digging,
+ * mineflayer-pathfinder's default movements), until the bot is within reach of it. A leg that
+ * brings it no closer ends the tunnel.
+ *
+ * @returns whether the bot got within reach.
+ */
+async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promise<boolean> {
+  const centre = target.offset(0.5, 0.5, 0.5);
+  const gap = () => bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(centre);
+  for (let leg = 0; leg < TUNNEL_LEGS; leg++) {
+    const before = gap();
+    if (before <= REACH) return true;
+    const here = bot.entity.position;
+    const way = target.offset(0.5, 0, 0.5).minus(here);
+    const length = way.norm();
+    const to = here.plus(way.scaled(Math.min(TUNNEL_LEG, length - 2) / length)).floored();
+    try {
+      await goTo(bot, new goals.GoalNear(to.x, to.y, to.z, 1), signal);
+    } catch (err) {
+      throwIfAborted(signal);
+      if (!(err instanceof SkillError)) throw err;
+    }
+    if (gap() > before - 1) return gap() <= REACH;
+  }
+  return gap() <= REACH;
+}
+
+/**
+ * collectblock's walk, dig and pickup for each of `blocks` in turn, passing over those it finds no
+ * path to (its own `ignoreNoPath` option is not implemented: a path search that fails throws) or
+ * whose dig was aborted.
+ */
+async function collectSolid(bot: Bot, blocks: Block[], signal: AbortSignal): Promise<void> {
+  for (const block of blocks) {
+    try {
+      await abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), signal, () => {
+        void bot.collectBlock.cancelTask();
+      });
+    } catch (err) {
+      throwIfAborted(signal);
+      if (!(err instanceof Error && (NO_PATH.has(err.name) || err.message === DIG_ABORTED))) throw err;
+    }
+  }
+}
+
+/**
+ * mineflayer's error for a dig the server or the bot's own move ended (`lib/plugins/digging.js`): a
+ * log in a tree top dug from below its reach; that block is passed over like one with no path.
+ */
+const DIG_ABORTED = 'Digging aborted';
+
+/** mineflayer-pathfinder's errors for a goal it cannot reach (`lib/goto.js`): no path, or none found in its time. */
+const NO_PATH = new Set(['NoPath', 'Timeout']);
 
 /** How long the inventory must stay unchanged to count as settled, and the most to wait (ms). */
 const SETTLE_QUIET_MS = 200;
@@ -178,10 +253,15 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
     const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
     longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
     const solid = blocks.filter((b) => b.shapes.length > 0);
-    if (solid.length)
-      await abortable(bot.collectBlock.collect(solid, { ignoreNoPath: true }), signal, () => {
-        void bot.collectBlock.cancelTask();
-      });
+    // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
+    // path search gives up on them (its time runs out in solid ground).
+    const near = solid.filter((b) => !deepOrBuried(bot, b.position));
+    if (near.length) await collectSolid(bot, near, signal);
+    for (const block of solid.filter((b) => !near.includes(b))) {
+      if (bot.blockAt(block.position)?.type !== type.id) continue;
+      if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
+      await collectSolid(bot, [block], signal);
+    }
     await digShapeless(
       bot,
       blocks.filter((b) => b.shapes.length === 0),

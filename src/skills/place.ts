@@ -51,33 +51,38 @@ export async function placeNearby(bot: Bot, blockName: string, signal: AbortSign
         if (Math.max(Math.abs(dx), Math.abs(dz)) === r) offsets.push(new Vec3(dx, 0, dz));
       }
   offsets.sort((a, b) => a.x * a.x + a.z * a.z - (b.x * b.x + b.z * b.z));
-  // Level with the bot's feet first, then a step down, then a step up (e.g. on top of another block).
-  for (const dy of [0, -1, 1])
-    for (const off of offsets) {
-      throwIfAborted(signal);
-      const pos = feet.plus(off).offset(0, dy, 0);
-      const below = bot.blockAt(pos.offset(0, -1, 0));
-      if (!isReplaceable(bot.blockAt(pos)) || !below || below.boundingBox !== 'block' || occupied(bot, pos)) continue;
-      await abortable(bot.equip(item, 'hand'), signal);
-      // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
-      // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.
-      const windowBefore = bot.currentWindow;
-      bot.setControlState('sneak', true);
-      try {
-        await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
-      } catch (err) {
+  // Level with the bot's feet first, then a step down, then a step up (e.g. on top of another block);
+  // air before a plant: vanilla replaces grass but not a flower (the `replaceable` block tag), which
+  // a server refuses to place into.
+  for (const open of [true, false])
+    for (const dy of [0, -1, 1])
+      for (const off of offsets) {
         throwIfAborted(signal);
-        throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), {
-          position: { x: pos.x, y: pos.y, z: pos.z },
-        });
-      } finally {
-        bot.setControlState('sneak', false);
-        // A server that ignores the sneak opens the block's window instead: do not leave it open.
-        if (bot.currentWindow && bot.currentWindow !== windowBefore) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
+        const pos = feet.plus(off).offset(0, dy, 0);
+        const below = bot.blockAt(pos.offset(0, -1, 0));
+        const here = bot.blockAt(pos);
+        if (!isReplaceable(here) || (open && !here?.name.endsWith('air')) || !below || below.boundingBox !== 'block' || occupied(bot, pos))
+          continue;
+        await abortable(bot.equip(item, 'hand'), signal);
+        // Sneak, as a player does, so that a block with a use action (crafting table, chest, furnace)
+        // is built on instead of opened; mineflayer's placeBlock does not sneak by itself.
+        const windowBefore = bot.currentWindow;
+        bot.setControlState('sneak', true);
+        try {
+          await abortable(bot.placeBlock(below, new Vec3(0, 1, 0)), signal);
+        } catch (err) {
+          throwIfAborted(signal);
+          throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), {
+            position: { x: pos.x, y: pos.y, z: pos.z },
+          });
+        } finally {
+          bot.setControlState('sneak', false);
+          // A server that ignores the sneak opens the block's window instead: do not leave it open.
+          if (bot.currentWindow && bot.currentWindow !== windowBefore) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
+        }
+        const placed = bot.blockAt(pos);
+        if (placed?.name === blockName) return placed;
       }
-      const placed = bot.blockAt(pos);
-      if (placed?.name === blockName) return placed;
-    }
   throw new SkillError(
     'not_found',
     `No free spot with solid ground within 2 blocks to place ${blockName}. Move to open ground and try again.`,

@@ -2,7 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { sleep, throwIfAborted } from '../util/abort.ts';
-import { FURNACE_KINDS, smeltingTableFor, type CookingRecipe } from '../game/smelting.ts';
+import { FURNACE_KINDS, fuelsByPreference, smeltingTableFor, type CookingRecipe } from '../game/smelting.ts';
 import { inventoryCounts } from './items.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { formatPos } from './navigation.ts';
@@ -40,17 +40,14 @@ export function cookingOptions(bot: Bot, itemName: string): CookingOption[] {
 }
 
 /**
- * The best fuel in the inventory for cooking `itemName`: the longest burning, stackable items
- * first; never the item being cooked.
+ * The best fuel in the inventory for cooking `itemName`, in the bots' order of fuels
+ * (`fuelsByPreference`: stackable, the longest burning, the older item first); never the item being
+ * cooked.
  */
 export function bestFuel(bot: Bot, itemName: string): { name: string; id: number; burnTicks: number } | undefined {
-  const fuels = smeltingTableFor(bot.registry).fuels;
-  const candidates = bot.inventory
-    .items()
-    .filter((i) => i.name !== itemName && fuels.has(i.type))
-    .map((i) => ({ name: i.name, id: i.type, burnTicks: fuels.get(i.type)!.burnTicks, stackable: i.stackSize > 1 }));
-  candidates.sort((a, b) => Number(b.stackable) - Number(a.stackable) || b.burnTicks - a.burnTicks);
-  return candidates[0];
+  const held = new Set(bot.inventory.items().map((i) => i.type));
+  const fuel = fuelsByPreference(bot.registry).find((f) => f.name !== itemName && held.has(f.id));
+  return fuel && { name: fuel.name, id: fuel.id, burnTicks: fuel.burnTicks };
 }
 
 /** Finds a block of the preferred kind within range, else places one the bot holds. */

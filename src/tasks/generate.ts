@@ -464,3 +464,49 @@ export function generateShelterTasks(data: GameData, options: ShelterOptions): R
   }
   return tasks;
 }
+
+/** Options of {@link generateCollectionTasks}. */
+export interface CollectionOptions {
+  /** Agents per task (1–{@link MAX_GENERATED_AGENTS}). */
+  agents: number;
+  /** What to collect: item → count, one task per item. */
+  targets: Counts;
+  /** Time limit of each task (s; default 900). */
+  timeout?: number;
+}
+
+/**
+ * Collection tasks (`type: "collection"`, after S-Agents' "collective collection": the group
+ * gathers a specified amount of a basic resource, §IV): one task per target item, the agents
+ * starting with empty hands; done when the team's inventories together hold the count. Ids
+ * `collection_<item>_<count>__num_agents_<n>`.
+ *
+ * @throws RangeError for an agent count outside 1–8, no targets, a count below 1, or an item
+ *   `data`'s version does not have.
+ * @example generateCollectionTasks(data, { agents: 2, targets: { oak_log: 50 } })
+ */
+export function generateCollectionTasks(data: GameData, options: CollectionOptions): Record<string, Task> {
+  const { agents } = options;
+  if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
+  const entries = Object.entries(options.targets);
+  if (!entries.length) throw new RangeError('collection needs --targets item:count,... (e.g. oak_log:50)');
+  const tasks: Record<string, Task> = {};
+  for (const [item, count] of entries) {
+    if (!data.itemsByName[item]) throw new RangeError(`"${item}" is not an item in Minecraft ${data.version.minecraftVersion}`);
+    if (!Number.isInteger(count) || count < 1)
+      throw new RangeError(`the count of ${item} must be a whole number of at least 1, got ${count}`);
+    const words = `${count} ${item.replaceAll('_', ' ')}`;
+    tasks[`collection_${item}_${count}__num_agents_${agents}`] = {
+      type: 'collection',
+      goal: agents > 1 ? `Collect ${words} as a team: your inventories together must hold them.` : `Collect ${words}.`,
+      ...(agents > 1 ? { conversation: `Let's collect ${words} together.` } : {}),
+      agent_count: agents,
+      target: item,
+      number_of_target: count,
+      timeout: options.timeout ?? 900,
+      initial_inventory: Object.fromEntries(Array.from({ length: agents }, (_, i) => [String(i), {}])),
+      blocked_actions: {},
+    };
+  }
+  return tasks;
+}

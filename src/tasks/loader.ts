@@ -170,7 +170,7 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
     if (Number(agent) >= task.agent_count)
       warnings.push(`blocked_actions: agent "${agent}" is ignored, agent_count is ${task.agent_count}`);
   }
-  if (task.type === 'techtree' || task.type === 'cooking') {
+  if (task.type === 'techtree' || task.type === 'cooking' || task.type === 'collection') {
     for (const item of Object.keys(taskTargets(task))) checkItem(item, 'target');
   }
   if (task.type === 'construction' && !task.blueprint) problems.push('a construction task needs a "blueprint"');

@@ -26,7 +26,7 @@ export type Blueprint = z.infer<typeof blueprintSchema>;
 export type BlueprintLevel = Blueprint['levels'][number];
 
 export const taskSchema = z.looseObject({
-  /** `techtree` (crafting), `cooking`, `construction`; anything else has no validator (e.g. `debug`). */
+  /** `techtree` (crafting), `cooking`, `construction`, `collection` (ours: the team's inventories together hold the targets); anything else has no validator (e.g. `debug`). */
   type: z.string().min(1),
   /** One goal for every agent, or a goal per agent index. */
   goal: z.union([z.string(), z.record(agentIndex, z.string())]),

@@ -6,6 +6,8 @@
  * - `techtree` (crafting): success when one agent holds every target in its count;
  * - `cooking`: the same, except for Hell's Kitchen tasks, where every agent must hold its own
  *   target (MINDcraft: `task_id` ends with `hells_kitchen` and `target[i]` is agent i's dish);
+ * - `collection` (ours, after S-Agents' gathering tasks): success when the team's inventories
+ *   together hold every target in its count;
  * - `construction`: the blueprint score, 100 × matching / (matching + mismatching) cells with
  *   cells where blueprint and world are both air skipped; success at 100;
  * - any other type has no validator: the run lasts until its timeout and scores 0.
@@ -74,6 +76,19 @@ export const cookingValidator: ValidatorFactory = (task) => {
 };
 
 /**
+ * Collection: the team's inventories together hold every target in its count (S-Agents'
+ * "collective collection": the group gathers a specified amount of wood, stone or iron, §IV).
+ */
+export const collectionValidator: ValidatorFactory = (task) => {
+  const targets = taskTargets(task);
+  return (state) => {
+    const pooled: Record<string, number> = {};
+    for (const inv of state.inventories()) for (const [item, n] of Object.entries(inv)) pooled[item] = (pooled[item] ?? 0) + n;
+    return binary(holdsAll(pooled, targets));
+  };
+};
+
+/**
  * Construction: the blueprint score of the world. Success needs a score of 100 with every cell
  * seen (an unseen cell is not counted by the score but could still be wrong).
  *
@@ -93,6 +108,7 @@ export const constructionValidator: ValidatorFactory = (task) => {
 export const VALIDATORS: Readonly<Record<string, ValidatorFactory>> = {
   techtree: techtreeValidator,
   cooking: cookingValidator,
+  collection: collectionValidator,
   construction: constructionValidator,
 };
 

@@ -308,6 +308,15 @@ describe('human chat rules', () => {
     expect(reachesBot({ ...rules, botCount: 1 }, 'Steve', 'hello there', 'public')).toBe(true);
   });
 
+  test('a bare !help in public chat reaches only the bot that speaks for all', () => {
+    expect(reachesBot(rules, 'Steve', '!help', 'public')).toBe(false);
+    expect(reachesBot({ ...rules, speaksForAll: true }, 'Steve', '!help', 'public')).toBe(true);
+    expect(reachesBot({ ...rules, speaksForAll: true }, 'Steve', ' !help("collectBlocks")', 'public')).toBe(true);
+    expect(reachesBot({ ...rules, speaksForAll: true }, 'Steve', '!stop', 'public')).toBe(false);
+    expect(reachesBot({ ...rules, speaksForAll: true }, 'Steve', 'can anyone !help me', 'public')).toBe(false);
+    expect(reachesBot({ ...rules, speaksForAll: true, onlyChatWith: ['Alex'] }, 'Steve', '!help', 'public')).toBe(false);
+  });
+
   test('bots, the bot itself, players outside only_chat_with and server feedback never reach it', () => {
     expect(reachesBot(rules, 'Jill', 'Andy hi', 'whisper')).toBe(false);
     expect(reachesBot(rules, 'Andy', 'Andy hi', 'public')).toBe(false);

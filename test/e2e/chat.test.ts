@@ -82,3 +82,16 @@ test('plain chat goes to the model; the command in its reply runs and its output
   expect(fake.requests[1]!.call?.lastUserMessage).toMatch(/^SYSTEM: Inventory: empty/);
   expect(whispered).toContain('Andy: Let me look.');
 });
+
+test('a bare !help in public chat gets one answer with two bots: the first by name answers, the other stays quiet', async () => {
+  const from = heard.length;
+  const requests = fake.requests.length;
+  steve.chat('!help("inventory")');
+  await waitUntil(() => heard.slice(from).some((l) => l.startsWith('Andy: ') && l.includes('!inventory')), 'Andy answers !help', 20_000);
+  // Jill's answer to a later line comes after any answer of hers to the first: by then she has said nothing to it.
+  steve.chat('Jill !stats');
+  await waitUntil(() => heard.slice(from).some((l) => l.startsWith('Jill: ') && /health/i.test(l)), 'Jill answers !stats', 20_000);
+  expect(heard.slice(from).filter((l) => l.includes('!inventory'))).toHaveLength(1);
+  expect(heard.slice(from).filter((l) => l.startsWith('Jill: ') && l.includes('!inventory'))).toEqual([]);
+  expect(fake.requests.length).toBe(requests); // commands: no model call
+});

@@ -1,6 +1,6 @@
 /**
  * End to end: oracle teams play generated crafting tasks on the embedded server: three agents
- * with a blocked crafter, and a missing item gathered from the world. A file apart from
+ * with a blocked crafter, and a missing item gathered from the survival world. A file apart from
  * test/e2e/crafting-oracle.test.ts so that the two run side by side.
  * The tasks are generated ones kept in test/fixtures/generated/; nothing here needs ../shared.
  */
@@ -20,27 +20,19 @@ describe('crafting with oracle teams: generated tasks', () => {
     expect(result.commands[name]!.some((c) => c.startsWith('!craftRecipe'))).toBe(false);
   }, 180_000);
 
-  test('a missing item is gathered from the world (oak logs placed nearby)', async () => {
+  test('a missing item is gathered from the survival world, at the forest spot drawn for the task', async () => {
     const task = await fixture('crafting_2_agents_missing.json', 'generated_crafting_wooden_pickaxe_14_1__depth_1_num_agents_2');
-    const { result } = await play(task, async ({ agents, origin }) => {
-      const bot = agents[0]!.bot;
-      bot.chat(`/fill ${origin.x + 4} ${origin.y} ${origin.z + 3} ${origin.x + 5} ${origin.y + 1} ${origin.z + 3} oak_log`);
-      await new Promise<void>((resolve) => {
-        const check = () => {
-          if (bot.findBlock({ matching: bot.registry.blocksByName.oak_log!.id, maxDistance: 16 })) {
-            bot.off('blockUpdate', check);
-            resolve();
-          }
-        };
-        bot.on('blockUpdate', check);
-        check();
-      });
+    const { result } = await play(task, ({ agents, origin }) => {
+      // Both agents stand at the spot the result records, in the survival world.
+      expect(agents[0]!.bot.entity.position.floored()).toMatchObject(origin);
+      expect(origin.y).toBeGreaterThan(60); // dry land by sea level 63, not the superflat ground at -60
     });
-    expect(result).toMatchObject({ success: true, score: 1 });
+    expect(result).toMatchObject({ success: true, score: 1, world: { kind: 'survival', holds_needs: true } });
+    expect(result.world!.spot).toMatchObject({ biome: expect.stringMatching(/forest|taiga/) });
     expect(
       Object.values(result.commands)
         .flat()
-        .some((c) => c.startsWith('!collectBlocks("oak_log"')),
+        .some((c) => /^!collectBlocks\("\w+_log"/.test(c)),
     ).toBe(true);
   }, 180_000);
 });

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { gameData, recipeIngredients } from '../../src/game/data.ts';
 import { type GatherSource, planProduction, usableRecipes } from '../../src/game/production.ts';
+import { sourcesFrom } from '../../src/skills/surroundings.ts';
 
 const data = gameData('1.21.4');
 
@@ -73,5 +74,95 @@ describe('how far missing items are broken down', () => {
   test('leftovers: what the steps make beyond what is used', () => {
     expect(planProduction(data, { oak_log: 1 }, { stick: 1 }).leftovers).toEqual({ oak_planks: 2, stick: 3 });
     expect(planProduction(data, { oak_planks: 2 }, { stick: 4 }).leftovers).toEqual({});
+  });
+});
+
+describe('gathering with tools, smelting in a furnace of its own, with its fuel', () => {
+  // What a survival world shows an agent: trees, stone under the dirt, ores, animals.
+  const world = (blocks: string[], mobs: string[] = [], inventory: Record<string, number> = {}) =>
+    sourcesFrom(data, { blocks: ['grass_block', 'dirt', ...blocks], mobs, inventory });
+  const steps = (plan: ReturnType<typeof planProduction>) =>
+    plan.steps.map((s) => `${s.kind} ${s.item}${s.kind === 'smelt' && s.fuel ? ` (${s.fuel})` : ''}`);
+
+  test('stone needs a pickaxe (harvestTools): the wooden one first, from the logs', () => {
+    const plan = planProduction(data, {}, { cobblestone: 3 }, world(['oak_log', 'stone']));
+    expect(plan.missing).toEqual({});
+    expect(steps(plan)).toEqual([
+      'gather oak_log',
+      'craft oak_planks',
+      'craft crafting_table',
+      'craft stick',
+      'craft wooden_pickaxe',
+      'gather cobblestone',
+    ]);
+    // A pickaxe held is used, not made again, and not used up.
+    const held = planProduction(data, { stone_pickaxe: 1 }, { cobblestone: 3 }, world(['oak_log', 'stone']));
+    expect(steps(held)).toEqual(['gather cobblestone']);
+    expect(held.consumed).toEqual({});
+  });
+
+  test('iron from nothing: wooden pickaxe, stone, a stone pickaxe, a furnace, iron ore, and planks to burn', () => {
+    const plan = planProduction(data, {}, { iron_ingot: 3 }, world(['oak_log', 'stone', 'iron_ore']));
+    expect(plan.missing).toEqual({});
+    expect(steps(plan)).toEqual([
+      'gather oak_log',
+      'craft oak_planks',
+      'craft crafting_table',
+      'craft stick',
+      'craft wooden_pickaxe',
+      'gather cobblestone',
+      'craft furnace',
+      'craft stone_pickaxe',
+      'gather raw_iron',
+      'smelt iron_ingot (oak_planks)',
+    ]);
+    // Iron ore needs a stone pickaxe at least: not the wooden one.
+    expect(plan.steps.find((s) => s.item === 'raw_iron')).toMatchObject({
+      source: { tools: expect.not.arrayContaining(['wooden_pickaxe']) },
+    });
+  });
+
+  test('fuel: what is held first, else the fuel of fewest gatherings (coal for a long smelting, planks for a short one)', () => {
+    const sources = world(['oak_log', 'stone', 'iron_ore', 'coal_ore'], [], {});
+    const tools = { stone_pickaxe: 1, crafting_table: 1, furnace: 1 };
+    expect(
+      steps(planProduction(data, { ...tools, raw_iron: 8, charcoal: 1 }, { iron_ingot: 8 }, { ...sources, smelt: true, fuelled: false })),
+    ).toEqual(['smelt iron_ingot (charcoal)']);
+    expect(steps(planProduction(data, { ...tools, raw_iron: 8 }, { iron_ingot: 8 }, { ...sources, smelt: true, fuelled: false }))).toEqual([
+      'gather coal',
+      'smelt iron_ingot (coal)',
+    ]);
+    expect(steps(planProduction(data, { ...tools, raw_iron: 1 }, { iron_ingot: 1 }, { ...sources, smelt: true, fuelled: false }))).toEqual([
+      'gather oak_log',
+      'craft oak_planks',
+      'smelt iron_ingot (oak_planks)',
+    ]);
+  });
+
+  test('a furnace standing in sight is taken as fuelled (the cooking world: no fuel planned); one held is not', () => {
+    const inSight = sourcesFrom(data, { blocks: ['furnace'], mobs: ['cow'], inventory: {} });
+    expect(steps(planProduction(data, {}, { cooked_beef: 1 }, inSight))).toEqual(['gather beef', 'smelt cooked_beef']);
+    const held = sourcesFrom(data, { blocks: ['oak_log'], mobs: ['cow'], inventory: { furnace: 1 } });
+    expect(steps(planProduction(data, { furnace: 1 }, { cooked_beef: 1 }, held))).toEqual([
+      'gather beef',
+      'gather oak_log',
+      'craft oak_planks',
+      'smelt cooked_beef (oak_planks)',
+    ]);
+  });
+
+  test('no stone in reach (a superflat world): no furnace, so nothing is smelted', () => {
+    expect(planProduction(data, { raw_iron: 3 }, { iron_ingot: 3 }, world(['oak_log'])).missing).toEqual({ iron_ingot: 3 });
+  });
+
+  test('animals in sight are hunted for their loot (minecraft-data entityLoot; a sheep drops its wool); dyes from flowers', () => {
+    const sources = world(['oak_log', 'poppy', 'cornflower'], ['sheep', 'cow']);
+    expect(sources.gather?.('leather')).toMatchObject({ where: 'a cow' });
+    expect(sources.gather?.('white_wool')?.call(1)).toEqual({ skill: 'attack', args: { type: 'sheep' } });
+    const plan = planProduction(data, { stick: 1 }, { purple_banner: 1 }, sources);
+    expect(plan.missing).toEqual({});
+    expect(plan.steps.filter((s) => s.kind === 'gather').map((s) => s.item)).toEqual(
+      expect.arrayContaining(['white_wool', 'poppy', 'cornflower', 'oak_log']),
+    );
   });
 });

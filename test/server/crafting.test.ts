@@ -145,6 +145,22 @@ describe('crafting', () => {
     expect(botCount(bot, 'oak_planks')).toBe(0);
     await expectServerCount(server, 'Closer', 'oak_planks', 0);
   });
+
+  test("dyeing, as vanilla: a sheep's white wool is dyed pink, then the pink wool black (minecraft-data lists black wool only)", async () => {
+    bot = await connectBot(server, 'Dyer');
+    await give(server, bot, 'white_wool', 1);
+    await give(server, bot, 'pink_dye', 1);
+    await give(server, bot, 'ink_sac', 1);
+    await craft(bot, 'pink_wool', 1);
+    expect(botCount(bot, 'pink_wool')).toBe(1);
+    await expectServerCount(server, 'Dyer', 'pink_wool', 1);
+    await expectServerCount(server, 'Dyer', 'white_wool', 0);
+    await craft(bot, 'black_dye', 1);
+    await craft(bot, 'black_wool', 1);
+    expect(botCount(bot, 'black_wool')).toBe(1);
+    await expectServerCount(server, 'Dyer', 'black_wool', 1);
+    await expectServerCount(server, 'Dyer', 'pink_wool', 0);
+  });
 });
 
 describe('recipe matching (minecraft-data, no server)', () => {

@@ -26,6 +26,12 @@ describe('item validators', () => {
     expect(v(state([{}, { compass: 2 }]))).toEqual({ success: true, score: 1 });
   });
 
+  test("collection: the team's inventories together hold every target in its count", () => {
+    const v = validatorFor(task({ type: 'collection', target: 'oak_log', number_of_target: 50, agent_count: 3 }))!;
+    expect(v(state([{ oak_log: 20 }, { oak_log: 20 }, { oak_log: 9 }]))).toEqual({ success: false, score: 0 });
+    expect(v(state([{ oak_log: 20 }, { oak_log: 20, dirt: 3 }, { oak_log: 10 }]))).toEqual({ success: true, score: 1 });
+  });
+
   test('cooking with an item → count map: counts come from the map, all in one inventory', () => {
     const v = validatorFor(task({ type: 'cooking', agent_count: 2, target: { bread: 2, golden_apple: 1 } }))!;
     expect(v(state([{ bread: 2 }, { golden_apple: 1 }])).success).toBe(false);

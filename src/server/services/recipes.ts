@@ -8,6 +8,7 @@
  * ingredients. Both are reduced here to a lookup key of the grid's trimmed contents.
  */
 import type { Registry } from '../types.ts';
+import { completeDyeingRecipes } from '../../game/dyeing.ts';
 
 /** What a matched recipe produces. */
 export interface CraftingResult {
@@ -113,10 +114,14 @@ export class RecipeBook {
 
 const books = new WeakMap<object, RecipeBook>();
 
-/** The (cached) {@link RecipeBook} for a registry. */
+/**
+ * The (cached) {@link RecipeBook} for a registry, with the dyeing recipes minecraft-data lacks
+ * added first (../../game/dyeing.ts: a wool, carpet or bed of any colour is dyed, as in vanilla).
+ */
 export function recipeBookFor(registry: Registry): RecipeBook {
   let book = books.get(registry);
   if (!book) {
+    completeDyeingRecipes(registry);
     book = new RecipeBook(registry);
     books.set(registry, book);
   }

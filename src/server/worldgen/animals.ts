@@ -67,6 +67,14 @@ const CREATURES: Partial<Record<number, SpawnEntry[]>> = {
   [BIOME.beach]: [{ name: undefined, weight: 5, min: 2, max: 5 }],
   [BIOME.river]: [{ name: 'squid', weight: 2, min: 1, max: 4 }],
 };
+/** The animals the generator spawns, in the order of the creature lists. */
+export const ANIMAL_NAMES: readonly AnimalName[] = [
+  ...new Set(
+    Object.values(CREATURES)
+      .flat()
+      .flatMap((e) => (e?.name ? [e.name] : [])),
+  ),
+];
 /** vanilla `MobSpawnSettings.creatureGenerationProbability` default. */
 const CREATURE_PROBABILITY = 0.1;
 /** vanilla `AgeableMob.AgeableMobGroupData` default baby chance. */

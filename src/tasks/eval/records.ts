@@ -433,6 +433,18 @@ export const runResultSchema = z.looseObject({
   /** How the team worked together (`chat`, `dag`, `causal`...; see src/coordination/). Older records: `chat`. */
   coordination: z.string().default('chat'),
   /**
+   * The world played in, when it is a survival world (crafting and collection tasks): its seed,
+   * the task's spot (agent 0's stand, blocks) and whether that spot holds all the task needs.
+   */
+  world: z
+    .object({
+      kind: z.literal('survival'),
+      seed: z.number().int(),
+      spot: z.object({ x: z.number(), y: z.number(), z: z.number(), biome: z.string() }),
+      holds_needs: z.boolean(),
+    })
+    .optional(),
+  /**
    * A fraction in [0, 1]. Crafting and cooking: 1 when done, else 0. Construction: the blueprint
    * score / 100 when the run ended. Types without a validator, a missing agent: 0.
    */
