@@ -16,11 +16,12 @@ describe('crafting with oracle teams', () => {
 
   test('an unsolvable task: said once with the reason, recorded by the oracle, run ends at its timeout', async () => {
     const { result, oracles } = await play(
-      craftingTask('compass', 'compass', { 0: { iron_ingot: 2 }, 1: { iron_ingot: 2, crafting_table: 1 } }, { timeout: 6 }),
+      // String comes from spiders, which the survival world's passive animals do not include.
+      craftingTask('fishing_rod', 'fishing_rod', { 0: { stick: 3 }, 1: { crafting_table: 1 } }, { timeout: 6 }),
     );
     expect(result).toMatchObject({ score: 0, success: false });
-    expect(oracles.map((o) => o.unsolvable).filter(Boolean)[0]).toMatch(/redstone/);
-    expect(result.unsolvable).toMatch(/redstone/);
+    expect(oracles.map((o) => o.unsolvable).filter(Boolean)[0]).toMatch(/string/);
+    expect(result.unsolvable).toMatch(/string/);
     expect(
       Object.values(result.commands)
         .flat()
