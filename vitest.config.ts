@@ -37,16 +37,19 @@ const VERSION_DEPENDENT_TESTS = [
 const OWN_MODULES_TESTS = ['test/app/dashboard.test.ts'];
 
 /**
- * Test files at once: four per core (eight on 2 cores). The integration tests mostly wait (game
+ * Test files at once: three per core (six on 2 cores). The integration tests mostly wait (game
  * ticks, pathfinding, round trips): with one per core the suite used a quarter of the CPU and took
  * 11 min. Measured on 2 cores (2026-11-25, `vitest run`, files not isolated, below): five at once
  * 4 min 23 s at 125 % CPU, seven 3 min 27 s–3 min 46 s at 146–165 %, eight 3 min 25 s at 161 %.
  * The tests that failed under that load were made to wait on conditions, and the server faults
  * the load showed were fixed (a dig read late was rejected, a time set on a clock step undone).
+ * Since the survival world's task plays and the third version (2026-11-27), eight at once starved
+ * a worker long enough for its server to kick a bot for a late keep-alive (30 s) now and then:
+ * three per core since.
  * At most {@link MAX_WORKERS}: each worker holds a server and its bots while a file runs.
  */
 const MAX_WORKERS = 16;
-const WORKERS = Math.min(4 * availableParallelism(), MAX_WORKERS);
+const WORKERS = Math.min(3 * availableParallelism(), MAX_WORKERS);
 
 /**
  * The files that play whole tasks (test/e2e/) start first, then vitest's order (the longest first
