@@ -67,13 +67,7 @@ export const causal: CoordinationStrategy = causalStrategy();
  */
 export async function runCausal(team: GraphTeam, options: Partial<GraphStrategyOptions> = {}): Promise<StrategyEnd> {
   const run = new GraphRun(team, 'causal', { ...DEFAULT_GRAPH_OPTIONS, ...options });
-  try {
-    const planned = await plan(run);
-    if (planned) return planned;
-    return await work(run);
-  } catch (err) {
-    return run.end({ kind: 'gave_up', reason: `the strategy failed: ${(err as Error).message}` });
-  }
+  return run.play(async () => (await plan(run)) ?? work(run));
 }
 
 /** The planner: nodes, edges, intervention and rules. Resolves with an end when it cannot plan. */

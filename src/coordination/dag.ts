@@ -60,11 +60,7 @@ export const dag: CoordinationStrategy = dagStrategy();
  */
 export async function runDag(team: GraphTeam, options: Partial<GraphStrategyOptions> = {}): Promise<StrategyEnd> {
   const run = new GraphRun(team, 'dag', { ...DEFAULT_GRAPH_OPTIONS, ...options });
-  try {
-    return await loop(run);
-  } catch (err) {
-    return run.end({ kind: 'gave_up', reason: `the strategy failed: ${(err as Error).message}` });
-  }
+  return run.play(() => loop(run));
 }
 
 async function loop(run: GraphRun): Promise<StrategyEnd> {

@@ -390,6 +390,18 @@ export class GraphRun {
     this.#running.add(task);
   }
 
+  /**
+   * Plays `body` on this run. Never rejects: a failure of the strategy's own ends the run with
+   * `gave_up` and the reason.
+   */
+  async play(body: () => Promise<StrategyEnd>): Promise<StrategyEnd> {
+    try {
+      return await body();
+    } catch (err) {
+      return this.end({ kind: 'gave_up', reason: `the strategy failed: ${(err as Error).message}` });
+    }
+  }
+
   /** Resolves once every node running now has ended and been recorded. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#running]);

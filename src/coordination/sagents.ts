@@ -122,9 +122,7 @@ export const graphOfAgents: CoordinationStrategy = sagentsStrategy('graph');
 export async function runSAgents(team: GraphTeam, kind: OrganisationKind, options: Partial<SAgentsOptions> = {}): Promise<StrategyEnd> {
   const s = new SAgentsRun(team, kind, { ...DEFAULT_SAGENTS_OPTIONS, ...options });
   try {
-    return await s.loop();
-  } catch (err) {
-    return s.run.end({ kind: 'gave_up', reason: `the strategy failed: ${(err as Error).message}` });
+    return await s.run.play(() => s.loop());
   } finally {
     await s.run.settled();
   }
