@@ -10,6 +10,7 @@ import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
 import { applyUpstreamFixes, playerLookup, versionFixes } from '../upstream/index.ts';
+import { waitFor } from '../util/abort.ts';
 import { chatIdentity } from './chat-identity.ts';
 
 const { pathfinder, Movements } = pathfinderPkg;
@@ -48,7 +49,8 @@ export class ConnectError extends Error {
 }
 
 /**
- * Connects `username` to the server and resolves once the bot has spawned and its chunks loaded.
+ * Connects `username` to the server and resolves once the bot has spawned, its chunks loaded and
+ * it has landed (on the ground or in a liquid; at most {@link LAND_MS}).
  * Loads mineflayer-pathfinder (with default movements), mineflayer-collectblock, and
  * {@link chatIdentity} (chat senders from the packets, not from mineflayer's chat patterns).
  *
@@ -104,6 +106,9 @@ export async function connectBot(username: string, address: ServerAddress, timeo
       bot.once('end', (reason) => fail(`disconnected (${reason})`));
     });
     await bot.waitForChunksToLoad();
+    // A bot's physics starts in the air (onGround false) and lands a tick or two later; an action
+    // taken before reads the air: a dig takes five times as long (vanilla's off-ground penalty).
+    await waitFor(() => bot.entity.onGround || isInLiquid(bot), LAND_MS);
   } catch (err) {
     bot.end();
     throw err;
@@ -113,6 +118,15 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   movements.allowParkour = true;
   bot.pathfinder.setMovements(movements);
   return bot;
+}
+
+/** The longest a joined bot is given to land before {@link connectBot} resolves (ms); one that falls farther resolves falling. */
+const LAND_MS = 2_000;
+
+/** Whether the bot is in water or lava (mineflayer's physics flags; not in its types). */
+function isInLiquid(bot: Bot): boolean {
+  const entity = bot.entity as { isInWater?: boolean; isInLava?: boolean };
+  return !!(entity.isInWater || entity.isInLava);
 }
 
 /** Socket errors that mean nothing answered at that address. */

@@ -23,6 +23,7 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { abortError, throwIfAborted } from '../util/abort.ts';
+import { ViewerWorld } from './viewer-world.ts';
 
 /** Default image size, in pixels (the reference's camera: 512×512). */
 export const VIEW_WIDTH = 512;
@@ -244,16 +245,17 @@ class BotCamera {
     this.#renderer = new r.THREE.WebGLRenderer({ canvas, context: gl });
     this.#renderer.setSize(this.width, this.height, false);
     const viewer = new r.Viewer(this.#renderer);
-    // prismarine-viewer meshes y >= 0 only (its worker indexes sections by y / 16), while 1.18+
-    // worlds reach down to minY (-64): the viewer gets the world shifted up by -minY, chunks,
-    // block updates, entities and the camera alike.
-    const game = bot.game as { minY?: number; height?: number }; // set from the dimension codec (1.18+); not in mineflayer's types
-    this.#shift = -(game.minY ?? 0);
-    const height = game.height ?? 256;
-    const world = viewer.world;
-    const addColumn = world.addColumn.bind(world);
-    world.addColumn = (x: number, z: number, chunk: unknown) => {
-      addColumn(x, z, chunk); // marks y 0..255 (shifted) for meshing
+    if (!viewer.setVersion(bot.version)) throw new RendererUnavailableError(`prismarine-viewer cannot render Minecraft ${bot.version}.`);
+    this.#viewer = viewer;
+    // The world as the viewer draws it: shifted up to y >= 0, in its version's state ids.
+    const world = new ViewerWorld(bot, viewer.version);
+    this.#world = world;
+    // The viewer marks y 0..255 (shifted) of a new column for meshing; the rest of a 1.18+ world's
+    // height too.
+    const height = (bot.game as { height?: number }).height ?? 256; // from the dimension codec (1.18+); not in mineflayer's types
+    const addColumn = viewer.world.addColumn.bind(viewer.world);
+    viewer.world.addColumn = (x: number, z: number, chunk: unknown) => {
+      addColumn(x, z, chunk);
       for (let y = 256; y < height; y += 16) {
         for (const [dx, dz] of [
           [0, 0],
@@ -262,52 +264,19 @@ class BotCamera {
           [0, -16],
           [0, 16],
         ] as const)
-          world.setSectionDirty(new Vec3(x + dx, y, z + dz));
+          viewer.world.setSectionDirty(new Vec3(x + dx, y, z + dz));
       }
     };
-    if (!viewer.setVersion(bot.version)) throw new RendererUnavailableError(`prismarine-viewer cannot render Minecraft ${bot.version}.`);
-    this.#viewer = viewer;
-    const shift = this.#shift;
-    const shiftedWorld = {
-      async getColumnAt(pos: Vec3) {
-        const column = await (bot.world as any).getColumnAt(pos);
-        if (!column || shift === 0) return column;
-        return { toJson: () => JSON.stringify({ ...JSON.parse(column.toJson()), minY: 0 }) };
-      },
-    };
-    this.#worldView = new r.WorldView(shiftedWorld, options.viewDistance ?? VIEW_DISTANCE, bot.entity.position);
+    this.#worldView = new r.WorldView(world, options.viewDistance ?? VIEW_DISTANCE, bot.entity.position);
     viewer.listen(this.#worldView);
-    this.#listen();
-  }
-
-  readonly #shift: number;
-  readonly #listeners: [string, (...args: any[]) => void][] = [];
-
-  /** prismarine-viewer's `listenToBot`, with positions shifted (see the constructor). */
-  #listen(): void {
-    const bot = this.#bot;
-    const emit = (event: string, data: object) => this.#worldView.emit(event, data);
-    const up = (p: Vec3) => p.offset(0, this.#shift, 0);
-    const entity = (e: any) => ({ id: e.id, name: e.name, pos: up(e.position), width: e.width, height: e.height, username: e.username });
-    const on = (event: string, listener: (...args: any[]) => void) => {
-      bot.on(event as any, listener);
-      this.#listeners.push([event, listener]);
-    };
-    on('entitySpawn', (e: any) => {
-      if (e !== bot.entity) emit('entity', entity(e));
-    });
-    on('entityMoved', (e: any) => {
-      if (e !== bot.entity) emit('entity', { id: e.id, pos: up(e.position), pitch: e.pitch, yaw: e.yaw });
-    });
-    on('entityGone', (e: any) => emit('entity', { id: e.id, delete: true }));
-    on('chunkColumnLoad', (pos: Vec3) => {
-      void this.#worldView.loadChunk(pos);
-    });
-    on('blockUpdate', (old: any, now: any) =>
-      emit('blockUpdate', { pos: up(old.position), stateId: now.stateId ?? (now.type << 4) | now.metadata }),
+    this.#unlisten = world.listen(
+      (event, data) => this.#worldView.emit(event, data),
+      (pos) => void this.#worldView.loadChunk(pos),
     );
-    for (const e of Object.values(bot.entities)) if (e !== bot.entity) emit('entity', entity(e));
   }
+
+  readonly #world: ViewerWorld;
+  readonly #unlisten: () => void;
 
   /** Starts loading the chunks around the bot; call once before the first capture. */
   async init(): Promise<void> {
@@ -324,7 +293,7 @@ class BotCamera {
     await this.#meshed(signal);
     const camera = this.#viewer.camera;
     const p = bot.entity.position;
-    camera.position.set(p.x, p.y + this.#shift + (bot.entity.height ?? 1.62), p.z);
+    camera.position.set(p.x, p.y + this.#world.shift + (bot.entity.height ?? 1.62), p.z);
     camera.rotation.set(bot.entity.pitch, bot.entity.yaw, 0, 'ZYX');
     this.#renderer.render(this.#viewer.scene, camera);
     const { width: w, height: h } = this;
@@ -366,7 +335,7 @@ class BotCamera {
 
   /** Ends the meshing workers and frees the GL context. */
   close(): void {
-    for (const [event, listener] of this.#listeners) this.#bot.removeListener(event as any, listener);
+    this.#unlisten();
     for (const worker of this.#viewer.world.workers) void worker.terminate();
     // three's dispose() also stops its animation loop, which needs a browser's requestAnimationFrame.
     try {

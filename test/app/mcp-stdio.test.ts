@@ -251,6 +251,9 @@ test('end to end: a scripted client makes Andy craft planks from the logs Steve 
   await steve.lookAt(andyAsSeen(), true);
   await roundTrip(steve);
   await steve.toss(itemByName(steve.registry, 'oak_log').id, null, 2);
+  // The two logs may land and be taken a moment apart: Steve asks once both are gone from the
+  // ground (the client reads the inventory once, as the request comes).
+  await waitUntil(async () => (await state()).inventory.oak_log === 2, 'Andy holds both logs');
   const heard: string[] = [];
   steve.on('whisper', (from, text) => {
     heard.push(`${from}: ${text}`);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Bot } from 'mineflayer';
+import { ViewerWorld } from '../../skills/viewer-world.ts';
 import { ownHosts, refusal } from './origin.ts';
 
 /** An open 3D view. */
@@ -48,7 +49,13 @@ function cookieToken(req: IncomingMessage, name = COOKIE): string | undefined {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- prismarine-viewer and its express/socket.io ship no types we load */
-type Loaded = { express: any; SocketServer: any; setupRoutes: (app: any, prefix?: string) => void; WorldView: any };
+type Loaded = {
+  express: any;
+  SocketServer: any;
+  setupRoutes: (app: any, prefix?: string) => void;
+  WorldView: any;
+  getVersion: (version: string) => string;
+};
 let loaded: Loaded | undefined;
 
 function load(): Loaded {
@@ -69,6 +76,7 @@ function load(): Loaded {
     setupRoutes: fromViewer('./lib/common').setupRoutes,
     // Only the world stream: the rest of './viewer' renders in Node and needs the native canvas package.
     WorldView: fromViewer('./viewer/lib/worldView').WorldView,
+    getVersion: fromViewer('./viewer/lib/version').getVersion,
   };
   return loaded;
 }
@@ -85,7 +93,7 @@ export async function openViewer(
   bot: Bot,
   options: { host: string; token?: string; cookie?: string; allowedHosts?: readonly string[]; viewDistance?: number },
 ): Promise<BotViewer> {
-  const { express, SocketServer, setupRoutes, WorldView } = load();
+  const { express, SocketServer, setupRoutes, WorldView, getVersion } = load();
   const token = options.token ?? '';
   // Known once the server listens (on a free port); no request comes before.
   let hosts = new Set<string>();
@@ -118,18 +126,23 @@ export async function openViewer(
       done(null, refusal(req.headers, hosts) === undefined && (!token || hasToken(req))),
   });
   io.on('connection', (socket: any) => {
+    // The world shifted to y >= 0 and in the state ids of the version the page draws it as.
+    const world = new ViewerWorld(bot, getVersion(bot.version));
     socket.emit('version', bot.version);
-    const view = new WorldView(bot.world, options.viewDistance ?? 6, bot.entity.position, socket);
+    const view = new WorldView(world, options.viewDistance ?? 6, bot.entity.position, socket);
     void view.init(bot.entity.position);
     const follow = () => {
-      socket.emit('position', { pos: bot.entity.position, yaw: bot.entity.yaw, addMesh: true });
+      socket.emit('position', { pos: world.up(bot.entity.position), yaw: bot.entity.yaw, addMesh: true });
       view.updatePosition(bot.entity.position);
     };
     bot.on('move', follow);
-    view.listenToBot(bot);
+    const unlisten = world.listen(
+      (event, data) => socket.emit(event, data),
+      (pos) => void view.loadChunk(pos),
+    );
     socket.on('disconnect', () => {
       bot.off('move', follow);
-      view.removeListenersFromBot(bot);
+      unlisten();
     });
   });
   await new Promise<void>((resolve, reject) => {
