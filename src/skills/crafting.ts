@@ -2,7 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { abortable } from '../util/abort.ts';
+import { abortable, sleep } from '../util/abort.ts';
 import { blockByName } from '../game/data.ts';
 import { formatCounts } from '../game/production.ts';
 import { planCrafting } from './crafting-plan.ts';
@@ -117,6 +117,9 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => {
     if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
   });
+  // mineflayer confirms a table's window with the server before closing it, not the inventory's
+  // grid: its last clicks are the model's guess until the server's copy of the inventory is back.
+  if (!table) await abortable(syncInventory(bot), signal);
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
   const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';
@@ -125,3 +128,15 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   if (made <= 0) return failure('refused_by_server', text, data);
   return times < wanted ? failure('partial', text, data) : done(text, data);
 }
+
+/**
+ * Asks the server for its copy of the inventory (mineflayer's `_syncWindow`: a click the server
+ * answers with every slot) and resolves once it is in, at most {@link SYNC_MS} later.
+ */
+async function syncInventory(bot: Bot): Promise<void> {
+  const sync = (bot as Bot & { _syncWindow?: (window: unknown) => Promise<void> })._syncWindow;
+  if (sync) await Promise.race([sync(bot.inventory), sleep(SYNC_MS)]);
+}
+
+/** The longest a crafted inventory waits for the server's copy (ms). */
+const SYNC_MS = 2_000;
