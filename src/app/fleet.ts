@@ -35,7 +35,7 @@ import { agentOptionsFrom, blockedForAll } from './agent-options.ts';
 import { joinAll } from './join-pool.ts';
 import { chooseExtraModel, type ExampleLibrary, profileModelSpecs } from './profile-models.ts';
 import { recordingCommands, recordingModel, recordingOutbox, recordingTransport } from './recording.ts';
-import { chooseEngine, Voice } from './voice.ts';
+import { chooseEngine, Voice, type LineSound } from './voice.ts';
 
 /** What every bot of a fleet shares. */
 export interface FleetOptions {
@@ -116,6 +116,8 @@ export class Fleet {
   readonly #fallbacks: { reason: string; bot: string }[] = [];
   /** Reads the speaking bots' public chat aloud (`speak`); made when the first one starts. */
   #voice: Voice | undefined;
+  /** Who gets the voice's lines as sound (the dashboard's pages), whether the voice exists yet or not. */
+  readonly #voiceListeners = new Set<(sound: LineSound) => void>();
   #gaveUp: (error: ConnectError) => void = () => {};
   /**
    * Settles once every bot has given up rejoining, with a ConnectError naming the server and
@@ -184,6 +186,17 @@ export class Fleet {
     return agent;
   }
 
+  /**
+   * Gives every line the bots speak from now on, as sound, to `listener` too (see
+   * {@link Voice.listen}).
+   *
+   * @returns a function that stops listening.
+   */
+  listenToVoice(listener: (sound: LineSound) => void): () => void {
+    this.#voiceListeners.add(listener);
+    return () => this.#voiceListeners.delete(listener);
+  }
+
   /** Lets the bot of `profile` speak when `speak` (its own, or the setting) says so. */
   #giveVoice(profile: MergedProfile): void {
     const { settings, bus, env } = this.#options;
@@ -197,6 +210,7 @@ export class Fleet {
       utteranceTimeoutMs: settings.speak_timeout_s * 1000,
       outputDir,
       choose: (model) => chooseEngine(model, { env: env ?? process.env, toFiles: Boolean(outputDir) }),
+      listeners: this.#voiceListeners,
     });
     this.#voice.add(profile.name, typeof speak === 'string' ? speak : (profile.speak_model ?? 'system'));
   }

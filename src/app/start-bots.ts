@@ -20,6 +20,7 @@ import { mergedProfileSchema, mergeProfiles, unusedProfileKeysNotice, type Merge
 import { ExampleLibrary, profileModelSpecs, shippedExamples } from './profile-models.ts';
 import { NO_BOT_KEY_NOTICE, resolveBotKey } from './bot-key.ts';
 import { announceFallbacks, completed, Fleet, type FleetOptions } from './fleet.ts';
+import type { LineSound } from './voice.ts';
 import { resolveServer } from '../client/server-version.ts';
 import { warmUpAgents } from './warm-up.ts';
 
@@ -101,6 +102,8 @@ export interface RunningBots {
   restartBot(name: string): Promise<Agent>;
   /** See {@link Fleet.renew}. */
   renewAgents(between?: () => Promise<void>): Promise<Agent[]>;
+  /** See {@link Fleet.listenToVoice}. */
+  listenToVoice(listener: (sound: LineSound) => void): () => void;
   /** Disconnects every bot and stops the embedded server. */
   close(): Promise<void>;
 }
@@ -254,5 +257,6 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     addBot: async (profile) => running.add(await completed(profile, settings)),
     stopBot: (name) => running.stop(name),
     restartBot: (name) => running.restart(name),
+    listenToVoice: (listener) => running.listenToVoice(listener),
   };
 }

@@ -4,7 +4,10 @@
  *
  * - `system`: the platform's own voice, `espeak-ng` (Debian's package) or `say` on macOS;
  * - `openai/<model>/<voice>`: OpenAI's speech API (`POST {baseURL}/audio/speech`) through the SDK;
- * - `google/...` is refused with a notice (not built yet).
+ * - `google/<model>/<voice>`: Gemini's speech generation (`models.generateContent` with audio out)
+ *   through @google/genai.
+ *
+ * The dashboard's pages can play the lines too ({@link Voice.listen}).
  *
  * Speaking never waits on the bots: lines go into one bounded queue per process ({@link Voice}),
  * spoken one at a time, each utterance bounded in time and cancelled when the voice closes. A full
@@ -13,7 +16,7 @@
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type OpenAI from 'openai';
@@ -104,6 +107,47 @@ export function systemEngine(options: EngineEnvironment = {}): EngineChoice {
 /** Players tried, in order, for sound that an API returns (they take a file path). */
 const PLAYERS = ['afplay', 'paplay', 'aplay'] as const;
 
+/** The first of {@link PLAYERS} on PATH. */
+function soundPlayer(env: NodeJS.ProcessEnv): string | undefined {
+  return PLAYERS.map((p) => onPath(p, env)).find(Boolean);
+}
+
+/** Plays the sound file `file` with `player`; resolves when it has ended. */
+function play(player: string, file: string, signal: AbortSignal): Promise<void> {
+  return run(player, [file], '', signal);
+}
+
+/**
+ * An engine whose sound comes back as WAV bytes (a provider's API): written to the file asked
+ * for, or played by the first of afplay, paplay or aplay on PATH.
+ */
+function apiEngine(
+  name: string,
+  synthesize: (text: string, signal: AbortSignal) => Promise<Buffer>,
+  options: EngineEnvironment,
+): EngineChoice {
+  const player = options.toFiles ? undefined : soundPlayer(options.env ?? process.env);
+  if (!options.toFiles && !player)
+    return { missing: `${name} needs a player for its sound (${PLAYERS.join(', ')}), and none is on PATH; or set speak_output_dir` };
+  return {
+    engine: {
+      name,
+      extension: 'wav',
+      async speak(text, signal, file) {
+        const sound = await synthesize(text, signal);
+        if (file) return writeFile(file, sound);
+        const temp = path.join(tmpdir(), `voice-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.wav`);
+        await writeFile(temp, sound);
+        try {
+          await play(player!, temp, signal);
+        } finally {
+          await rm(temp, { force: true });
+        }
+      },
+    },
+  };
+}
+
 /**
  * OpenAI's text-to-speech: `audio.speech.create({ model, voice, input, response_format: 'wav' })`
  * with `OPENAI_API_KEY` (and `OPENAI_BASE_URL` when set, or `baseURL`). Without files, the WAV is
@@ -114,33 +158,85 @@ export function openaiEngine(model: string, voice: string, options: EngineEnviro
   const name = `openai/${model}/${voice}`;
   const apiKey = env.OPENAI_API_KEY;
   if (!apiKey) return { missing: `${name} needs OPENAI_API_KEY (in keys.json or the environment)` };
-  const player = options.toFiles ? undefined : PLAYERS.map((p) => onPath(p, env)).find(Boolean);
-  if (!options.toFiles && !player)
-    return { missing: `${name} needs a player for its sound (${PLAYERS.join(', ')}), and none is on PATH; or set speak_output_dir` };
   // The SDK is loaded with the first line spoken: a start without this voice never loads it.
   let client: Promise<OpenAI> | undefined;
   const openai = (): Promise<OpenAI> =>
     (client ??= import('openai').then(
       ({ default: SDK }) => new SDK({ apiKey, baseURL: options.baseURL || env.OPENAI_BASE_URL || undefined, maxRetries: 0 }),
     ));
-  return {
-    engine: {
-      name,
-      extension: 'wav',
-      async speak(text, signal, file) {
-        const response = await (await openai()).audio.speech.create({ model, voice, input: text, response_format: 'wav' }, { signal });
-        const sound = Buffer.from(await response.arrayBuffer());
-        if (file) return writeFile(file, sound);
-        const temp = path.join(tmpdir(), `voice-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.wav`);
-        await writeFile(temp, sound);
-        try {
-          await run(player!, [temp], '', signal);
-        } finally {
-          await rm(temp, { force: true });
-        }
-      },
+  return apiEngine(
+    name,
+    async (text, signal) => {
+      const response = await (await openai()).audio.speech.create({ model, voice, input: text, response_format: 'wav' }, { signal });
+      return Buffer.from(await response.arrayBuffer());
     },
-  };
+    options,
+  );
+}
+
+/**
+ * Gemini's speech generation (the reference's `google/<model>/<voice>`, e.g.
+ * `google/gemini-2.5-flash-preview-tts/Kore`): `models.generateContent` with
+ * `responseModalities: ['AUDIO']` and the prebuilt voice, through @google/genai, with
+ * `GEMINI_API_KEY` (and `GOOGLE_GEMINI_BASE_URL` when set, or `baseURL`). Its answer is raw 16-bit
+ * mono PCM (`audio/L16;codec=pcm;rate=24000`: the rate from the mime type), written as WAV.
+ * Without files, played as {@link openaiEngine}'s.
+ */
+export function googleEngine(model: string, voice: string, options: EngineEnvironment & { baseURL?: string } = {}): EngineChoice {
+  const env = options.env ?? process.env;
+  const name = `google/${model}/${voice}`;
+  const apiKey = env.GEMINI_API_KEY;
+  if (!apiKey) return { missing: `${name} needs GEMINI_API_KEY (in keys.json or the environment)` };
+  const baseUrl = options.baseURL || env.GOOGLE_GEMINI_BASE_URL || undefined;
+  let client: Promise<import('@google/genai').GoogleGenAI> | undefined;
+  const genai = () =>
+    (client ??= import('@google/genai').then(
+      ({ GoogleGenAI }) => new GoogleGenAI({ apiKey, ...(baseUrl ? { httpOptions: { baseUrl } } : {}) }),
+    ));
+  return apiEngine(
+    name,
+    async (text, signal) => {
+      const response = await (
+        await genai()
+      ).models.generateContent({
+        model,
+        contents: text,
+        config: {
+          responseModalities: ['AUDIO'],
+          speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: voice } } },
+          abortSignal: signal,
+        },
+      });
+      const audio = response.candidates?.[0]?.content?.parts?.find((p) => p.inlineData?.mimeType?.startsWith('audio/'))?.inlineData;
+      if (!audio?.data) throw new Error(`${name} answered without audio`);
+      const rate = Number(/rate=(\d+)/.exec(audio.mimeType ?? '')?.[1] ?? 24_000);
+      return pcmWav(Buffer.from(audio.data, 'base64'), rate);
+    },
+    options,
+  );
+}
+
+/**
+ * A WAV file (RIFF, PCM, 16-bit little-endian mono at `rate` samples a second) holding `pcm`.
+ *
+ * @example pcmWav(Buffer.alloc(48_000), 24_000) // one second of silence, 48 044 bytes
+ */
+export function pcmWav(pcm: Buffer, rate: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // channels
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28); // bytes a second
+  header.writeUInt16LE(2, 32); // bytes a sample
+  header.writeUInt16LE(16, 34); // bits a sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
 }
 
 /**
@@ -152,9 +248,10 @@ export function chooseEngine(speakModel: string, options: EngineEnvironment = {}
   if (speakModel === 'system') return systemEngine(options);
   const [provider, model, voice, ...rest] = speakModel.split('/');
   if (provider === 'openai' && model && voice && !rest.length) return openaiEngine(model, voice, options);
-  if (provider === 'google')
-    return { missing: `${speakModel}: Google's text-to-speech is not supported yet; use "system" or "openai/<model>/<voice>"` };
-  return { missing: `speak_model "${speakModel}" is not one of "system" or "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy")` };
+  if (provider === 'google' && model && voice && !rest.length) return googleEngine(model, voice, options);
+  return {
+    missing: `speak_model "${speakModel}" is not one of "system", "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy") or "google/<model>/<voice>" (e.g. "google/gemini-2.5-flash-preview-tts/Kore")`,
+  };
 }
 
 /** One line the voice finished with. */
@@ -165,6 +262,15 @@ export interface SpokenLine {
   file?: string;
   /** Why it was not spoken to the end (the engine's error, a timeout or the close). */
   error?: string;
+}
+
+/** A line's sound, for those who play it elsewhere (the dashboard's pages): see {@link Voice.listen}. */
+export interface LineSound {
+  bot: string;
+  text: string;
+  /** `audio/wav`, or `audio/aiff` (macOS `say`). */
+  mime: string;
+  data: Buffer;
 }
 
 /** What a {@link Voice} needs. */
@@ -182,7 +288,12 @@ export interface VoiceOptions {
   choose?: (speakModel: string) => EngineChoice;
   /** Called after each line (spoken, failed or cancelled). */
   onSpoken?: (line: SpokenLine) => void;
+  /** Those who get each line as sound ({@link Voice.listen} adds to it); shared with the caller, who may add and remove too. */
+  listeners?: Set<(sound: LineSound) => void>;
 }
+
+/** The mime type of each engine's file extension. */
+const MIME: Readonly<Record<string, string>> = { wav: 'audio/wav', aiff: 'audio/aiff' };
 
 /** Default bound of the voice's queue, in lines. */
 export const VOICE_QUEUE_LIMIT = 20;
@@ -208,9 +319,12 @@ export class Voice {
   #dropped = 0;
   #droppedRun = 0;
   #count = 0;
+  readonly #listeners: Set<(sound: LineSound) => void>;
+  #noPlayerSaid = false;
 
   constructor(options: VoiceOptions) {
     this.#options = options;
+    this.#listeners = options.listeners ?? new Set();
     this.#unsubscribe = options.bus.subscribe((event) => this.#hear(event));
   }
 
@@ -249,6 +363,19 @@ export class Voice {
     for (let i = this.#queue.length - 1; i >= 0; i--) if (this.#queue[i]!.bot === bot) this.#queue.splice(i, 1);
   }
 
+  /**
+   * Hands every line spoken from now on, as sound, to `listener` too (the dashboard's pages play
+   * them). While anyone listens, each line is made into a file first; without `outputDir` that
+   * file is then played on this machine by the first of afplay, paplay or aplay on PATH (with
+   * none, the lines are heard where they are listened to only, said once).
+   *
+   * @returns a function that stops listening.
+   */
+  listen(listener: (sound: LineSound) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Stops listening, drops the waiting lines and cancels the one being spoken; resolves when it has ended. */
   async close(): Promise<void> {
     this.#unsubscribe();
@@ -281,22 +408,51 @@ export class Voice {
     this.#droppedRun = 0;
   }
 
+  /** Gives `sound` to every listener; a listener's fault is its own. */
+  #hand(sound: LineSound): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(sound);
+      } catch {
+        // a listener's fault must not stop the voice
+      }
+    }
+  }
+
+  /** Plays a line made into a file for the listeners on this machine too, when a player is on PATH. */
+  async #playHere(file: string, signal: AbortSignal): Promise<void> {
+    const player = soundPlayer(process.env);
+    if (player) return play(player, file, signal);
+    if (this.#noPlayerSaid) return;
+    this.#noPlayerSaid = true;
+    this.#options.log(
+      `voice: no player for this machine's speakers (${PLAYERS.join(', ')}): the lines are heard where they are listened to.`,
+    );
+  }
+
   async #drain(): Promise<void> {
     const { outputDir, utteranceTimeoutMs = 30_000, log, onSpoken } = this.#options;
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
       const { bot, text, engine } = next;
-      const file = outputDir ? path.join(outputDir, `${bot}-${++this.#count}.${engine.extension}`) : undefined;
+      const n = ++this.#count;
+      const heard = this.#listeners.size > 0;
+      // Listeners get the line as sound: made into a file (a temporary one without outputDir).
+      const temp = heard && !outputDir ? path.join(tmpdir(), `voice-${process.pid}-${n}.${engine.extension}`) : undefined;
+      const file = outputDir ? path.join(outputDir, `${bot}-${n}.${engine.extension}`) : temp;
       const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(utteranceTimeoutMs)]);
       let error: string | undefined;
       try {
         if (outputDir) await mkdir(outputDir, { recursive: true });
         await engine.speak(text, signal, file);
+        if (heard) this.#hand({ bot, text, mime: MIME[engine.extension] ?? 'application/octet-stream', data: await readFile(file!) });
+        if (temp) await this.#playHere(temp, signal);
       } catch (err) {
         error = signal.aborted ? `${(signal.reason as Error)?.message ?? 'aborted'}` : (err as Error).message;
         if (!this.#closing.signal.aborted) log(`voice: ${bot}'s line was not spoken by ${engine.name}: ${error}`);
       }
+      if (temp) await rm(temp, { force: true });
       try {
-        onSpoken?.({ bot, text, ...(file && !error ? { file } : {}), ...(error ? { error } : {}) });
+        onSpoken?.({ bot, text, ...(file && !temp && !error ? { file } : {}), ...(error ? { error } : {}) });
       } catch {
         // a listener's fault must not stop the voice
       }

@@ -377,13 +377,16 @@ export const profileSchema = z.strictObject({
   /** Whether this bot reads its public chat aloud (the `speak` setting when absent); a string is taken as its `speak_model`. */
   speak: z.union([z.boolean(), z.string()]).optional(),
   /**
-   * The voice (MINDcraft's name): `system` (espeak-ng, or `say` on macOS; the default) or
-   * `openai/<model>/<voice>`, e.g. `openai/tts-1/alloy` (needs OPENAI_API_KEY). `google/...` is
-   * accepted and refused at start-up with a notice.
+   * The voice (MINDcraft's name): `system` (espeak-ng, or `say` on macOS; the default),
+   * `openai/<model>/<voice>`, e.g. `openai/tts-1/alloy` (needs OPENAI_API_KEY), or
+   * `google/<model>/<voice>`, e.g. `google/gemini-2.5-flash-preview-tts/Kore` (needs GEMINI_API_KEY).
    */
   speak_model: z
     .string()
-    .regex(/^(system|openai\/[^/]+\/[^/]+|google\/.+)$/, 'expected "system" or "openai/<model>/<voice>", e.g. "openai/tts-1/alloy"')
+    .regex(
+      /^(system|(openai|google)\/[^/]+\/[^/]+)$/,
+      'expected "system", "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy") or "google/<model>/<voice>" (e.g. "google/gemini-2.5-flash-preview-tts/Kore")',
+    )
     .optional(),
   /** MINDcraft's `max_tokens` profile key; accepted, not acted on (put `max_tokens` in the model's `params`). */
   max_tokens: z.number().int().positive().optional(),

@@ -9,7 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { pageModules, PAGE_ENTRY } from '../../src/app/dashboard/browser-modules.ts';
-import { dashboardSettings, startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
+import { BotEventBus } from '../../src/agent/events.ts';
+import {
+  BOTS_KEPT,
+  dashboardSettings,
+  EVENTS_KEPT,
+  startDashboard,
+  type Dashboard,
+  type DashboardBots,
+} from '../../src/app/dashboard/server.ts';
 import { CLOSE_BAD_TOKEN, serverMessageSchema, tokenCookie, type ServerMessage } from '../../src/app/dashboard/public/protocol.ts';
 import { ConfigError, settingsSchema } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
@@ -209,5 +217,50 @@ test("a graph strategy's run shows its strategy and its live graph", async () =>
     'finished',
   );
   expect(latest()!.type === 'campaign' && latest()!.campaign.finished[0]).toMatchObject({ coordination: 'dag' });
+  page.ws.close();
+});
+
+test('events are kept for the last BOTS_KEPT bots heard from, EVENTS_KEPT each; a page of an evaluation has no voices', async () => {
+  const bus = new BotEventBus();
+  const bots = {
+    agents: [],
+    sessions: [],
+    bus,
+    address: { host: '127.0.0.1', port: 1, version: '1.21.11', auth: 'offline' },
+    profiles: () => [],
+    addBot: () => Promise.reject(new Error('none')),
+    stopBot: () => Promise.resolve(),
+    restartBot: () => Promise.reject(new Error('none')),
+    listenToVoice: () => () => {},
+  } satisfies DashboardBots;
+  const withBots = await startDashboard({ port: 0, token: TOKEN, bots });
+  try {
+    // Bot0 is heard from again last: kept although it came first.
+    for (let i = 0; i < BOTS_KEPT + 6; i++) bus.publish({ type: 'log', bot: `Bot${i}`, level: 'info', text: 'joined' });
+    for (let i = 0; i < EVENTS_KEPT + 5; i++) bus.publish({ type: 'log', bot: 'Bot0', level: 'info', text: `line ${i}` });
+    const page = new WebSocket(`${withBots.url.replace('http', 'ws')}ws?token=${TOKEN}`);
+    const hello = await new Promise<ServerMessage>((resolve) => {
+      page.onmessage = (e) => resolve(serverMessageSchema.parse(JSON.parse(String(e.data))));
+    });
+    page.close();
+    const events = hello.type === 'hello' ? hello.events : [];
+    const names = new Set(events.map((e) => e.bot));
+    expect(names.size).toBe(BOTS_KEPT);
+    expect([...names].filter((n) => n !== 'Bot0').sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))[0]).toBe('Bot7');
+    expect(events.filter((e) => e.bot === 'Bot0')).toHaveLength(EVENTS_KEPT);
+  } finally {
+    await withBots.close();
+  }
+
+  const page = client(`?token=${TOKEN}`);
+  await waitUntil(() => page.messages.some((m) => m.type === 'hello'), 'hello');
+  page.ws.send(JSON.stringify({ type: 'voice', id: 7, on: true }));
+  await waitUntil(() => page.messages.some((m) => m.type === 'reply' && m.id === 7), 'the reply');
+  expect(page.messages.find((m) => m.type === 'reply' && m.id === 7)).toEqual({
+    type: 'reply',
+    id: 7,
+    ok: false,
+    error: 'This dashboard shows an evaluation; it has no voices to play.',
+  });
   page.ws.close();
 });

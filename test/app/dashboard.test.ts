@@ -11,7 +11,6 @@
  * Needs `chromium` on the PATH (`apt-get install chromium`; `.ci/run` installs it): without it
  * the tests are skipped, and the skip says so.
  */
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -27,16 +26,8 @@ import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
 import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
+import { CHROMIUM_ARGS, findChromium, shows } from '../helpers/browser.ts';
 import { connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
-
-/** Debian's Chromium, if installed. */
-function findChromium(): string | undefined {
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const CHROMIUM = findChromium();
 /** prismarine-viewer is an optional dependency (`npm install --omit=optional` leaves it out). */
@@ -48,18 +39,6 @@ const VIEWER_INSTALLED = (() => {
     return false;
   }
 })();
-/** Chromium flags for a sandboxed CI machine: headless, no GPU, no network of its own. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // A name of "another site" that resolves to this machine: what DNS rebinding gives an attacker.
-  '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-];
 const SCREENSHOT = path.resolve('test-results/dashboard.png');
 
 const botsDir = mkdtempSync(path.join(tmpdir(), 'dashboard-'));
@@ -79,25 +58,6 @@ const board = new CampaignBoard('coordination strategies');
 const andy = () => running.agents.find((a) => a.name === 'Andy')!;
 const card = (name: string) => page.locator(`[data-bot=${name}]`);
 const field = (name: string, key: string) => card(name).locator(`[data-field=${key}]`);
-
-/**
- * Waits until `read()` (a page locator's text or count) equals `want`, matches it, or passes it;
- * a timeout shows the last value read.
- */
-async function shows(
-  read: () => Promise<string | number | null>,
-  want: string | number | RegExp | ((value: string | number | null) => boolean),
-  timeoutMs = 10_000,
-): Promise<void> {
-  let last: string | number | null = null;
-  const ok = (v: string | number | null) =>
-    typeof want === 'function' ? want(v) : want instanceof RegExp ? want.test(String(v)) : v === want;
-  // A locator whose element is not there yet throws after the page's default timeout: not yet.
-  await waitUntil(async () => ok((last = await read().catch(() => null))), `the page shows ${String(want)}`, {
-    timeoutMs,
-    state: () => last,
-  });
-}
 
 /** Fills a bot card's one-line form and submits it; resolves with the outcome line's text. */
 async function submit(bot: string, form: string, text: string, from?: string): Promise<string> {

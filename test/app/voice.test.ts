@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BotEventBus, type BotEvent } from '../../src/agent/events.ts';
 import { chooseEngine, onPath, Voice, type SpeechEngine, type SpokenLine } from '../../src/app/voice.ts';
-import { FAKE_SPEECH_SECONDS, startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
+import { FAKE_SPEECH_SECONDS, startFakeGeminiSpeech, startFakeProvider, type FakeProviderServer } from '../helpers/fake-providers.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
@@ -134,9 +134,12 @@ describe('choosing the engine', () => {
     expect(profileSchema.safeParse({ name: 'Andy', speak_model: 'openai/tts-1/alloy' }).success).toBe(true);
     const bad = profileSchema.safeParse({ name: 'Andy', speak_model: 'espeak' });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]?.message).toBe('expected "system" or "openai/<model>/<voice>", e.g. "openai/tts-1/alloy"');
+    expect(bad.error?.issues[0]?.message).toBe(
+      'expected "system", "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy") or "google/<model>/<voice>" (e.g. "google/gemini-2.5-flash-preview-tts/Kore")',
+    );
     expect(chooseEngine('openai/tts-1')).toEqual({
-      missing: 'speak_model "openai/tts-1" is not one of "system" or "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy")',
+      missing:
+        'speak_model "openai/tts-1" is not one of "system", "openai/<model>/<voice>" (e.g. "openai/tts-1/alloy") or "google/<model>/<voice>" (e.g. "google/gemini-2.5-flash-preview-tts/Kore")',
     });
   });
 });
@@ -162,7 +165,7 @@ describe('OpenAI voice', () => {
     expect(wavSeconds(spoken[0]!.file!)).toBeCloseTo(FAKE_SPEECH_SECONDS, 6);
   });
 
-  test('no API key, or a provider not built: said once each; a wrong key is logged per line, chat unharmed', async () => {
+  test('no API key: said once for each voice; a wrong key is logged per line, chat unharmed', async () => {
     fake = await startFakeProvider('openai');
     cleanups.push(() => fake.close());
     const { bus, log, spoken, voice } = voiceOf({
@@ -175,13 +178,53 @@ describe('OpenAI voice', () => {
     expect(voice.add('Jill', 'google/gemini-2.5-flash-preview-tts/Kore')).toBe(false);
     expect(log).toEqual([
       'voice: openai/tts-1/alloy needs OPENAI_API_KEY (in keys.json or the environment); the bots that use it stay silent.',
-      `voice: google/gemini-2.5-flash-preview-tts/Kore: Google's text-to-speech is not supported yet; use "system" or "openai/<model>/<voice>"; the bots that use it stay silent.`,
+      'voice: google/gemini-2.5-flash-preview-tts/Kore needs GEMINI_API_KEY (in keys.json or the environment); the bots that use it stay silent.',
     ]);
     expect(voice.add('Eve', 'openai/tts-1/nova')).toBe(true);
     say(bus, 'Eve', 'one');
     await waitUntil(() => spoken.length === 1, 'the line tried');
     expect(spoken[0]!.error).toMatch(/401/);
     expect(log[2]).toMatch(/^voice: Eve's line was not spoken by openai\/tts-1\/nova: 401/);
+  });
+});
+
+describe('Google voice', () => {
+  test('reads lines through @google/genai generateContent with audio out, and writes its PCM as WAV', async () => {
+    const fake = await startFakeGeminiSpeech();
+    cleanups.push(() => fake.close());
+    const { bus, log, spoken, voice } = voiceOf({
+      outputDir: outDir(),
+      choose: (m) => chooseEngine(m, { env: fake.env, toFiles: true }),
+    });
+    expect(voice.add('Andy', 'google/gemini-2.5-flash-preview-tts/Kore')).toBe(true);
+    say(bus, 'Andy', 'Hello there!');
+    await waitUntil(() => spoken.length === 1, 'the line spoken');
+    expect(log).toEqual([]);
+    expect(spoken[0]!.error).toBeUndefined();
+    expect(fake.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(fake.requests[0]!.path).toMatch(/^\/v1(beta)?\/models\/gemini-2.5-flash-preview-tts:generateContent$/);
+    expect(fake.requests[0]!.body).toMatchObject({
+      contents: [{ role: 'user', parts: [{ text: 'Hello there!' }] }],
+      generationConfig: {
+        responseModalities: ['AUDIO'],
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+      },
+    });
+    expect(wavSeconds(spoken[0]!.file!)).toBeCloseTo(FAKE_SPEECH_SECONDS, 6);
+  });
+
+  test('a wrong key is logged per line', async () => {
+    const fake = await startFakeGeminiSpeech('right-key');
+    cleanups.push(() => fake.close());
+    const { bus, log, spoken, voice } = voiceOf({
+      outputDir: outDir(),
+      choose: (m) => chooseEngine(m, { env: { ...fake.env, GEMINI_API_KEY: 'wrong' }, toFiles: true }),
+    });
+    expect(voice.add('Andy', 'google/gemini-2.5-flash-preview-tts/Puck')).toBe(true);
+    say(bus, 'Andy', 'one');
+    await waitUntil(() => spoken.length === 1, 'the line tried');
+    expect(spoken[0]!.error).toMatch(/API key not valid/);
+    expect(log[0]).toMatch(/^voice: Andy's line was not spoken by google\/gemini-2.5-flash-preview-tts\/Puck: .*API key not valid/);
   });
 });
 

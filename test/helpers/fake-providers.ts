@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIVE_HEADER } from '../../src/agent/prompt-builder.ts';
+import { pcmWav } from '../../src/app/voice.ts';
 
 /** Which wire protocol the fake speaks. */
 export type FakeProtocol = 'anthropic' | 'openai';
@@ -503,23 +504,7 @@ export const FAKE_SPEECH_SECONDS = 0.5;
 
 /** A silent WAV file (RIFF, PCM, 16-bit mono, 24 000 Hz as OpenAI's `wav` speech) lasting `seconds`. */
 export function silentWav(seconds: number): Buffer {
-  const rate = 24_000;
-  const data = Math.round(seconds * rate) * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16); // fmt chunk size
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // channels
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28); // byte rate
-  header.writeUInt16LE(2, 32); // block align
-  header.writeUInt16LE(16, 34); // bits per sample
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data, 40);
-  return Buffer.concat([header, Buffer.alloc(data)]);
+  return pcmWav(Buffer.alloc(Math.round(seconds * 24_000) * 2), 24_000);
 }
 
 export async function startFakeProvider(protocol: FakeProtocol, options: FakeProviderOptions = {}): Promise<FakeProviderServer> {
@@ -666,5 +651,78 @@ export async function startFakeProvider(protocol: FakeProtocol, options: FakePro
         server.closeAllConnections();
       });
     },
+  };
+}
+
+/** A fake of Gemini's speech generation: what {@link startFakeGeminiSpeech} gives. */
+export interface FakeGeminiSpeech {
+  /** The base URL to give @google/genai (`httpOptions.baseUrl`, `GOOGLE_GEMINI_BASE_URL`). */
+  url: string;
+  /** `GEMINI_API_KEY` and `GOOGLE_GEMINI_BASE_URL` for this fake. */
+  env: Record<string, string>;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fake of Gemini's `POST /v1beta/models/{model}:generateContent` (or `/v1/`, the SDK's choice) with audio out, as speech
+ * generation answers it: one candidate whose part is `inlineData` of raw 16-bit mono PCM
+ * (`audio/L16;codec=pcm;rate=24000`), {@link FAKE_SPEECH_SECONDS} of silence. Checks the key in
+ * `x-goog-api-key` (401 otherwise, Google's error shape) and that the request asks for audio.
+ */
+export async function startFakeGeminiSpeech(apiKey = 'test-key'): Promise<FakeGeminiSpeech> {
+  const requests: RecordedRequest[] = [];
+  const error = (res: ServerResponse, code: number, status: string, message: string) =>
+    sendJson(res, code, { error: { code, message, status } }, {});
+  const server = createServer((req, res) => {
+    void readBody(req).then((raw) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      let body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      requests.push({ method: req.method ?? '', path, headers: req.headers, body, call: undefined, receivedAt: Date.now() });
+      if (req.method !== 'POST' || !/^\/v1(beta)?\/models\/[^/:]+:generateContent$/.test(path))
+        return error(res, 404, 'NOT_FOUND', `Not found: ${req.method} ${path}`);
+      if (req.headers['x-goog-api-key'] !== apiKey) return error(res, 401, 'UNAUTHENTICATED', 'API key not valid.');
+      if (!body?.generationConfig?.responseModalities?.includes('AUDIO'))
+        return error(res, 400, 'INVALID_ARGUMENT', 'fake gemini: speech needs responseModalities AUDIO');
+      const pcm = Buffer.alloc(Math.round(FAKE_SPEECH_SECONDS * 24_000) * 2);
+      sendJson(
+        res,
+        200,
+        {
+          candidates: [
+            {
+              content: {
+                role: 'model',
+                parts: [{ inlineData: { mimeType: 'audio/L16;codec=pcm;rate=24000', data: pcm.toString('base64') } }],
+              },
+              finishReason: 'STOP',
+              index: 0,
+            },
+          ],
+          usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 12, totalTokenCount: 17 },
+        },
+        {},
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    env: { GEMINI_API_KEY: apiKey, GOOGLE_GEMINI_BASE_URL: url },
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../../agent/agent.ts';
 import { profileSchema, type Profile } from '../../settings/index.ts';
-import { fieldErrors, type ClientMessage } from './public/protocol.ts';
+import { fieldErrors, type BotRequest } from './public/protocol.ts';
 import type { DashboardBots } from './views.ts';
 import { openViewer, ViewerUnavailableError, type BotViewer } from './viewer.ts';
 
@@ -61,7 +61,7 @@ export class DashboardActions {
    * @returns the text the page shows, and data for it (a memory file, the 3D view's port).
    * @throws PageError with what was wrong (an unknown or stopped bot, an invalid profile...).
    */
-  async handle(message: ClientMessage): Promise<{ text: string; data?: unknown }> {
+  async handle(message: BotRequest): Promise<{ text: string; data?: unknown }> {
     const bots = this.#options.bots;
     if (message.type === 'addBot') {
       if (!bots) throw new PageError('This dashboard has no bots to add to (an evaluation runs its own).');

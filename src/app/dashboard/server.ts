@@ -50,6 +50,8 @@ import { botViews, playerViews, type DashboardBots } from './views.ts';
 export const SAMPLE_MS = 250;
 /** Events kept per bot for pages that connect later. */
 export const EVENTS_KEPT = 200;
+/** Bots whose events are kept (bots come and go from the page's form, under new names too). */
+export const BOTS_KEPT = 64;
 /** Characters of text kept of each string in an event (longer ones are cut, with `…`), kept or sent. */
 export const EVENT_TEXT_LIMIT = 4_096;
 /** Pages connected at once; one more is closed with {@link CLOSE_TOO_MANY_PAGES}. */
@@ -262,7 +264,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const list = recent.get(event.bot) ?? [];
     list.push(event);
     if (list.length > EVENTS_KEPT) list.splice(0, list.length - EVENTS_KEPT);
+    // The bot heard from last goes to the end; past BOTS_KEPT names the one quiet longest is forgotten.
+    recent.delete(event.bot);
     recent.set(event.bot, list);
+    if (recent.size > BOTS_KEPT) recent.delete(recent.keys().next().value!);
   };
   const broadcast = (message: ServerMessage) => {
     const text = JSON.stringify(message);
@@ -306,6 +311,25 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   cleanups.push(() => clearInterval(sampler));
   if (campaign) cleanups.push(campaign.subscribe((view) => broadcast({ type: 'campaign', campaign: view })));
 
+  // Pages that play the bots' voices: the voice hands its lines over only while one is open.
+  const voicePages = new Set<WebSocket>();
+  let stopHearing: (() => void) | undefined;
+  const setVoice = (socket: WebSocket, on: boolean) => {
+    if (on && bots) voicePages.add(socket);
+    else voicePages.delete(socket);
+    if (voicePages.size && !stopHearing)
+      stopHearing = bots!.listenToVoice(({ bot, text, mime, data }) => {
+        const message: ServerMessage = { type: 'voice', bot, text, mime, data: data.toString('base64') };
+        const frame = JSON.stringify(message);
+        for (const page of voicePages) if (page.readyState === page.OPEN) page.send(frame);
+      });
+    else if (!voicePages.size && stopHearing) {
+      stopHearing();
+      stopHearing = undefined;
+    }
+  };
+  cleanups.push(() => stopHearing?.());
+
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (!authorised(req)) {
       socket.close(CLOSE_BAD_TOKEN, 'token required');
@@ -316,7 +340,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       return;
     }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      setVoice(socket, false);
+    });
     const events = [...recent.values()].flat().sort((a, b) => a.t - b.t);
     const hello: ServerMessage = {
       type: 'hello',
@@ -352,6 +379,16 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           fields,
         });
         return;
+      }
+      if (parsed.data.type === 'voice') {
+        if (!bots) return send({ type: 'reply', id, ok: false, error: 'This dashboard shows an evaluation; it has no voices to play.' });
+        setVoice(socket, parsed.data.on);
+        return send({
+          type: 'reply',
+          id,
+          ok: true,
+          text: parsed.data.on ? "The bots' voices play on this page." : 'This page is silent.',
+        });
       }
       actions.handle(parsed.data).then(
         (done) => send({ type: 'reply', id, ok: true, ...done }),

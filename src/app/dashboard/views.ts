@@ -8,7 +8,7 @@ import type { RunningBots } from '../start-bots.ts';
 /** The part of the running bots the dashboard reads and controls. */
 export type DashboardBots = Pick<
   RunningBots,
-  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot'
+  'agents' | 'sessions' | 'bus' | 'server' | 'address' | 'profiles' | 'addBot' | 'stopBot' | 'restartBot' | 'listenToVoice'
 >;
 
 /** A number rounded to a tenth (positions on the page). */

@@ -19,6 +19,7 @@ import {
   type ClientMessage,
   type PlayerView,
   type Reply,
+  type ServerMessage,
 } from './protocol.ts';
 
 /** Events shown per bot (the newest). */
@@ -37,6 +38,54 @@ interface PageState {
   server: { version: string; address: string } | null;
   /** A message from the server that did not match the protocol. */
   protocolError: string | null;
+  /** The bots' voices on this page: played or not, lines received and played, the last played. */
+  voice: { on: boolean; received: number; played: number; last: { bot: string; text: string; seconds: number } | null };
+}
+
+/** A line a bot spoke, as the server sends it to a page that plays the voices. */
+type VoiceLine = Extract<ServerMessage, { type: 'voice' }>;
+
+/** Lines waiting to be played at most; a line past it drops the oldest waiting. */
+const VOICE_QUEUE = 10;
+
+/** Plays the bots' lines one after another, each as an audio element of its sound. */
+class VoicePlayer {
+  #queue: VoiceLine[] = [];
+  #audio: HTMLAudioElement | undefined;
+  readonly #onPlayed: (line: VoiceLine, seconds: number) => void;
+
+  constructor(onPlayed: (line: VoiceLine, seconds: number) => void) {
+    this.#onPlayed = onPlayed;
+  }
+
+  push(line: VoiceLine): void {
+    if (this.#queue.length >= VOICE_QUEUE) this.#queue.shift();
+    this.#queue.push(line);
+    if (!this.#audio) this.#next();
+  }
+
+  /** Ends the line playing and forgets the waiting ones. */
+  stop(): void {
+    this.#queue = [];
+    this.#audio?.pause();
+    this.#audio = undefined;
+  }
+
+  #next(): void {
+    const line = this.#queue.shift();
+    this.#audio = undefined;
+    if (!line) return;
+    const audio = new Audio(`data:${line.mime};base64,${line.data}`);
+    this.#audio = audio;
+    const after = (played: boolean) => {
+      if (this.#audio !== audio) return; // stopped meanwhile
+      if (played) this.#onPlayed(line, audio.duration);
+      this.#next();
+    };
+    audio.onended = () => after(true);
+    audio.onerror = () => after(false);
+    audio.play().catch(() => after(false)); // the browser refused (no gesture yet): the next line may play
+  }
 }
 
 type Request = ClientMessage extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
@@ -47,9 +96,11 @@ class Link {
   #nextId = 1;
   readonly #pending = new Map<number, (reply: Reply) => void>();
   readonly #onState: (change: (s: PageState) => PageState) => void;
+  readonly #onVoice: (line: VoiceLine) => void;
 
-  constructor(onState: (change: (s: PageState) => PageState) => void) {
+  constructor(onState: (change: (s: PageState) => PageState) => void, onVoice: (line: VoiceLine) => void) {
     this.#onState = onState;
+    this.#onVoice = onVoice;
   }
 
   connect(): void {
@@ -131,6 +182,9 @@ class Link {
         });
         break;
       }
+      case 'voice':
+        this.#onVoice(message);
+        break;
       case 'reply': {
         const resolve = this.#pending.get(message.id);
         this.#pending.delete(message.id);
@@ -150,6 +204,7 @@ const initial: PageState = {
   viewer: false,
   server: null,
   protocolError: null,
+  voice: { on: false, received: 0, played: 0, last: null },
 };
 
 /** Seconds as `1 m 05 s` / `42 s`. */
@@ -553,15 +608,57 @@ function TokenForm({ onToken }: { onToken: (token: string) => void }) {
   </form>`;
 }
 
+/** The header's switch of the bots' voices on this page, and the line played last. */
+function VoiceSwitch({ voice, onSwitch }: { voice: PageState['voice']; onSwitch: (on: boolean) => Promise<Reply> }) {
+  const [reply, setReply] = useState<Reply | null>(null);
+  const toggle = async () => {
+    const r = await onSwitch(!voice.on);
+    setReply(r.ok ? null : r);
+  };
+  const { last } = voice;
+  return html`<span class="voice">
+    <button type="button" data-action="voice" aria-pressed=${voice.on} onClick=${toggle}>${voice.on ? 'Voices on' : 'Voices off'}</button>
+    <span class="muted" data-role="voice" data-received=${voice.received} data-played=${voice.played} data-seconds=${last?.seconds}>
+      ${last ? `${last.bot}: ${last.text}` : ''}
+    </span>
+    <${Outcome} reply=${reply} />
+  </span>`;
+}
+
 function App() {
   const [state, setState] = useState<PageState>(initial);
-  const [link] = useState(() => new Link((change) => setState(change)));
+  const [player] = useState(
+    () =>
+      new VoicePlayer((line, seconds) =>
+        setState((s) => ({ ...s, voice: { ...s.voice, played: s.voice.played + 1, last: { bot: line.bot, text: line.text, seconds } } })),
+      ),
+  );
+  const [link] = useState(
+    () =>
+      new Link(
+        (change) => setState(change),
+        (line) => {
+          setState((s) => ({ ...s, voice: { ...s.voice, received: s.voice.received + 1 } }));
+          player.push(line);
+        },
+      ),
+  );
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     link.connect();
     const clock = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(clock);
   }, [link]);
+  const switchVoice = async (on: boolean) => {
+    if (!on) player.stop();
+    const r = await link.send({ type: 'voice', on });
+    if (r.ok) setState((s) => ({ ...s, voice: { ...s.voice, on } }));
+    return r;
+  };
+  // The server forgets a page's voice with its socket: ask again on every (re)connection.
+  useEffect(() => {
+    if (state.connection === 'open' && state.voice.on) void link.send({ type: 'voice', on: true });
+  }, [state.connection]);
   // The server checks the token and keeps it as a cookie this page's scripts cannot read.
   const onToken = (token: string) => location.assign(`/?token=${encodeURIComponent(token)}`);
   return html`<main>
@@ -569,6 +666,7 @@ function App() {
       <h1>mindcraft-ts</h1>
       <span class=${`conn conn-${state.connection}`} data-role="connection">${state.connection}</span>
       ${state.server ? html`<span class="muted">Minecraft ${state.server.version} on ${state.server.address}</span>` : null}
+      ${state.server ? html`<${VoiceSwitch} voice=${state.voice} onSwitch=${switchVoice} />` : null}
     </header>
     ${state.protocolError ? html`<div class="outcome error" role="alert">${state.protocolError}</div>` : null}
     ${state.connection === 'token' ? html`<${TokenForm} onToken=${onToken} />` : null}

@@ -150,6 +150,16 @@ export const serverMessageSchema = z.union([
   z.object({ type: z.literal('players'), players: z.array(playerViewSchema) }),
   z.object({ type: z.literal('event'), event: botEventSchema }),
   z.object({ type: z.literal('campaign'), campaign: campaignViewSchema }),
+  /** A line a bot spoke, as sound, to a page that plays the voices (`{ type: 'voice', on: true }`). */
+  z.object({
+    type: z.literal('voice'),
+    bot: z.string(),
+    text: z.string(),
+    /** `audio/wav`, or `audio/aiff`. */
+    mime: z.string(),
+    /** The sound, base64. */
+    data: z.string(),
+  }),
   replySchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
@@ -190,8 +200,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...request, type: z.literal('memory'), bot: botName }),
   /** Starts (once) the bot's 3D view; the reply's `data` is `{ url }`. */
   z.object({ ...request, type: z.literal('viewer'), bot: botName }),
+  /** Plays the bots' voices on this page from now on (`on`), or no more. A page starts silent. */
+  z.object({ ...request, type: z.literal('voice'), on: z.boolean() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
+/** A {@link ClientMessage} about the bots (every one but `voice`, which is about the page). */
+export type BotRequest = Exclude<ClientMessage, { type: 'voice' }>;
 
 /** Close code of a WebSocket refused for a missing or wrong token. */
 export const CLOSE_BAD_TOKEN = 4401;

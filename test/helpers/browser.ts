@@ -1,0 +1,47 @@
+/**
+ * Driving Debian's Chromium with Playwright (playwright-core) in the dashboard's tests: where the
+ * browser is, the flags a sandboxed CI machine needs, and a wait on what a page shows.
+ */
+import { execFileSync } from 'node:child_process';
+import { waitUntil } from './world.ts';
+
+/** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), if on the PATH. */
+export function findChromium(): string | undefined {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Chromium flags for a sandboxed CI machine: headless, no GPU, no network of its own. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // A name of "another site" that resolves to this machine: what DNS rebinding gives an attacker.
+  '--host-resolver-rules=MAP rebind.test 127.0.0.1',
+];
+
+/**
+ * Waits until `read()` (a page locator's text or count) equals `want`, matches it, or passes it;
+ * a timeout shows the last value read.
+ */
+export async function shows(
+  read: () => Promise<string | number | null>,
+  want: string | number | RegExp | ((value: string | number | null) => boolean),
+  timeoutMs = 10_000,
+): Promise<void> {
+  let last: string | number | null = null;
+  const ok = (v: string | number | null) =>
+    typeof want === 'function' ? want(v) : want instanceof RegExp ? want.test(String(v)) : v === want;
+  // A locator whose element is not there yet throws after the page's default timeout: not yet.
+  await waitUntil(async () => ok((last = await read().catch(() => null))), `the page shows ${String(want)}`, {
+    timeoutMs,
+    state: () => last,
+  });
+}
