@@ -14,7 +14,7 @@ import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
 import { pregenerate, survivalWorldPlugin } from './worldgen/plugin.ts';
 import { MAX_SEED, MIN_SEED, registerSurvival, SURVIVAL, SurvivalWorld } from './worldgen/world.ts';
-import { applyUpstreamFixes } from '../upstream/index.ts';
+import { applyUpstreamFixes, patientReadiness } from '../upstream/index.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
@@ -32,6 +32,8 @@ export { MAX_SEED, MIN_SEED, SurvivalWorld } from './worldgen/world.ts';
 export const WORLD_KINDS = ['superflat', 'survival'] as const;
 export type WorldKind = (typeof WORLD_KINDS)[number];
 
+/** How long the server may take to load its plugins and listen, in ms (a loaded machine takes seconds). */
+const READY_MS = 30_000;
 /** The server's view distance, in chunks (flying-squid's `view-distance`). */
 const VIEW_DISTANCE = 4;
 /** flying-squid's `max-entities` (players, mobs and item drops together) per world kind. */
@@ -43,6 +45,7 @@ const require = createRequire(import.meta.url);
 // of SERVER_VERSIONS, which startEmbeddedServer checks itself. Set before flying-squid's index
 // reads it.
 (require('flying-squid/src/lib/version') as { latestSupportedVersion: string }).latestSupportedVersion = SERVER_VERSIONS.at(-1)!;
+patientReadiness(); // before flying-squid's index takes its helper (src/upstream/flying-squid.ts)
 const flyingSquid = require('flying-squid') as { createMCServer(settings: object): SquidServer };
 
 /**
@@ -151,7 +154,7 @@ export interface EmbeddedServer {
  * (./worldgen/), whose spawn is in a forest and whose surroundings are generated before it
  * accepts players.
  *
- * @throws Error when the version is not one of {@link SERVER_VERSIONS}, the port is taken or cannot be bound within 10 s, the
+ * @throws Error when the version is not one of {@link SERVER_VERSIONS}, the port is taken or cannot be bound within {@link READY_MS}, the
  *   plugin list is invalid (a `requires` entry missing or listed after its user), the seed is not a
  *   32-bit whole number, or `worldFolder` holds another kind of world or another seed; RangeError
  *   for a `maxPlayers` or `maxEntities` that is not a whole number ≥ 1.
@@ -244,7 +247,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     ),
   );
   try {
-    await Promise.race([serv.waitForReady(10_000), failed]);
+    await Promise.race([serv.waitForReady(READY_MS), failed]);
   } catch (err) {
     await closeServer(serv); // its clock and world saving run already
     throw err;

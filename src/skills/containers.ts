@@ -5,7 +5,7 @@ import type { Window } from 'prismarine-windows';
 import { abortable, isAbortError, throwIfAborted } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
-import { goWithinReach } from './movement.ts';
+import { boundedWalk, goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
@@ -33,21 +33,9 @@ export const WALK_TO_BLOCK_MS = 30_000;
  */
 export async function walkToBlock(bot: Bot, block: Block, signal: AbortSignal, limitMs = WALK_TO_BLOCK_MS): Promise<void> {
   const p = block.position;
-  try {
-    await goWithinReach(bot, p, AbortSignal.any([signal, AbortSignal.timeout(limitMs)]));
-  } catch (err) {
-    throwIfAborted(signal);
-    const position = { x: p.x, y: p.y, z: p.z };
-    if (err instanceof SkillError && err.code === 'unreachable') throw new SkillError('unreachable', err.message, { position });
-    if (!isAbortError(err)) throw err;
-    throw new SkillError(
-      'unreachable',
-      `Could not walk to the ${block.name} at ${formatPos(p, 0)} within ${Math.round(limitMs / 1000)} s.`,
-      {
-        position,
-      },
-    );
-  }
+  await boundedWalk(signal, limitMs, `the ${block.name} at ${formatPos(p, 0)}`, (bound) => goWithinReach(bot, p, bound), {
+    position: { x: p.x, y: p.y, z: p.z },
+  });
 }
 
 /** How long a container's window may take to open once the bot uses the block (ms); a server answers within a tick or two. */

@@ -2,7 +2,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { abortable, sleep } from '../util/abort.ts';
+import { abortable, sleep, waitFor } from '../util/abort.ts';
 import { blockByName } from '../game/data.ts';
 import { formatCounts } from '../game/production.ts';
 import { planCrafting } from './crafting-plan.ts';
@@ -118,8 +118,12 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
     if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
   });
   // mineflayer confirms a table's window with the server before closing it, not the inventory's
-  // grid: its last clicks are the model's guess until the server's copy of the inventory is back.
+  // grid: its last clicks are the model's guess until the server's copy of the inventory is back,
+  // and a copy the server sent for an earlier click may come first. Wait (bounded) for what the
+  // crafts make; a server that made less is reported as it is.
   if (!table) await abortable(syncInventory(bot), signal);
+  const expected = before + times * perCraft;
+  await waitFor(() => (inventoryCounts(bot)[itemName] ?? 0) >= expected, SYNC_MS, signal);
   const after = inventoryCounts(bot)[itemName] ?? 0;
   const made = after - before;
   const short = times < wanted ? ` Ingredients ran out: that is ${times} of the ${wanted} crafts asked for.` : '';

@@ -6,7 +6,7 @@ import { itemByName } from '../game/data.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import type { Vec3 } from 'vec3';
-import { goTo, goToPlayer, playerEntity } from './movement.ts';
+import { boundedWalk, goTo, goToPlayer, playerEntity } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { done, failure, type HandOver, type Outcome, type OutcomeCode, SkillError } from './outcome.ts';
 import { abortable, isAbortError, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
@@ -32,6 +32,8 @@ const SPAWN_WAIT_MS = 2_000;
 
 /** How long a recipient has to pick tossed items up before the hand-over counts as failed (ms). */
 export const PICKUP_TIMEOUT_MS = 8_000;
+/** The most each walk of a hand-over may take (ms): to the recipient, to the spot to throw from. */
+const GIVE_WALK_MS = 30_000;
 
 /**
  * vanilla (ItemEntity, thrown by a player): nobody, the thrower included, can pick a thrown item
@@ -197,7 +199,7 @@ export async function tossItems(bot: Bot, item: string, n: number, signal: Abort
  *   it up instead).
  * @throws SkillError `invalid` for the bot itself, `missing_items` (`data.missing`) when the bot
  *   has none, `not_found` (`data.sought`) when the player is out of sight, `unreachable` without a
- *   path; `interrupted` when `signal` aborts (the action runner reports it in its own words).
+ *   path or when a walk takes longer than {@link GIVE_WALK_MS}; `interrupted` when `signal` aborts (the action runner reports it in its own words).
  */
 export async function givePlayer(bot: Bot, name: string, item: string, count: number, signal: AbortSignal): Promise<Outcome> {
   let tossed = 0;
@@ -231,17 +233,19 @@ export async function givePlayer(bot: Bot, name: string, item: string, count: nu
       });
     const n = Math.min(count, have);
     const lost = (): SkillError => fail('not_found', `Lost sight of ${name}.`, { sought: { kind: 'player', name } });
+    const toPlayer = () => boundedWalk(signal, GIVE_WALK_MS, name, (bound) => goToPlayer(bot, name, TOSS_DISTANCE, bound));
     let target = playerEntity(bot, name);
-    if (!target) await goToPlayer(bot, name, TOSS_DISTANCE, signal); // throws with the reason
+    if (!target) await toPlayer(); // throws with the reason
     target = playerEntity(bot, name);
     if (!target) throw lost();
     let retreat: Vec3 | undefined;
     const spot = tossSpots(bot, target.position)[0];
     if (spot) {
-      await goTo(bot, new goals.GoalBlock(spot.stand.x, spot.stand.y, spot.stand.z), signal);
+      const { x, y, z } = spot.stand;
+      await boundedWalk(signal, GIVE_WALK_MS, `a spot to throw to ${name} from`, (bound) => goTo(bot, new goals.GoalBlock(x, y, z), bound));
       retreat = spot.retreat;
     } else {
-      await goToPlayer(bot, name, TOSS_DISTANCE, signal);
+      await toPlayer();
     }
     target = playerEntity(bot, name);
     if (!target) throw lost();

@@ -28,6 +28,33 @@ export async function goTo(bot: Bot, goal: Goal, signal: AbortSignal): Promise<v
   }
 }
 
+/**
+ * Runs `walk` with a signal that also aborts after `limitMs`: mineflayer-pathfinder can go on
+ * replanning a walk without end (a goal among leaves, a target that keeps moving).
+ *
+ * @param what what the walk heads for, for the error (`villager 12`, `the furnace at 3, 64, 8`).
+ * @param data carried by the `unreachable` error (e.g. the target's `position`).
+ * @throws SkillError `unreachable` (with `data`) when no path is found or the walk is not over
+ *   within `limitMs`; AbortError when `signal` aborts.
+ */
+export async function boundedWalk<T>(
+  signal: AbortSignal,
+  limitMs: number,
+  what: string,
+  walk: (bound: AbortSignal) => Promise<T>,
+  data?: SkillError['data'],
+): Promise<T> {
+  const bound = AbortSignal.any([signal, AbortSignal.timeout(limitMs)]);
+  try {
+    return await walk(bound);
+  } catch (err) {
+    throwIfAborted(signal);
+    if (err instanceof SkillError && err.code === 'unreachable') throw data ? new SkillError('unreachable', err.message, data) : err;
+    if (!bound.aborted) throw err;
+    throw new SkillError('unreachable', `Could not walk to ${what} within ${Math.round(limitMs / 1000)} s.`, data);
+  }
+}
+
 /** The block the bot's feet are in. */
 export function feetBlock(bot: Bot): BlockPos {
   const p = bot.entity.position.floored();

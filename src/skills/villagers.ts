@@ -15,10 +15,10 @@ import type { Item } from 'prismarine-item';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { LEVEL_NAMES, PROFESSIONS } from '../game/villagers.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
-import { abortable, throwIfAborted } from '../util/abort.ts';
+import { abortable } from '../util/abort.ts';
 import { playerCounts, withWindow } from './containers.ts';
 import { countChanges } from './items.ts';
-import { goTo } from './movement.ts';
+import { boundedWalk, goTo } from './movement.ts';
 import { done, failure, type Outcome, SkillError, type TradeOffer } from './outcome.ts';
 
 const { goals } = pathfinderPkg;
@@ -103,16 +103,7 @@ async function reachVillager(bot: Bot, id: number, signal: AbortSignal): Promise
       `Villager ${entity.id} has no trade (profession: ${info.profession}); it needs a job site block nearby. ${villagerList(bot)}`,
     );
   if (bot.entity.position.distanceTo(entity.position) > TRADE_DISTANCE) {
-    const bound = AbortSignal.any([signal, AbortSignal.timeout(WALK_MS)]);
-    try {
-      await goTo(bot, new goals.GoalFollow(entity, WALK_CLOSENESS), bound);
-    } catch (err) {
-      throwIfAborted(signal);
-      if (err instanceof SkillError) throw err;
-      if (bound.aborted) throw new SkillError('unreachable', `Could not reach villager ${entity.id} within ${WALK_MS / 1000} s.`);
-      throw err;
-    }
-    throwIfAborted(signal);
+    await boundedWalk(signal, WALK_MS, `villager ${entity.id}`, (bound) => goTo(bot, new goals.GoalFollow(entity, WALK_CLOSENESS), bound));
     if (!entity.isValid) throw new SkillError('not_found', `Villager ${entity.id} is gone.`, { sought });
   }
   return { entity, info };

@@ -214,7 +214,7 @@ test("a player's !stop ends what the client started, and the client is told who 
  * A client with no model: it answers a player who asks for planks from the logs he gave, from
  * what the bot heard and holds (readMessages, the state resource), with commands only.
  */
-async function plankMaker(): Promise<{ player: string; planks: string; count: number }> {
+async function plankMaker(): Promise<{ player: string; planks: string; count: number; report: string }> {
   let asker: string | undefined;
   await waitUntil(async () => {
     const { data } = outcome(await client.callTool({ name: 'readMessages', arguments: {} }));
@@ -236,7 +236,7 @@ async function plankMaker(): Promise<{ player: string; planks: string; count: nu
   const given = outcome(await client.callTool({ name: 'givePlayer', arguments: { player_name: player, item_name: planks, num: made } }));
   if (given.isError) throw new Error(`givePlayer: ${given.text}`);
   await client.callTool({ name: 'whisper', arguments: { player, message: `Here are ${made} ${planks}.` } });
-  return { player, planks, count: made };
+  return { player, planks, count: made, report: `${count} ${log} held; ${crafted.text}` };
 }
 
 test('end to end: a scripted client makes Andy craft planks from the logs Steve threw him and hand them back', async () => {
@@ -260,8 +260,8 @@ test('end to end: a scripted client makes Andy craft planks from the logs Steve 
   });
   steve.whisper('Andy', 'I threw you 2 logs: make planks and give them back, please');
 
-  const made = await plankMaker();
-  expect(made).toEqual({ player: 'Steve', planks: 'oak_planks', count: 8 });
+  const { report, ...made } = await plankMaker();
+  expect(made, report).toEqual({ player: 'Steve', planks: 'oak_planks', count: 8 });
   await waitUntil(() => botCount(steve, 'oak_planks') === 8, 'Steve holds 8 oak_planks');
   const id = itemByName(server.serv.registry, 'oak_planks').id;
   const slots = serverPlayer(server, 'Steve').inventory.slots as ({ type: number; count: number } | null)[];

@@ -173,3 +173,27 @@ describe('mineflayer player lookup', () => {
     expect(bot._playerFromUUID(uuid)).toBeUndefined();
   });
 });
+
+describe('flying-squid', () => {
+  test("the constructor's wait for its plugins and socket has no deadline; other waits keep theirs", async () => {
+    const { EventEmitter } = await import('node:events');
+    const { patientReadiness } = await import('../../src/upstream/index.ts');
+    await import('../../src/server/embedded.ts'); // applies it before flying-squid loads
+    expect(patientReadiness()).toBe('applied before');
+    const { onceWithTimeout } = require('flying-squid/src/lib/utils') as {
+      onceWithTimeout: (e: NodeJS.EventEmitter, event: string, timeout?: number) => Promise<unknown[]>;
+    };
+    const server = new EventEmitter();
+    let settled: string | undefined;
+    const listening = onceWithTimeout(server, 'listening', 20).then(
+      (data) => (settled = `listening ${JSON.stringify(data)}`),
+      (err: Error) => (settled = err.message),
+    );
+    await expect(onceWithTimeout(server, 'close', 20)).rejects.toThrow("Timeout waiting for 'close' event");
+    expect(settled).toBeUndefined(); // past its 20 ms, still waiting
+    server.emit('listening', 25565);
+    await listening;
+    expect(settled).toBe('listening [25565]');
+    expect(server.listenerCount('listening')).toBe(0);
+  });
+});
