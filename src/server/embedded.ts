@@ -14,7 +14,8 @@ import { registerSuperflat, VANILLA_SUPERFLAT } from './services/superflat.ts';
 import type { SquidServer } from './types.ts';
 import { pregenerate, survivalWorldPlugin } from './worldgen/plugin.ts';
 import { MAX_SEED, MIN_SEED, registerSurvival, SURVIVAL, SurvivalWorld } from './worldgen/world.ts';
-import { applyUpstreamFixes, patientReadiness } from '../upstream/index.ts';
+import { applyUpstreamFixes } from '../upstream/index.ts';
+import { patientReadiness } from './readiness.ts';
 
 export type { ServerPlugin } from './plugin.ts';
 export type { SquidServer } from './types.ts';
@@ -45,7 +46,7 @@ const require = createRequire(import.meta.url);
 // of SERVER_VERSIONS, which startEmbeddedServer checks itself. Set before flying-squid's index
 // reads it.
 (require('flying-squid/src/lib/version') as { latestSupportedVersion: string }).latestSupportedVersion = SERVER_VERSIONS.at(-1)!;
-patientReadiness(); // before flying-squid's index takes its helper (src/upstream/flying-squid.ts)
+patientReadiness(); // before flying-squid's index takes its helper (./readiness.ts)
 const flyingSquid = require('flying-squid') as { createMCServer(settings: object): SquidServer };
 
 /**

@@ -6,7 +6,6 @@
  *
  * | library | fix | where |
  * | --- | --- | --- |
- * | flying-squid | readiness without an uncaught 5 s deadline | ./flying-squid.ts |
  * | minecraft-data | the factory memoised per version | ./minecraft-data.ts |
  * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
@@ -26,7 +25,6 @@ import { keepChunkFormatInJson } from './prismarine-chunk.ts';
 export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
-export { patientReadiness } from './flying-squid.ts';
 
 /** What {@link applyUpstreamFixes} found for each process-wide fix. */
 export interface UpstreamFixes {

@@ -177,7 +177,7 @@ describe('mineflayer player lookup', () => {
 describe('flying-squid', () => {
   test("the constructor's wait for its plugins and socket has no deadline; other waits keep theirs", async () => {
     const { EventEmitter } = await import('node:events');
-    const { patientReadiness } = await import('../../src/upstream/index.ts');
+    const { patientReadiness } = await import('../../src/server/readiness.ts');
     await import('../../src/server/embedded.ts'); // applies it before flying-squid loads
     expect(patientReadiness()).toBe('applied before');
     const { onceWithTimeout } = require('flying-squid/src/lib/utils') as {

@@ -9,11 +9,12 @@
  * deadline; the caller bounds the wait for `ready` itself (`waitForReady(ms)`, whose timeout it
  * handles), so a server that never comes up is still reported, once, by the caller.
  *
- * Upstream: docs/upstream/flying-squid.md. Must run before `require('flying-squid')`: its index
+ * Upstream: docs/upstream/flying-squid.md (here, not in src/upstream/, as the only module outside
+ * the server that would touch flying-squid). Must run before `require('flying-squid')`: its index
  * takes `onceWithTimeout` from `./lib/utils` when it loads.
  */
 import { createRequire } from 'node:module';
-import type { FixStatus } from './minecraft-data.ts';
+import type { FixStatus } from '../upstream/index.ts';
 
 const require = createRequire(import.meta.url);
 const PATCHED = Symbol.for('mindcraft-ts.flying-squid.patientReadiness');
