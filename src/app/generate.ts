@@ -21,7 +21,7 @@ export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction
       cooking: [--dishes <n>] [--hells-kitchen] [--targets <dish,...>]
       construction: [--size <3-9>] [--levels <1-4>]
       shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 2-3>]
-      collection: --targets <item:count,...> (one task per item, e.g. oak_log:50,cobblestone:50)
+      collection: --targets <item:count,...> (one task per entry, e.g. oak_log:50,oak_log:100,iron_ingot:20)
       all: [--timeout <s>] [--version <minecraft version>]`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
@@ -114,7 +114,7 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
   } else if (kind === 'collection') {
     tasks = generateCollectionTasks(data, {
       agents: common.agents,
-      targets: Object.fromEntries(list(values.targets).map(countedItem)),
+      targets: list(values.targets).map(countedItem),
       ...(common.timeout ? { timeout: common.timeout } : {}),
     });
   } else {

@@ -469,26 +469,26 @@ export function generateShelterTasks(data: GameData, options: ShelterOptions): R
 export interface CollectionOptions {
   /** Agents per task (1–{@link MAX_GENERATED_AGENTS}). */
   agents: number;
-  /** What to collect: item → count, one task per item. */
-  targets: Counts;
+  /** What to collect: `[item, count]` entries, one task per entry (an item may come with several counts). */
+  targets: readonly (readonly [item: string, count: number])[];
   /** Time limit of each task (s; default 900). */
   timeout?: number;
 }
 
 /**
  * Collection tasks (`type: "collection"`, after S-Agents' "collective collection": the group
- * gathers a specified amount of a basic resource, §IV): one task per target item, the agents
+ * gathers a specified amount of a basic resource, §IV): one task per target entry, the agents
  * starting with empty hands; done when the team's inventories together hold the count. Ids
  * `collection_<item>_<count>__num_agents_<n>`.
  *
  * @throws RangeError for an agent count outside 1–8, no targets, a count below 1, or an item
  *   `data`'s version does not have.
- * @example generateCollectionTasks(data, { agents: 2, targets: { oak_log: 50 } })
+ * @example generateCollectionTasks(data, { agents: 2, targets: [['oak_log', 50], ['oak_log', 100]] })
  */
 export function generateCollectionTasks(data: GameData, options: CollectionOptions): Record<string, Task> {
   const { agents } = options;
   if (agents < 1 || agents > MAX_GENERATED_AGENTS) throw new RangeError(`--agents must be 1–${MAX_GENERATED_AGENTS}, got ${agents}`);
-  const entries = Object.entries(options.targets);
+  const entries = options.targets;
   if (!entries.length) throw new RangeError('collection needs --targets item:count,... (e.g. oak_log:50)');
   const tasks: Record<string, Task> = {};
   for (const [item, count] of entries) {

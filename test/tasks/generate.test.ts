@@ -27,20 +27,27 @@ function valid(tasks: Record<string, unknown>): LoadedTask[] {
 }
 
 describe('generated tasks', () => {
-  test('collection: one task per item, empty hands, the counts to hold as a team; the project files are these', async () => {
-    const targets = { oak_log: 50, cobblestone: 50, raw_iron: 20 };
+  test("collection: one task per entry, empty hands, the counts to hold as a team; the project files are these (S-Agents' tasks)", async () => {
+    // S-Agents §IV: 50 and 100 logs, 50 and 100 stone, 20 iron ingots.
+    const targets = [
+      ['oak_log', 50],
+      ['oak_log', 100],
+      ['cobblestone', 50],
+      ['cobblestone', 100],
+      ['iron_ingot', 20],
+    ] as const;
     for (const agents of [1, 2, 3]) {
       const tasks = generateCollectionTasks(data, { agents, targets });
       const loaded = valid(tasks);
       expect(loaded.map((t) => [t.type, t.target, t.number_of_target, t.agent_count])).toEqual(
-        Object.entries(targets).map(([item, n]) => ['collection', item, n, agents]),
+        targets.map(([item, n]) => ['collection', item, n, agents]),
       );
       for (const t of loaded) expect(Object.values(t.initial_inventory)).toEqual(Array.from({ length: agents }, () => ({})));
       const file = JSON.parse(await readFile(path.resolve(`tasks/collection/${agents}_agent.json`), 'utf8')) as unknown;
       expect(file).toEqual(tasks);
     }
-    expect(() => generateCollectionTasks(data, { agents: 1, targets: { oak_logs: 5 } })).toThrow(/"oak_logs" is not an item/);
-    expect(() => generateCollectionTasks(data, { agents: 1, targets: {} })).toThrow(/--targets/);
+    expect(() => generateCollectionTasks(data, { agents: 1, targets: [['oak_logs', 5]] })).toThrow(/"oak_logs" is not an item/);
+    expect(() => generateCollectionTasks(data, { agents: 1, targets: [] })).toThrow(/--targets/);
   });
 
   test("crafting: valid MineCollab tasks, the same for the same seed, solvable from the agents' pool", () => {
