@@ -114,14 +114,23 @@ async function craft(bot: Bot, itemName: string, crafts: (perCraft: number) => n
   let times = wanted;
   while (times > 1 && !bot.recipesFor(item.id, null, times * perCraft, table)[0]) times--;
   const before = inventoryCounts(bot)[itemName] ?? 0;
-  await abortable(bot.craft(recipe, times, table ?? undefined), signal, () => {
+  const closeOnAbort = () => {
     if (bot.currentWindow) void bot.closeWindow(bot.currentWindow); // closed at once; the returned promise never rejects (mineflayer catches its click)
-  });
-  // mineflayer confirms a table's window with the server before closing it, not the inventory's
-  // grid: its last clicks are the model's guess until the server's copy of the inventory is back,
-  // and a copy the server sent for an earlier click may come first. Wait (bounded) for what the
-  // crafts make; a server that made less is reported as it is.
-  if (!table) await abortable(syncInventory(bot), signal);
+  };
+  if (table) {
+    // mineflayer keeps the table's window open for all the crafts and confirms it with the server before closing it.
+    await abortable(bot.craft(recipe, times, table), signal, closeOnAbort);
+  } else {
+    // The inventory's grid is not confirmed: mineflayer sends each craft's clicks without waiting,
+    // and under load the server's copy of the inventory for an earlier click lands in the middle
+    // of the next craft's clicks (seen: the second of two crafts made nothing). One craft at a
+    // time, each confirmed by the server's copy of the inventory.
+    for (let i = 0; i < times; i++) {
+      await abortable(bot.craft(recipe, 1), signal, closeOnAbort);
+      await abortable(syncInventory(bot), signal);
+    }
+  }
+  // What the crafts make, once the model has it (bounded); a server that made less is reported as it is.
   const expected = before + times * perCraft;
   await waitFor(() => (inventoryCounts(bot)[itemName] ?? 0) >= expected, SYNC_MS, signal);
   const after = inventoryCounts(bot)[itemName] ?? 0;
