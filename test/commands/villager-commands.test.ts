@@ -31,17 +31,19 @@ describe('villager trading', () => {
 
   test('!entities names a farmer by id; !showVillagerTrades walks to it and lists its offers; !tradeWithVillager trades twice', async () => {
     const base = await area(w, 0, -80);
-    const farmer = await summonVillager(base.offset(7, 0, 0), '{profession:"minecraft:farmer",level:1}');
+    const farmer = await summonVillager(base.offset(12, 0, 0), '{profession:"minecraft:farmer",level:1}');
     try {
       expect(await run(w.andy, '!entities')).toContain(`Villager ${farmer.id}: farmer (novice)`);
-      // Where Andy stands when the merchant window opens (the villager wanders off again once it closes).
+      // Where Andy stands when the merchant window opens: within an interaction's reach (vanilla's
+      // 3 blocks, and a margin for the villager's steps since Andy arrived; it wanders on until it
+      // trades, and again once the window closes), from the 12 blocks away it started.
       let apart: number | undefined;
       w.andy.bot.once('windowOpen', () => {
         apart = w.andy.bot.entity.position.distanceTo(farmer.position);
       });
       const shown = await outcome(w.andy, `!showVillagerTrades(${farmer.id})`);
       expect(shown).toMatchObject({ ok: true, code: 'ok', data: { villager: { id: farmer.id, profession: 'farmer', level: 1 } } });
-      expect(apart).toBeLessThanOrEqual(4);
+      expect(apart).toBeLessThanOrEqual(6);
       const trades = shown.data!.trades!;
       expect(trades).toHaveLength(2);
       expect(shown.text.split('\n')).toEqual([
