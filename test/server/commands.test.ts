@@ -160,6 +160,8 @@ describe('block commands', () => {
     // keep only fills air; outline leaves the inside alone.
     const ox = feet.x + 6,
       oz = feet.z + 6;
+    // Air there first: the file's earlier tests build beside the spawn too.
+    await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y + 2} ${oz + 2} air`, /^Successfully filled|^No blocks were filled/);
     await run(bot, `/setblock ${ox + 1} ${y} ${oz + 1} dirt`, /^Changed the block/);
     expect(await run(bot, `/fill ${ox} ${y} ${oz} ${ox + 2} ${y} ${oz + 2} cobblestone keep`, /^Successfully filled/)).toBe(
       'Successfully filled 8 block(s)',
