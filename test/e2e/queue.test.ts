@@ -433,7 +433,8 @@ describe.skipIf(!hasRedis)('hostile jobs', () => {
         30_000,
       );
       // The hand-made job that only carries what a run needs is played, its files in the worker's folder.
-      await waitUntil(async () => (await queue.getJobCounts('completed')).completed === 1, 'the good job is played', 40_000);
+      // A worker process starting its server and bots, then the play: 10–20 s alone, over 40 s beside the suite.
+      await waitUntil(async () => (await queue.getJobCounts('completed')).completed === 1, 'the good job is played', 120_000);
       expect((await queue.getJob('hostile|good'))!.returnvalue).toMatchObject({ run_id: good.runId, end_reason: 'success' });
       expect(await readdir(path.join(workerOut, 'hostile', 'runs'))).toEqual(['minecollab__crafting_2_agents__t__1']);
       const reason = async (name: string) => (await queue.getJob(`hostile|${name}`))!.failedReason;
@@ -461,5 +462,5 @@ describe.skipIf(!hasRedis)('hostile jobs', () => {
       await queue.obliterate({ force: true });
       await queue.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
