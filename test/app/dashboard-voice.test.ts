@@ -16,10 +16,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { onPath, type LineSound } from '../../src/app/voice.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { CHROMIUM_ARGS, findChromium, shows } from '../helpers/browser.ts';
-import { connectBot, startTestServer, waitUntil } from '../helpers/world.ts';
+import { connectBot, settingsFor, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const CHROMIUM = findChromium();
 const ESPEAK = onPath('espeak-ng');
@@ -64,14 +64,7 @@ describe.skipIf(missing !== '')(`the voices in the dashboard's pages${missing ? 
     symlinkSync(ESPEAK!, path.join(binDir, 'espeak-ng'));
     server = await startTestServer();
     running = await startAgents({
-      settings: settingsSchema.parse({
-        server: 'external',
-        host: server.host,
-        port: server.port,
-        minecraft_version: server.version,
-        goal_idle_ms: 600_000,
-        speak: true,
-      }),
+      settings: settingsFor(server, { speak: true }),
       profiles: [profileSchema.parse({ name: 'Andy' })],
       botsDir: dir,
       env: { ...process.env, PATH: binDir },

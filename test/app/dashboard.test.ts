@@ -24,10 +24,10 @@ import { BotEventBus, type BotEvent } from '../../src/agent/events.ts';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
+import { profileSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { CHROMIUM_ARGS, findChromium, shows } from '../helpers/browser.ts';
-import { connectBot, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
+import { connectBot, settingsFor, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const CHROMIUM = findChromium();
 /** prismarine-viewer is an optional dependency (`npm install --omit=optional` leaves it out). */
@@ -83,14 +83,7 @@ describe.skipIf(!CHROMIUM)(
       bus.subscribe((e) => {
         events.push(e);
       });
-      const settings = settingsSchema.parse({
-        server: 'external',
-        host: server.host,
-        port: server.port,
-        minecraft_version: server.version,
-        goal_idle_ms: 600_000,
-        dashboard_port: 0,
-      });
+      const settings = settingsFor(server, { dashboard_port: 0 });
       running = await startAgents({ settings, profiles: [profileSchema.parse({ name: 'Andy' })], botsDir, bus });
       dashboard = await startDashboard({ port: 0, bots: running, botsDir, viewer: true, campaign: board });
       steve = await connectBot(server, 'Steve');

@@ -11,8 +11,8 @@ import type { Bot } from 'mineflayer';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { profileSchema, settingsSchema } from '../../src/settings/index.ts';
-import { connectBot, startTestServer, waitUntil } from '../helpers/world.ts';
+import { profileSchema } from '../../src/settings/index.ts';
+import { connectBot, settingsFor, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'voice-fleet-'));
 const binDir = path.join(dir, 'bin');
@@ -32,14 +32,7 @@ beforeAll(async () => {
   chmodSync(bin, 0o755);
   server = await startTestServer();
   running = await startAgents({
-    settings: settingsSchema.parse({
-      server: 'external',
-      host: server.host,
-      port: server.port,
-      minecraft_version: server.version,
-      goal_idle_ms: 600_000,
-      speak: true,
-    }),
+    settings: settingsFor(server, { speak: true }),
     profiles: [profileSchema.parse({ name: 'Andy' }), profileSchema.parse({ name: 'Jill', speak_model: 'openai/tts-1/alloy' })],
     botsDir: dir,
     env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`, OPENAI_API_KEY: '' },

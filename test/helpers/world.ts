@@ -8,8 +8,24 @@ import { TEST_VERSION } from './version.ts';
 import { waitUntil } from './wait.ts';
 import { itemByName } from '../../src/game/data.ts';
 import { versionFixes } from '../../src/upstream/index.ts';
+import { settingsSchema, type Settings } from '../../src/settings/index.ts';
 
 export { waitUntil, type WaitOptions } from './wait.ts';
+
+/**
+ * Settings for bots joining `server` as an external server, their goal loops quiet for 10 min
+ * (a test drives them), with `overrides` on top.
+ */
+export function settingsFor(server: EmbeddedServer, overrides: Record<string, unknown> = {}): Settings {
+  return settingsSchema.parse({
+    server: 'external',
+    host: server.host,
+    port: server.port,
+    minecraft_version: server.version,
+    goal_idle_ms: 600_000,
+    ...overrides,
+  });
+}
 
 /** Starts the embedded server on a free loopback port, on {@link TEST_VERSION} unless `options.version` says otherwise. */
 export async function startTestServer(options: Partial<EmbeddedServerOptions> = {}): Promise<EmbeddedServer> {
