@@ -28,6 +28,14 @@ export type { Observation } from './observation.ts';
 export const OFFLINE_ANSWER =
   'I am the offline oracle policy: I play MineCollab tasks, run the commands you type (an exclamation mark, then the command; the help command lists them) and understand a few plain requests (come here, follow me, stop, collect 3 oak logs, craft a wooden pickaxe, give me 2 bread, what do you have). Configure a model in my profile to chat.';
 
+/**
+ * A command's report told back to the player who asked, with no `!` before a word, so that a report
+ * naming a command (`... with !craftRecipe`) is not read as the policy's next command.
+ */
+function reportText(text: string): string {
+  return text.replace(/!(?=[A-Za-z])/g, '');
+}
+
 /** One agent's policy; keeps what it learnt between calls (its {@link OracleMemory}). */
 export class OraclePolicy {
   readonly #data: GameData;
@@ -69,8 +77,12 @@ export class OraclePolicy {
     const assignment = obs.task?.assignment;
     if (assignment) return doAssignment(this.#memory, obs, this.#data, assignment);
     if (!obs.targets && !obs.blueprint) {
-      // No task: a player's newest request, when it is one the policy understands.
-      const asked = obs.records.findLast((r) => r.kind === 'message' && fromPlayer(r.message));
+      // No task: a player's newest request, when it is one the policy understands; once the
+      // request's command has run (and nothing newer was asked), what it did, told back.
+      const asked = obs.records.findLast(
+        (r) => (r.kind === 'message' && fromPlayer(r.message)) || (r.kind === 'outcome' && r.by === 'model'),
+      );
+      if (asked?.kind === 'outcome') return reportText(asked.outcome.text);
       if (asked?.kind !== 'message') return '';
       const version = this.#data.version.minecraftVersion;
       const request = version && understandRequest(asked.message.text, asked.message.from, obs.name, this.#data, nameResolver(version));

@@ -95,3 +95,18 @@ test('a bare !help in public chat gets one answer with two bots: the first by na
   expect(heard.slice(from).filter((l) => l.startsWith('Jill: ') && l.includes('!inventory'))).toEqual([]);
   expect(fake.requests.length).toBe(requests); // commands: no model call
 });
+
+test('with no model, a plain request runs its command and the bot tells the player what it did', async () => {
+  const requests = fake.requests.length;
+  const from = whispered.length;
+  steve.whisper('Jill', 'Jill, what do you have?');
+  await waitUntil(() => whispered.slice(from).some((l) => l.startsWith('Jill: Inventory:')), 'Jill tells Steve her inventory', 20_000);
+  // A request the oracle cannot map onto a command gets its offline answer, once.
+  steve.whisper('Jill', 'Jill, how are you?');
+  await waitUntil(
+    () => whispered.slice(from).some((l) => l.startsWith('Jill: I am the offline oracle policy')),
+    'the offline answer',
+    20_000,
+  );
+  expect(fake.requests.length).toBe(requests);
+});

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { nameResolver } from '../../src/game/names.ts';
-import { OFFLINE_ANSWER, OraclePolicy } from '../../src/oracle/policy.ts';
+import { OFFLINE_ANSWER, type Observation, OraclePolicy } from '../../src/oracle/policy.ts';
 import { understandRequest } from '../../src/oracle/requests.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
 
@@ -62,5 +62,43 @@ describe('plain requests', () => {
       });
     expect(decide('Andy, collect 3 oak logs')).toBe('!collectBlocks("oak_log", 3)');
     expect(decide('Andy, how are you?')).toBe(OFFLINE_ANSWER);
+  });
+
+  test('once the command has run, the policy tells the player what it did (a command named in the report is not run); a newer request comes first', () => {
+    const policy = new OraclePolicy(data);
+    const request = {
+      kind: 'message',
+      message: { from: 'Steve', text: 'Andy, craft a wooden pickaxe', channel: 'public' },
+      seq: 1,
+      t: 0,
+    } as const;
+    const observation = (records: Observation['records']): Observation => ({
+      name: 'Andy',
+      inventory: {},
+      targets: undefined,
+      blueprint: undefined,
+      canUse: () => true,
+      partner: undefined,
+      blocks: [],
+      mobs: [],
+      records,
+    });
+    expect(policy.decide(observation([request]))).toBe('!craftRecipe("wooden_pickaxe", 1)');
+    const report = {
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        ok: false,
+        code: 'missing_items',
+        text: 'You need 3 oak_planks; make them with !craftRecipe("oak_planks", 1).',
+        command: '!craftRecipe',
+        args: {},
+      },
+      seq: 2,
+      t: 1,
+    } as const;
+    expect(policy.decide(observation([report]))).toBe('You need 3 oak_planks; make them with craftRecipe("oak_planks", 1).');
+    const again = { ...request, message: { ...request.message, text: 'stop' }, seq: 3 };
+    expect(policy.decide(observation([report, again]))).toBe('!stop');
   });
 });
