@@ -21,8 +21,15 @@ export const COLLECT_RANGE = 64;
 /** Candidates looked at beyond `count`, so that buried blocks can be passed over. */
 const EXTRA_CANDIDATES = 16;
 
-/** Rounds of digging when blocks are passed over for want of a path. */
+/** Rounds in a row that dig nothing (every block passed over for want of a path, or taken) before the bot gives up. */
 const COLLECT_ROUNDS = 2;
+
+/**
+ * Most blocks one round goes for (about a tree's logs) before the nearest ones are looked up again
+ * from where the bot then stands: the walk follows the bot, and blocks that teammates dug meanwhile
+ * drop out of the list.
+ */
+const ROUND_BATCH = 6;
 
 const FACES = [new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
@@ -79,10 +86,12 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
 /**
  * collectblock's walk, dig and pickup for each of `blocks` in turn, passing over those it finds no
  * path to (its own `ignoreNoPath` option is not implemented: a path search that fails throws) or
- * whose dig was aborted.
+ * whose dig was aborted, and those `taken` says are gone or being dug by someone else by the time
+ * their turn comes.
  */
-async function collectSolid(bot: Bot, blocks: Block[], signal: AbortSignal): Promise<void> {
+async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => boolean, signal: AbortSignal): Promise<void> {
   for (const block of blocks) {
+    if (taken(block)) continue;
     try {
       await abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), signal, () => {
         void bot.collectBlock.cancelTask();
@@ -201,7 +210,9 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
 
 /**
  * Digs up to `count` blocks of `blockName` near the bot and collects their drops: the nearest
- * ones with an open face first, then buried ones. A crop (`wheat`, `carrots`, ... see
+ * ones with an open face first, then buried ones, a few at a time from where the bot stands. Blocks
+ * other players are seen digging (the server's break animations) are left to them and not counted,
+ * so teammates gathering side by side spread over the trees. A crop (`wheat`, `carrots`, ... see
  * `../game/crops.ts`) is harvested only full-grown, as a player does: a young one gives back
  * little more than its seed, and would undo a sowing.
  *
@@ -237,47 +248,73 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   const tried: Vec3[] = [];
   /** The longest dig among the blocks tried, with what the bot holds then (ms): a late break comes at most this late. */
   let longestDig = 0;
-  const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id).length;
-  // A block whose path failed (collectblock passes over it) is replaced by the next candidate, for
-  // at most COLLECT_ROUNDS rounds.
-  for (let round = 0; round < COLLECT_ROUNDS && dug() < count; round++) {
-    const found = bot
-      .findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count + EXTRA_CANDIDATES + tried.length })
-      .filter((p) => !tried.some((t) => t.equals(p)));
-    if (found.length === 0) break;
-    // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
-    // grass under a placed table) can take the pathfinder longer than its time limit to reach.
-    const open = found.filter((p) => isExposed(bot, p));
-    const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, count - dug());
-    tried.push(...positions);
-    const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
-    longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
-    const solid = blocks.filter((b) => b.shapes.length > 0);
-    // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
-    // path search gives up on them (its time runs out in solid ground).
-    const near = solid.filter((b) => !deepOrBuried(bot, b.position));
-    if (near.length) await collectSolid(bot, near, signal);
-    for (const block of solid.filter((b) => !near.includes(b))) {
-      if (bot.blockAt(block.position)?.type !== type.id) continue;
-      if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
-      await collectSolid(bot, [block], signal);
+  // What other players dig (the server's break animations of their digs, to everyone nearby): a
+  // block gone after someone else was seen digging it is theirs, not ours to count or walk to.
+  const key = (p: Vec3) => `${p.x},${p.y},${p.z}`;
+  const othersDigging = new Set<string>();
+  const othersDug = new Set<string>();
+  const onObserved = (block: Block) => {
+    othersDigging.add(key(block.position));
+    othersDug.add(key(block.position));
+  };
+  const onObservedEnd = (block: Block) => {
+    othersDigging.delete(key(block.position));
+  };
+  bot.on('blockBreakProgressObserved', onObserved);
+  bot.on('blockBreakProgressEnd', onObservedEnd);
+  const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id && !othersDug.has(key(p))).length;
+  /** Gone (dug by someone else) or being dug by someone else: not worth the walk. */
+  const taken = (block: Block) => bot.blockAt(block.position)?.type !== block.type || othersDigging.has(key(block.position));
+  try {
+    // Rounds of at most ROUND_BATCH of the nearest blocks not tried yet, until `count` are dug; a
+    // block whose path failed (collectblock passes over it) is replaced by the next candidate,
+    // until COLLECT_ROUNDS rounds in a row dig nothing.
+    for (let idle = 0; idle < COLLECT_ROUNDS && dug() < count;) {
+      const found = bot
+        .findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count - dug() + EXTRA_CANDIDATES + tried.length })
+        .filter((p) => !tried.some((t) => t.equals(p)) && !othersDigging.has(key(p)));
+      if (found.length === 0) break;
+      // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
+      // grass under a placed table) can take the pathfinder longer than its time limit to reach.
+      const open = found.filter((p) => isExposed(bot, p));
+      const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, Math.min(count - dug(), ROUND_BATCH));
+      tried.push(...positions);
+      const dugBefore = dug();
+      const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
+      longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
+      const solid = blocks.filter((b) => b.shapes.length > 0);
+      // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
+      // path search gives up on them (its time runs out in solid ground).
+      const near = solid.filter((b) => !deepOrBuried(bot, b.position));
+      if (near.length) await collectSolid(bot, near, taken, signal);
+      for (const block of solid.filter((b) => !near.includes(b))) {
+        if (taken(block)) continue;
+        if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
+        await collectSolid(bot, [block], taken, signal);
+      }
+      await digShapeless(
+        bot,
+        blocks.filter((b) => b.shapes.length === 0 && !taken(b)),
+        signal,
+      );
+      idle = dug() > dugBefore ? 0 : idle + 1;
     }
-    await digShapeless(
-      bot,
-      blocks.filter((b) => b.shapes.length === 0),
-      signal,
-    );
+  } finally {
+    bot.off('blockBreakProgressObserved', onObserved);
+    bot.off('blockBreakProgressEnd', onObservedEnd);
   }
-  await pickUpDrops(bot, tried, signal);
+  // The drops of our own digs (a teammate picks up its own).
+  const ours = tried.filter((p) => !othersDug.has(key(p)));
+  await pickUpDrops(bot, ours, signal);
   await inventorySettled(bot, signal);
   // Fewer items than blocks dug: a block the server broke late (it read the dig's start late and
   // broke the block once the whole dig time had passed: vanilla's delayed destroy) drops up to a
   // dig time late. Wait for such drops once.
   if (
     total(gainedSince(bot, before)) < dug() &&
-    (await waitFor(() => dropsNear(bot, tried).length > 0, DROP_SPAWN_MS + longestDig, signal))
+    (await waitFor(() => dropsNear(bot, ours).length > 0, DROP_SPAWN_MS + longestDig, signal))
   ) {
-    await pickUpDrops(bot, tried, signal);
+    await pickUpDrops(bot, ours, signal);
     await inventorySettled(bot, signal);
   }
   const gained = gainedSince(bot, before);
