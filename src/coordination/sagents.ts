@@ -38,6 +38,7 @@
  */
 import { formatCounts, type Counts } from '../game/production.ts';
 import type { LoadedTask } from '../tasks/schema.ts';
+import { taskTargets } from '../tasks/loader.ts';
 import type { GroupMessageRecord, OrganisationRecord } from '../tasks/eval/records.ts';
 import { executeNode, historyLines, idleWithin, type NodeOutcome, orderText } from './execute.ts';
 import { DEFAULT_GRAPH_OPTIONS, GraphRun, type GraphStrategyOptions, type GraphTeam, graphTeamOf } from './graph-run.ts';
@@ -77,14 +78,23 @@ export interface SAgentsOptions extends GraphStrategyOptions {
   maxMessages: number;
   /**
    * The task's collection quotas (item → count, for the whole team), split evenly across the agents
-   * offline; undefined (the default) for tasks without quotas, which the rules plan.
+   * offline (S-Agents' example of the task planner's rules, §III); undefined for tasks without
+   * quotas, which the rules plan. Default: a collection task's targets.
    */
   quotas?: ((task: LoadedTask) => Counts | undefined) | undefined;
+}
+
+/** A collection task's targets as quotas (S-Agents' collective collection); none for other tasks. */
+export function collectionQuotas(task: LoadedTask): Counts | undefined {
+  return task.type === 'collection' ? taskTargets(task) : undefined;
 }
 
 /** The default options (see each field). */
 export const DEFAULT_SAGENTS_OPTIONS: SAgentsOptions = {
   ...DEFAULT_GRAPH_OPTIONS,
+  // Offline orders as long as an order with a model (the paper sets no bound; VillagerAgent's 120 s
+  // a subtask cut a share of 17 logs in the survival world short at 10 of them).
+  offlineBounds: { ...DEFAULT_GRAPH_OPTIONS.offlineBounds, nodeTimeoutMs: 300_000 },
   stateSummaries: false,
   maxIterations: 4,
   orderTimeoutMs: 300_000,
@@ -92,6 +102,7 @@ export const DEFAULT_SAGENTS_OPTIONS: SAgentsOptions = {
   maxDelegations: 1,
   stall: STALL,
   maxMessages: 200,
+  quotas: collectionQuotas,
 };
 
 /**

@@ -20,25 +20,26 @@ const MAX_TIMEOUT_S = 150;
 const LOG_TAIL = 300;
 
 /**
- * Plays `task` with oracle agents, its timeout capped at {@link MAX_TIMEOUT_S}; `onReady` runs once
+ * Plays `task` with oracle agents, its timeout capped at {@link MAX_TIMEOUT_S} (or `extra.maxTimeoutS`); `onReady` runs once
  * the world is set up, before play; `extra.coordination` picks the strategy (default `chat`), and
  * `extra.folder` keeps the run's records. A run that does not succeed prints the tail of its log.
  */
 export async function play(
   task: LoadedTask,
   onReady?: (ready: TaskReady) => void | Promise<void>,
-  extra: Pick<TaskRunOptions, 'commands' | 'coordination' | 'folder' | 'onEvent'> = {},
+  extra: Pick<TaskRunOptions, 'commands' | 'coordination' | 'folder' | 'onEvent'> & { maxTimeoutS?: number } = {},
 ) {
+  const { maxTimeoutS = MAX_TIMEOUT_S, ...options } = extra;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);
   let oracles: OracleModel[] = [];
   const lines: string[] = [];
   const started = Date.now();
   const result = await runTask({
-    task: { ...task, timeout: Math.min(task.timeout, MAX_TIMEOUT_S) },
+    task: { ...task, timeout: Math.min(task.timeout, maxTimeoutS) },
     settings,
     profiles,
     model: 'oracle',
-    ...extra,
+    ...options,
     log: (line) => {
       lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
       if (lines.length > LOG_TAIL) lines.shift();
