@@ -28,6 +28,7 @@
  * | the offline policy on generated tasks, in the stand-in | oracle-sim-figures.ts | 100 tasks per type | 300 |
  * | queue throughput with 1 and 2 workers (needs redis-server) | queue-throughput.ts | on request | on request |
  * | coordination strategies (chat, dag, causal) with the oracle: success, makespan, balance, commands, messages | coordination.ts | 2 and 4 agents per type | 2–6 agents, construction to 8 |
+ * | S-Agents' Figure 7: collection tasks' time cost with 1, 2 and 3 agents under the tree (oracle, survival world) | collection.ts | on request | on request |
  * | soak: 10 bots, 2 players talking every 3 s to a model that never stops: reply latency, unanswered lines, RSS slope | soak.ts | 2 min | 60 min |
  */
 import { spawn } from 'node:child_process';
@@ -56,6 +57,7 @@ const SCRIPTS: Record<string, { small: string[]; full: string[]; onRequest?: tru
   worldgen: { small: [], full: ['--distance', '2000'] },
   'queue-throughput': { small: [], full: [], onRequest: true },
   coordination: { small: [], full: ['--full'] },
+  collection: { small: [], full: [], onRequest: true },
   soak: { small: ['--minutes', '2'], full: ['--minutes', '60'] },
 };
 const here = fileURLToPath(new URL('.', import.meta.url));
