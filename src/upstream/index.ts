@@ -12,6 +12,7 @@
  * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
+ * | prismarine-chunk | a section's `palette` is its container's, single-value ones included | ./prismarine-chunk.ts |
  *
  * This layer imports libraries only; every other layer may import it.
  */
@@ -20,7 +21,7 @@ import { memoiseMinecraftData, type FixStatus } from './minecraft-data.ts';
 import { fixPacketFraming } from './minecraft-protocol.ts';
 import { playerLookup } from './mineflayer.ts';
 import { fastFromStateId } from './prismarine-block.ts';
-import { keepChunkFormatInJson } from './prismarine-chunk.ts';
+import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
@@ -32,6 +33,8 @@ export interface UpstreamFixes {
   'minecraft-protocol': FixStatus;
   'prismarine-block': FixStatus;
   'prismarine-chunk': FixStatus;
+  /** prismarine-chunk's section palettes, which mineflayer's `findBlocks` reads to skip a section. */
+  'prismarine-chunk palettes': FixStatus;
 }
 
 /**
@@ -46,6 +49,7 @@ export function applyUpstreamFixes(): UpstreamFixes {
     'minecraft-protocol': fixPacketFraming(),
     'prismarine-block': fastFromStateId(),
     'prismarine-chunk': keepChunkFormatInJson(),
+    'prismarine-chunk palettes': livePalettes(),
   };
 }
 

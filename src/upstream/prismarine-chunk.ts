@@ -59,3 +59,70 @@ export function keepChunkFormatInJson(): FixStatus {
   }
   return 'applied';
 }
+
+interface SectionData {
+  palette?: number[];
+  value?: number;
+  data?: unknown;
+}
+type SectionClass = { prototype: { palette?: readonly number[] } };
+type SectionFactory = (Block: unknown) => SectionClass;
+
+const LIVE = Symbol.for('mindcraft-ts.livePalette');
+
+/**
+ * The block states a section holds, as a list that never misses one: its container's palette, the
+ * one state of a single-value container, or undefined for a direct container (any state).
+ */
+function currentPalette(this: { data: SectionData }): readonly number[] | undefined {
+  const data = this.data;
+  if (data.palette) return data.palette;
+  // A single-value container has its state and no data array; a direct one has a data array.
+  return data.data === undefined && data.value !== undefined ? [data.value] : undefined;
+}
+
+/** True when a section's `palette` misses a state it holds: a single-value section's, or one set after it was made. */
+function palettesLag(): boolean {
+  const registry = (require('prismarine-registry') as (v: string) => { blocksByName: Record<string, { defaultState: number }> })(
+    PROBE_VERSION,
+  );
+  type Section = { palette?: readonly number[] };
+  type Column = { setBlockStateId(p: object, s: number): void; sections: Section[] };
+  const Chunk = (require('prismarine-chunk') as (r: unknown) => new (o: object) => Column)(registry);
+  const column = new Chunk({ minY: -64, worldHeight: 384 });
+  const air = column.sections[0]!;
+  if (!air.palette?.includes(0)) return true;
+  const stone = registry.blocksByName.stone!.defaultState;
+  column.setBlockStateId({ x: 0, y: -64, z: 0 }, stone);
+  return !column.sections[0]!.palette?.includes(stone);
+}
+
+/**
+ * Makes a block section's `palette` (what mineflayer's `findBlocks` reads to skip a section that
+ * cannot hold a match) always the palette of the section's current container: `[state]` for a
+ * single-value section (an all-air one) and undefined for a direct one. prismarine-chunk copies
+ * the container's palette once, when the section is made: a single-value section has none, so
+ * `findBlocks` read all 4,096 blocks of every air section in range (the offline policy's look
+ * around, `blockTypesAround` to 64 blocks, took 0.4 s a decision in a superflat world), and a
+ * section whose container changed kept the palette it had before, missing the states set since.
+ *
+ * Patches the section factory that prismarine-chunk's 1.18+ column calls when its class is made:
+ * columns made before it keep the old sections. Upstream: docs/upstream/prismarine-chunk.md.
+ */
+export function livePalettes(): FixStatus {
+  const path = require.resolve('prismarine-chunk/src/pc/common/PaletteChunkSection');
+  require(path);
+  const module = require.cache[path]!;
+  const factory = module.exports as SectionFactory & { [LIVE]?: true };
+  if (factory[LIVE]) return 'applied before';
+  if (!palettesLag()) return 'not needed';
+  const live: SectionFactory & { [LIVE]?: true } = (Block) => {
+    const Section = factory(Block);
+    // The constructor's `this.palette = this.data.palette` goes to the setter, which ignores it.
+    Object.defineProperty(Section.prototype, 'palette', { get: currentPalette, set() {}, configurable: true });
+    return Section;
+  };
+  live[LIVE] = true;
+  module.exports = live;
+  return 'applied';
+}

@@ -83,6 +83,30 @@ describe('prismarine-chunk', () => {
   );
 });
 
+describe('prismarine-chunk section palettes', () => {
+  test.each(['1.21.1', '1.21.11'])(
+    'a %s section names every state it holds in its palette: all air, after a set, and none once it holds any state',
+    (version) => {
+      applyUpstreamFixes();
+      expect(applyUpstreamFixes()['prismarine-chunk palettes']).toBe('applied before');
+      const registry = (require('prismarine-registry') as (v: string) => { blocksByName: Record<string, { defaultState: number }> })(
+        version,
+      );
+      type Column = { setBlockStateId(p: object, s: number): void; sections: Array<{ palette?: readonly number[] }> };
+      const Chunk = (require('prismarine-chunk') as (r: unknown) => new (o: object) => Column)(registry);
+      const column = new Chunk({ minY: -64, worldHeight: 384 });
+      expect(column.sections[0]!.palette).toEqual([0]);
+      const stone = registry.blocksByName.stone!.defaultState;
+      column.setBlockStateId({ x: 3, y: -60, z: 5 }, stone);
+      expect(column.sections[0]!.palette).toEqual([0, stone]);
+      expect(column.sections[1]!.palette).toEqual([0]);
+      // Past 256 states a section's container is direct (the global palette): no list to trust.
+      for (let i = 0; i < 300; i++) column.setBlockStateId({ x: i & 15, y: -48 + (i >> 8), z: (i >> 4) & 15 }, stone + i);
+      expect(column.sections[1]!.palette).toBeUndefined();
+    },
+  );
+});
+
 describe('minecraft-protocol framing', () => {
   /** A length-prefixed frame (VarInt length, then the payload), as minecraft-protocol's framer writes it. */
   function frame(payload: Buffer): Buffer {
