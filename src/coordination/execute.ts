@@ -33,8 +33,15 @@ export interface ExecutionBounds {
    * bound (the offline policy, whose subtasks run to their end: a level of 20 cells takes 20).
    */
   maxIterations?: number | undefined;
-  /** Time one node may take, ms (VillagerAgent: 120 s). */
+  /** Time one node may take, ms (VillagerAgent: 120 s), counted as {@link ExecutionBounds.timeFrom} says. */
   nodeTimeoutMs: number;
+  /**
+   * Where {@link ExecutionBounds.nodeTimeoutMs} counts from: the node's start (default;
+   * VillagerAgent's bound), or the agent's last progress on it (a command of its own that succeeded
+   * or gained items), so that long work that keeps moving (S-Agents' orders, which the paper does
+   * not bound: 10 iron ingots to mine and smelt) is not cut, and work that stops moving still ends.
+   */
+  timeFrom?: 'start' | 'progress';
   /** Orders one node may get offline: the first, then "go on" while the rules say it is not done. */
   maxOrders: number;
   /** How long a stopped agent may take to become idle, ms. */
@@ -145,6 +152,8 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   /** Items of this node's hand-overs that teammates picked up instead: taker → item → count. */
   const taken = new Map<string, Counts>();
   let commands = 0;
+  /** When the agent last made progress on the node (see {@link ExecutionBounds.timeFrom}). */
+  let progressAt = started;
   let bound: NodeOutcome['bound'];
   let stopping: Promise<void> | undefined;
   const stop = (why: 'steps' | 'time') => {
@@ -169,6 +178,7 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
     }
     if (entry.by !== 'model') return;
     commands++;
+    if (entry.outcome.ok || Object.keys(entry.outcome.data?.gained ?? {}).length) progressAt = Date.now();
     if (bounds.maxIterations !== undefined && commands >= bounds.maxIterations) void stop('steps');
   });
   const attempt = ctx.attempt ?? 1;
@@ -179,7 +189,7 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   };
   const check = (): WorkCheck | undefined => work && checkWork({ work, member, recipientBefore, handedOver, teammate: ctx.teammate });
   let orders = 0;
-  const deadline = started + bounds.nodeTimeoutMs;
+  const deadline = () => (bounds.timeFrom === 'progress' ? progressAt : started) + bounds.nodeTimeoutMs;
   const end = (status: 'success' | 'failure', summary: string, fallback?: string): NodeOutcome => ({
     status,
     summary,
@@ -200,7 +210,9 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
           ? orderText(node, ctx.context)
           : `Your subtask ${node.id} is not done yet (${last?.detail ?? 'not done'}). Go on with it.`,
       );
-      const finished = await idleWithin(member, deadline - Date.now(), signal);
+      let finished = await idleWithin(member, deadline() - Date.now(), signal);
+      // Progress since the wait began moved the deadline on.
+      while (!finished && !signal.aborted && deadline() > Date.now()) finished = await idleWithin(member, deadline() - Date.now(), signal);
       if (signal.aborted) return end('failure', 'the run ended first');
       if (!finished) {
         await stop('time');
