@@ -545,7 +545,20 @@ function plan(
     if (first) {
       const n = Math.ceil(left / first.burnTicks);
       const short = n - have(first.name);
-      if (short <= 0 || Number.isFinite(shortCost(first.name, n, path, new Map(), 0, FUEL_COST_DEPTH))) {
+      const firstCost = short <= 0 ? 0 : shortCost(first.name, n, path, new Map(), 0, FUEL_COST_DEPTH);
+      // A fuel `!smeltItem` puts in before it (so the held one is then left alone) that is cheaper
+      // to get than the rest of it: coal ore at hand in a mine, where planks need logs from the surface.
+      let better: { name: string; n: number; cost: number } | undefined;
+      for (const f of short > 0 ? fuels.slice(0, fuels.indexOf(first)) : []) {
+        const m = Math.ceil(left / f.burnTicks);
+        const cost = shortCost(f.name, m, path, new Map(), 0, FUEL_COST_DEPTH);
+        if (cost < firstCost && (!better || cost < better.cost)) better = { name: f.name, n: m, cost };
+      }
+      if (better) {
+        need(better.name, better.n, path);
+        return better.name;
+      }
+      if (short <= 0 || Number.isFinite(firstCost)) {
         const held = Math.min(n, have(first.name));
         take(first.name, held);
         if (short > 0) need(first.name, short, path);

@@ -139,6 +139,26 @@ describe('gathering with tools, smelting in a furnace of its own, with its fuel'
     ]);
   });
 
+  test('fuel in a mine: coal ore at hand before more planks from logs on the surface (coal burns first, so the planks held are left)', () => {
+    const mine = sourcesFrom(data, { blocks: ['stone', 'coal_ore', 'iron_ore'], reachable: ['oak_log'], mobs: [], inventory: {} });
+    const held = { stone_pickaxe: 1, crafting_table: 1, furnace: 1, oak_planks: 2 };
+    expect(steps(planProduction(data, { ...held, raw_iron: 10 }, { iron_ingot: 10 }, { ...mine, smelt: true, fuelled: false }))).toEqual([
+      'gather coal',
+      'smelt iron_ingot (coal)',
+    ]);
+    // The planks held are enough for one item: no coal.
+    expect(steps(planProduction(data, { ...held, raw_iron: 1 }, { iron_ingot: 1 }, { ...mine, smelt: true, fuelled: false }))).toEqual([
+      'smelt iron_ingot (oak_planks)',
+    ]);
+    // Logs in sight make the rest of the planks cheaper than coal for a short smelting.
+    const forest = world(['oak_log', 'stone', 'coal_ore'], [], {});
+    expect(steps(planProduction(data, { ...held, raw_iron: 5 }, { iron_ingot: 5 }, { ...forest, smelt: true, fuelled: false }))).toEqual([
+      'gather oak_log',
+      'craft oak_planks',
+      'smelt iron_ingot (oak_planks)',
+    ]);
+  });
+
   test('a furnace standing in sight is taken as fuelled (the cooking world: no fuel planned); one held is not', () => {
     const inSight = sourcesFrom(data, { blocks: ['furnace'], mobs: ['cow'], inventory: {} });
     expect(steps(planProduction(data, {}, { cooked_beef: 1 }, inSight))).toEqual(['gather beef', 'smelt cooked_beef']);
