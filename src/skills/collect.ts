@@ -9,7 +9,7 @@ import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { goTo, goWithinReach, REACH } from './movement.ts';
+import { boundedWalk, goTo, goWithinReach, REACH } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
 
@@ -45,6 +45,8 @@ function isExposed(bot: Bot, pos: Vec3): boolean {
 const TUNNEL_FROM = 6;
 /** Length of one leg of a tunnel (blocks): short enough for the path search to find in its time. */
 const TUNNEL_LEG = 6;
+/** How long one leg may take (ms): six blocks of deepslate with a stone pickaxe take about 20 s. */
+const TUNNEL_LEG_MS = 45_000;
 /** Most legs of one tunnel: more than {@link COLLECT_RANGE} blocks of them. */
 const TUNNEL_LEGS = Math.ceil(COLLECT_RANGE / (TUNNEL_LEG - 2)) + 2;
 
@@ -73,7 +75,7 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
     const length = way.norm();
     const to = here.plus(way.scaled(Math.min(TUNNEL_LEG, length - 2) / length)).floored();
     try {
-      await goTo(bot, new goals.GoalNear(to.x, to.y, to.z, 1), signal);
+      await boundedWalk(signal, TUNNEL_LEG_MS, `${to}`, (bound) => goTo(bot, new goals.GoalNear(to.x, to.y, to.z, 1), bound));
     } catch (err) {
       throwIfAborted(signal);
       if (!(err instanceof SkillError)) throw err;
@@ -84,23 +86,37 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
 }
 
 /**
+ * How long collectblock may take over one block, its walk, dig and pickup (ms): mineflayer-pathfinder
+ * can go on replanning a way up through rock without end (a log on the surface, seen from a mine).
+ * A log 30 blocks up through stone took 64 s.
+ */
+const COLLECT_BLOCK_MS = 120_000;
+
+/**
  * collectblock's walk, dig and pickup for each of `blocks` in turn, passing over those it finds no
  * path to (its own `ignoreNoPath` option is not implemented: a path search that fails throws) or
  * whose dig was aborted, and those `taken` says are gone or being dug by someone else by the time
  * their turn comes.
+ *
+ * @returns false when a block was not collected within {@link COLLECT_BLOCK_MS} (the rest, near it,
+ *   are left: they would likely take as long), else true.
  */
-async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => boolean, signal: AbortSignal): Promise<void> {
+async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => boolean, signal: AbortSignal): Promise<boolean> {
   for (const block of blocks) {
     if (taken(block)) continue;
     try {
-      await abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), signal, () => {
-        void bot.collectBlock.cancelTask();
-      });
+      await boundedWalk(signal, COLLECT_BLOCK_MS, `the ${block.name} at ${block.position}`, (bound) =>
+        abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), bound, () => {
+          void bot.collectBlock.cancelTask();
+        }),
+      );
     } catch (err) {
       throwIfAborted(signal);
+      if (err instanceof SkillError && err.code === 'unreachable') return false;
       if (!(err instanceof Error && (NO_PATH.has(err.name) || err.message === DIG_ABORTED))) throw err;
     }
   }
+  return true;
 }
 
 /**
@@ -286,17 +302,19 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
       // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
       // path search gives up on them (its time runs out in solid ground).
       const near = solid.filter((b) => !deepOrBuried(bot, b.position));
-      if (near.length) await collectSolid(bot, near, taken, signal);
+      let inTime = near.length === 0 || (await collectSolid(bot, near, taken, signal));
       for (const block of solid.filter((b) => !near.includes(b))) {
+        if (!inTime) break;
         if (taken(block)) continue;
         if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
-        await collectSolid(bot, [block], taken, signal);
+        inTime = await collectSolid(bot, [block], taken, signal);
       }
-      await digShapeless(
-        bot,
-        blocks.filter((b) => b.shapes.length === 0 && !taken(b)),
-        signal,
-      );
+      if (inTime)
+        await digShapeless(
+          bot,
+          blocks.filter((b) => b.shapes.length === 0 && !taken(b)),
+          signal,
+        );
       idle = dug() > dugBefore ? 0 : idle + 1;
     }
   } finally {
