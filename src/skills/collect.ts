@@ -9,7 +9,7 @@ import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { boundedWalk, goTo, goWithinReach, REACH } from './movement.ts';
+import { boundedWalk, goTo, goWithinReach, haltPathfinder, REACH } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
 
@@ -108,6 +108,7 @@ async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => 
       await boundedWalk(signal, COLLECT_BLOCK_MS, `the ${block.name} at ${block.position}`, (bound) =>
         abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), bound, () => {
           void bot.collectBlock.cancelTask();
+          haltPathfinder(bot);
         }),
       );
     } catch (err) {
@@ -165,8 +166,13 @@ async function pickUpDrops(bot: Bot, positions: Vec3[], signal: AbortSignal): Pr
     const bound = sleep(DROPS_MAX_MS, signal);
     await abortable(Promise.race([walk, bound]), signal, () => {
       void bot.collectBlock.cancelTask();
+      haltPathfinder(bot);
     });
-    if (Date.now() >= deadline) await bot.collectBlock.cancelTask();
+    if (Date.now() >= deadline) {
+      const cancelled = bot.collectBlock.cancelTask();
+      haltPathfinder(bot);
+      await cancelled;
+    }
   }
   await waitFor(() => dropsNear(bot, positions).length === 0, Math.max(0, deadline - Date.now()), signal);
 }

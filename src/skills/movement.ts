@@ -12,7 +12,17 @@ type Goal = Goals.Goal;
 const NO_PATH = new Set(['NoPath', 'Timeout']);
 
 /**
- * Walks to `goal`. Resolves when reached; on abort stops the pathfinder and rejects.
+ * Stops mineflayer-pathfinder now, leaving no stop pending: its `stop()` alone takes effect at the
+ * next node of a path, and one asked while no path runs (the bot digging for collectblock) stopped
+ * the next walk instead, at its first node ("Path was stopped before it could be completed!").
+ */
+export function haltPathfinder(bot: Bot): void {
+  bot.pathfinder.stop();
+  bot.pathfinder.setGoal(null);
+}
+
+/**
+ * Walks to `goal`. Resolves when reached; on abort stops the pathfinder ({@link haltPathfinder}) and rejects.
  *
  * @throws AbortError when `signal` aborts; {@link SkillError} `unreachable` when the pathfinder
  *   finds no path (its own message, e.g. `No path to the goal!`); Error when the walk is stopped
@@ -21,7 +31,7 @@ const NO_PATH = new Set(['NoPath', 'Timeout']);
 export async function goTo(bot: Bot, goal: Goal, signal: AbortSignal): Promise<void> {
   throwIfAborted(signal);
   try {
-    await abortable(bot.pathfinder.goto(goal), signal, () => bot.pathfinder.stop());
+    await abortable(bot.pathfinder.goto(goal), signal, () => haltPathfinder(bot));
   } catch (err) {
     if (err instanceof Error && NO_PATH.has(err.name) && !signal.aborted) throw new SkillError('unreachable', err.message);
     throw err;
