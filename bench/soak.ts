@@ -18,11 +18,23 @@
  * the JavaScript heap is sampled too, right after a full collection (what is still referenced,
  * apart from the allocator's slack that RSS includes), with its own slope.
  *
+ * `--heap-snapshots DIR` writes V8 heap snapshots of the whole process (`soak-0.heapsnapshot`,
+ * `-25`, `-50`, `-75`, `-100`) into DIR, each right after a full collection: once every player
+ * has joined, at 25, 50 and 75 % of the talking time and after the grace period. Compare two
+ * with `bench/lib/heap-diff.ts` to see what the heap keeps, and where. Writing one stops the
+ * process for about 3 s (lines waiting then are answered late) and leaves the RSS hundreds of MB
+ * higher (467 → 764 MB over 20 minutes with four), so the latency and RSS figures of such a run are
+ * not the plain soak's; the heap after a collection is. Each file is about 110 MB for 10 bots:
+ * keep DIR out of the repository (under /tmp).
+ *
  *   npx node bench/soak.ts [--bots 10] [--players 2] [--interval 3] [--minutes 5] [--model-ms 500]
- *                          [--grace 30] [--follow-ups true]
+ *                          [--grace 30] [--follow-ups true] [--heap-snapshots DIR]
  *   npx node --expose-gc bench/soak.ts --minutes 60   (the hour the README's figures call for)
+ *   npx node --expose-gc bench/soak.ts --minutes 20 --heap-snapshots /tmp/soak-heap
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
 import mineflayer, { type Bot } from 'mineflayer';
 import { startAgents } from '../src/app/start-bots.ts';
@@ -38,6 +50,7 @@ const { values: args } = parseArgs({
     'model-ms': { type: 'string', default: '500' },
     grace: { type: 'string', default: '30' },
     'follow-ups': { type: 'string', default: 'true' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 /** A number option ≥ `min`, or a clear error. */
@@ -53,6 +66,8 @@ const durationMs = option('minutes', 0.1) * 60_000;
 const modelMs = option('model-ms', 0);
 const graceMs = option('grace', 0) * 1000;
 const followUps = args['follow-ups'] !== 'false';
+const snapshotDir = args['heap-snapshots'];
+if (snapshotDir !== undefined) await mkdir(snapshotDir, { recursive: true });
 
 /** The newest line number a prompt shows the model, if any. */
 function newestLine(call: FakeChatCall): number | undefined {
@@ -150,6 +165,17 @@ const runStart = performance.now();
 sample();
 const sampler = setInterval(sample, 10_000);
 
+/** A heap snapshot named by its share of the run, after a full collection (the sampler's `gc`). */
+const snapshot = (percent: number) => {
+  if (snapshotDir === undefined) return;
+  gc?.();
+  const t0 = performance.now();
+  const file = v8.writeHeapSnapshot(path.join(snapshotDir, `soak-${percent}.heapsnapshot`));
+  console.error(`heap snapshot ${file} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+};
+snapshot(0);
+const snapshotTimers = [25, 50, 75].map((percent) => setTimeout(() => snapshot(percent), (durationMs * percent) / 100));
+
 // Each player whispers the next bot in its turn every interval, the players spread over it.
 const turn = players.map((_, p) => p);
 const talkers = players.map((player, p) =>
@@ -176,6 +202,8 @@ const graceEnd = performance.now() + graceMs;
 while (pending.size && performance.now() < graceEnd) await new Promise((resolve) => setTimeout(resolve, 200));
 clearInterval(sampler);
 sample();
+for (const timer of snapshotTimers) clearTimeout(timer);
+snapshot(100);
 
 const sorted = [...latencies].sort((a, b) => a - b);
 const percentile = (p: number) =>
