@@ -38,7 +38,8 @@ export interface ExecutionBounds {
   /**
    * Where {@link ExecutionBounds.nodeTimeoutMs} counts from: the node's start (default;
    * VillagerAgent's bound), or the agent's last progress on it (a command of its own that succeeded
-   * or gained items), so that long work that keeps moving (S-Agents' orders, which the paper does
+   * or gained items, or more of a `collect` or `make` node's targets held, looked at every
+   * {@link PROGRESS_POLL_MS} or a quarter of the bound), so that long work that keeps moving (S-Agents' orders, which the paper does
    * not bound: 10 iron ingots to mine and smelt) is not cut, and work that stops moving still ends.
    */
   timeFrom?: 'start' | 'progress';
@@ -53,6 +54,9 @@ export interface ExecutionBounds {
    */
   pickupWaitMs?: number;
 }
+
+/** How often a node whose bound counts from progress looks at the targets its agent holds (ms). */
+export const PROGRESS_POLL_MS = 10_000;
 
 /** VillagerAgent's bounds (§3.5 "at most 6 iterations or 120 s"). */
 export const VILLAGER_BOUNDS: ExecutionBounds = { maxIterations: 6, nodeTimeoutMs: 120_000, maxOrders: 4, stopGraceMs: 10_000 };
@@ -154,6 +158,13 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
   let commands = 0;
   /** When the agent last made progress on the node (see {@link ExecutionBounds.timeFrom}). */
   let progressAt = started;
+  /** Of a `collect` or `make` node's targets, how many the agent holds (up to each target's count). */
+  const held = (): number => {
+    if (work?.kind !== 'collect' && work?.kind !== 'make') return 0;
+    const inv = member.inventory();
+    return Object.entries(work.targets).reduce((sum, [item, n]) => sum + Math.min(inv[item] ?? 0, n), 0);
+  };
+  let heldBefore = held();
   let bound: NodeOutcome['bound'];
   let stopping: Promise<void> | undefined;
   const stop = (why: 'steps' | 'time') => {
@@ -210,9 +221,20 @@ export async function executeNode(node: TaskNode, member: TeamMember, ctx: Execu
           ? orderText(node, ctx.context)
           : `Your subtask ${node.id} is not done yet (${last?.detail ?? 'not done'}). Go on with it.`,
       );
-      let finished = await idleWithin(member, deadline() - Date.now(), signal);
-      // Progress since the wait began moved the deadline on.
-      while (!finished && !signal.aborted && deadline() > Date.now()) finished = await idleWithin(member, deadline() - Date.now(), signal);
+      // Counted from progress, the wait looks at the targets held every `poll` ms (one command can
+      // gather for minutes before its outcome); progress moves the deadline on.
+      const poll = bounds.timeFrom === 'progress' ? Math.min(PROGRESS_POLL_MS, bounds.nodeTimeoutMs / 4) : Infinity;
+      let finished = await idleWithin(member, Math.min(deadline() - Date.now(), poll), signal);
+      while (!finished && !signal.aborted) {
+        const now = held();
+        if (now > heldBefore) {
+          heldBefore = now;
+          progressAt = Date.now();
+        }
+        const left = deadline() - Date.now();
+        if (left <= 0) break;
+        finished = await idleWithin(member, Math.min(left, poll), signal);
+      }
       if (signal.aborted) return end('failure', 'the run ended first');
       if (!finished) {
         await stop('time');

@@ -35,10 +35,11 @@ afterEach(() => {
 });
 
 /**
- * Executes the node while the agent gathers one log every {@link STEP_MS} (each with its typed
- * outcome) up to `upTo`; it is done at 10, and short of them it stands still until stopped.
+ * Executes the node while the agent gathers one log every {@link STEP_MS} up to `upTo`, each with
+ * its typed outcome, or (`outcomes: false`) all in one long command whose outcome comes at its
+ * end; it is done at 10, and short of them it stands still until stopped.
  */
-async function execute(timeFrom: ExecutionBounds['timeFrom'], upTo: number) {
+async function execute(timeFrom: ExecutionBounds['timeFrom'], upTo: number, { outcomes = true } = {}) {
   const team = new FakeTeam({ Andy: { inventory: {} } });
   const andy = team.member('Andy')!;
   let finish!: () => void;
@@ -60,7 +61,7 @@ async function execute(timeFrom: ExecutionBounds['timeFrom'], upTo: number) {
     await vi.advanceTimersByTimeAsync(STEP_MS);
     if (outcome) break;
     andy.inv.oak_log = (andy.inv.oak_log ?? 0) + 1;
-    andy.outcome('!collectBlocks', { item: 'oak_log', n: 1 }, true, { gained: { oak_log: 1 } });
+    if (outcomes) andy.outcome('!collectBlocks', { item: 'oak_log', n: 1 }, true, { gained: { oak_log: 1 } });
   }
   if (upTo >= 10) finish();
   while (!outcome) await vi.advanceTimersByTimeAsync(STEP_MS);
@@ -87,4 +88,10 @@ test('counted from the last progress, work that stops moving ends a bound after 
   expect(outcome.summary).toMatch(/Andy holds 3 of 10 oak_log/);
   expect(logs).toBe(3);
   expect(ms).toBeGreaterThanOrEqual(3 * STEP_MS + BOUND_MS);
+});
+
+test('counted from the last progress, one long command that keeps gathering runs past the bound (the targets held are looked at)', async () => {
+  const { outcome, ms } = await execute('progress', 10, { outcomes: false });
+  expect(outcome).toMatchObject({ status: 'success' });
+  expect(ms).toBeGreaterThan(BOUND_MS);
 });
