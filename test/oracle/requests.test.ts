@@ -47,19 +47,22 @@ describe('plain requests', () => {
     expect(understand(text)).toBeUndefined();
   });
 
+  /** What the policy observes with no task: `records` since its last decision. */
+  const observation = (records: Observation['records']): Observation => ({
+    name: 'Andy',
+    inventory: {},
+    targets: undefined,
+    blueprint: undefined,
+    canUse: () => true,
+    partner: undefined,
+    blocks: [],
+    mobs: [],
+    records,
+  });
+
   test("the policy with no task answers a player's request with its command, and anything else with the offline answer", () => {
     const decide = (text: string) =>
-      new OraclePolicy(data).decide({
-        name: 'Andy',
-        inventory: {},
-        targets: undefined,
-        blueprint: undefined,
-        canUse: () => true,
-        partner: undefined,
-        blocks: [],
-        mobs: [],
-        records: [{ kind: 'message', message: { from: 'Steve', text, channel: 'public' }, seq: 1, t: 0 }],
-      });
+      new OraclePolicy(data).decide(observation([{ kind: 'message', message: { from: 'Steve', text, channel: 'public' }, seq: 1, t: 0 }]));
     expect(decide('Andy, collect 3 oak logs')).toBe('!collectBlocks("oak_log", 3)');
     expect(decide('Andy, how are you?')).toBe(OFFLINE_ANSWER);
   });
@@ -72,17 +75,6 @@ describe('plain requests', () => {
       seq: 1,
       t: 0,
     } as const;
-    const observation = (records: Observation['records']): Observation => ({
-      name: 'Andy',
-      inventory: {},
-      targets: undefined,
-      blueprint: undefined,
-      canUse: () => true,
-      partner: undefined,
-      blocks: [],
-      mobs: [],
-      records,
-    });
     expect(policy.decide(observation([request]))).toBe('!craftRecipe("wooden_pickaxe", 1)');
     const report = {
       kind: 'outcome',
