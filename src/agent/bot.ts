@@ -9,7 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
-import { applyUpstreamFixes, playerLookup, versionFixes } from '../upstream/index.ts';
+import { applyUpstreamFixes, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
 import { waitFor } from '../util/abort.ts';
 import { chatIdentity } from './chat-identity.ts';
 
@@ -60,6 +60,7 @@ export class ConnectError extends Error {
 export async function connectBot(username: string, address: ServerAddress, timeoutMs = 30_000): Promise<Bot> {
   const where = `${address.host}:${address.port}`;
   applyUpstreamFixes(); // before createBot: its plugins make the block classes (src/upstream/)
+  await toolWithoutChests(); // mineflayer-tool's endless retrieval from no chests (src/upstream/mineflayer-tool.ts)
   const bot = mineflayer.createBot({
     username,
     host: address.host,

@@ -114,11 +114,25 @@ async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => 
     } catch (err) {
       throwIfAborted(signal);
       if (err instanceof SkillError && err.code === 'unreachable') return false;
+      if (err instanceof Error && err.name === NO_TOOL) {
+        // The tool broke on the way (a pickaxe worn out by a tunnel): say which ones harvest the block.
+        const tools = Object.keys(block.harvestTools ?? {}).map((id) => itemById(bot.registry, Number(id)).name);
+        throw new SkillError(
+          'missing_items',
+          `Your tool broke: you need one of these tools to harvest ${block.name}: ${tools.join(', ')}.`,
+          {
+            tools,
+          },
+        );
+      }
       if (!(err instanceof Error && (NO_PATH.has(err.name) || err.message === DIG_ABORTED))) throw err;
     }
   }
   return true;
 }
+
+/** mineflayer-tool's error for a block no held item harvests (`lib/Tool.js`). */
+const NO_TOOL = 'NoItem';
 
 /**
  * mineflayer's error for a dig the server or the bot's own move ended (`lib/plugins/digging.js`): a

@@ -13,6 +13,7 @@
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
  * | prismarine-chunk | a section's `palette` is its container's, single-value ones included | ./prismarine-chunk.ts |
+ * | mineflayer-tool | `equipForBlock` with no tool chests ends instead of retrying without end | ./mineflayer-tool.ts |
  *
  * This layer imports libraries only; every other layer may import it.
  */
@@ -26,6 +27,7 @@ import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
 export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
+export { toolWithoutChests } from './mineflayer-tool.ts';
 
 /** What {@link applyUpstreamFixes} found for each process-wide fix. */
 export interface UpstreamFixes {

@@ -221,3 +221,30 @@ describe('flying-squid', () => {
     expect(server.listenerCount('listening')).toBe(0);
   });
 });
+
+describe('mineflayer-tool', () => {
+  test('with no tool chests, equipForBlock for a block no held item harvests fails with NoItem (it retried without end); with a harvesting tool it equips it', async () => {
+    const { toolWithoutChests } = await import('../../src/upstream/index.ts');
+    expect(['applied', 'applied before']).toContain(await toolWithoutChests());
+    expect(await toolWithoutChests()).toBe('applied before');
+    const { Tool } = require('mineflayer-tool/lib/Tool') as {
+      Tool: new (bot: unknown) => { equipForBlock(block: unknown, options: object): Promise<void> };
+    };
+    const equipped: unknown[] = [];
+    const pickaxe = { type: 1, name: 'stone_pickaxe' };
+    const bot = (items: unknown[]) => ({
+      inventory: { items: () => items, emptySlotCount: () => 0, slots: [] },
+      entity: { effects: {} },
+      getEquipmentDestSlot: () => 36,
+      equip: (item: unknown) => {
+        equipped.push(item);
+        return Promise.resolve();
+      },
+    });
+    const ore = { canHarvest: (type: number | null) => type === 1, digTime: (type: number | undefined) => (type === 1 ? 30 : Infinity) };
+    const options = { requireHarvest: true, getFromChest: true, maxTools: 2 };
+    await expect(new Tool(bot([])).equipForBlock(ore, options)).rejects.toMatchObject({ name: 'NoItem' });
+    await new Tool(bot([pickaxe])).equipForBlock(ore, options);
+    expect(equipped).toEqual([pickaxe]);
+  });
+});
