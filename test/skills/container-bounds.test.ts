@@ -82,6 +82,7 @@ test('work in the window that stops getting answers ends after its bound, with t
 
 test('a walk to a container that never arrives ends after its bound with the block named, and the pathfinder is stopped', async () => {
   let stopped = 0;
+  const goals: unknown[] = [];
   const bot = {
     entity: { position: new Vec3(0, 0, 0), height: 1.8 },
     pathfinder: {
@@ -89,11 +90,16 @@ test('a walk to a container that never arrives ends after its bound with the blo
       stop: () => {
         stopped++;
       },
+      setGoal: (goal: unknown) => {
+        goals.push(goal);
+      },
     },
   } as unknown as Bot;
   const smoker = { name: 'smoker', position: new Vec3(20, 0, 5) } as unknown as Block;
   await expect(walkToBlock(bot, smoker, new AbortController().signal, 1_000)).rejects.toThrow(
     'Could not walk to the smoker at (20, 0, 5) within 1 s.',
   );
+  // Stopped at once, with no stop left pending for the next walk (haltPathfinder).
   expect(stopped).toBe(1);
+  expect(goals).toEqual([null]);
 });
