@@ -257,7 +257,8 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
  *   from fewer blocks (no more in range, some out of reach); `failed` when it dug blocks but picked
  *   nothing up (someone else took the drops); `unreachable` when it could reach none.
  *   `not_found` (`data.sought`, range {@link COLLECT_RANGE}) when none (or no full-grown crop) is
- *   in range; `missing_items` (`data.tools`) when the bot lacks a tool that harvests the block.
+ *   in range; `missing_items` (`data.tools`) when the bot lacks a tool that harvests the block, or
+ *   its tool broke on the way (with `data.gained`).
  * @throws SkillError `invalid` when `blockName` is not a block.
  */
 export async function collectBlocks(bot: Bot, blockName: string, count: number, signal: AbortSignal): Promise<Outcome> {
@@ -337,6 +338,11 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
         );
       idle = dug() > dugBefore ? 0 : idle + 1;
     }
+  } catch (err) {
+    // The tool broke on the way: what was gathered until then comes with the tools to make.
+    if (err instanceof SkillError && err.code === 'missing_items')
+      return failure('missing_items', err.message, { ...err.data, gained: gainedSince(bot, before) });
+    throw err;
   } finally {
     bot.off('blockBreakProgressObserved', onObserved);
     bot.off('blockBreakProgressEnd', onObservedEnd);
