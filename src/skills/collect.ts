@@ -9,7 +9,7 @@ import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import pathfinderPkg from 'mineflayer-pathfinder';
-import { boundedWalk, goTo, goWithinReach, haltPathfinder, REACH } from './movement.ts';
+import { boundedWalk, goTo, goWithinReach, haltPathfinder, NO_PATH, REACH } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
 
@@ -106,10 +106,7 @@ async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => 
     if (taken(block)) continue;
     try {
       await boundedWalk(signal, COLLECT_BLOCK_MS, `the ${block.name} at ${block.position}`, (bound) =>
-        abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), bound, () => {
-          void bot.collectBlock.cancelTask();
-          haltPathfinder(bot);
-        }),
+        abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), bound, () => void stopCollecting(bot)),
       );
     } catch (err) {
       throwIfAborted(signal);
@@ -140,8 +137,15 @@ const NO_TOOL = 'NoItem';
  */
 const DIG_ABORTED = 'Digging aborted';
 
-/** mineflayer-pathfinder's errors for a goal it cannot reach (`lib/goto.js`): no path, or none found in its time. */
-const NO_PATH = new Set(['NoPath', 'Timeout']);
+/**
+ * Cancels collectblock's task and stops the pathfinder at once ({@link haltPathfinder}: collectblock's
+ * own cancel leaves a stop pending while the bot digs); resolves when collectblock has finished.
+ */
+function stopCollecting(bot: Bot): Promise<void> {
+  const cancelled = bot.collectBlock.cancelTask();
+  haltPathfinder(bot);
+  return cancelled;
+}
 
 /** How long the inventory must stay unchanged to count as settled, and the most to wait (ms). */
 const SETTLE_QUIET_MS = 200;
@@ -178,15 +182,8 @@ async function pickUpDrops(bot: Bot, positions: Vec3[], signal: AbortSignal): Pr
   if (left.length > 0) {
     const walk = bot.collectBlock.collect(left, { ignoreNoPath: true }).catch(() => {});
     const bound = sleep(DROPS_MAX_MS, signal);
-    await abortable(Promise.race([walk, bound]), signal, () => {
-      void bot.collectBlock.cancelTask();
-      haltPathfinder(bot);
-    });
-    if (Date.now() >= deadline) {
-      const cancelled = bot.collectBlock.cancelTask();
-      haltPathfinder(bot);
-      await cancelled;
-    }
+    await abortable(Promise.race([walk, bound]), signal, () => void stopCollecting(bot));
+    if (Date.now() >= deadline) await stopCollecting(bot);
   }
   await waitFor(() => dropsNear(bot, positions).length === 0, Math.max(0, deadline - Date.now()), signal);
 }

@@ -9,7 +9,7 @@ const { goals } = pathfinderPkg;
 type Goal = Goals.Goal;
 
 /** mineflayer-pathfinder's errors that mean the goal cannot be reached (`lib/goto.js`): no path, or none found in its time. */
-const NO_PATH = new Set(['NoPath', 'Timeout']);
+export const NO_PATH: ReadonlySet<string> = new Set(['NoPath', 'Timeout']);
 
 /**
  * Stops mineflayer-pathfinder now, leaving no stop pending: its `stop()` alone takes effect at the
