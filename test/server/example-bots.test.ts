@@ -21,6 +21,8 @@ const examples = path.join(path.dirname(createRequire(import.meta.url).resolve('
 let server: EmbeddedServer;
 let watcher: Bot;
 let child: ChildProcess | undefined;
+/** The example's last output (it runs with `verbose: true`), for a failure's message; at most 4 KB. */
+let childOutput = '';
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -42,13 +44,16 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The next chat line of `from` that `accept` takes, within 10 s (mineflayer's `chat` event, as the example tests listen). */
-function nextChat(from: string, accept: (message: string) => boolean = () => true): Promise<string> {
+/**
+ * The next chat line of `from` that `accept` takes, within `withinMs` (mineflayer's `chat` event, as
+ * the example tests listen). Rejects naming the bound, with the example's last output.
+ */
+function nextChat(from: string, accept: (message: string) => boolean = () => true, withinMs = 10_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       watcher.off('chat', onChat);
-      reject(new Error(`${from} said nothing expected within 10 s`));
-    }, 10_000);
+      reject(new Error(`${from} said nothing expected within ${withinMs / 1000} s; its last output:\n${childOutput}`));
+    }, withinMs);
     const onChat = (username: string, message: string): void => {
       if (username !== from || !accept(message)) return;
       clearTimeout(timer);
@@ -59,9 +64,9 @@ function nextChat(from: string, accept: (message: string) => boolean = () => tru
   });
 }
 
-/** Says `what` and resolves with `from`'s next chat line. */
-async function tell(from: string, what: string, accept?: (message: string) => boolean): Promise<string> {
-  const answer = nextChat(from, accept);
+/** Says `what` and resolves with `from`'s next chat line (within `withinMs`, see {@link nextChat}). */
+async function tell(from: string, what: string, accept?: (message: string) => boolean, withinMs?: number): Promise<string> {
+  const answer = nextChat(from, accept, withinMs);
   watcher.chat(what);
   return answer;
 }
@@ -85,7 +90,13 @@ async function runExample(file: string): Promise<string> {
     watcher.on('message', onMessage);
   });
   const port = String(server.port);
-  child = spawn(process.execPath, [path.join(examples, file), '127.0.0.1', port], { stdio: 'ignore' });
+  child = spawn(process.execPath, [path.join(examples, file), '127.0.0.1', port], { stdio: ['ignore', 'pipe', 'pipe'] });
+  childOutput = '';
+  const keep = (chunk: Buffer): void => {
+    childOutput = (childOutput + chunk.toString()).slice(-4096);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const name = await joined;
   watcher.chat(`/tp ${name} ${spotX} ${watcher.entity.position.y} 0`);
   await waitUntil(() => Math.abs((watcher.players[name]?.entity?.position.x ?? 0) - spotX) < 1, `${name} stands at x ${spotX}`);
@@ -106,7 +117,9 @@ test('bee: flies in creative and lands', async () => {
   const name = await runExample('bee.js');
   expect(name).toBe('bee');
   watcher.chat(`/gamemode creative ${name}`);
-  expect(await tell(name, 'fly')).toBe('My flight was amazing !');
+  // Eleven legs of 50 ms steps, each waiting for the bot's next position packet: about 3 s alone,
+  // more on two cores under the whole suite (one CI run passed 10 s), so the bound is 30 s.
+  expect(await tell(name, 'fly', undefined, 30_000)).toBe('My flight was amazing !');
 }, 60_000);
 
 test('digger: digs the block below, equips dirt and builds up', async () => {
