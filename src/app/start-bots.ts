@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { nameResolver } from '../game/names.ts';
 import { gameData } from '../game/data.ts';
-import { startEmbeddedServer, type EmbeddedServer, type WorldKind } from '../server/embedded.ts';
+import type { EmbeddedServer, WorldKind } from '../server/embedded.ts';
 import { ConfigError, type Profile, type Settings } from '../settings/index.ts';
 import type { Agent } from '../agent/agent.ts';
 import type { CommandContext } from '../commands/context.ts';
@@ -171,16 +171,18 @@ export async function startAgents(options: StartOptions): Promise<RunningBots> {
     );
   }
   const world = options.serverWorld ?? { world: settings.world, seed: settings.seed };
-  const server =
-    settings.server === 'embedded'
-      ? await startEmbeddedServer({
-          port: options.port ?? settings.port,
-          version: settings.minecraft_version,
-          world: world.world,
-          seed: world.seed ?? settings.seed,
-          maxPlayers: settings.max_players,
-        })
-      : undefined;
+  let server: EmbeddedServer | undefined;
+  if (settings.server === 'embedded') {
+    // Imported here: bots that join another server never load flying-squid and our plugins.
+    const { startEmbeddedServer } = await import('../server/embedded.ts');
+    server = await startEmbeddedServer({
+      port: options.port ?? settings.port,
+      version: settings.minecraft_version,
+      world: world.world,
+      seed: world.seed ?? settings.seed,
+      maxPlayers: settings.max_players,
+    });
+  }
   const address: ServerAddress = {
     host: server?.host ?? target.host,
     port: server?.port ?? target.port,

@@ -28,7 +28,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import amaro from 'amaro';
 import type { HostError, HostStart } from './host.ts';
 import type { FromWorker, ToWorker, WorkerInput } from './worker.ts';
 
@@ -101,6 +100,9 @@ let hostFile: string | undefined;
  */
 function hostEntry(): string {
   if (hostFile) return hostFile;
+  // Loaded here, at the first !newAction: amaro's 3.5 MB bundle and its WebAssembly stripper would
+  // otherwise stay in every bot process's heap (about 10 MB) from start-up.
+  const amaro = createRequire(import.meta.url)('amaro') as typeof import('amaro').default;
   const strip = (file: string) => amaro.transformSync(readFileSync(new URL(file, import.meta.url), 'utf8'), { mode: 'strip-only' }).code;
   const ses = JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve('ses')).href);
   const worker = strip('./worker.ts').replace(/^import 'ses';$/m, `import ${ses};`);

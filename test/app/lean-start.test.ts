@@ -1,6 +1,8 @@
 /**
  * A lean start (src/app/lazy-modules.ts, src/models/): `npm start` with the oracle and the
- * dashboard off loads no provider SDK and no dashboard, evaluation or queue code. The real command
+ * dashboard off loads no provider SDK and no dashboard, evaluation or queue code; bots joining
+ * another server load no embedded server (flying-squid, src/server/), and no bot loads the
+ * sandbox's TypeScript stripper (amaro) before its first `!newAction`. The real command
  * line runs in a child process whose module loads are recorded (Node's module hooks); it has loaded
  * all it will once it tries to join (here: a port nobody listens on, no retries).
  */
@@ -10,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { TEST_VERSION } from '../helpers/version.ts';
 
@@ -36,7 +38,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test('npm start with the oracle and no dashboard loads no provider SDK, no dashboard, evaluation or queue code', async () => {
+test('npm start with the oracle and no dashboard loads no provider SDK, no dashboard, evaluation, queue or embedded server code', async () => {
   writeFileSync(path.join(dir, 'andy.json'), JSON.stringify({ name: 'Andy', model: 'oracle' }));
   writeFileSync(
     path.join(dir, 'settings.json'),
@@ -65,9 +67,11 @@ test('npm start with the oracle and no dashboard loads no provider SDK, no dashb
   expect(loaded.some((url) => url.endsWith('/src/app/start-bots.ts'))).toBe(true);
   expect(loaded.some((url) => url.includes('/node_modules/mineflayer/'))).toBe(true);
   const unwanted = loaded.filter((url) =>
-    /\/node_modules\/(openai|@anthropic-ai|fastify|@fastify|bullmq|ioredis|cli-progress)\/|\/src\/app\/(dashboard|queue)\/|\/src\/app\/evaluate\.ts|\/src\/tasks\/eval\/(summary|report|export)\.ts/.test(
+    /\/node_modules\/(openai|@anthropic-ai|fastify|@fastify|bullmq|ioredis|cli-progress|flying-squid|amaro)\/|\/src\/app\/(dashboard|queue)\/|\/src\/app\/evaluate\.ts|\/src\/tasks\/eval\/(summary|report|export)\.ts/.test(
       url,
     ),
   );
   expect(unwanted).toEqual([]);
+  const ownServerCode = pathToFileURL(path.join(path.dirname(CLI), 'server')).href + '/';
+  expect(loaded.filter((url) => url.startsWith(ownServerCode))).toEqual([]);
 });
