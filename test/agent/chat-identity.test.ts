@@ -106,6 +106,14 @@ test("Steve's own whisper command still runs, named by the server", async () => 
   await waitUntil(() => events.some((e) => e.type === 'command' && e.command.startsWith('!stats')), 'Andy runs Steve’s !stats');
 });
 
+test('an offline bot keeps no chat history for chat reports; a player client keeps its own', () => {
+  // By now Andy has heard every line of the tests above; minecraft-protocol would keep them all.
+  const history = (bot: Bot) => (bot._client as unknown as { _lastChatHistory: unknown[] })._lastChatHistory;
+  expect(heard.length).toBeGreaterThan(5);
+  expect(history(andy().bot)).toHaveLength(0);
+  expect(history(players.Steve!).length).toBeGreaterThan(5);
+});
+
 test("a vanilla player_chat packet is read by its sender's UUID, not by the display name it carries", async () => {
   const serv = running.server!.serv;
   const andyOnServer = serverPlayer(running.server!, 'Andy');
