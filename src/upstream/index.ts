@@ -14,6 +14,7 @@
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
  * | prismarine-chunk | a section's `palette` is its container's, single-value ones included | ./prismarine-chunk.ts |
  * | mineflayer-tool | `equipForBlock` with no tool chests ends instead of retrying without end | ./mineflayer-tool.ts |
+ * | protodef | compiled packet code kept on disk between processes (a cache, not a fix) | ./protodef.ts |
  *
  * This layer imports libraries only; every other layer may import it.
  */
@@ -23,6 +24,7 @@ import { fixPacketFraming } from './minecraft-protocol.ts';
 import { playerLookup } from './mineflayer.ts';
 import { fastFromStateId } from './prismarine-block.ts';
 import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
+import { cacheProtodefCode } from './protodef.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
@@ -37,6 +39,8 @@ export interface UpstreamFixes {
   'prismarine-chunk': FixStatus;
   /** prismarine-chunk's section palettes, which mineflayer's `findBlocks` reads to skip a section. */
   'prismarine-chunk palettes': FixStatus;
+  /** protodef's compiled packet code, cached on disk. */
+  protodef: FixStatus;
 }
 
 /**
@@ -52,6 +56,7 @@ export function applyUpstreamFixes(): UpstreamFixes {
     'prismarine-block': fastFromStateId(),
     'prismarine-chunk': keepChunkFormatInJson(),
     'prismarine-chunk palettes': livePalettes(),
+    protodef: cacheProtodefCode(),
   };
 }
 
