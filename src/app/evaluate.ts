@@ -51,6 +51,8 @@ export interface EvaluateOptions {
   coordinations?: Coordination[];
   /** Caps every task's timeout (s, `--max-timeout`; see `CampaignOptions.maxTimeoutS`). */
   maxTimeoutS?: number;
+  /** Agents per run of the VillagerBench tasks (`--agents`; see `CampaignOptions.agents`). */
+  agents?: number;
   /** Workers running at once (default 1). */
   parallel?: number;
   /** Replaces every profile's model (`--model`). */
@@ -252,7 +254,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
 export type CampaignInput = Pick<
   EvaluateOptions,
-  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
+  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'agents' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
 >;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
@@ -277,6 +279,7 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
     episodes: options.episodes,
     coordinations: options.coordinations ?? [options.settings.coordination],
     maxTimeoutS: options.maxTimeoutS,
+    agents: options.agents,
   });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
