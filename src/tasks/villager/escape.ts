@@ -363,9 +363,10 @@ export function gateCommands(room: Room, open: boolean): string[] {
 }
 
 /**
- * The commands that build the chain: the box cleared, a floor, each room's walls (bedrock, with
- * an entrance in the −z wall and the exit cell in the +z wall left for the atom or the gate), the
- * gates, the atoms' `init` blocks.
+ * The commands that build the chain: the box cleared, a floor, each room's walls and floor
+ * (bedrock, a glass roof, an entrance in the −z wall but the first room's, a walled passage from
+ * the room before, the exit cell in the +z wall left for the atom or the gate), the gates, the
+ * atoms' `init` blocks.
  */
 export function escapeBuildCommands(chain: EscapeChain): string[] {
   const { min, max } = chain.box;
@@ -374,11 +375,20 @@ export function escapeBuildCommands(chain: EscapeChain): string[] {
     const c = room.centre;
     const r = room.width + room.wall;
     const top = c.y + room.height;
-    out.push(`/fill ${xyz({ x: c.x - r, y: c.y, z: c.z - r })} ${xyz({ x: c.x + r, y: top, z: c.z + r })} bedrock hollow`);
+    // A hollow box of bedrock from the floor (under the feet) to the roof, roofed with glass.
+    out.push(`/fill ${xyz({ x: c.x - r, y: c.y - 1, z: c.z - r })} ${xyz({ x: c.x + r, y: top, z: c.z + r })} bedrock hollow`);
     out.push(`/fill ${xyz({ x: c.x - r, y: top, z: c.z - r })} ${xyz({ x: c.x + r, y: top, z: c.z + r })} glass`);
-    // The entrance: the first room's is closed (the team starts inside).
-    if (room.index > 0)
+    if (room.index > 0) {
+      // Between this room and the one before: a wall across, with a passage to this room's entrance.
+      const from = chain.rooms[room.index - 1]!.exit.z + 1;
+      const to = c.z - r - 1;
+      if (to >= from) {
+        out.push(`/fill ${xyz({ x: c.x - r, y: c.y, z: from })} ${xyz({ x: c.x + r, y: top, z: to })} bedrock`);
+        out.push(`/fill ${xyz({ x: c.x, y: c.y, z: from })} ${xyz({ x: c.x, y: c.y + 1, z: to })} air`);
+      }
+      // The entrance (the first room has none: the team starts inside).
       out.push(`/fill ${xyz({ x: c.x, y: c.y, z: c.z - r })} ${xyz({ x: c.x, y: c.y + 1, z: c.z - room.width - 1 })} air`);
+    }
     if (room.gate) out.push(...gateCommands(room, false));
     for (const b of room.init) out.push(...blockCommands(b, nextCentre(chain, room)));
   }
