@@ -6,6 +6,7 @@ import { validate } from '../settings/index.ts';
 import type { GameData } from '../game/data.ts';
 import { normalizeBlockName } from './blueprint.ts';
 import { type LoadedTask, type Task, taskSchema } from './schema.ts';
+import { checkVillagerForVersion } from './villager/check.ts';
 import { parseEscapeId } from './villager/escape.ts';
 import { findVillagerTask, loadVillagerFile, villagerKind, type VillagerLoadOptions } from './villager/load.ts';
 
@@ -144,7 +145,8 @@ export function goalFor(task: Task, index: number): string {
 /**
  * Checks that every item a task names (inventories, crafting and cooking targets) and every block
  * of a construction blueprint exist in `data`'s Minecraft version, and that per-agent maps only
- * name agents the task has.
+ * name agents the task has; a VillagerBench task's blocks, items and structures too
+ * (`./villager/check.ts`).
  *
  * A task with human players must list as many `usernames` as its `human_count`; their inventories
  * are the `initial_inventory` entries after the agents' (`agent_count + i`).
@@ -208,6 +210,7 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
         }
       }
   }
+  if (task.villager) problems.push(...checkVillagerForVersion(task.villager, data));
   if (problems.length) throw new TaskError(`${task.file}, task "${task.id}": ${problems.join('; ')}`);
   return warnings;
 }

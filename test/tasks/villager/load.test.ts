@@ -2,9 +2,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadTask, loadTaskFile, TaskError } from '../../../src/tasks/loader.ts';
+import { gameData } from '../../../src/game/data.ts';
+import { checkTaskForVersion, loadTask, loadTaskFile, TaskError } from '../../../src/tasks/loader.ts';
 import { constructionBudget } from '../../../src/tasks/villager/construction.ts';
 import { DEFAULT_ESCAPE_RUNS } from '../../../src/tasks/villager/escape.ts';
+import { TEST_VERSION } from '../../helpers/version.ts';
 
 const FIXTURES = path.resolve('test/fixtures/villagerbench');
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -114,5 +116,35 @@ describe('VillagerBench escape files', () => {
     await expect(loadTaskFile(await tempFile(needsTwo), { agents: 1 })).rejects.toThrow(/none of the 1 atoms can be played by 1 agent/);
     const badType = [{ condition: [{ name: 'lever', position: [0, 0, 0] }], type: 'xor' }];
     await expect(loadTaskFile(await tempFile(badType))).rejects.toThrow(/key "0\.type": expected one of "and"\|"or", found string "xor"/);
+  });
+});
+
+describe('VillagerBench tasks against the Minecraft version', () => {
+  test('the fixtures name only blocks, items and structures the version has', async () => {
+    const data = gameData(TEST_VERSION);
+    for (const file of ['construction.json', 'cooking.json', 'escape.json'])
+      for (const task of (await loadTaskFile(fixture(file))).values()) expect(checkTaskForVersion(task, data)).toEqual([]);
+  });
+
+  test('an unknown block, item or structure is named with the closest valid names', async () => {
+    const data = gameData(TEST_VERSION);
+    const blueprint = await tempFile([{ name: 'b', size: [1, 1, 1], blocks: [{ name: 'oak_stair', position: [0, 0, 0], facing: 'W' }] }]);
+    const oakStair = (await loadTaskFile(blueprint)).get('task_0')!;
+    expect(() => checkTaskForVersion(oakStair, data)).toThrow(/blocks: "oak_stair" is not a block in Minecraft .* \(closest: "oak_stairs"/);
+    const farm = await tempFile([
+      {
+        name: 'x',
+        target: 'cake',
+        component: [{ name: 'banana_farm', type: 'structure', position: [0, 0, 0] }],
+        check_point: [{ name: 'caek', count: 1, score: 100 }],
+      },
+    ]);
+    const err = String(
+      await Promise.resolve()
+        .then(async () => checkTaskForVersion((await loadTaskFile(farm)).get('x')!, data))
+        .catch((e: Error) => e),
+    );
+    expect(err).toMatch(/check_point\[0\]: "caek" is not an item/);
+    expect(err).toMatch(/component\[0\]: no structure "banana_farm": the structures are/);
   });
 });
