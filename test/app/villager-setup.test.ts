@@ -4,6 +4,8 @@
  * completion, an item given raises the cooking score, a lever pulled opens an escape room (the
  * judge's effect, typed by agent 0, opens its iron door).
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Vec3 } from 'vec3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -104,6 +106,41 @@ describe('VillagerBench on the embedded server', () => {
     await command('give Andy cake 1');
     await waitUntil(() => validate(state).success, 'the cake held');
     expect(validate(state).metrics).toMatchObject({ points: 100, checkpoints: 1 });
+  }, 60_000);
+
+  test('cooking: every kind of structure stands where the task puts it, with its animals', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'vb-farm-'));
+    const file = path.join(dir, 'farm.json');
+    const structure = (name: string, position: number[]) => ({ name, type: 'structure', position });
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          name: 'rabbit_stew_yard',
+          target: 'rabbit_stew',
+          cooked_rabbit: 'rabbit in pasture',
+          baked_potato: 'potato in farm',
+          component: [
+            structure('rabbit_pasture', [3, 0, 4]),
+            structure('potato_and_carrot_farm', [-8, 0, 4]),
+            structure('house', [3, 0, 14]),
+            structure('material_factory', [-8, 0, 14]),
+          ],
+          check_point: [{ name: 'rabbit_stew', count: 1, score: 100 }],
+        },
+      ]),
+    );
+    const bot = running.agents[0]!.bot;
+    const feet = bot.entity.position.floored();
+    // The set-up waits for each structure's last block and for the four rabbits.
+    await placed(await loadTask(file, 'rabbit_stew_yard'));
+    const at = (dx: number, dy: number, dz: number) => bot.blockAt(feet.offset(dx, dy, dz))?.name;
+    expect(at(3 + 2, 0, 4)).toBe('oak_fence_gate');
+    expect([at(-8 + 1, 0, 4), at(-8 + 3, 0, 4)]).toEqual(['potatoes', 'carrots']);
+    expect(at(-8 + 2, -1, 4)).toBe('water');
+    expect(at(3 + 5, 0, 14 + 1)).toBe('furnace');
+    expect(at(-8 + 2, 0, 14 + 2)).toBe('coal_ore');
+    expect(Object.values(bot.entities).filter((e) => e.name === 'rabbit').length).toBeGreaterThanOrEqual(4);
   }, 60_000);
 
   test('escape: the room is built around the team; a pulled lever opens its iron door through the judge, and the run succeeds', async () => {
