@@ -45,6 +45,9 @@ import { plainName, stateText, type BlockState, type StateLookup } from './state
 const int = z.number().int();
 const position = z.tuple([int, int, int]);
 
+/** Longest `command` of an atom block (characters): a chat line is at most 256 once its placeholders are filled. */
+export const MAX_COMMAND = 200;
+
 /** One block of an atom's `init`, `condition` or `effect`. */
 export const atomBlockSchema = z.strictObject({
   name: z.string().min(1),
@@ -57,7 +60,11 @@ export const atomBlockSchema = z.strictObject({
   hinge: z.enum(['left', 'right']).optional(),
   half: z.enum(['upper', 'lower', 'top', 'bottom']).optional(),
   lock_key: z.string().optional(),
-  command: z.string().optional(),
+  /** Typed in chat with its placeholders filled (up to about 30 more characters): at most {@link MAX_COMMAND} characters. */
+  command: z
+    .string()
+    .max(MAX_COMMAND, `a command of at most ${MAX_COMMAND} characters (chat takes 256, and the placeholders grow)`)
+    .optional(),
   random: z.boolean().optional(),
   sub_event: z.string().optional(),
   activate_mode: z.enum(['level']).optional(),
@@ -210,10 +217,16 @@ export function chainRooms(atoms: readonly Atom[], rooms: number, seed: number, 
   }
   const chosen = Array.from({ length: rooms }, (_, k) => usable[k % usable.length]!);
   const inventory: Record<string, number> = {};
+  // Each centre {@link ROOM_SPACING} past the one before, or farther when wide rooms need it.
+  let z = origin.z;
   const built = chosen.map(({ a, i }, k): Room => {
     const width = a.room_width;
     const wall = a.wall_width;
-    const centre = { x: origin.x, y: origin.y, z: origin.z + k * Math.max(ROOM_SPACING, 2 * (width + wall) + 2) };
+    if (k > 0) {
+      const before = chosen[k - 1]!.a;
+      z += Math.max(ROOM_SPACING, before.room_width + before.wall_width + width + wall + 2);
+    }
+    const centre = { x: origin.x, y: origin.y, z };
     const abs = (p: readonly number[]): Pos => ({ x: centre.x + p[0]!, y: centre.y + p[1]!, z: centre.z + p[2]! });
     const exit = { x: centre.x, y: centre.y, z: centre.z + width + wall };
     const taken = new Set<string>();

@@ -9,7 +9,7 @@ import type { LoadedTask } from '../../../src/tasks/schema.ts';
 import { validatorFor, type TaskState } from '../../../src/tasks/validators.ts';
 import { constructionComplexity, placeBlueprint } from '../../../src/tasks/villager/construction.ts';
 import { contributionRate } from '../../../src/tasks/villager/cooking.ts';
-import { chainRooms, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
+import { atomFileSchema, chainRooms, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
 import type { BlockState } from '../../../src/tasks/villager/states.ts';
 
 const fixture = (name: string) => path.resolve('test/fixtures/villagerbench', name);
@@ -193,5 +193,18 @@ describe('escape: rooms, wait intervals, and/or, effects', () => {
   test('without laid-out rooms the escape validator says so', async () => {
     const task = await load('escape.json', 'escape_1_0');
     expect(() => validatorFor(task)).toThrow(/no rooms laid out yet/);
+  });
+});
+
+describe('escape chains of rooms of different widths', () => {
+  test('a wide room pushes the next one farther, so that no walls overlap', () => {
+    const narrow = { condition: [{ name: 'lever', position: [0, 0, 0], powered: true }] };
+    const wide = { ...narrow, room_width: 6, wall_width: 2 };
+    const atoms = atomFileSchema.parse([wide, narrow]);
+    const chain = chainRooms(atoms, 2, 0, 1, { x: 0, y: 0, z: 0 });
+    const [a, b] = chain.rooms;
+    // Half-widths with walls 6 + 2 and 3 + 1, plus 2: 14 apart (more than 10), whichever comes first.
+    expect(b!.centre.z - a!.centre.z).toBe(14);
+    expect(a!.exit.z).toBeLessThan(b!.centre.z - b!.width - b!.wall);
   });
 });

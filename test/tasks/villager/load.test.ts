@@ -114,6 +114,10 @@ describe('VillagerBench escape files', () => {
   test('a one-agent team cannot play atoms that need two; a bad type is refused with its path', async () => {
     const needsTwo = [{ condition: [{ name: 'lever', position: [0, 0, 0], powered: true }], min_player: 2 }];
     await expect(loadTaskFile(await tempFile(needsTwo), { agents: 1 })).rejects.toThrow(/none of the 1 atoms can be played by 1 agent/);
+    const longCommand = [{ condition: [{ name: 'lever', position: [0, 0, 0], command: `/say ${'x'.repeat(200)}` }] }];
+    await expect(loadTaskFile(await tempFile(longCommand))).rejects.toThrow(
+      /key "0\.condition\.0\.command": expected a command of at most 200 characters/,
+    );
     const badType = [{ condition: [{ name: 'lever', position: [0, 0, 0] }], type: 'xor' }];
     await expect(loadTaskFile(await tempFile(badType))).rejects.toThrow(/key "0\.type": expected one of "and"\|"or", found string "xor"/);
   });
