@@ -29,6 +29,7 @@ import { planCampaign, runFolder, type PlannedRun } from '../tasks/eval/campaign
 import { parseResults, type GraphEvent, type RunResult } from '../tasks/eval/records.ts';
 import { reportHtml } from '../tasks/eval/report.ts';
 import { formatSummary, summarise, summaryCsv, type SummaryRow } from '../tasks/eval/summary.ts';
+import { formatVillagerSummary, villagerSummary } from '../tasks/eval/villager-summary.ts';
 import { appendResult, checkTask, loadTaskProfiles, runFolderOf, runTask, type TaskWorld } from './run-task.ts';
 import { WarmWorld } from './warm-world.ts';
 import type { CampaignBoard } from './dashboard/campaign.ts';
@@ -367,7 +368,9 @@ export async function writeSummaryFiles(
       graphs,
     }),
   );
-  return { results, rows, table: formatSummary(rows) };
+  // VillagerBench runs also in the papers' terms (C, VHR, ACR, E, B by scenario, strategy and team size).
+  const villager = formatVillagerSummary(villagerSummary(results));
+  return { results, rows, table: villager ? `${formatSummary(rows)}\n${villager}` : formatSummary(rows) };
 }
 
 /** The last graph of a run's `graph.jsonl`, or undefined when it has none (or none readable). */
