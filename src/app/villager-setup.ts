@@ -100,7 +100,8 @@ export async function setUpVillager(
     }
     case 'escape': {
       const chain = chainRooms(spec.atoms, spec.rooms, spec.seed, agents.length, origin);
-      await commands.sendInOrder(escapeBuildCommands(chain));
+      const propertiesOf = (name: string) => data.blocksByName[name]?.states?.map((st) => st.name);
+      await commands.sendInOrder(escapeBuildCommands(chain, propertiesOf));
       const last = chain.rooms.at(-1)!;
       const corner = { x: last.centre.x + last.width + last.wall, y: last.centre.y, z: last.centre.z + last.width + last.wall };
       await must(

@@ -333,21 +333,33 @@ export function nextCentre(chain: EscapeChain, room: Room): Pos {
 /** Whether a block name is a door (two halves). */
 const isDoor = (name: string) => name.endsWith('_door');
 
+/** Options of {@link blockCommands}. */
+export interface BlockCommandOptions {
+  /** Set-up: the block is always placed (an effect with only a command leaves its block as it is). */
+  init?: boolean;
+  /**
+   * The properties a block has (minecraft-data's states), when known: the states it lacks are left
+   * out of `/setblock` (an atom may give a standing torch a `facing`), which would refuse them.
+   */
+  propertiesOf?: (name: string) => readonly string[] | undefined;
+}
+
 /**
  * The op commands that put a room block in place: both halves of a door, a `summon_<mob>`, a lock,
  * and the block's own command. The one place a block of an atom becomes world changes, for the
  * set-up and for effects alike ({@link applyEffect}).
  */
-export function blockCommands(b: RoomBlock, next: Pos): string[] {
+export function blockCommands(b: RoomBlock, next: Pos, options: BlockCommandOptions = {}): string[] {
   const out: string[] = [];
+  const known = options.propertiesOf?.(b.name);
+  const states = known ? Object.fromEntries(Object.entries(b.states).filter(([k]) => known.includes(k))) : b.states;
   if (b.name.startsWith('summon_')) out.push(`/summon ${b.name.slice('summon_'.length)} ${b.at.x + 0.5} ${b.at.y} ${b.at.z + 0.5}`);
   else if (isDoor(b.name)) {
-    const { half: _half, ...states } = b.states;
-    out.push(`/setblock ${xyz(b.at)} ${stateText(b.name, { ...states, half: 'lower' })}`);
-    out.push(`/setblock ${xyz({ ...b.at, y: b.at.y + 1 })} ${stateText(b.name, { ...states, half: 'upper' })}`);
-  } else if (b.command === undefined || Object.keys(b.states).length > 0 || b.name === 'air') {
-    // A block with only a command (a lever whose effect teleports) is left as it is.
-    out.push(`/setblock ${xyz(b.at)} ${stateText(b.name, b.states)}`);
+    const { half: _half, ...rest } = states;
+    out.push(`/setblock ${xyz(b.at)} ${stateText(b.name, { ...rest, half: 'lower' })}`);
+    out.push(`/setblock ${xyz({ ...b.at, y: b.at.y + 1 })} ${stateText(b.name, { ...rest, half: 'upper' })}`);
+  } else if (options.init || b.command === undefined || Object.keys(b.states).length > 0 || b.name === 'air') {
+    out.push(`/setblock ${xyz(b.at)} ${stateText(b.name, states)}`);
   }
   if (b.lockKey) out.push(`/data merge block ${xyz(b.at)} {lock:${JSON.stringify(b.lockKey)}}`);
   if (b.command) out.push(fillCommand(b.command, b.at, next));
@@ -379,9 +391,9 @@ export function gateCommands(room: Room, open: boolean): string[] {
  * The commands that build the chain: the box cleared, a floor, each room's walls and floor
  * (bedrock, a glass roof, an entrance in the −z wall but the first room's, a walled passage from
  * the room before, the exit cell in the +z wall left for the atom or the gate), the gates, the
- * atoms' `init` blocks.
+ * atoms' `init` blocks (without the states `propertiesOf` says a block lacks).
  */
-export function escapeBuildCommands(chain: EscapeChain): string[] {
+export function escapeBuildCommands(chain: EscapeChain, propertiesOf?: BlockCommandOptions['propertiesOf']): string[] {
   const { min, max } = chain.box;
   const out = [`/fill ${xyz(min)} ${xyz(max)} air`, `/fill ${xyz(min)} ${xyz({ ...max, y: min.y })} smooth_stone`];
   for (const room of chain.rooms) {
@@ -403,7 +415,8 @@ export function escapeBuildCommands(chain: EscapeChain): string[] {
       out.push(`/fill ${xyz({ x: c.x, y: c.y, z: c.z - r })} ${xyz({ x: c.x, y: c.y + 1, z: c.z - room.width - 1 })} air`);
     }
     if (room.gate) out.push(...gateCommands(room, false));
-    for (const b of room.init) out.push(...blockCommands(b, nextCentre(chain, room)));
+    for (const b of room.init)
+      out.push(...blockCommands(b, nextCentre(chain, room), { init: true, ...(propertiesOf ? { propertiesOf } : {}) }));
   }
   return out;
 }

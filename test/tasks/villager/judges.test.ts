@@ -9,7 +9,7 @@ import type { LoadedTask } from '../../../src/tasks/schema.ts';
 import { validatorFor, type TaskState } from '../../../src/tasks/validators.ts';
 import { constructionComplexity, placeBlueprint } from '../../../src/tasks/villager/construction.ts';
 import { contributionRate } from '../../../src/tasks/villager/cooking.ts';
-import { atomFileSchema, chainRooms, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
+import { atomFileSchema, blockCommands, chainRooms, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
 import type { BlockState } from '../../../src/tasks/villager/states.ts';
 
 const fixture = (name: string) => path.resolve('test/fixtures/villagerbench', name);
@@ -206,5 +206,22 @@ describe('escape chains of rooms of different widths', () => {
     // Half-widths with walls 6 + 2 and 3 + 1, plus 2: 14 apart (more than 10), whichever comes first.
     expect(b!.centre.z - a!.centre.z).toBe(14);
     expect(a!.exit.z).toBeLessThan(b!.centre.z - b!.width - b!.wall);
+  });
+});
+
+describe('escape blocks as commands', () => {
+  const at = { x: 1, y: -60, z: 2 };
+  const next = { x: 0, y: -60, z: 10 };
+  test('init blocks are always placed, without the states the block lacks; an effect with only a command runs it alone', () => {
+    const torch = { name: 'redstone_torch', at, states: { facing: 'east' }, subEvent: '' };
+    const propertiesOf = (name: string) => (name === 'redstone_torch' ? ['lit'] : undefined);
+    expect(blockCommands(torch, next, { init: true, propertiesOf })).toEqual(['/setblock 1 -60 2 redstone_torch']);
+    const chest = { name: 'chest', at, states: {}, command: '/item replace block _pos_ container.0 with gold_block', subEvent: '' };
+    expect(blockCommands(chest, next, { init: true })).toEqual([
+      '/setblock 1 -60 2 chest',
+      '/item replace block 1 -60 2 container.0 with gold_block',
+    ]);
+    const teleport = { name: 'lever', at, states: {}, command: '/tp @r[_position_,distance=..2] _merge_pos_', subEvent: '' };
+    expect(blockCommands(teleport, next)).toEqual(['/tp @r[x=1,y=-60,z=2,distance=..2] 0 -60 10']);
   });
 });
