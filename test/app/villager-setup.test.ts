@@ -68,7 +68,13 @@ describe('VillagerBench on the embedded server', () => {
       .exec(task.goal as string)!
       .slice(1)
       .map(Number);
-    expect(bot.blockAt(new Vec3(chest[0]!, chest[1]!, chest[2]!))?.name).toBe('chest');
+    const chestBlock = bot.blockAt(new Vec3(chest[0]!, chest[1]!, chest[2]!))!;
+    expect(chestBlock.name).toBe('chest');
+    // The agents stand two blocks from it: agent 0 opens it and finds one of each block to place.
+    const window = await bot.openContainer(chestBlock);
+    const contents = Object.fromEntries(window.containerItems().map((i) => [i.name, i.count]));
+    await window.close();
+    expect(contents).toEqual({ oak_planks: 1, oak_stairs: 1, oak_log: 1, glass: 1 });
     const validate = validatorFor(task)!;
     const state = readState();
     await waitUntil(() => validate(state).metrics?.completion === 0, 'the judge reads the cleared site');
