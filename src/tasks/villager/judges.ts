@@ -1,7 +1,7 @@
 /**
- * The VillagerBench judges as task validators (`../validators.ts` lists them by type): each reads the world (blocks,
- * inventories) at every check, never the agents' claims, and reports the score as a fraction with
- * its scenario's metrics by name:
+ * The VillagerBench judges as task validators (`../validators.ts` lists them by type): each reads
+ * the world (blocks, inventories) at every check, never the agents' claims, and reports the score
+ * as a fraction with its scenario's metrics by name:
  * - `villager_construction`: score = completion; metrics `completion`, `vhr`, `blocks_matched`,
  *   `blocks`; success when every block matches;
  * - `villager_cooking`: score = checkpoint points / 100; metrics `completion`, `points`, `acr`,
