@@ -66,7 +66,7 @@ const USAGE = `Usage:
   <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
   gpt-4o or claude-sonnet-4-5, or "oracle" (the offline policy). Tasks and evaluations never fall back to it.
   $GENERATE_USAGE
-                                              write generated MineCollab task files`;
+                                              write generated task files (MineCollab's format, or VillagerBench's)`;
 
 /** Bad command-line input: printed with the usage, exit code 2. */
 class UsageError extends Error {}

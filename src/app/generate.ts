@@ -30,8 +30,7 @@ export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction
       collection: --targets <item:count,...> (one task per entry, e.g. oak_log:50,oak_log:100,iron_ingot:20)
       all: [--timeout <s>] [--version <minecraft version>]
   npm run generate -- villager-construction|villager-cooking|escape --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>] [--version <v>]
-                                              VillagerBench's formats: blueprints, farm tasks, escape atoms with
-                                              --count runs escape_<rooms>_<seed> (--agents: written into the tasks)`;
+      VillagerBench: blueprints, farm tasks, or escape atoms with --count runs escape_<rooms>_<seed> (--agents: written into the tasks)`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
 export class GenerateUsageError extends Error {
