@@ -278,6 +278,8 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
         // The task's own metrics by name (VillagerBench: vhr, acr, rooms_done...).
         ...ending.outcome.metrics,
       },
+      // What the judgement rests on (VillagerBench construction: the five views, for report.html).
+      ...(ending.outcome.detail ? { judged: ending.outcome.detail } : {}),
     };
     if (folder) {
       const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;

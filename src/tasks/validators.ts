@@ -51,6 +51,8 @@ export interface Validation {
   score: number;
   /** The scenario's own metrics by name (VillagerBench: `completion`, `vhr`, `acr`, `rooms_done`...). */
   metrics?: Record<string, number>;
+  /** What the judgement rests on, for the records (VillagerBench construction: `views`, see `./villager/views.ts`'s `PackedViews`). */
+  detail?: Record<string, unknown>;
 }
 
 /** Checks a task's state; called every game tick while the task runs. */

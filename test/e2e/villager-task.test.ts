@@ -30,6 +30,11 @@ describe('VillagerBench through runTask', () => {
       end_reason: 'success',
     });
     expect(result.metrics).toMatchObject({ completion: 1, vhr: 1, blocks_matched: 2, blocks: 2 });
+    // The five views for report.html: the pillar seen from the front, top block first.
+    expect((result.judged as { views: { views: { name: string; built: string[] }[] } }).views.views[0]).toMatchObject({
+      name: 'front',
+      built: ['0', '1'],
+    });
     expect(result.goals[result.agents[0]!]).toMatch(/oak_log axis x at \[/);
   }, 120_000);
 

@@ -3,7 +3,8 @@
  * the world (blocks, inventories) at every check, never the agents' claims, and reports the score
  * as a fraction with its scenario's metrics by name:
  * - `villager_construction`: score = completion; metrics `completion`, `vhr`, `blocks_matched`,
- *   `blocks`; success when every block matches;
+ *   `blocks`; detail `views` (the five views expected and built, packed); success when every
+ *   block matches;
  * - `villager_cooking`: score = checkpoint points / 100; metrics `completion`, `points`, `acr`,
  *   `checkpoints`; success when the target's checkpoint is done or the points reach 100;
  * - `villager_escape`: score = the rooms' weighted mean; metrics `completion`, `rooms_done`,
@@ -14,6 +15,7 @@ import { cookingJudge } from './cooking.ts';
 import { EscapeJudge, type EffectRunner } from './escape.ts';
 import type { VillagerSpec } from './spec.ts';
 import type { StateLookup } from './states.ts';
+import { packViews } from './views.ts';
 
 /** What the judges read and do: the fields of the task validators' `TaskState` they use. */
 export interface JudgeState {
@@ -29,6 +31,7 @@ export interface Judgement {
   success: boolean;
   score: number;
   metrics?: Record<string, number>;
+  detail?: Record<string, unknown>;
 }
 
 /** A task as a judge factory takes it. */
@@ -59,6 +62,7 @@ export const villagerConstructionValidator: JudgeFactory = (task) => {
       success: check.matched === check.total,
       score: check.completion,
       metrics: { completion: round(check.completion), vhr: round(check.vhr), blocks_matched: check.matched, blocks: check.total },
+      detail: { views: packViews(check.views) },
     };
   };
 };

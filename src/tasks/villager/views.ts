@@ -116,3 +116,32 @@ export function compareViews(box: Box, expected: PixelAt, built: PixelAt): { vie
   });
   return { views, vhr: views.reduce((s, v) => s + v.iou, 0) / views.length };
 }
+
+/**
+ * Views packed small for a result line: a legend of block names, and each view's rows as text,
+ * one character a pixel: `.` for nothing, else the legend index in {@link PALETTE} (blocks past
+ * its 62 characters share the last).
+ */
+export interface PackedViews {
+  legend: string[];
+  views: { name: ViewName; iou: number; expected: string[]; built: string[] }[];
+}
+
+/** The characters of packed pixels, by legend index. */
+export const PALETTE = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** Packs compared views (see {@link PackedViews}); IoUs rounded to 4 places. */
+export function packViews(views: readonly ViewComparison[]): PackedViews {
+  const legend: string[] = [];
+  const char = (name: string): string => {
+    if (!name) return '.';
+    let i = legend.indexOf(name);
+    if (i < 0) i = legend.push(name) - 1;
+    return PALETTE[Math.min(i, PALETTE.length - 1)]!;
+  };
+  const pack = (rows: string[][]) => rows.map((row) => row.map(char).join(''));
+  return {
+    legend,
+    views: views.map((v) => ({ name: v.name, iou: Math.round(v.iou * 1e4) / 1e4, expected: pack(v.expected), built: pack(v.built) })),
+  };
+}

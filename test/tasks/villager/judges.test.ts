@@ -59,6 +59,9 @@ describe('construction: completion and VHR', () => {
     expect(v.score).toBe(0.5);
     expect(v.metrics).toMatchObject({ completion: 0.5, blocks_matched: 2, blocks: 4 });
     expect(v.metrics!.vhr).toBeCloseTo((0.75 + 0.75 + 0.5 + 0.5 + 2 / 3) / 5, 4);
+    // The views for the records: the front's top row has the glass only in the blueprint.
+    const front = (v.detail!.views as { legend: string[]; views: { name: string; expected: string[]; built: string[] }[] }).views[0]!;
+    expect(front).toMatchObject({ name: 'front', expected: ['.0.', '123'], built: ['...', '123'], iou: 0.75 });
     // Facing right, and glass (which has no facing: the N is not asked of it): complete.
     w.set(-9, -60, 0, { name: 'oak_stairs', properties: { facing: 'west', half: 'top' } });
     w.set(-9, -59, 0, { name: 'glass', properties: {} });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../../src/tasks/eval/records.ts';
+import { reportHtml } from '../../../src/tasks/eval/report.ts';
 import { formatVillagerSummary, villagerSummary } from '../../../src/tasks/eval/villager-summary.ts';
 
 const run = (type: string, score: number, metrics: Record<string, number>, coordination = 'chat', agents = 2) =>
@@ -30,5 +31,39 @@ describe("VillagerBench runs in the papers' terms", () => {
     expect(text).toMatch(/80\.0 \(-174\.1–334\.1\)/);
     expect(text).toMatch(/cooking.*25\.0 \(25\.0–25\.0\).*–.*50\.0 \(50\.0–50\.0\)/);
     expect(formatVillagerSummary([])).toBe('');
+  });
+});
+
+describe('report.html: VillagerBench views', () => {
+  test("a construction run's five views drawn expected beside built, block names in the cells", () => {
+    const views = {
+      legend: ['glass', 'oak_planks'],
+      views: ['front', 'back', 'left', 'right', 'top'].map((name) => ({ name, iou: 0.5, expected: ['.0.', '111'], built: ['...', '111'] })),
+    };
+    const result = {
+      ...run('villager_construction', 0.5, { vhr: 0.5 }),
+      run_id: 'vb/task_0/1',
+      task_id: 'task_0',
+      episode: 1,
+      success: false,
+      end_reason: 'timeout',
+      models: {},
+      duration_s: 1,
+      setup_s: 1,
+      commands_run: 0,
+      commands_failed: 0,
+      messages_sent: 0,
+      tokens: { input: 0, cached: 0, cache_write: 0, output: 0 },
+      cost_usd: 0,
+      judged: { views },
+    } as unknown as RunResult;
+    const html = reportHtml({ title: 'v', results: [result], rows: [], chartJs: '', generatedAt: new Date(0) });
+    const section = html.slice(html.indexOf('<h2>VillagerBench views</h2>'), html.indexOf('<h2>Summary</h2>'));
+    expect(section).toContain('vb/task_0/1');
+    expect(section.match(/<svg /g)).toHaveLength(10);
+    expect(section.match(/<title>glass<\/title>/g)).toHaveLength(5);
+    expect(section.match(/<title>oak_planks<\/title>/g)).toHaveLength(30);
+    expect(section).toContain('IoU 0.50');
+    expect(html).not.toMatch(/https?:\/\//);
   });
 });
