@@ -41,12 +41,13 @@ const USAGE = `Usage:
   npm run server -- [--port <n>] [--version <v>] [--max-players <n>] [--world survival|superflat] [--seed <n>] [--folder <dir>]
                                               run the embedded Minecraft server alone (default: 50 players, a
                                               survival world of a random seed, in memory; --folder keeps it)
-  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal|tree|chain|graph] [--out <dir>] [--humans-timeout <s>]
-                                              run one MineCollab task; with --out, append its result
+  npm run task -- <task-file> <task-id> [--model <model>] [--coordination chat|dag|causal|tree|chain|graph] [--out <dir>] [--humans-timeout <s>] [--agents <n>]
+                                              run one MineCollab or VillagerBench task; with --out, append its result
                                               to <dir>/results.jsonl and keep its records in <dir>/runs/;
-                                              --coordination: how the team works together (default: settings.json's)
+                                              --coordination: how the team works together (default: settings.json's);
+                                              --agents: team size of VillagerBench tasks (default: the task's, else 2)
   npm run eval -- <task-file|dir>... [--ids <regexp>] [--episodes <n>] [--coordination chat,dag,causal] [--parallel <p>]
-                  [--model <model>] [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--dashboard]
+                  [--model <model>] [--out <dir>] [--resume] [--servers <host:port,...>] [--humans-timeout <s>] [--max-timeout <s>] [--agents <n>] [--dashboard]
                                               run every task of the files (with each strategy named, N episodes
                                               each), summarise (stdout) and write
                                               results.jsonl, runs/, summary.csv, report.html to <dir>;
@@ -65,7 +66,7 @@ const USAGE = `Usage:
   <model> is "<provider>/<model>" (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1), a bare name such as
   gpt-4o or claude-sonnet-4-5, or "oracle" (the offline policy). Tasks and evaluations never fall back to it.
   $GENERATE_USAGE
-                                              write generated MineCollab task files`;
+                                              write generated task files (MineCollab's format, or VillagerBench's)`;
 
 /** Bad command-line input: printed with the usage, exit code 2. */
 class UsageError extends Error {}
@@ -324,7 +325,13 @@ async function task(args: string[]): Promise<void> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { model: { type: 'string' }, out: { type: 'string' }, 'humans-timeout': { type: 'string' }, coordination: { type: 'string' } },
+    options: {
+      model: { type: 'string' },
+      out: { type: 'string' },
+      'humans-timeout': { type: 'string' },
+      coordination: { type: 'string' },
+      agents: { type: 'string' },
+    },
   });
   const [file, id, ...extra] = positionals;
   if (file === undefined || id === undefined || extra.length > 0)
@@ -341,7 +348,8 @@ async function task(args: string[]): Promise<void> {
     throw new UsageError(
       `task plays one strategy: --coordination chat, dag, causal, tree, chain or graph (got "${values.coordination}"); eval plays several`,
     );
-  const loaded = await loadTask(file, id);
+  const agents = wholeNumber('agents', values.agents, 1);
+  const loaded = await loadTask(file, id, agents === undefined ? {} : { agents });
   const { settings } = await loadSettings();
   const coordination = chosen?.[0] ?? settings.coordination;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), loaded.agent_count);
@@ -386,6 +394,7 @@ async function evalCommand(args: string[]): Promise<number> {
       campaign: { type: 'string' },
       attempts: { type: 'string' },
       'max-timeout': { type: 'string' },
+      agents: { type: 'string' },
     },
   });
   if (positionals.length === 0) throw new UsageError('eval expects at least one task file or folder');
@@ -439,6 +448,7 @@ async function evalCommand(args: string[]): Promise<number> {
     out,
     resume: values.resume,
     maxTimeoutS: wholeNumber('max-timeout', values['max-timeout'], 1),
+    agents: wholeNumber('agents', values.agents, 1),
     humansTimeoutMs: await humansTimeout(values['humans-timeout']),
     settings,
     signal,

@@ -29,6 +29,7 @@ import { planCampaign, runFolder, type PlannedRun } from '../tasks/eval/campaign
 import { parseResults, type GraphEvent, type RunResult } from '../tasks/eval/records.ts';
 import { reportHtml } from '../tasks/eval/report.ts';
 import { formatSummary, summarise, summaryCsv, type SummaryRow } from '../tasks/eval/summary.ts';
+import { formatVillagerSummary, villagerSummary } from '../tasks/eval/villager-summary.ts';
 import { appendResult, checkTask, loadTaskProfiles, runFolderOf, runTask, type TaskWorld } from './run-task.ts';
 import { WarmWorld } from './warm-world.ts';
 import type { CampaignBoard } from './dashboard/campaign.ts';
@@ -51,6 +52,8 @@ export interface EvaluateOptions {
   coordinations?: Coordination[];
   /** Caps every task's timeout (s, `--max-timeout`; see `CampaignOptions.maxTimeoutS`). */
   maxTimeoutS?: number;
+  /** Agents per run of the VillagerBench tasks (`--agents`; see `CampaignOptions.agents`). */
+  agents?: number;
   /** Workers running at once (default 1). */
   parallel?: number;
   /** Replaces every profile's model (`--model`). */
@@ -252,7 +255,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
 /** What {@link prepareCampaign} needs: the campaign and what its runs are checked against. */
 export type CampaignInput = Pick<
   EvaluateOptions,
-  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
+  'inputs' | 'ids' | 'episodes' | 'coordinations' | 'maxTimeoutS' | 'agents' | 'model' | 'settings' | 'profilesDir' | 'env' | 'servers'
 >;
 
 /** A campaign checked and ready to run: its runs and the task profiles they play with. */
@@ -277,6 +280,7 @@ export async function prepareCampaign(options: CampaignInput, log: (line: string
     episodes: options.episodes,
     coordinations: options.coordinations ?? [options.settings.coordination],
     maxTimeoutS: options.maxTimeoutS,
+    agents: options.agents,
   });
   const maxAgents = Math.max(...plan.map((r) => r.task.agent_count));
   const profiles = await loadTaskProfiles(path.resolve(options.profilesDir ?? 'profiles/tasks'), maxAgents);
@@ -364,7 +368,9 @@ export async function writeSummaryFiles(
       graphs,
     }),
   );
-  return { results, rows, table: formatSummary(rows) };
+  // VillagerBench runs also in the papers' terms (C, VHR, ACR, E, B by scenario, strategy and team size).
+  const villager = formatVillagerSummary(villagerSummary(results));
+  return { results, rows, table: villager ? `${formatSummary(rows)}\n${villager}` : formatSummary(rows) };
 }
 
 /** The last graph of a run's `graph.jsonl`, or undefined when it has none (or none readable). */

@@ -1,7 +1,9 @@
 /**
  * `npm run generate -- crafting|cooking|construction|collection [--agents N] [--count K] [--seed S] [--depth D]
  * [--missing M] [--blocked !cmd,...] [--hells-kitchen] [--size N] [--levels N] [--version V] --out FILE`:
- * writes a MineCollab-format task file made by the generators of `../tasks/generate.ts`.
+ * writes a MineCollab-format task file made by the generators of `../tasks/generate.ts`;
+ * `villager-construction | villager-cooking | escape` write VillagerBench's formats
+ * (`../tasks/villager/generate.ts`).
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -15,6 +17,10 @@ import {
   generateShelterTasks,
 } from '../tasks/generate.ts';
 import type { Task } from '../tasks/schema.ts';
+import { generateVillagerConstruction, generateVillagerCooking, generateVillagerEscape } from '../tasks/villager/generate.ts';
+
+/** The VillagerBench kinds: their files are lists (or our escape file), not MineCollab's id → task maps. */
+const VILLAGER_KINDS = ['villager-construction', 'villager-cooking', 'escape'];
 
 export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction|shelter|collection --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>]
       crafting: [--depth <0-3>] [--missing <n>] [--blocked <!cmd,...>] [--targets <item,...>]
@@ -22,7 +28,9 @@ export const GENERATE_USAGE = `npm run generate -- crafting|cooking|construction
       construction: [--size <3-9>] [--levels <1-4>]
       shelter (S-Agents' stone foundation, wooden walls, stone roof): [--size <3-9>] [--levels <wall height 2-3>]
       collection: --targets <item:count,...> (one task per entry, e.g. oak_log:50,oak_log:100,iron_ingot:20)
-      all: [--timeout <s>] [--version <minecraft version>]`;
+      all: [--timeout <s>] [--version <minecraft version>]
+  npm run generate -- villager-construction|villager-cooking|escape --out <file.json> [--agents <1-8>] [--count <n>] [--seed <n>] [--version <v>]
+      VillagerBench: blueprints, farm tasks, or escape atoms with --count runs escape_<rooms>_<seed> (--agents: written into the tasks)`;
 
 /** A bad argument of `generate`; the CLI prints it with the usage. */
 export class GenerateUsageError extends Error {
@@ -80,13 +88,32 @@ export async function generate(args: string[]): Promise<{ file: string; tasks: n
     },
   });
   const [kind] = positionals;
-  if (!kind || !['crafting', 'cooking', 'construction', 'shelter', 'collection'].includes(kind) || positionals.length > 1) {
+  if (
+    !kind ||
+    ![...['crafting', 'cooking', 'construction', 'shelter', 'collection'], ...VILLAGER_KINDS].includes(kind) ||
+    positionals.length > 1
+  ) {
     throw new GenerateUsageError(
-      `generate expects one of crafting, cooking, construction, shelter, collection, got ${positionals.join(' ') || 'nothing'}`,
+      `generate expects one of crafting, cooking, construction, shelter, collection, ${VILLAGER_KINDS.join(', ')}, got ${positionals.join(' ') || 'nothing'}`,
     );
   }
   if (!values.out) throw new GenerateUsageError('generate needs --out <file.json>');
   const data = gameData(values.version ?? DEFAULT_MINECRAFT_VERSION);
+  if (VILLAGER_KINDS.includes(kind)) {
+    const options = {
+      count: int(values.count, 'count', 10),
+      seed: int(values.seed, 'seed', 1),
+      ...(values.agents !== undefined ? { agents: int(values.agents, 'agents', 2) } : {}),
+    };
+    const file =
+      kind === 'escape'
+        ? generateVillagerEscape(data, options)
+        : kind === 'villager-cooking'
+          ? generateVillagerCooking(data, options)
+          : generateVillagerConstruction(data, options);
+    await writeFile(values.out, `${JSON.stringify(file, null, 2)}\n`);
+    return { file: values.out, tasks: Array.isArray(file) ? file.length : file.runs.length };
+  }
   const common = {
     agents: int(values.agents, 'agents', 2),
     count: int(values.count, 'count', 10),

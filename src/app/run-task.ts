@@ -266,14 +266,20 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
       commands: Object.fromEntries(profiles.map((p, i) => [p.name, [...(agents[i]?.commandLog ?? [])]])),
       per_agent: perAgent,
       ...totals(perAgent),
-      metrics: resultMetrics(recorder.metricsInput(), {
-        score: ending.outcome.score,
-        wallMs: playing === undefined ? 0 : ended - playing,
-        agents: profiles.map((p) => p.name),
-        limitMs: task.timeout * 1000,
-        coordination,
-        ruleChecks: settings.rule_checked_edges,
-      }),
+      metrics: {
+        ...resultMetrics(recorder.metricsInput(), {
+          score: ending.outcome.score,
+          wallMs: playing === undefined ? 0 : ended - playing,
+          agents: profiles.map((p) => p.name),
+          limitMs: task.timeout * 1000,
+          coordination,
+          ruleChecks: settings.rule_checked_edges,
+        }),
+        // The task's own metrics by name (VillagerBench: vhr, acr, rooms_done...).
+        ...ending.outcome.metrics,
+      },
+      // What the judgement rests on (VillagerBench construction: the five views, for report.html).
+      ...(ending.outcome.detail ? { judged: ending.outcome.detail } : {}),
     };
     if (folder) {
       const lookup = agents[0] ? botBlockLookup(agents[0].bot) : undefined;
@@ -361,7 +367,11 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
   if (options.signal?.aborted) abort();
   else options.signal?.addEventListener('abort', abort, { once: true });
   try {
-    const { blueprint, origin } = await setUp(task, agents, humans, {
+    const {
+      blueprint,
+      origin,
+      task: played = task,
+    } = await setUp(task, agents, humans, {
       log,
       humansTimeoutMs: options.humansTimeoutMs ?? HUMANS_TIMEOUT_MS,
       signal: stop.signal,
@@ -369,9 +379,10 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     });
     placed = blueprint;
     // The validator checks the world as placed (a construction blueprint may have been moved).
-    const validate = validatorFor(blueprint ? { ...task, blueprint } : task);
+    // A VillagerBench task comes back as placed (its blocks or rooms where the set-up put them).
+    const validate = validatorFor(blueprint ? { ...played, blueprint } : played);
     const names = { agents: agents.map((a) => a.name), humans: humans.map((h) => h.username) };
-    assignTasks(task, agents, blueprint, names, goals);
+    assignTasks(played, agents, blueprint, names, goals);
     await options.onReady?.({ agents, blueprint, origin });
     if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: failed }, agents, blueprint);
     playing = Date.now();

@@ -4,13 +4,17 @@
  * success, the timeout, a missing agent or the signal.
  */
 import type { Bot } from 'mineflayer';
+import blockLoader from 'prismarine-block';
 import { Vec3 } from 'vec3';
+import { ChatOutbox } from '../conversation/outbox.ts';
+import { SETUP_RATE_LIMIT } from './setup-steps.ts';
 import type { Agent } from '../agent/agent.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import type { BlockLookup } from '../tasks/blueprint.ts';
 import type { EndReason } from '../tasks/eval/records.ts';
 import type { LoadedTask } from '../tasks/schema.ts';
-import type { Validation, validatorFor } from '../tasks/validators.ts';
+import type { TaskState, Validation, validatorFor } from '../tasks/validators.ts';
+import type { BlockState, StateLookup } from '../tasks/villager/states.ts';
 import type { StrategyEnd } from '../coordination/strategies.ts';
 import type { RunningBots } from './start-bots.ts';
 
@@ -28,6 +32,31 @@ export function botBlockLookup(bot: Bot): BlockLookup {
     if (!world.getColumnAt(p)) return undefined;
     const id = world.getBlockStateId(p);
     return id === null || id === undefined ? undefined : bot.registry.blocksByStateId[id]?.name;
+  };
+}
+
+/**
+ * The world's blocks as `bot` sees them, with all their properties (prismarine-block's
+ * `getProperties`, values as text: `facing=west`, `powered=true`), or undefined in chunks it has
+ * not loaded. Properties are read once per state id and kept for the lookup's life.
+ */
+export function botStateLookup(bot: Bot): StateLookup {
+  const world = bot.world as unknown as { getColumnAt(p: Vec3): unknown; getBlockStateId(p: Vec3): number | null };
+  const Block = blockLoader(bot.registry as never);
+  const known = new Map<number, BlockState>();
+  return (x, y, z) => {
+    const p = new Vec3(x, y, z);
+    if (!world.getColumnAt(p)) return undefined;
+    const id = world.getBlockStateId(p);
+    if (id === null || id === undefined) return undefined;
+    let state = known.get(id);
+    if (!state) {
+      const block = Block.fromStateId(id, 0);
+      const properties = Object.fromEntries(Object.entries(block.getProperties()).map(([k, v]) => [k, String(v)]));
+      state = { name: block.name, properties };
+      known.set(id, state);
+    }
+    return state;
   };
 }
 
@@ -65,7 +94,17 @@ export function play(
   },
 ): Promise<Ending> {
   const bot = agents[0]!.bot;
-  const state = { inventories: () => agents.map((a) => safeInventory(a.bot)), lookup: botBlockLookup(bot) };
+  // A judge's changes to the world (VillagerBench's escape effects) are op commands agent 0 types,
+  // at the set-up's rate.
+  const outbox = new ChatOutbox((line) => bot.chat(line), SETUP_RATE_LIMIT);
+  const state: TaskState = {
+    inventories: () => agents.map((a) => safeInventory(a.bot)),
+    lookup: botBlockLookup(bot),
+    states: botStateLookup(bot),
+    agents: agents.map((a) => a.name),
+    now: () => Date.now(),
+    runner: { command: (lines) => lines.forEach((line) => outbox.raw(line)) },
+  };
   return new Promise<Ending>((resolve) => {
     let latest: Validation = { success: false, score: 0 };
     let done = false;
@@ -76,6 +115,7 @@ export function play(
       clearTimeout(timer);
       clearInterval(presence);
       bot.off('physicsTick', check);
+      outbox.close();
       options.signal.removeEventListener('abort', interrupted);
       resolve({ outcome: latest, ...ending });
     };

@@ -6,6 +6,9 @@ import { validate } from '../settings/index.ts';
 import type { GameData } from '../game/data.ts';
 import { normalizeBlockName } from './blueprint.ts';
 import { type LoadedTask, type Task, taskSchema } from './schema.ts';
+import { checkVillagerForVersion } from './villager/check.ts';
+import { parseEscapeId } from './villager/escape.ts';
+import { findVillagerTask, loadVillagerFile, villagerKind, type VillagerLoadOptions } from './villager/load.ts';
 
 /** A task file or task id that cannot be used; the message says what is wrong and where. */
 export class TaskError extends Error {
@@ -22,14 +25,16 @@ export const MAX_TASK_FILE_BYTES = 64 * 2 ** 20;
 export const MAX_TASK_DEPTH = 16;
 
 /**
- * Reads a task file: a JSON object mapping task ids to tasks.
+ * Reads a task file: a JSON object mapping task ids to tasks (MineCollab), or one of
+ * VillagerBench's files (a list of blueprints, farm tasks or escape atoms, or our escape file:
+ * `./villager/load.ts`), whose team size `options.agents` sets (`--agents`).
  *
  * @returns every task of the file, validated, keyed by id.
  * @throws TaskError naming the file (and the task) when the file is missing, larger than
  *   {@link MAX_TASK_FILE_BYTES}, not JSON, nested deeper than {@link MAX_TASK_DEPTH}, or a task
  *   has a wrong field.
  */
-export async function loadTaskFile(file: string): Promise<Map<string, LoadedTask>> {
+export async function loadTaskFile(file: string, options: VillagerLoadOptions = {}): Promise<Map<string, LoadedTask>> {
   let raw: unknown;
   try {
     const { size } = await stat(file);
@@ -43,8 +48,19 @@ export async function loadTaskFile(file: string): Promise<Map<string, LoadedTask
     const e = err as NodeJS.ErrnoException;
     throw new TaskError(e.code === 'ENOENT' ? `${file}: task file not found` : `${file}: not valid JSON (${e.message})`);
   }
+  if (villagerKind(raw)) {
+    if (nestingDepth(raw, MAX_TASK_DEPTH) > MAX_TASK_DEPTH)
+      throw new TaskError(`${file}: nested more than ${MAX_TASK_DEPTH} levels deep; a VillagerBench file needs at most about 6`);
+    try {
+      return loadVillagerFile(raw, file, options);
+    } catch (err) {
+      throw new TaskError((err as Error).message);
+    }
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new TaskError(`${file}: expected an object mapping task ids to tasks`);
+    throw new TaskError(
+      `${file}: expected an object mapping task ids to tasks (MineCollab), or a list of VillagerBench blueprints, farm tasks or escape atoms`,
+    );
   }
   const tasks = new Map<string, LoadedTask>();
   for (const [id, value] of Object.entries(raw)) {
@@ -63,13 +79,14 @@ export async function loadTaskFile(file: string): Promise<Map<string, LoadedTask
 }
 
 /**
- * Loads one task by id.
+ * Loads one task by id: a key of the file, a VillagerBench blueprint's `name`, or, in an escape
+ * file, any run `escape_<rooms>_<seed>`.
  *
  * @throws TaskError when the id is not in the file (naming the closest ids) or the file is invalid.
  */
-export async function loadTask(file: string, id: string): Promise<LoadedTask> {
-  const tasks = await loadTaskFile(file);
-  const task = tasks.get(id);
+export async function loadTask(file: string, id: string, options: VillagerLoadOptions = {}): Promise<LoadedTask> {
+  const tasks = await loadTaskFile(file, parseEscapeId(id) ? { ...options, runs: [...(options.runs ?? []), id] } : options);
+  const task = findVillagerTask(tasks, id);
   if (!task) {
     const ids = [...tasks.keys()];
     const hint = ids.length
@@ -128,7 +145,8 @@ export function goalFor(task: Task, index: number): string {
 /**
  * Checks that every item a task names (inventories, crafting and cooking targets) and every block
  * of a construction blueprint exist in `data`'s Minecraft version, and that per-agent maps only
- * name agents the task has.
+ * name agents the task has; a VillagerBench task's blocks, items and structures too
+ * (`./villager/check.ts`).
  *
  * A task with human players must list as many `usernames` as its `human_count`; their inventories
  * are the `initial_inventory` entries after the agents' (`agent_count + i`).
@@ -192,6 +210,7 @@ export function checkTaskForVersion(task: LoadedTask, data: GameData): string[] 
         }
       }
   }
+  if (task.villager) problems.push(...checkVillagerForVersion(task.villager, data));
   if (problems.length) throw new TaskError(`${task.file}, task "${task.id}": ${problems.join('; ')}`);
   return warnings;
 }

@@ -3,6 +3,7 @@
  * schemas. Field names are the benchmark's own. Generator metadata we do not use is kept as-is.
  */
 import { z } from 'zod';
+import type { VillagerSpec } from './villager/spec.ts';
 
 const count = z.number().int().min(0);
 /** Item name → count. */
@@ -56,5 +57,8 @@ export const taskSchema = z.looseObject({
   blueprint: blueprintSchema.optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
-/** A task with its id and the file it came from. */
-export type LoadedTask = Task & { id: string; file: string };
+/**
+ * A task with its id and the file it came from; a VillagerBench task also carries its scenario's
+ * data (`villager`, see `./villager/spec.ts`).
+ */
+export type LoadedTask = Task & { id: string; file: string; villager?: VillagerSpec };

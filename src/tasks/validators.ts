@@ -10,6 +10,8 @@
  *   together hold every target in its count;
  * - `construction`: the blueprint score, 100 × matching / (matching + mismatching) cells with
  *   cells where blueprint and world are both air skipped; success at 100;
+ * - VillagerBench's `villager_construction`, `villager_cooking` and `villager_escape`: see
+ *   `./villager/judges.ts`;
  * - any other type has no validator: the run lasts until its timeout and scores 0.
  *
  * Validators are pure functions over a {@link TaskState} (inventories and a block lookup), so they
@@ -19,6 +21,10 @@
 import { checkBlueprint, constructionScore, type BlockLookup } from './blueprint.ts';
 import type { Task } from './schema.ts';
 import { perAgentTargets, taskTargets } from './loader.ts';
+import type { EffectRunner } from './villager/escape.ts';
+import { villagerConstructionValidator, villagerCookingValidator, villagerEscapeValidator } from './villager/judges.ts';
+import type { StateLookup } from './villager/states.ts';
+import type { VillagerSpec } from './villager/spec.ts';
 
 export { perAgentTargets };
 
@@ -28,6 +34,14 @@ export interface TaskState {
   inventories(): Record<string, number>[];
   /** The world's blocks (as one agent's bot sees them); undefined for blocks it cannot see. */
   lookup: BlockLookup;
+  /** The world's blocks with their properties (VillagerBench: orientations, levers, plates). */
+  states?: StateLookup;
+  /** The agents' names, in agent-index order (VillagerBench cooking: who held an item first). */
+  agents?: readonly string[];
+  /** The judge's clock (ms; default `Date.now`): VillagerBench's timed escape conditions. */
+  now?(): number;
+  /** Changes the world for a judge (VillagerBench's escape effects); absent: the judge only reads. */
+  runner?: EffectRunner;
 }
 
 /** One check's outcome. */
@@ -35,13 +49,17 @@ export interface Validation {
   success: boolean;
   /** Fraction in [0, 1]: 1 or 0 for item tasks, the construction score / 100 for construction. */
   score: number;
+  /** The scenario's own metrics by name (VillagerBench: `completion`, `vhr`, `acr`, `rooms_done`...). */
+  metrics?: Record<string, number>;
+  /** What the judgement rests on, for the records (VillagerBench construction: `views`, see `./villager/views.ts`'s `PackedViews`). */
+  detail?: Record<string, unknown>;
 }
 
 /** Checks a task's state; called every game tick while the task runs. */
 export type Validator = (state: TaskState) => Validation;
 
 /** Makes the validator of one task (called once per run). */
-export type ValidatorFactory = (task: Task & { id?: string }) => Validator;
+export type ValidatorFactory = (task: Task & { id?: string; villager?: VillagerSpec }) => Validator;
 
 /** True when `inventory` holds at least the count of every item of `targets`. */
 export function holdsAll(inventory: Record<string, number>, targets: Record<string, number>): boolean {
@@ -110,9 +128,12 @@ export const VALIDATORS: Readonly<Record<string, ValidatorFactory>> = {
   cooking: cookingValidator,
   collection: collectionValidator,
   construction: constructionValidator,
+  villager_construction: villagerConstructionValidator,
+  villager_cooking: villagerCookingValidator,
+  villager_escape: villagerEscapeValidator,
 };
 
 /** The validator for `task`'s type, or undefined when the type has none (run until timeout, score 0). */
-export function validatorFor(task: Task & { id?: string }): Validator | undefined {
+export function validatorFor(task: Task & { id?: string; villager?: VillagerSpec }): Validator | undefined {
   return Object.hasOwn(VALIDATORS, task.type) ? VALIDATORS[task.type]!(task) : undefined;
 }

@@ -27,7 +27,7 @@ const LOG_TAIL = 300;
 export async function play(
   task: LoadedTask,
   onReady?: (ready: TaskReady) => void | Promise<void>,
-  extra: Pick<TaskRunOptions, 'commands' | 'coordination' | 'folder' | 'onEvent'> & { maxTimeoutS?: number } = {},
+  extra: Pick<TaskRunOptions, 'commands' | 'coordination' | 'folder' | 'onEvent' | 'onPlaying'> & { maxTimeoutS?: number } = {},
 ) {
   const { maxTimeoutS = MAX_TIMEOUT_S, ...options } = extra;
   const profiles = await loadTaskProfiles(path.resolve('profiles/tasks'), task.agent_count);

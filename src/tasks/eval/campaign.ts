@@ -77,6 +77,8 @@ export interface CampaignOptions {
    * run's `timeout_s` records the timeout it had. Default: each task's own.
    */
   maxTimeoutS?: number;
+  /** Agents per run of the VillagerBench tasks (`--agents`; default: each task's own, else 2). */
+  agents?: number;
 }
 
 /**
@@ -150,7 +152,7 @@ export async function planCampaign(options: CampaignOptions): Promise<PlannedRun
   const keys = fileKeys(files);
   const runs: PlannedRun[] = [];
   for (const file of files) {
-    const tasks = await loadTaskFile(file);
+    const tasks = await loadTaskFile(file, options.agents === undefined ? {} : { agents: options.agents });
     for (const loaded of tasks.values()) {
       if (pattern && !pattern.test(loaded.id)) continue;
       const task = cap !== undefined && loaded.timeout > cap ? { ...loaded, timeout: cap } : loaded;

@@ -483,6 +483,11 @@ export const runResultSchema = z.looseObject({
   cost_usd: z.number().nullable(),
   /** The run's metrics (older records have none). */
   metrics: runMetricsSchema.optional(),
+  /**
+   * What the task's judge rested its last judgement on, when it says (VillagerBench construction:
+   * `views`, the five views expected and built: `src/tasks/villager/views.ts`'s `PackedViews`).
+   */
+  judged: z.record(z.string(), z.unknown()).optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 

@@ -3,9 +3,11 @@
  * table, the coordination strategies side by side (their metrics, success by strategy, and for
  * the graph strategies each task's graphs next to each other, one per run: its last `graph.jsonl`
  * version), plots of success by agent count and by depth (with 95 % intervals), the score
- * distribution of construction runs, tokens per run, and the list of runs.
+ * distribution of construction runs, tokens per run, VillagerBench construction runs' five views
+ * (expected beside built, with their IoU), and the list of runs.
  */
 import { EDGE_LEGEND, graphSvg } from './graph-svg.ts';
+import { PALETTE } from '../villager/views.ts';
 import type { GraphEvent, RunResult } from './records.ts';
 import { compactCount, metricCell, type SummaryRow } from './summary.ts';
 
@@ -92,6 +94,69 @@ function rateSeries(rows: readonly SummaryRow[], dimension: string) {
   };
 }
 
+/** Most VillagerBench runs whose views the page draws (each is about 10 small pictures). */
+export const MAX_VIEW_RUNS = 50;
+
+/** Packed views as a result line's `judged.views` holds them (`PackedViews` of `../villager/views.ts`). */
+interface PackedViewsRecord {
+  legend: string[];
+  views: { name: string; iou: number; expected: string[]; built: string[] }[];
+}
+
+function packedViews(value: unknown): PackedViewsRecord | undefined {
+  const v = value as Partial<PackedViewsRecord> | undefined;
+  const rows = (x: unknown) => Array.isArray(x) && x.every((r) => typeof r === 'string');
+  return v &&
+    Array.isArray(v.legend) &&
+    Array.isArray(v.views) &&
+    v.views.every((w) => typeof w.iou === 'number' && rows(w.expected) && rows(w.built))
+    ? (v as PackedViewsRecord)
+    : undefined;
+}
+
+/** A block name's colour: a hue from its name, the same on every page. */
+function blockColour(name: string): string {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) % 360;
+  return `hsl(${h},55%,55%)`;
+}
+
+/** One packed view as a small SVG grid (6 px a pixel), block names in the cells' titles. */
+function viewSvg(rows: readonly string[], legend: readonly string[]): string {
+  const px = 6;
+  const width = Math.max(1, ...rows.map((r) => r.length)) * px;
+  const cells = rows.flatMap((row, r) =>
+    [...row].flatMap((ch, c) => {
+      if (ch === '.') return [];
+      const name = legend[PALETTE.indexOf(ch)] ?? '?';
+      return [
+        `<rect x="${c * px}" y="${r * px}" width="${px}" height="${px}" fill="${blockColour(name)}"><title>${esc(name)}</title></rect>`,
+      ];
+    }),
+  );
+  return `<svg width="${width}" height="${rows.length * px}" style="background:#f6f6f6">${cells.join('')}</svg>`;
+}
+
+/** Each VillagerBench construction run's five views, expected beside built (at most {@link MAX_VIEW_RUNS}). */
+function viewSection(results: readonly RunResult[]): string {
+  const runs = results.flatMap((r) => {
+    const views = packedViews((r.judged as { views?: unknown } | undefined)?.views);
+    return views ? [{ r, views }] : [];
+  });
+  if (!runs.length) return '<p class="note">No VillagerBench construction runs with views.</p>';
+  const shown = runs.slice(0, MAX_VIEW_RUNS).map(({ r, views }) => {
+    const pairs = views.views
+      .map(
+        (v) =>
+          `<div class="graph"><b>${esc(v.name)}</b> IoU ${v.iou.toFixed(2)}<br>${viewSvg(v.expected, views.legend)} ${viewSvg(v.built, views.legend)}</div>`,
+      )
+      .join('');
+    return `<p>${esc(r.run_id)} · ${esc(r.coordination)} · completion ${r.score.toFixed(2)} · VHR ${metricCell(Number((r.metrics as Record<string, unknown> | undefined)?.vhr ?? Number.NaN))}</p><div class="graphs">${pairs}</div>`;
+  });
+  const more = runs.length > MAX_VIEW_RUNS ? `<p class="note">${runs.length - MAX_VIEW_RUNS} more runs not drawn.</p>` : '';
+  return `<p class="note">Each view: the blueprint's (left) beside the built one (right), the first block along each ray (VillagerAgent §4.1 eq. 3); VHR is the mean IoU of the five.</p>${shown.join('\n')}${more}`;
+}
+
 /** Construction scores in ten bins of 0.1 (the last one holds 1.0). */
 function scoreHistogram(results: readonly RunResult[]) {
   const scores = results.filter((r) => r.type === 'construction').map((r) => r.score);
@@ -165,6 +230,8 @@ ${strategyRows(rows)}
 </div>
 <h2>Task graphs</h2>
 ${graphSection(results, input.graphs ?? {})}
+<h2>VillagerBench views</h2>
+${viewSection(results)}
 <h2>Summary</h2>
 <table><tr><th>by</th><th>group</th><th>runs</th><th>success</th><th>95% CI</th><th>mean score</th><th>95% CI</th><th>tokens in / out</th><th>cost</th></tr>
 ${summaryRows}
