@@ -25,35 +25,10 @@ import {
   supplySource,
   usableRecipes,
 } from '../game/production.ts';
+import { seededRandom, type Random } from './random.ts';
 import { recipeIngredients, recipeNeedsTable, recipeResultCount } from '../game/data.ts';
 import { COOKING_DISHES, COOKING_PANTRY, COOKING_SUPPLIES } from './cooking.ts';
 import type { Task } from './schema.ts';
-
-/** A deterministic random source (mulberry32). */
-export interface Random {
-  /** A float in [0, 1). */
-  next(): number;
-  /** An integer in [lo, hi]. */
-  int(lo: number, hi: number): number;
-  pick<T>(list: readonly T[]): T;
-}
-
-/** A seeded {@link Random}: the same seed gives the same sequence. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (list) => list[Math.floor(next() * list.length)]!,
-  };
-}
 
 /**
  * Most agents a generated task has: MineCollab's tasks have up to 5; VillagerAgent's Table 6 scales

@@ -27,13 +27,8 @@ import {
 } from '../../src/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 import { type Member, planTeam } from '../../src/oracle/team-plan.ts';
-import {
-  COOKING_WORLD_SOURCES,
-  generateConstructionTasks,
-  generateCookingTasks,
-  generateCraftingTasks,
-  seededRandom,
-} from '../../src/tasks/generate.ts';
+import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../../src/tasks/generate.ts';
+import { seededRandom } from '../../src/tasks/random.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';

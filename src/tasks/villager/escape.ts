@@ -39,6 +39,7 @@
  * 60 · rooms + 360 s, D = Σ over the rooms of their conditions (Appendix A.8 eq. 12).
  */
 import { z } from 'zod';
+import { seededRandom } from '../random.ts';
 import type { TimeBudget } from './construction.ts';
 import { plainName, stateText, type BlockState, type StateLookup } from './states.ts';
 
@@ -122,18 +123,6 @@ export function parseEscapeId(id: string): { rooms: number; seed: number } | und
   return m ? { rooms: Number(m[1]), seed: Number(m[2]) } : undefined;
 }
 
-/** A deterministic random source (mulberry32): the same seed gives the same sequence in [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A block position. */
 export interface Pos {
   x: number;
@@ -205,7 +194,7 @@ const samePos = (p: readonly number[], q: readonly number[]) => p[0] === q[0] &&
  * @throws Error when no atom suits the team, or a room has no floor cell left for a random block.
  */
 export function chainRooms(atoms: readonly Atom[], rooms: number, seed: number, agents: number, origin: Pos): EscapeChain {
-  const rand = seeded(seed);
+  const rand = seededRandom(seed).next;
   const usable = atoms.map((a, i) => ({ a, i })).filter(({ a }) => a.min_player <= agents && (!(a.split || a.merge) || agents >= 2));
   if (usable.length === 0)
     throw new Error(

@@ -19,7 +19,7 @@ import { recipeIngredients, recipeResultCount } from '../../game/data.ts';
 import type { VillagerBlueprint } from './construction.ts';
 import type { FarmTask } from './cooking.ts';
 import type { Atom } from './escape.ts';
-import { seeded } from './escape.ts';
+import { seededRandom } from '../random.ts';
 
 /** Options of the generators. */
 export interface VillagerGenerateOptions {
@@ -28,16 +28,6 @@ export interface VillagerGenerateOptions {
   seed: number;
   /** The team size written into the tasks (`--agents`; a run's `--agents` overrides it). */
   agents?: number;
-}
-
-/** A seeded random source with helpers. */
-function randomOf(seed: number) {
-  const next = seeded(seed);
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
-  };
 }
 
 /** @throws RangeError for a count or team size out of range. */
@@ -63,7 +53,7 @@ function woods(data: GameData): string[] {
  */
 export function generateVillagerConstruction(data: GameData, options: VillagerGenerateOptions): VillagerBlueprint[] {
   checkOptions(options);
-  const rand = randomOf(options.seed);
+  const rand = seededRandom(options.seed);
   const kinds = woods(data);
   return Array.from({ length: options.count }, (_, i) => {
     const wood = rand.pick(kinds);
@@ -211,7 +201,7 @@ const STRUCTURE_SLOTS: readonly [number, number, number][] = [
  */
 export function generateVillagerCooking(data: GameData, options: VillagerGenerateOptions): FarmTask[] {
   checkOptions(options);
-  const rand = randomOf(options.seed);
+  const rand = seededRandom(options.seed);
   const dishes = DISHES.flatMap((d) => {
     const ingredients = dishIngredients(data, d);
     return ingredients ? [{ dish: d, ingredients }] : [];
@@ -301,7 +291,7 @@ export function generateVillagerEscape(
   options: VillagerGenerateOptions,
 ): { agents?: number; atoms: Atom[]; runs: string[] } {
   checkOptions(options);
-  const rand = randomOf(options.seed);
+  const rand = seededRandom(options.seed);
   const plateNames = plates(data);
   const atoms: Record<string, unknown>[] = [];
   for (let k = 0; k < 2; k++) {
