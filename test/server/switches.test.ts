@@ -7,13 +7,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
+import { connectBot, give, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import type { BlockPoweredEvent, SquidEntity } from '../../src/server/types.ts';
 import { stateOf, type PropertyValue } from '../../src/server/services/blocks.ts';
 import { spawnItemEntity } from '../../src/server/services/drops.ts';
 import { itemClass } from '../../src/server/services/items.ts';
-import { setOpen, signalAt, switchKinds } from '../../src/server/services/redstone.ts';
+import { setOpen, signalAt } from '../../src/server/services/redstone.ts';
+import { switchKinds } from '../../src/game/switches.ts';
 
 describe('levers, buttons, pressure plates and iron doors', () => {
   let server: EmbeddedServer;
@@ -86,7 +87,7 @@ describe('levers, buttons, pressure plates and iron doors', () => {
     const buttons = server.serv.registry.blocksArray.filter((b) => b.name.endsWith('_button'));
     expect(buttons.length).toBeGreaterThan(10);
     const ticks = Object.fromEntries(
-      buttons.map((b) => [b.name, (switchKinds(server.serv).get(b.name) as { pressedTicks: number }).pressedTicks]),
+      buttons.map((b) => [b.name, (switchKinds(server.serv.registry).get(b.name) as { pressedTicks: number }).pressedTicks]),
     );
     expect(ticks).toMatchObject({ stone_button: 20, polished_blackstone_button: 20, oak_button: 30, birch_button: 30, crimson_button: 30 });
     expect(Object.values(ticks).every((t) => t === 20 || t === 30)).toBe(true);
@@ -211,6 +212,29 @@ describe('levers, buttons, pressure plates and iron doors', () => {
     await waitUntil(async () => Number((await serverProps(light)).power) === 0, 'the light plate is released');
     await waitUntil(async () => Number((await serverProps(heavy)).power) === 0, 'the heavy plate is released');
     expect(await signalAt(server.serv, server.serv.overworld, heavy)).toBe(0);
+  });
+
+  test('a button placed on a floor faces the way the player looks; on a wall it faces out of the wall; a lever too', async () => {
+    const ground = await freshArea();
+    await give(server, bot, 'stone_button', 2);
+    await bot.equip(server.serv.registry.itemsByName.stone_button!.id, 'hand');
+    const floor = ground.offset(2, 0, 0);
+    await bot.placeBlock(bot.blockAt(floor)!, new Vec3(0, 1, 0));
+    const onFloor = floor.offset(0, 1, 0);
+    expect(await serverProps(onFloor)).toMatchObject({ face: 'floor', facing: 'east', powered: false });
+    expect(bot.blockAt(onFloor)?.getProperties()).toMatchObject({ face: 'floor', facing: 'east' });
+
+    const wall = ground.offset(2, 1, 2);
+    await setBlock(wall, 'stone');
+    await bot.placeBlock(bot.blockAt(wall)!, new Vec3(-1, 0, 0));
+    const onWall = wall.offset(-1, 0, 0);
+    expect(await serverProps(onWall)).toMatchObject({ face: 'wall', facing: 'west', powered: false });
+    expect(bot.blockAt(onWall)?.name).toBe('stone_button');
+
+    await give(server, bot, 'lever', 1);
+    await bot.equip(server.serv.registry.itemsByName.lever!.id, 'hand');
+    await bot.placeBlock(bot.blockAt(wall)!, new Vec3(0, 0, -1));
+    expect(await serverProps(wall.offset(0, 0, -1))).toMatchObject({ face: 'wall', facing: 'north', powered: false });
   });
 
   test('an iron door does not open by hand; the server opens both halves (setOpen) and /setblock writes an open state', async () => {

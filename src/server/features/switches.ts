@@ -1,6 +1,6 @@
 /**
- * Levers, buttons and pressure plates, as vanilla 1.21 (the kinds and delays are in
- * ../services/redstone.ts, read from minecraft-data):
+ * Levers, buttons and pressure plates, as vanilla 1.21 (the kinds and delays are game facts from
+ * minecraft-data: src/game/switches.ts):
  * - a lever flips `powered` on a right-click (`LeverBlock.useWithoutItem`);
  * - a button is pressed by a right-click (`ButtonBlock.useWithoutItem`): `powered` until its
  *   scheduled tick, 20 game ticks later for stone ones and 30 for wooden ones
@@ -24,17 +24,8 @@ import type { Vec3 } from 'vec3';
 import type { BlockPoweredEvent, SquidEntity, SquidServer, SquidWorld } from '../types.ts';
 import { blockAt, isTrue, withProperties, type PropertyValue } from '../services/blocks.ts';
 import { blockKey, vec } from '../services/geometry.ts';
-import {
-  entitiesOnPlate,
-  entitySize,
-  PLATE_TOUCH_BOX,
-  plateSignal,
-  signalOf,
-  switchKind,
-  switchKinds,
-  triggersBlocks,
-  type SwitchKind,
-} from '../services/redstone.ts';
+import { entitiesOnPlate, entitySize, triggersBlocks } from '../services/redstone.ts';
+import { PLATE_TOUCH_BOX, plateSignal, signalOf as signalOfBlock, switchKinds, type PlateKind } from '../../game/switches.ts';
 
 /** A block tick scheduled at a position (vanilla `scheduleTick`): a button's release, a plate's check. */
 interface Scheduled {
@@ -84,7 +75,7 @@ async function setSwitch(
   change: { tick: number; by?: SquidEntity | undefined },
 ): Promise<void> {
   await serv.setBlock(world, position, stateId);
-  const power = signalOf(serv, await blockAt(world, position));
+  const power = signalOfBlock(serv.registry, await blockAt(world, position));
   const { tick, by } = change;
   const event: BlockPoweredEvent = { world, position, name, powered: power > 0, power, tick, ...(by ? { by } : {}) };
   serv.emit('blockPowered', event);
@@ -103,7 +94,7 @@ async function flipLever(serv: SquidServer, world: SquidWorld, position: Vec3, b
 /** vanilla `ButtonBlock.press`: powered, released by a tick `pressedTicks` later; nothing while powered. */
 async function pressButton(serv: SquidServer, world: SquidWorld, position: Vec3, by: SquidEntity): Promise<void> {
   const block = await blockAt(world, position);
-  const kind = block && switchKind(serv, block.name);
+  const kind = block && switchKinds(serv.registry).get(block.name);
   if (kind?.kind !== 'button' || isTrue(block.getProperties().powered)) return;
   const tick = serv.tickCount;
   await setSwitch(serv, world, position, block.name, withProperties(serv, block, { powered: true }), { tick, by });
@@ -118,7 +109,7 @@ async function checkPlate(
   serv: SquidServer,
   world: SquidWorld,
   position: Vec3,
-  kind: Extract<SwitchKind, { kind: 'plate' }>,
+  kind: PlateKind,
   name: string,
   tick: number,
 ): Promise<void> {
@@ -126,7 +117,7 @@ async function checkPlate(
   if (block?.name !== name) return;
   const on = entitiesOnPlate(serv, world, position, kind.sensitivity);
   const signal = plateSignal(kind, on.length);
-  const before = signalOf(serv, block);
+  const before = signalOfBlock(serv.registry, block);
   if (signal !== before) {
     const changes: Record<string, PropertyValue> = kind.maxWeight === undefined ? { powered: signal > 0 } : { power: signal };
     await setSwitch(serv, world, position, name, withProperties(serv, block, changes), { tick, by: signal > before ? on[0] : undefined });
@@ -141,7 +132,7 @@ async function runScheduled(serv: SquidServer): Promise<void> {
       if (entry.due > serv.tickCount) continue;
       inWorld.delete(key);
       const block = await blockAt(world, entry.position);
-      const kind = block && switchKind(serv, block.name);
+      const kind = block && switchKinds(serv.registry).get(block.name);
       if (kind?.kind === 'button' && isTrue(block.getProperties().powered)) {
         await setSwitch(serv, world, entry.position, block.name, withProperties(serv, block, { powered: false }), { tick: entry.due });
       } else if (kind?.kind === 'plate') {
@@ -187,8 +178,8 @@ async function pressPlates(serv: SquidServer): Promise<void> {
     for (const cell of platesUnder(serv, state, entity)) {
       if (state.scheduled.get(entity.world)?.has(blockKey(cell))) continue; // pressed: its own ticks check it
       const block = await blockAt(entity.world, cell);
-      const kind = switchKind(serv, block.name);
-      if (kind?.kind !== 'plate' || signalOf(serv, block) > 0) continue;
+      const kind = switchKinds(serv.registry).get(block.name);
+      if (kind?.kind !== 'plate' || signalOfBlock(serv.registry, block) > 0) continue;
       await checkPlate(serv, entity.world, cell, kind, block.name, serv.tickCount);
     }
   }
@@ -202,7 +193,7 @@ export function clearSwitchTicks(serv: SquidServer): void {
 /** Installs levers, buttons and pressure plates (block interactions and the per-tick checks). */
 export function installSwitches(serv: SquidServer): void {
   const plateStates = new Set<number>();
-  for (const [name, kind] of switchKinds(serv)) {
+  for (const [name, kind] of switchKinds(serv.registry)) {
     const info = serv.registry.blocksByName[name]!;
     if (kind.kind === 'plate') for (let s = info.minStateId; s <= info.maxStateId; s++) plateStates.add(s);
   }
@@ -212,7 +203,7 @@ export function installSwitches(serv: SquidServer): void {
     await flipLever(serv, player.world, block.position, player);
     return true;
   });
-  for (const [name, kind] of switchKinds(serv)) {
+  for (const [name, kind] of switchKinds(serv.registry)) {
     if (kind.kind !== 'button') continue;
     serv.onBlockInteraction(name, async ({ block, player }) => {
       await pressButton(serv, player.world, block.position, player);
