@@ -23,9 +23,9 @@ import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockAt, isReplaceable, isSolid, isTrue, stateOf, withProperties, type PropertyValue } from '../services/blocks.ts';
 import { cropForSeed, TILLED } from '../services/farming.ts';
 import { switchKinds } from '../../game/switches.ts';
+import { doorHinge } from '../../game/placement.ts';
 import {
   BLOCK_REACH,
-  DIRECTION_OFFSET,
   FACES,
   OPPOSITE,
   PLAYER_EYE_HEIGHT,
@@ -117,13 +117,6 @@ function clickY(ctx: UseContext, at: Position): number {
 
 /** Places the held item for a click (setting every block it needs); resolves false when vanilla would refuse. */
 type Placer = (ctx: UseContext, itemName: string) => Promise<boolean>;
-
-/** vanilla `DoorBlock.getHinge` (click-point rule; neighbouring doors are not considered). */
-function doorHinge(facing: Horizontal, x: number, z: number): 'left' | 'right' {
-  const { x: stepX, z: stepZ } = DIRECTION_OFFSET[facing];
-  const left = (stepX >= 0 || !(z < 0.5)) && (stepX <= 0 || !(z > 0.5)) && (stepZ >= 0 || !(x > 0.5)) && (stepZ <= 0 || !(x < 0.5));
-  return left ? 'left' : 'right';
-}
 
 const placeDoor: Placer = async (ctx, name) => {
   const { serv, player } = ctx;
