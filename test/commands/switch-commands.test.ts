@@ -8,6 +8,7 @@ import type { Vec3 } from 'vec3';
 import { waitUntil } from '../helpers/world.ts';
 import { area, give, outcome, serverPosition, setBlock, useWorld } from './agent-world.ts';
 import type { BlockPoweredEvent } from '../../src/server/types.ts';
+import { botOrientedLookup } from '../../src/skills/blueprint.ts';
 
 const w = useWorld();
 
@@ -139,6 +140,12 @@ describe('!placeBlockAt with a block state', () => {
       await waitUntil(() => Object.entries(wanted).every(([k, v]) => botState(at)[k] === v), `Andy sees ${state}`);
     }
     expect(await serverState(base.offset(-3, 1, 2))).toMatchObject({ half: 'upper', facing: 'south', hinge: 'right' });
+    // What a blueprint query shows of them.
+    const show = botOrientedLookup(w.andy.bot);
+    const [stairs, , log] = cases.map(([, at]) => at);
+    expect(show(stairs!.x, stairs!.y, stairs!.z)).toBe('oak_stairs[facing=west,half=bottom,shape=straight]');
+    expect(show(log!.x, log!.y, log!.z)).toBe('oak_log[axis=x]');
+    expect(show(base.x, base.y - 1, base.z)).toBe(w.andy.bot.blockAt(base.offset(0, -1, 0))!.name);
   }, 60_000);
 
   test('a bad state is refused with what is valid; a state no click gives says so', async () => {
