@@ -13,6 +13,7 @@ import type { BlockPoweredEvent, SquidEntity } from '../../src/server/types.ts';
 import { stateOf, type PropertyValue } from '../../src/server/services/blocks.ts';
 import { spawnItemEntity } from '../../src/server/services/drops.ts';
 import { itemClass } from '../../src/server/services/items.ts';
+import { discardMob, spawnMob } from '../../src/server/services/mobs.ts';
 import { setOpen, signalAt } from '../../src/server/services/redstone.ts';
 import { switchKinds } from '../../src/game/switches.ts';
 
@@ -190,6 +191,22 @@ describe('levers, buttons, pressure plates and iron doors', () => {
     onWood.destroy();
     const released = await nextEvent(wooden, from + 1, 'the wooden plate releases once the item is gone');
     expect(released.powered).toBe(false);
+  });
+
+  test('a mob presses a stone plate', async () => {
+    const ground = await freshArea();
+    const plate = ground.offset(4, 1, 0);
+    await setBlock(plate, 'stone_pressure_plate');
+    const from = events.length;
+    const pig = spawnMob(server.serv, 'pig', { world: server.serv.overworld, position: plate.offset(0.5, 0, 0.5) });
+    try {
+      const pressed = await nextEvent(plate, from, 'the pig presses the plate');
+      expect(pressed.powered).toBe(true);
+      expect(pressed.by).toBe(pig.entity);
+    } finally {
+      discardMob(server.serv, pig);
+    }
+    expect((await nextEvent(plate, from + 1, 'the plate releases once the pig is gone')).powered).toBe(false);
   });
 
   test('weighted plates: the light one gives one level per entity, the heavy one one per ten; a player counts', async () => {

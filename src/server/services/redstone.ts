@@ -9,14 +9,20 @@ import type { SquidEntity, SquidServer, SquidWorld } from '../types.ts';
 import { isOpenable, PLATE_TOUCH_BOX, signalOf, type PlateSensitivity } from '../../game/switches.ts';
 import { blockAt, isTrue, withProperties } from './blocks.ts';
 import { toVec, vec, type Position } from './geometry.ts';
+import { mobState } from './mobs.ts';
 
 /** The signal of the switch at `pos` of `world`, 0–15 (0 for any other block). */
 export async function signalAt(serv: SquidServer, world: SquidWorld, pos: Position): Promise<number> {
   return signalOf(serv.registry, await blockAt(world, pos));
 }
 
-/** An entity's box size in blocks: players 0.6 × 1.8, others from minecraft-data's entity sizes. */
-export function entitySize(serv: Pick<SquidServer, 'registry'>, entity: SquidEntity): { width: number; height: number } {
+/**
+ * An entity's box size in blocks: players 0.6 × 1.8, mobs as the mob service sized them (babies
+ * smaller), others from minecraft-data's entity sizes.
+ */
+export function entitySize(serv: SquidServer, entity: SquidEntity): { width: number; height: number } {
+  const mob = entity.type === 'mob' ? mobState(serv, entity) : undefined;
+  if (mob) return { width: mob.halfWidth * 2, height: mob.height };
   const info = serv.registry.entitiesByName[entity.type === 'player' ? 'player' : (entity.name ?? '')];
   return { width: info?.width ?? 0.6, height: info?.height ?? 1.8 };
 }
@@ -37,7 +43,7 @@ export function senses(sensitivity: PlateSensitivity, entity: SquidEntity): bool
 }
 
 /** Whether the box of `entity` overlaps the touch box of a plate in cell `cell` (strict, as vanilla `AABB.intersects`). */
-export function onPlate(serv: Pick<SquidServer, 'registry'>, entity: SquidEntity, cell: Position): boolean {
+export function onPlate(serv: SquidServer, entity: SquidEntity, cell: Position): boolean {
   const { width, height } = entitySize(serv, entity);
   const p = entity.position;
   const half = width / 2;
