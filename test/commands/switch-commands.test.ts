@@ -55,11 +55,17 @@ describe('!activate', () => {
           data: { position: cell(button), signal: { name, powered: true, power: 15, releasesInTicks: ticks } },
         });
         expect(serverPosition(w, 'Andy').distanceTo(button.offset(0.5, 0.5, 0.5))).toBeLessThan(5);
-        await waitUntil(() => record.events.length === 2, `${name} released`, 10_000 + ticks * 100);
-        const [pressed, released] = record.events;
+        // Pressed again at once: a click on a pressed button does nothing, so Andy waits for the release.
+        expect((await outcome(w.andy, `!activate("${name}")`)).text).toBe(
+          `Pressed ${name} at (${xyz(button)}); it releases in ${seconds}.`,
+        );
+        await waitUntil(() => record.events.length === 4, `${name} pressed twice and released twice`, 10_000 + ticks * 200);
+        const [pressed, released, again, releasedAgain] = record.events;
         expect(pressed).toMatchObject({ powered: true, by: expect.objectContaining({ username: 'Andy' }) });
-        expect(released!.powered).toBe(false);
+        expect([released!.powered, again!.powered, releasedAgain!.powered]).toEqual([false, true, false]);
         expect(released!.tick - pressed!.tick).toBe(ticks);
+        expect(again!.tick).toBeGreaterThanOrEqual(released!.tick);
+        expect(releasedAgain!.tick - again!.tick).toBe(ticks);
         await waitUntil(() => botState(button).powered === 'false', 'Andy sees it released');
       } finally {
         record.stop();
