@@ -167,6 +167,18 @@ describe('levers, buttons, pressure plates and iron doors', () => {
     }
   });
 
+  test('a plate set under a player who stands still is pressed', async () => {
+    const ground = await freshArea();
+    const feet = ground.offset(0, 1, 0);
+    const from = events.length;
+    await server.serv.setBlock(server.serv.overworld, feet, stateOf(server.serv, 'oak_pressure_plate'));
+    const pressed = await nextEvent(feet, from, 'the plate under the player is pressed');
+    expect(pressed.by).toBe(serverPlayer(server, bot.username));
+    await waitUntil(() => bot.blockAt(feet)?.getProperties().powered === true, 'the bot sees it pressed');
+    await moveBot(ground.offset(3.5, 1, 0.5));
+    expect((await nextEvent(feet, from + 1, 'released once the player left')).powered).toBe(false);
+  });
+
   test('a dropped item presses a wooden plate but not a stone one', async () => {
     const ground = await freshArea();
     const stone = ground.offset(4, 1, 0);

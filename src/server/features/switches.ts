@@ -13,16 +13,17 @@
  * Every change of signal is announced with the server's `blockPowered` event.
  *
  * Cost: each game tick visits only the entities that moved since the last one, and for each reads
- * the few cells its box overlaps at plate height (`world.sync`, loaded chunks only); the scheduled
- * ticks are kept per position (at most one per switch, dropped when it fires, on `reset` and on
- * close). Nothing scans the world.
+ * the few cells its box overlaps at plate height (`world.sync`, loaded chunks only), and the plates
+ * set since the last tick (a plate set under an entity that stands still is pressed too); the
+ * scheduled ticks are kept per position (at most one per switch, dropped when it fires, on `reset`
+ * and on close). Nothing scans the world.
  *
  * Not modelled: the signal does not power other blocks (doors open by the judge's effects,
  * ../services/redstone.ts `setOpen`), and arrows do not press wooden buttons.
  */
 import type { Vec3 } from 'vec3';
 import type { BlockPoweredEvent, SquidEntity, SquidServer, SquidWorld } from '../types.ts';
-import { blockAt, isTrue, withProperties, type PropertyValue } from '../services/blocks.ts';
+import { blockAt, blockOfState, isTrue, withProperties, type PropertyValue } from '../services/blocks.ts';
 import { blockKey, vec } from '../services/geometry.ts';
 import { entitiesOnPlate, entitySize, triggersBlocks } from '../services/redstone.ts';
 import { PLATE_TOUCH_BOX, plateSignal, signalOf as signalOfBlock, switchKinds, type PlateKind } from '../../game/switches.ts';
@@ -40,6 +41,8 @@ interface SwitchState {
   lastSeen: WeakMap<SquidEntity, string>;
   /** The plate states of the registry (only these cells matter to a moving entity). */
   plateStates: Set<number>;
+  /** Unpowered plates set since the last pass (`serv.setBlock`), to check for entities already on them. */
+  newPlates: Map<SquidWorld, Map<string, Vec3>>;
 }
 
 const states = new WeakMap<SquidServer, SwitchState>();
@@ -185,19 +188,50 @@ async function pressPlates(serv: SquidServer): Promise<void> {
   }
 }
 
-/** Drops every scheduled block tick (a reset world, a closed server). */
+/** Checks the unpowered plates set since the last pass for entities already on them. */
+async function checkNewPlates(serv: SquidServer): Promise<void> {
+  const state = stateOf(serv);
+  const newPlates = [...state.newPlates];
+  state.newPlates.clear();
+  for (const [world, cells] of newPlates) {
+    for (const [key, cell] of cells) {
+      if (state.scheduled.get(world)?.has(key)) continue;
+      const block = await blockAt(world, cell);
+      const kind = switchKinds(serv.registry).get(block.name);
+      if (kind?.kind !== 'plate' || signalOfBlock(serv.registry, block) > 0) continue;
+      await checkPlate(serv, world, cell, kind, block.name, serv.tickCount);
+    }
+  }
+}
+
+/** Drops every scheduled block tick and plate to check (a reset world, a closed server). */
 export function clearSwitchTicks(serv: SquidServer): void {
   states.get(serv)?.scheduled.clear();
+  states.get(serv)?.newPlates.clear();
 }
 
 /** Installs levers, buttons and pressure plates (block interactions and the per-tick checks). */
 export function installSwitches(serv: SquidServer): void {
   const plateStates = new Set<number>();
+  const unpoweredPlates = new Set<number>();
   for (const [name, kind] of switchKinds(serv.registry)) {
     const info = serv.registry.blocksByName[name]!;
-    if (kind.kind === 'plate') for (let s = info.minStateId; s <= info.maxStateId; s++) plateStates.add(s);
+    if (kind.kind !== 'plate') continue;
+    for (let s = info.minStateId; s <= info.maxStateId; s++) {
+      plateStates.add(s);
+      if (signalOfBlock(serv.registry, blockOfState(serv, s)) === 0) unpoweredPlates.add(s);
+    }
   }
-  states.set(serv, { scheduled: new Map(), lastSeen: new WeakMap(), plateStates });
+  const state: SwitchState = { scheduled: new Map(), lastSeen: new WeakMap(), plateStates, newPlates: new Map() };
+  states.set(serv, state);
+  const setBlock = serv.setBlock;
+  serv.setBlock = async (world: SquidWorld, position: Vec3, stateId: number) => {
+    await setBlock(world, position, stateId);
+    if (!unpoweredPlates.has(stateId)) return;
+    let cells = state.newPlates.get(world);
+    if (!cells) state.newPlates.set(world, (cells = new Map()));
+    cells.set(blockKey(position), position.clone());
+  };
 
   serv.onBlockInteraction('lever', async ({ block, player }) => {
     await flipLever(serv, player.world, block.position, player);
@@ -220,6 +254,7 @@ export function installSwitches(serv: SquidServer): void {
     running = true;
     again = false;
     runScheduled(serv)
+      .then(() => checkNewPlates(serv))
       .then(() => pressPlates(serv))
       .catch((err: unknown) => serv.emit('error', err))
       .finally(() => {
