@@ -15,6 +15,7 @@ import { spawnItemEntity } from '../../src/server/services/drops.ts';
 import { itemClass } from '../../src/server/services/items.ts';
 import { discardMob, spawnMob } from '../../src/server/services/mobs.ts';
 import { setOpen, signalAt } from '../../src/server/services/redstone.ts';
+import { scheduledSwitchTicks } from '../../src/server/features/switches.ts';
 import { switchKinds } from '../../src/game/switches.ts';
 
 describe('levers, buttons, pressure plates and iron doors', () => {
@@ -124,6 +125,23 @@ describe('levers, buttons, pressure plates and iron doors', () => {
       expect(events.slice(from).filter(at(button))).toHaveLength(2);
     });
   }
+
+  test("a button's pending release is dropped when its server closes", async () => {
+    const other = await startTestServer();
+    const serv = other.serv;
+    const pos = new Vec3(3, -60, 3);
+    await serv.setBlock(serv.overworld, pos, stateOf(serv, 'oak_button', { face: 'floor' }));
+    const errors: unknown[] = [];
+    serv.on('error', (err) => errors.push(err));
+    const block = Object.assign(await serv.overworld.getBlock(pos), { position: pos });
+    // The click as the placing feature dispatches it (no player needs to be there for the rule).
+    expect(await serv.interactWithBlock({ block, player: { world: serv.overworld } as never })).toBe(true);
+    expect((await serv.overworld.getBlock(pos)).getProperties().powered).toBe(true);
+    expect(scheduledSwitchTicks(serv)).toBe(1);
+    await other.close();
+    expect(scheduledSwitchTicks(serv)).toBe(0);
+    expect(errors).toEqual([]);
+  });
 
   test('a lever flips for everyone and says so', async () => {
     const ground = await freshArea();
