@@ -20,6 +20,7 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/agent-commands.test.ts',
   'test/commands/survival-commands.test.ts',
   'test/commands/use-on-commands.test.ts',
+  'test/commands/switch-commands.test.ts',
   'test/commands/villager-commands.test.ts',
   'test/agent/modes.test.ts',
   // Who said a chat line, read from the packets each version sends.

@@ -38,6 +38,7 @@ import { installDigging } from './features/digging.ts';
 import { installBlockCommands } from './features/fill.ts';
 import { checkpointHunger, installHunger, resetHunger } from './features/hunger.ts';
 import { installInteractions } from './features/interactions.ts';
+import { clearSwitchTicks, installSwitches } from './features/switches.ts';
 import { installBuckets } from './features/buckets.ts';
 import { installVillagers } from './features/villagers.ts';
 import { installNoteBlocks } from './features/note-blocks.ts';
@@ -120,6 +121,8 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'mob-ai', requires: ['mobs'], install: installMobAi },
   { name: 'mob-commands', requires: ['mobs'], install: installMobCommands },
   { name: 'interactions', requires: ['inventory', 'mobs'], install: installInteractions },
+  // Levers, buttons and pressure plates; its scheduled ticks (a button's release) go with a reset world.
+  { name: 'switches', requires: [], install: installSwitches, reset: clearSwitchTicks },
   { name: 'buckets', requires: ['inventory', 'movement'], install: installBuckets },
   { name: 'villagers', requires: ['inventory', 'mobs'], install: installVillagers },
   { name: 'note-blocks', requires: ['sounds-particles'], install: installNoteBlocks },

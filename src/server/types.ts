@@ -267,6 +267,36 @@ export interface BlockBrokenEvent {
 }
 
 /**
+ * Payload of the server's `'blockPowered'` event (the switches feature): a lever, button or
+ * pressure plate changed the redstone signal it gives, after the new state was set. A lever
+ * flipped, a button pressed or released, a plate pressed, released or (weighted plates) weighed
+ * differently. A task's judge reads conditions such as "the lever at P is on" from it (or from the
+ * block state: `signalAt` in ./services/redstone.ts).
+ */
+export interface BlockPoweredEvent {
+  world: SquidWorld;
+  /** The switch's cell (blocks). */
+  position: Vec3;
+  /** Its block name, e.g. 'stone_button', 'light_weighted_pressure_plate'. */
+  name: string;
+  /** Whether it gives a signal now (power > 0). */
+  powered: boolean;
+  /** Its signal now, 0–15 (levers, buttons and on/off plates: 0 or 15). */
+  power: number;
+  /**
+   * The game tick (`serv.tickCount`) the change belongs to: the tick of the click or of the step
+   * onto a plate, or the scheduled tick of a release (a button pressed at tick t releases at
+   * t + 20 or t + 30, even when a loaded server runs it a little late).
+   */
+  tick: number;
+  /**
+   * Who changed it: the player who flipped a lever or pressed a button, an entity that pressed a
+   * plate; absent for a release (a button's time ran out, a plate's last entity left).
+   */
+  by?: SquidEntity;
+}
+
+/**
  * Events on the server object: flying-squid's (`newPlayer`, `newEntity`, `tick`, `close`,
  * `error`) and ours.
  *
@@ -288,6 +318,8 @@ export interface ServerEvents {
   blockAttacked: [event: { player: SquidPlayer; position: Vec3; block: Block }];
   /** A player placed a block through the placement registry (the placing feature), after it was set. */
   blockPlaced: [event: { player: SquidPlayer; position: Vec3; name: string }];
+  /** A lever, button or pressure plate changed its signal (the switches feature). */
+  blockPowered: [event: BlockPoweredEvent];
   /** A dead player respawned (the player-fixes feature, after the respawn packet, teleport and full health). */
   playerRespawned: [player: SquidPlayer];
   /** A player's health reached 0 (the player-state feature, after the death drops). */

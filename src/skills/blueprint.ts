@@ -11,6 +11,7 @@ import {
   type BlockLookup,
 } from '../tasks/blueprint.ts';
 import type { Blueprint } from '../tasks/schema.ts';
+import { describeOriented } from '../game/block-state.ts';
 import { done, failure, type Outcome } from './outcome.ts';
 
 /** What the blueprint queries answer an agent without a blueprint. */
@@ -19,6 +20,19 @@ export const NO_BLUEPRINT = 'You have no blueprint: this is not a construction t
 /** The world as the bot sees it; undefined for blocks in chunks it has not loaded. */
 export function botLookup(bot: Bot): BlockLookup {
   return (x, y, z) => bot.blockAt(new Vec3(x, y, z))?.name;
+}
+
+/**
+ * The world as the bot sees it, oriented blocks with their orientation
+ * (`oak_stairs[facing=west,half=bottom,shape=straight]`, `oak_log[axis=x]`; others by name, see
+ * `describeOriented` in src/game/block-state.ts): for the queries of blueprints whose blocks have
+ * a `facing` or `axis`. undefined for blocks in chunks the bot has not loaded.
+ */
+export function botOrientedLookup(bot: Bot): BlockLookup {
+  return (x, y, z) => {
+    const block = bot.blockAt(new Vec3(x, y, z));
+    return block ? describeOriented(block) : undefined;
+  };
 }
 
 /** The answer for an agent without a blueprint: `unavailable`. */

@@ -8,8 +8,10 @@
  * called. Each reports an {@link Outcome} whose codes and data its function's docs list.
  */
 import { defineSkill, param, type SkillDef } from './declare.ts';
-import { digAt, digDown, placeBlockAt } from './blocks.ts';
+import { digAt, digDown } from './blocks.ts';
 import { goToSurface, useOn } from './use-on.ts';
+import { activate } from './switches.ts';
+import { placeBlockWithState } from './place-state.ts';
 import { checkBlueprintLevel, checkWholeBlueprint } from './blueprint.ts';
 import { collectBlocks } from './collect.ts';
 import { attackNearest, attackPlayer } from './combat.ts';
@@ -104,14 +106,14 @@ export const placeHereSkill = defineSkill({
 
 export const placeBlockAtSkill = defineSkill({
   name: 'placeBlockAt',
-  description: 'Place a block at a position.',
+  description: 'Place a block at a position; a state such as oak_stairs[facing=west,half=bottom] orients it.',
   params: {
-    type: param.blockName('block', { example: 'cobblestone' }),
+    type: param.string('block, or block[property=value,...]', { example: 'cobblestone' }),
     x: param.int(''),
     y: param.int('', { domain: [-64, 320] }),
     z: param.int(''),
   },
-  run: ({ bot, signal }, { type, x, y, z }) => placeBlockAt(bot, type, x, y, z, signal),
+  run: ({ bot, signal }, { type, x, y, z }) => placeBlockWithState(bot, type, x, y, z, signal),
 });
 
 export const sowSkill = defineSkill({
@@ -156,11 +158,11 @@ export const useOnSkill = defineSkill({
 
 export const activateSkill = defineSkill({
   name: 'activate',
-  description: 'Use the nearest block of a type (lever).',
+  description: 'Use the nearest block of a type: flip a lever, press a button, step onto a pressure plate.',
   params: {
     type: param.blockName('block', { example: 'lever' }),
   },
-  run: ({ bot, signal }, { type }) => useOn(bot, 'hand', type, signal),
+  run: ({ bot, signal }, { type }) => activate(bot, type, signal),
 });
 
 export const goToSurfaceSkill = defineSkill({

@@ -110,6 +110,11 @@ export interface OutcomeData {
   trades?: TradeOffer[];
   /** How many times a trade was done (`!tradeWithVillager`). */
   traded?: number;
+  /**
+   * A lever, button or pressure plate after `!activate`: its block name, whether it gives a signal,
+   * the signal 0–15, and for a button the game ticks until it releases.
+   */
+  signal?: { name: string; powered: boolean; power: number; releasesInTicks?: number };
 }
 
 /** One offer of a villager, as the trading commands report it. */

@@ -4,15 +4,11 @@
  *   a single bucket becomes a milk bucket in the hand, one of a stack goes to the inventory;
  * - shears on an unsheared adult sheep (`Sheep.mobInteract`) shear it: 1–3 wool of its colour
  *   drop, its `sheared` flag is set (the mob service's wool state, sent to watchers as metadata
- *   `wool` bit 0x10) and the shears lose one durability;
- * - a lever flips its `powered` state for everyone (`LeverBlock.useWithoutItem`).
- * Levers are used through flying-squid's block interaction registry (the placing feature
- * dispatches right-clicks to it).
+ *   `wool` bit 0x10) and the shears lose one durability.
+ * Levers, buttons and pressure plates are the switches feature's (./switches.ts).
  */
-import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
-import { blockAt, isTrue, withProperties } from '../services/blocks.ts';
+import type { SquidEntity, SquidPlayer, SquidServer } from '../types.ts';
 import { popDrops } from '../services/drops.ts';
-import { toVec, type Position } from '../services/geometry.ts';
 import { giveItems } from '../services/inventory.ts';
 import { consumeHeld, damageHeldTool, handSlot, heldItem, itemClass, itemName } from '../services/items.ts';
 import { mobState, sendMobMetadata, WOOL_COLOURS } from '../services/mobs.ts';
@@ -80,14 +76,7 @@ function onUseEntity(serv: SquidServer, player: SquidPlayer, packet: { target: n
   else if (target.name === 'sheep') shear(serv, player, target, hand);
 }
 
-/** Flips a lever's `powered` state (the block update reaches every player). */
-async function toggleLever(serv: SquidServer, world: SquidWorld, pos: Position): Promise<void> {
-  const block = await blockAt(world, pos);
-  if (block?.name !== 'lever') return;
-  await serv.setBlock(world, toVec(pos), withProperties(serv, block, { powered: !isTrue(block.getProperties().powered) }));
-}
-
-/** Installs milking, shearing and levers on a started server. */
+/** Installs milking and shearing on a started server. */
 export function installInteractions(serv: SquidServer): void {
   serv.on('newPlayer', (player) => {
     player._client.on('use_entity', (packet: { target: number; mouse: number; hand?: number }) => {
@@ -97,9 +86,5 @@ export function installInteractions(serv: SquidServer): void {
         serv.emit('error', err);
       }
     });
-  });
-  serv.onBlockInteraction('lever', async ({ block, player }) => {
-    await toggleLever(serv, player.world, block.position);
-    return true;
   });
 }

@@ -8,7 +8,8 @@
  *    seeds plant their crop on farmland, and these blocks get the state vanilla's
  *    `getStateForPlacement` gives from the clicked face, the click point and the player's yaw:
  *    doors (two halves, hinge), beds (foot + head), trapdoors, fence gates, stairs, slabs
- *    (merging into double slabs), torches (floor or wall), carpets (need a block below).
+ *    (merging into double slabs), torches (floor or wall), carpets (need a block below), levers
+ *    and buttons (floor, wall or ceiling).
  * Other items are placed through flying-squid's placement registry (`serv.placeItem`, which
  * plugins extend with `serv.onItemPlace`, e.g. chests and furnaces facing the player). This
  * replaces flying-squid's own `block_place` listener. Afterwards the clicked block and the block across the
@@ -21,9 +22,10 @@ import type { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer, SquidWorld } from '../types.ts';
 import { blockAt, isReplaceable, isSolid, isTrue, stateOf, withProperties, type PropertyValue } from '../services/blocks.ts';
 import { cropForSeed, TILLED } from '../services/farming.ts';
+import { switchKinds } from '../../game/switches.ts';
+import { doorHinge } from '../../game/placement.ts';
 import {
   BLOCK_REACH,
-  DIRECTION_OFFSET,
   FACES,
   OPPOSITE,
   PLAYER_EYE_HEIGHT,
@@ -115,13 +117,6 @@ function clickY(ctx: UseContext, at: Position): number {
 
 /** Places the held item for a click (setting every block it needs); resolves false when vanilla would refuse. */
 type Placer = (ctx: UseContext, itemName: string) => Promise<boolean>;
-
-/** vanilla `DoorBlock.getHinge` (click-point rule; neighbouring doors are not considered). */
-function doorHinge(facing: Horizontal, x: number, z: number): 'left' | 'right' {
-  const { x: stepX, z: stepZ } = DIRECTION_OFFSET[facing];
-  const left = (stepX >= 0 || !(z < 0.5)) && (stepX <= 0 || !(z > 0.5)) && (stepZ >= 0 || !(x > 0.5)) && (stepZ <= 0 || !(x < 0.5));
-  return left ? 'left' : 'right';
-}
 
 const placeDoor: Placer = async (ctx, name) => {
   const { serv, player } = ctx;
@@ -229,6 +224,28 @@ const placeTorch: Placer = async (ctx, name) => {
   return true;
 };
 
+/**
+ * Levers and buttons (vanilla `FaceAttachedHorizontalDirectionalBlock.getStateForPlacement`, first
+ * looking direction: against the clicked face): on a block's top `face=floor` and on its bottom
+ * `face=ceiling`, both `facing` the player's look; on a side `face=wall`, `facing` out of that
+ * side. The block it hangs on must be solid (`canSurvive`).
+ */
+const placeFaceAttached: Placer = async (ctx, name) => {
+  const t = await target(ctx);
+  if (!t) return false;
+  // (Replacing a clicked plant, vanilla tries the player's looking directions; the click's face stands in.)
+  const against = OPPOSITE[ctx.face];
+  if (!isSolid(await blockAt(ctx.player.world, offset(t.at, against)))) return false;
+  const props =
+    against === 'down'
+      ? { face: 'floor', facing: ctx.facing }
+      : against === 'up'
+        ? { face: 'ceiling', facing: ctx.facing }
+        : { face: 'wall', facing: OPPOSITE[against] };
+  await ctx.serv.setBlock(ctx.player.world, t.at, stateOf(ctx.serv, name, { ...props, powered: false }));
+  return true;
+};
+
 const placeCarpet: Placer = async (ctx, name) => {
   const t = await target(ctx);
   if (!t) return false;
@@ -273,6 +290,8 @@ function placerFor(serv: SquidServer, itemName: string): { placer: Placer; consu
   if (itemName.endsWith('torch') && serv.registry.blocksByName[itemName.replace(/torch$/, 'wall_torch')])
     return { placer: placeTorch, consumes: true };
   if (itemName.endsWith('_carpet')) return { placer: placeCarpet, consumes: true };
+  const switchKind = switchKinds(serv.registry).get(itemName)?.kind;
+  if (switchKind === 'lever' || switchKind === 'button') return { placer: placeFaceAttached, consumes: true };
   return undefined;
 }
 
