@@ -4,6 +4,7 @@
  * (`oak_stairs[facing=west,half=top]`). The world side (a state id to a {@link BlockState}) is
  * `botStateLookup` in `src/app/task-play.ts`, from prismarine-block's `getProperties`.
  */
+import { formatBlockState } from '../../game/block-state.ts';
 
 /** A block name and some of its properties (values as text: `west`, `true`, `3`). */
 export interface BlockState {
@@ -34,8 +35,7 @@ export function plainName(name: string): string {
  * @example stateText('oak_stairs', { facing: 'west' }) // 'oak_stairs[facing=west]'
  */
 export function stateText(name: string, properties: Readonly<Record<string, string>> = {}): string {
-  const entries = Object.entries(properties);
-  return entries.length ? `${name}[${entries.map(([k, v]) => `${k}=${v}`).join(',')}]` : name;
+  return formatBlockState({ name, properties: { ...properties } });
 }
 
 /**
