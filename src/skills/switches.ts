@@ -18,6 +18,7 @@ import { boundedWalk, goTo, REACH } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { USE_ON_RANGE, useOn } from './use-on.ts';
+import { normaliseName } from '../game/names.ts';
 
 const { goals } = pathfinderPkg;
 
@@ -27,15 +28,6 @@ export const SWITCH_WALK_MS = 30_000;
 const ANSWER_MS = 3_000;
 /** Game ticks per second (vanilla). */
 const TICKS_PER_SECOND = 20;
-
-/** `Stone Button` / `minecraft:stone_button` → `stone_button`. */
-function normalise(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/^minecraft:/, '')
-    .replace(/[\s-]+/g, '_');
-}
 
 /** `1 s`, `1.5 s`: game ticks as seconds. */
 function seconds(ticks: number): string {
@@ -54,7 +46,7 @@ function seconds(ticks: number): string {
  *   within {@link SWITCH_WALK_MS}.
  */
 export async function activate(bot: Bot, type: string, signal: AbortSignal): Promise<Outcome> {
-  const name = normalise(type);
+  const name = normaliseName(type);
   const kind = switchKinds(bot.registry).get(name);
   if (!kind) return useOn(bot, 'hand', name, signal);
   const id = bot.registry.blocksByName[name]!.id;

@@ -19,6 +19,7 @@ import { goTo, REACH } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { useItemOnEntity } from './use-items.ts';
+import { normaliseName } from '../game/names.ts';
 
 const { goals } = pathfinderPkg;
 
@@ -33,15 +34,6 @@ const LOOK_USED = new Set(['bucket', 'water_bucket', 'lava_bucket', 'powder_snow
 /** Blocks a bucket is used on by a click (vanilla `CauldronInteraction`). */
 const CLICKED_WITH_BUCKETS = new Set(['cauldron', 'water_cauldron', 'lava_cauldron', 'powder_snow_cauldron']);
 
-/** `minecraft:Water Bucket` → `water_bucket`. */
-function normalise(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/^minecraft:/, '')
-    .replace(/[\s-]+/g, '_');
-}
-
 /**
  * Uses `toolName` (an item the bot has, or `hand`) on the nearest `target` within
  * {@link USE_ON_RANGE} blocks: a mob type, a block type (`water` and `lava`: their sources), or
@@ -53,9 +45,9 @@ function normalise(name: string): string {
  *   without the tool; `unreachable`. A target not in range is a `not_found` outcome (`data.sought`).
  */
 export async function useOn(bot: Bot, toolName: string, target: string, signal: AbortSignal): Promise<Outcome> {
-  const tool = normalise(toolName);
+  const tool = normaliseName(toolName);
   const hand = tool === 'hand' || tool === 'air' || tool === 'nothing';
-  const what = normalise(target);
+  const what = normaliseName(target);
   if (bot.registry.entitiesByName[what] && !bot.registry.blocksByName[what])
     return useItemOnEntity(bot, hand ? 'hand' : tool, what, signal);
   if (what === 'nothing' || what === 'air') {
