@@ -97,30 +97,44 @@ function writeAtomically(file: string, data: string | Buffer): void {
   renameSync(temporary, file);
 }
 
+/** Where the patched compiler keeps its code, and whether it gave up (kept on protodef's class). */
+interface CacheState {
+  dir: string;
+  /** Other versions' folders were removed (done once, at the first write). */
+  pruned: boolean;
+  /** The cache failed once in this process: protodef's own path from then on. */
+  broken: boolean;
+}
+
 /**
- * Turns the cache on for every `ProtoDefCompiler` of the process (see the module comment).
- * Idempotent; call it before the first client or server is made.
+ * Turns the cache on for every `ProtoDefCompiler` of the process (see the module comment); call it
+ * before the first client or server is made.
  *
- * @param dir the cache folder; default {@link protodefCacheDir}. Other versions' folders beside it
- *   are removed at the first write.
+ * @param dir the cache folder: on the first call, default {@link protodefCacheDir}; on a later
+ *   call, moves the cache there (a test's own folder), and without it changes nothing. Other
+ *   versions' folders beside it are removed at the first write.
  * @returns 'applied', or 'applied before' on a later call.
  */
-export function cacheProtodefCode(dir = protodefCacheDir()): FixStatus {
+export function cacheProtodefCode(dir?: string): FixStatus {
   const { ProtoDefCompiler, CompiledProtodef } = require('protodef').Compiler as {
     ProtoDefCompiler: { prototype: ProtoDefCompilerLike & { compileProtoDefSync(options?: { printCode?: boolean }): unknown } } & Record<
       symbol,
-      unknown
+      CacheState | undefined
     >;
     CompiledProtodef: CompiledProtodefClass;
   };
-  if (ProtoDefCompiler[PATCHED]) return 'applied before';
-  ProtoDefCompiler[PATCHED] = true;
+  const installed = ProtoDefCompiler[PATCHED];
+  if (installed) {
+    if (dir !== undefined) Object.assign(installed, { dir, pruned: false, broken: false });
+    return 'applied before';
+  }
+  const state: CacheState = { dir: dir ?? protodefCacheDir(), pruned: false, broken: false };
+  ProtoDefCompiler[PATCHED] = state;
   const { PartialReadError } = require('protodef').utils as { PartialReadError: unknown };
   const original = ProtoDefCompiler.prototype.compileProtoDefSync;
-  let prunedSiblings = false;
-  let broken = false;
   ProtoDefCompiler.prototype.compileProtoDefSync = function (this: ProtoDefCompilerLike, options = {}) {
-    if (broken || options.printCode) return original.call(this, options);
+    if (state.broken || options.printCode) return original.call(this, options);
+    const dir = state.dir;
     const file = path.join(dir, `${keyOf(this)}.js`);
     let text: string;
     let cachedData: Buffer | undefined;
@@ -136,8 +150,8 @@ export function cacheProtodefCode(dir = protodefCacheDir()): FixStatus {
       try {
         text = cachedText(this.sizeOfCompiler.generate(), this.writeCompiler.generate(), this.readCompiler.generate());
         mkdirSync(dir, { recursive: true });
-        if (!prunedSiblings) {
-          prunedSiblings = true;
+        if (!state.pruned) {
+          state.pruned = true;
           for (const other of readdirSync(path.dirname(dir))) {
             if (other !== path.basename(dir)) rmSync(path.join(path.dirname(dir), other), { recursive: true, force: true });
           }
@@ -175,8 +189,8 @@ export function cacheProtodefCode(dir = protodefCacheDir()): FixStatus {
   };
 
   function giveUp(err: unknown, compiler: ProtoDefCompilerLike, options: { printCode?: boolean }): unknown {
-    broken = true;
-    process.stderr.write(`protodef code cache off (${dir}): ${(err as Error).message}; compiling in memory as protodef does\n`);
+    state.broken = true;
+    process.stderr.write(`protodef code cache off (${state.dir}): ${(err as Error).message}; compiling in memory as protodef does\n`);
     return original.call(compiler, options);
   }
   return 'applied';
