@@ -46,7 +46,7 @@ export class MissingPlayerError extends Error {}
  * Gives every agent its part of the task ({@link Agent.setTask}): its goal (MINDcraft's text, see
  * `agentGoal`), blocked actions (the task's, plus `!endGoal` and `!endConversation`), item
  * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
- * cooking team, a Hell's Kitchen partner's recipe and what the cooking world supplies. Hell's Kitchen agents get only their own
+ * cooking team, a Hell's Kitchen partner's recipe, what the cooking world supplies and an escape run's rooms as placed. Hell's Kitchen agents get only their own
  * target; construction agents get no item targets and the blueprint instead; collection agents
  * get their share of the team's counts ({@link collectionShare}) to gather on their own.
  *
@@ -75,6 +75,7 @@ export function assignTasks(
       ...(collector ? { collector } : {}),
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
+      ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
     };
     if (blueprint) {
       agent.setTask({ ...common, blueprint });

@@ -4,6 +4,7 @@ import type { GameData } from '../game/data.ts';
 import type { WorldSupplies } from '../game/production.ts';
 import type { PlaceStore } from '../game/places.ts';
 import type { Blueprint } from '../tasks/schema.ts';
+import type { EscapeChain } from '../tasks/villager/escape.ts';
 import type { ChatModel, ChatTurn } from '../models/types.ts';
 import type { Journal } from './journal.ts';
 import type { Work } from '../game/work.ts';
@@ -104,6 +105,11 @@ export interface AgentTask {
    * and words, and its typed work, which an offline policy executes (`src/game/work.ts`).
    */
   assignment?: Assignment;
+  /**
+   * VillagerBench escape: the rooms as placed (conditions with positions and states, exits,
+   * `and`/`or`, wait intervals), the data of the goal's description, for an offline policy.
+   */
+  escape?: EscapeChain;
 }
 
 /** One subtask of a coordination strategy, as its agent gets it (see {@link AgentTask.assignment}). */

@@ -6,6 +6,7 @@
  * (the agent's journal: messages, command outcomes, conversation notices), and decides with the
  * policy of `./policy.ts`.
  */
+import { Vec3 } from 'vec3';
 import type { AgentView } from '../commands/context.ts';
 import { inventoryCounts } from '../skills/items.ts';
 import { COLLECT_RANGE } from '../skills/collect.ts';
@@ -71,6 +72,11 @@ export class OracleModel implements ChatModel {
       position: v.bot.entity
         ? { x: Math.floor(v.bot.entity.position.x), y: Math.floor(v.bot.entity.position.y), z: Math.floor(v.bot.entity.position.z) }
         : undefined,
+      stateAt: (x, y, z) => {
+        const block = v.bot.blockAt(new Vec3(x, y, z));
+        if (!block) return undefined;
+        return { name: block.name, properties: Object.fromEntries(Object.entries(block.getProperties()).map(([k, p]) => [k, String(p)])) };
+      },
       canUse: (c) => v.canUse(c),
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),

@@ -7,6 +7,7 @@ import type { AgentTask } from '../commands/context.ts';
 import type { JournalEntry } from '../commands/journal.ts';
 import type { Counts } from '../game/production.ts';
 import type { Blueprint } from '../tasks/schema.ts';
+import type { StateLookup } from '../tasks/villager/states.ts';
 
 export interface Observation {
   name: string;
@@ -19,9 +20,11 @@ export interface Observation {
    * The agent's part of the task as data: its teammates, a cooking team's collector, a partner's
    * recipe, what its world supplies, and under a coordination strategy its current subtask.
    */
-  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies'> | undefined;
+  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'escape'> | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;
+  /** The block the agent sees at a position with its properties (a switch's `powered`, a door's `open`); undefined where not loaded. */
+  stateAt?: StateLookup | undefined;
   /** Whether this agent may use a command (tasks block some). */
   canUse(command: string): boolean;
   /** The bot this agent is talking with, if any. */

@@ -7,7 +7,8 @@
  * - work (`./work.ts`): crafting, smelting, gathering and sowing toward the plan's targets;
  * - build (`./build.ts`): a blueprint's cells, level by level;
  * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up;
- * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work.
+ * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work;
+ * - VillagerBench's escape rooms (`./villager-escape.ts`): the rooms' switches and blocks, room by room.
  */
 import type { GameData } from '../game/data.ts';
 import { doAssignment } from './assignment.ts';
@@ -21,6 +22,7 @@ import { work } from './work.ts';
 import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
+import { escapeDecision } from './villager-escape.ts';
 
 export type { Observation } from './observation.ts';
 
@@ -55,6 +57,9 @@ export class OraclePolicy {
 
   /** The reply to one request. */
   decide(obs: Observation): string {
+    // An escape run: its rooms, not the item protocol (every agent splits the rooms alike).
+    const escape = obs.task?.escape;
+    if (escape) return escapeDecision(obs, escape, this.#data);
     const m = this.#memory;
     observe(m, obs, (o) => makePlan(m, o, this.#data));
     // Too far from the furnaces (a hunt led the bot away): back to where the task began first.

@@ -22,7 +22,7 @@ import { sow } from './farming.ts';
 import { givePlayer, inventoryCounts } from './items.ts';
 import { goToPlayer, goToPosition, searchForBlock } from './movement.ts';
 import { moveAway, searchForEntity } from './navigation.ts';
-import { done, type Outcome } from './outcome.ts';
+import { done, type Outcome, SkillError } from './outcome.ts';
 import { placeHere } from './place.ts';
 import { goToBed } from './sleep.ts';
 import { clearFurnace, smeltItem } from './smelting.ts';
@@ -158,11 +158,19 @@ export const useOnSkill = defineSkill({
 
 export const activateSkill = defineSkill({
   name: 'activate',
-  description: 'Use the nearest block of a type: flip a lever, press a button, step onto a pressure plate.',
+  description: 'Use the nearest block of a type, or the one at x, y, z: flip a lever, press a button, step onto a pressure plate.',
   params: {
     type: param.blockName('block', { example: 'lever' }),
+    x: param.optional(param.int('block x (with y and z: that block, not the nearest)')),
+    y: param.optional(param.int('block y', { domain: [-64, 320] })),
+    z: param.optional(param.int('block z')),
   },
-  run: ({ bot, signal }, { type }) => activate(bot, type, signal),
+  run: ({ bot, signal }, { type, x, y, z }) => {
+    if (x === undefined && y === undefined && z === undefined) return activate(bot, type, signal);
+    if (x === undefined || y === undefined || z === undefined)
+      throw new SkillError('invalid', `!activate takes a position as all of x, y and z, e.g. !activate("${type}", 3, -60, 7).`);
+    return activate(bot, type, signal, { x, y, z });
+  },
 });
 
 export const goToSurfaceSkill = defineSkill({

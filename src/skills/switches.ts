@@ -8,10 +8,13 @@
  * - a pressure plate is walked onto: it stays pressed while the bot stands on it
  *   (`BasePressurePlateBlock.entityInside`).
  * Any other block is used with the empty hand, as `!useOn("hand", type)` does.
+ * With a position (`!activate("lever", x, y, z)`), the switch of that type at that position is
+ * used instead of the nearest: a room may hold several of one type.
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import pathfinderPkg from 'mineflayer-pathfinder';
+import { Vec3 } from 'vec3';
 import { abortable, throwIfAborted, waitFor } from '../util/abort.ts';
 import { MAX_SIGNAL, signalOf, switchKinds, type SwitchKind } from '../game/switches.ts';
 import { boundedWalk, goTo, REACH } from './movement.ts';
@@ -34,29 +37,49 @@ function seconds(ticks: number): string {
   return `${Number((ticks / TICKS_PER_SECOND).toFixed(2))} s`;
 }
 
+/** A block position (whole numbers). */
+export interface SwitchPos {
+  x: number;
+  y: number;
+  z: number;
+}
+
 /**
- * Activates the nearest block of `type` within {@link USE_ON_RANGE} blocks: flips a lever, presses a
- * button, stands on a pressure plate; uses any other block with the empty hand (`!useOn`).
+ * Activates the nearest block of `type` within {@link USE_ON_RANGE} blocks, or with `at` the
+ * switch of that type at that position (within the same range): flips a lever, presses a button,
+ * stands on a pressure plate; uses any other block with the empty hand (`!useOn`, nearest only).
  *
  * @returns `ok` with `data.position` and `data.signal` (the switch's `name`, `powered`, `power`
  *   0–15, and for a button `releasesInTicks`); for example `Pressed stone_button at (3, -60, 7);
  *   it releases in 1 s.` `not_found` (`data.sought`) when none is in range; `refused_by_server`
- *   when the server did not change the switch.
- * @throws SkillError `invalid` for a name that is no block; `unreachable` when no path leads there
- *   within {@link SWITCH_WALK_MS}.
+ *   when the server did not change the switch. With `at`: `not_found` (`data.sought` with its
+ *   `position`) when the block there is not a `type` or is farther than {@link USE_ON_RANGE}.
+ * @throws SkillError `invalid` for a name that is no block, or a position given to a block that is
+ *   no switch; `unreachable` when no path leads there within {@link SWITCH_WALK_MS}.
  */
-export async function activate(bot: Bot, type: string, signal: AbortSignal): Promise<Outcome> {
+export async function activate(bot: Bot, type: string, signal: AbortSignal, at?: SwitchPos): Promise<Outcome> {
   const name = normaliseName(type);
   const kind = switchKinds(bot.registry).get(name);
-  if (!kind) return useOn(bot, 'hand', name, signal);
-  const id = bot.registry.blocksByName[name]!.id;
-  const block = bot.findBlock({ matching: id, maxDistance: USE_ON_RANGE });
-  if (!block)
-    return failure('not_found', `No ${name} within ${USE_ON_RANGE} blocks.`, {
-      sought: { kind: 'block', name, range: USE_ON_RANGE },
+  if (!kind) {
+    if (at) throw new SkillError('invalid', `${name} is no lever, button or pressure plate: leave out the position to use the nearest.`);
+    return useOn(bot, 'hand', name, signal);
+  }
+  const block = at ? switchAt(bot, name, at) : bot.findBlock({ matching: bot.registry.blocksByName[name]!.id, maxDistance: USE_ON_RANGE });
+  if (!block) {
+    const where = at ? ` at ${formatPos(at, 0)}` : '';
+    return failure('not_found', `No ${name}${where} within ${USE_ON_RANGE} blocks.`, {
+      sought: { kind: 'block', name, range: USE_ON_RANGE, ...(at ? { position: { x: at.x, y: at.y, z: at.z } } : {}) },
     });
+  }
   if (kind.kind === 'plate') return standOn(bot, block, signal);
   return click(bot, block, kind, signal);
+}
+
+/** The `name` block the bot sees at `at`, if it is within {@link USE_ON_RANGE}; null otherwise. */
+function switchAt(bot: Bot, name: string, at: SwitchPos): Block | null {
+  const block = bot.blockAt(new Vec3(Math.floor(at.x), Math.floor(at.y), Math.floor(at.z)));
+  if (!block || block.name !== name) return null;
+  return bot.entity.position.distanceTo(block.position) <= USE_ON_RANGE ? block : null;
 }
 
 /** What the bot sees of the switch at `block`'s position now. */

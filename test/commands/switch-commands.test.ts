@@ -88,6 +88,29 @@ describe('!activate', () => {
     expect((await serverState(lever)).powered).toBe('false');
   });
 
+  test('with a position, flips the lever there, not the nearest; a position with another block is not found', async () => {
+    const base = await area(w, 30, -8);
+    const near = base.offset(2, 0, 1);
+    const far = base.offset(7, 0, 4);
+    await setBlock(w, near, 'lever[face=floor,facing=north,powered=false]');
+    await setBlock(w, far, 'lever[face=floor,facing=north,powered=false]');
+    expect(await outcome(w.andy, `!activate("lever", ${xyz(far)})`)).toEqual({
+      ok: true,
+      code: 'ok',
+      text: `Flipped the lever at (${xyz(far)}); it is now on.`,
+      data: { position: cell(far), signal: { name: 'lever', powered: true, power: 15 } },
+    });
+    expect(await serverState(far)).toMatchObject({ powered: 'true' });
+    expect(await serverState(near)).toMatchObject({ powered: 'false' });
+    const empty = base.offset(4, 0, 4);
+    expect(await outcome(w.andy, `!activate("lever", ${xyz(empty)})`)).toMatchObject({
+      ok: false,
+      code: 'not_found',
+      text: `No lever at (${xyz(empty)}) within 64 blocks.`,
+    });
+    expect((await outcome(w.andy, `!activate("lever", ${far.x}, ${far.y})`)).code).toBe('invalid');
+  });
+
   test('walks onto the nearest pressure plate, which stays pressed while the bot stands there', async () => {
     const base = await area(w, 30, 0);
     const plate = base.offset(6, 0, 3);
