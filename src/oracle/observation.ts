@@ -16,10 +16,10 @@ export interface Observation {
   /** The construction blueprint the task gave this agent, if any. */
   blueprint: Blueprint | undefined;
   /**
-   * The agent's part of the task as data: its teammates, a cooking team's collector, a partner's
+   * The agent's part of the task as data: its goal text, its teammates, a cooking team's collector, a partner's
    * recipe, what its world supplies, and under a coordination strategy its current subtask.
    */
-  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies'> | undefined;
+  task?: Pick<AgentTask, 'goal' | 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies'> | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;
   /** Whether this agent may use a command (tasks block some). */
