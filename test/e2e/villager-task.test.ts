@@ -2,7 +2,7 @@
  * VillagerBench tasks through `runTask`, as `npm run task` plays them: the file loaded by its
  * shape, the world set up, the judge reading it every tick, and the result line with the
  * scenario's metrics. The blocks and the lever are set by agent 0's op commands once play begins
- * (the oracle cannot yet build oriented blocks from chests nor solve escape rooms).
+ * (the oracle's own building is tested in villager-construction-oracle.test.ts).
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
