@@ -9,12 +9,13 @@
  *    `!takeFromChest` per item; an item a chest lacks is looked for in the next);
  * 3. level by level, bottom up, it asks `!checkBlueprintLevel` (the blueprint's cells are states,
  *    `oak_stairs[facing=west]`, compared by state) and places its cells the check lists with
- *    `!placeBlockAt("<state>", x, y, z)`, digging a wrong block first; it waits off the site for
- *    teammates' cells, and after a while places those whose items it holds to spare.
+ *    `!placeBlockAt("<state>", x, y, z)` once each has a block to be placed against, digging a
+ *    wrong block first; it waits off the site for teammates' cells, and after a while places those
+ *    whose items it holds to spare.
  */
 import type { GameData } from '../game/data.ts';
 import type { Counts } from '../game/production.ts';
-import type { BlockPos, BlueprintCheckData, CellChange } from '../skills/outcome.ts';
+import type { BlockPos, BlueprintCheckData } from '../skills/outcome.ts';
 import { normalizeBlockName } from '../tasks/blueprint.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import { blueprintBox } from '../tasks/worlds.ts';
@@ -229,7 +230,7 @@ export class VillagerBuilder {
       } else {
         const names = [...new Set(split.owner.values())].sort((a, b) => a.localeCompare(b));
         const ownerOf = (p: BlockPos) => split.owner.get(cellKey(p)) ?? names[Math.abs(p.x + p.z) % names.length];
-        this.#queue = this.#commands(obs, split, check.changes, ownerOf);
+        this.#queue = this.#commands(obs, split, check, ownerOf);
         if (this.#queue.length === 0 && this.#waits >= TAKEOVER_WAITS) {
           // Teammates' cells whose items this agent holds beyond its own cells above.
           const spare = { ...obs.inventory };
@@ -237,7 +238,7 @@ export class VillagerBuilder {
             const item = itemForBlock(this.#data, c.block);
             if (item && c.level > check.level && split.owner.get(cellKey(c)) === obs.name) spare[item] = (spare[item] ?? 0) - 1;
           }
-          this.#queue = this.#commands(obs, split, check.changes, (p) => {
+          this.#queue = this.#commands(obs, split, check, (p) => {
             const change = check.changes.find((c) => c.action === 'place' && cellKey(c.position) === cellKey(p));
             const item = change?.block && itemForBlock(this.#data, normalizeBlockName(change.block));
             if (!item || (spare[item] ?? 0) <= 0) return ownerOf(p);
@@ -270,18 +271,27 @@ export class VillagerBuilder {
   }
 
   /**
-   * The commands for `owner`'s cells among a check's changes, in the split's order: place into
-   * air (when this agent holds the item), dig a wrong block and place, dig a block that should not
-   * be there; a cell refused before is tried from elsewhere (`!moveAway` first).
+   * The commands for `owner`'s cells among a level check's changes, in the split's order: place
+   * into air (when this agent holds the item and the cell touches a block to place against: the
+   * ground or a lower level below it, or a cell of its level that is there or placed before it in
+   * this list), dig a wrong block and place, dig a block that should not be there; a cell refused
+   * before is tried from elsewhere (`!moveAway` first). A cell with nothing to rest on waits for the
+   * teammates' cells beside it.
    */
-  #commands(
-    obs: Observation,
-    split: VillagerSplit,
-    changes: readonly CellChange[],
-    ownerOf: (p: BlockPos) => string | undefined,
-  ): string[] {
+  #commands(obs: Observation, split: VillagerSplit, check: BlueprintCheckData, ownerOf: (p: BlockPos) => string | undefined): string[] {
     const rank = new Map(split.order.map((c, i) => [cellKey(c), i]));
-    const mine = changes
+    const cells = new Map(split.order.map((c) => [cellKey(c), c]));
+    const lowest = split.order[0]?.level;
+    const missing = new Set(check.changes.filter((c) => c.action === 'place' || c.action === 'unseen').map((c) => cellKey(c.position)));
+    const there = (p: BlockPos) => {
+      const c = cells.get(cellKey(p));
+      return c !== undefined && c.level <= check.level! && !missing.has(cellKey(p));
+    };
+    const touches = (p: BlockPos) =>
+      cells.get(cellKey(p))?.level === lowest ||
+      there({ ...p, y: p.y - 1 }) ||
+      NEIGHBOURS.some(([dx, , dz]) => there({ x: p.x + dx, y: p.y, z: p.z + dz }));
+    const mine = check.changes
       .filter((c) => c.action !== 'unseen' && ownerOf(c.position) === obs.name)
       .sort((a, b) => (rank.get(cellKey(a.position)) ?? -1) - (rank.get(cellKey(b.position)) ?? -1));
     const out: string[] = [];
@@ -290,11 +300,12 @@ export class VillagerBuilder {
       const dig = `!digAt(${p.x}, ${p.y}, ${p.z})`;
       const place = change.block ? `!placeBlockAt("${change.block}", ${p.x}, ${p.y}, ${p.z})` : undefined;
       const item = change.block && itemForBlock(this.#data, normalizeBlockName(change.block));
-      if (change.action === 'place' && (!item || (obs.inventory[item] ?? 0) <= 0)) continue;
+      if (change.action === 'place' && (!item || (obs.inventory[item] ?? 0) <= 0 || !touches(p))) continue;
       const steps = change.action === 'remove' ? [dig] : change.action === 'replace' ? [dig, place!] : [place!];
       if (steps.some((s) => (this.#attempts.get(s) ?? 0) >= MAX_CELL_ATTEMPTS)) continue;
       if (this.#refused.delete(cellKey(p))) out.push('!moveAway(2)');
       out.push(...steps);
+      missing.delete(cellKey(p));
     }
     return out;
   }
