@@ -141,7 +141,11 @@ export class VillagerBuilder {
   #split: VillagerSplit | undefined;
   #phase: 'fetch' | 'build' | 'done' = 'fetch';
   #chest = 0;
-  /** `chest index:item` tried at that chest, with the count of failed tries. */
+  /**
+   * `chest index:item` → its `!takeFromChest` tries at that chest: positive while the last try is
+   * out or answered (taken, or the chest lacks it: not asked again), negative (−tries) after a try
+   * that failed otherwise (a busy chest), to be tried again up to {@link MAX_TAKE_TRIES}.
+   */
   readonly #taken = new Map<string, number>();
   #walkedTo = -1;
   #level: number | undefined;
