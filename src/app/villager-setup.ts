@@ -70,7 +70,12 @@ export async function setUpVillager(
       const where = layout.chests.map((c) => `[${c.at.x} ${c.at.y} ${c.at.z}]`).join(' ');
       const goal = [...describeBlocks(spec.blueprint.name, blocks), `The materials are in the chest(s) at ${where}.`].join('\n');
       return {
-        task: { ...task, goal, blueprint: levelsBlueprint(blocks), villager: { ...spec, blocks } },
+        task: {
+          ...task,
+          goal,
+          blueprint: levelsBlueprint(blocks, (n) => data.blocksByName[n]?.states?.map((st) => st.name)),
+          villager: { ...spec, blocks },
+        },
         meeting: layout.start(agents.length),
       };
     }

@@ -31,6 +31,8 @@ export interface Cell {
   z: number;
   block: string;
   level: number;
+  /** The block state the blueprint writes for the cell (`oak_stairs[facing=west]`), when it writes one. */
+  state?: string;
 }
 
 export interface BuildPlan {

@@ -5,7 +5,8 @@
  * - observe (`./observe.ts`): outcomes by code and data, notices, teammates' protocol lines;
  * - coordinate and follow (`./team.ts`): the team's plan, hand-overs, calls for what is short;
  * - work (`./work.ts`): crafting, smelting, gathering and sowing toward the plan's targets;
- * - build (`./build.ts`): a blueprint's cells, level by level;
+ * - build (`./build.ts`): a blueprint's cells, level by level; a VillagerBench blueprint's
+ *   oriented cells from its material chests (`./villager-construction.ts`);
  * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up;
  * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work;
  * - VillagerBench's escape rooms (`./villager-escape.ts`): the rooms' switches and blocks, room by room.
@@ -19,6 +20,7 @@ import { observe } from './observe.ts';
 import { RetryGuard } from './retry.ts';
 import { makePlan, teamDecision, type TeamContext } from './team.ts';
 import { work } from './work.ts';
+import { materialChests, VillagerBuilder } from './villager-construction.ts';
 import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
@@ -44,9 +46,11 @@ export class OraclePolicy {
   readonly #memory = new OracleMemory();
   readonly #retry = new RetryGuard();
   readonly #team: TeamContext;
+  readonly #villager: VillagerBuilder;
 
   constructor(data: GameData) {
     this.#data = data;
+    this.#villager = new VillagerBuilder(data);
     this.#team = { data, work: (obs) => this.#work(obs) };
   }
 
@@ -81,6 +85,9 @@ export class OraclePolicy {
     // Under a coordination strategy: its subtask, not the chat protocol.
     const assignment = obs.task?.assignment;
     if (assignment) return doAssignment(this.#memory, obs, this.#data, assignment);
+    // A VillagerBench construction: materials in chests, no chat needed (see ./villager-construction.ts).
+    const chests = obs.blueprint ? materialChests(obs.task?.goal) : [];
+    if (chests.length > 0) return this.#villager.decide(obs, chests, this.#retry.lastCommand);
     if (!obs.targets && !obs.blueprint) {
       // No task: a player's newest request, when it is one the policy understands; once the
       // request's command has run (and nothing newer was asked), what it did, told back.

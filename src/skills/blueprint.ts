@@ -1,4 +1,8 @@
-/** Checking a construction blueprint against the world as the bot sees it (`!checkBlueprintLevel`, `!checkBlueprint`). */
+/**
+ * Checking a construction blueprint against the world as the bot sees it (`!checkBlueprintLevel`,
+ * `!checkBlueprint`): oriented blocks read with their orientation, so that a blueprint's state
+ * cells (`oak_stairs[facing=west]`) are compared by state; names-only cells by name.
+ */
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import {
@@ -54,7 +58,7 @@ export function checkBlueprintLevel(bot: Bot, blueprint: Blueprint | undefined, 
   if (!blueprint) return noBlueprint();
   const level = findLevel(blueprint, levelNum);
   if (!level) return noSuchLevel(blueprint, levelNum);
-  const data = levelCheckData(levelNum, checkLevel(level, botLookup(bot)));
+  const data = levelCheckData(levelNum, checkLevel(level, botOrientedLookup(bot)));
   return done(formatLevelCheckData(data), { blueprint: data });
 }
 
@@ -65,6 +69,6 @@ export function checkBlueprintLevel(bot: Bot, blueprint: Blueprint | undefined, 
  */
 export function checkWholeBlueprint(bot: Bot, blueprint: Blueprint | undefined): Outcome {
   if (!blueprint) return noBlueprint();
-  const data = blueprintCheckData(blueprint, botLookup(bot));
+  const data = blueprintCheckData(blueprint, botOrientedLookup(bot));
   return done(formatBlueprintCheckData(data), { blueprint: data });
 }

@@ -3,7 +3,10 @@
  * by the blueprint queries (`!checkBlueprint`, ...) and by the construction task's validator.
  *
  * A level's `placement[r][c]` is the block at `(x + c, y, z + r)` where `[x, y, z]` are the
- * level's `coordinates`.
+ * level's `coordinates`. A cell is a block name (MineCollab's blueprints) or a block state as
+ * vanilla's commands write it (`oak_stairs[facing=west,half=bottom]`, VillagerBench's oriented
+ * blocks): a state cell matches a block of that name whose properties, where the lookup gives
+ * them, have the values written (a lookup that gives names only compares names).
  */
 import type { Blueprint, BlueprintLevel } from './schema.ts';
 
@@ -43,31 +46,87 @@ export function normalizeBlockName(name: string | null | undefined): string {
   return AIR.has(n) ? 'air' : n;
 }
 
+/**
+ * A blueprint cell or world block as a state: {@link normalizeBlockName}'s name with its
+ * `[property=value,...]` kept as written (spaces dropped); air-likes become 'air'.
+ *
+ * @example normalizeBlockState('minecraft:Oak_Stairs[facing=west, half=bottom]') // 'oak_stairs[facing=west,half=bottom]'
+ */
+export function normalizeBlockState(text: string | null | undefined): string {
+  const name = normalizeBlockName(text);
+  const props = /\[([^\]]*)\]\s*$/
+    .exec(text ?? '')?.[1]
+    ?.replace(/\s+/g, '')
+    .toLowerCase();
+  return name !== 'air' && props ? `${name}[${props}]` : name;
+}
+
+/** The properties written in a state (`{facing: 'west'}` of `oak_stairs[facing=west]`); empty for a bare name. */
+export function stateProperties(state: string): Record<string, string> {
+  const props = /\[([^\]]*)\]\s*$/.exec(state)?.[1] ?? '';
+  const out: Record<string, string> = {};
+  for (const pair of props.split(',')) {
+    const [key, value] = pair.split('=').map((p) => p.trim());
+    if (key && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Whether the world's block (`actual`, a name or a state) is the cell's `wanted` one: the same
+ * name, and each property `wanted` writes with the same value where `actual` gives that property.
+ */
+export function cellMatches(wanted: string, actual: string): boolean {
+  if (normalizeBlockName(wanted) !== normalizeBlockName(actual)) return false;
+  const have = stateProperties(actual);
+  return Object.entries(stateProperties(wanted)).every(([key, value]) => have[key] === undefined || have[key] === value);
+}
+
 /** The level whose `level` number is `levelNum`, if any. */
 export function findLevel(blueprint: Blueprint, levelNum: number): BlueprintLevel | undefined {
   return blueprint.levels.find((l) => l.level === levelNum);
 }
 
-/** Every cell of a level with its position and wanted block, row by row. */
-export function levelCells(level: BlueprintLevel): { x: number; y: number; z: number; block: string }[] {
+/** One cell of a level: its position, the wanted block's name and, for a state cell, the wanted state. */
+export interface LevelCell {
+  x: number;
+  y: number;
+  z: number;
+  block: string;
+  /** The wanted state ({@link normalizeBlockState}), only for a cell written with properties. */
+  state?: string;
+}
+
+/** Every cell of a level (see {@link LevelCell}), row by row. */
+export function levelCells(level: BlueprintLevel): LevelCell[] {
   const [x0, y, z0] = level.coordinates;
-  const cells: { x: number; y: number; z: number; block: string }[] = [];
-  level.placement.forEach((row, r) => row.forEach((block, c) => cells.push({ x: x0 + c, y, z: z0 + r, block: normalizeBlockName(block) })));
+  const cells: LevelCell[] = [];
+  level.placement.forEach((row, r) =>
+    row.forEach((text, c) => {
+      const block = normalizeBlockName(text);
+      const state = normalizeBlockState(text);
+      cells.push(state === block ? { x: x0 + c, y, z: z0 + r, block } : { x: x0 + c, y, z: z0 + r, block, state });
+    }),
+  );
   return cells;
 }
 
-/** Compares one level with the world as `lookup` sees it. */
+/**
+ * Compares one level with the world as `lookup` sees it. A names-only cell compares names and
+ * shows the world's block by name; a state cell compares states ({@link cellMatches}) and shows
+ * both as states.
+ */
 export function checkLevel(level: BlueprintLevel, lookup: BlockLookup): BlueprintCheck {
   const result: BlueprintCheck = { matching: 0, mismatches: [], unknown: [] };
   for (const cell of levelCells(level)) {
     const raw = lookup(cell.x, cell.y, cell.z);
-    const diff: CellDiff = { x: cell.x, y: cell.y, z: cell.z, expected: cell.block, actual: undefined };
+    const diff: CellDiff = { x: cell.x, y: cell.y, z: cell.z, expected: cell.state ?? cell.block, actual: undefined };
     if (raw === undefined || raw === null) {
       result.unknown.push(diff);
       continue;
     }
-    const actual = normalizeBlockName(raw);
-    if (actual === cell.block) {
+    const actual = cell.state ? normalizeBlockState(raw) : normalizeBlockName(raw);
+    if (cell.state ? cellMatches(cell.state, actual) : actual === cell.block) {
       if (actual !== 'air') result.matching++;
     } else {
       result.mismatches.push({ ...diff, actual });
@@ -221,7 +280,7 @@ export function formatBlueprintCheck(blueprint: Blueprint, lookup: BlockLookup):
 /** One level as text: its origin, the mapping of cells to positions, and its rows. */
 export function formatLevel(level: BlueprintLevel): string {
   const [x, y, z] = level.coordinates;
-  const rows = level.placement.map((row, r) => `  row ${r} (z=${z + r}): ${row.map(normalizeBlockName).join(', ')}`);
+  const rows = level.placement.map((row, r) => `  row ${r} (z=${z + r}): ${row.map(normalizeBlockState).join(', ')}`);
   return [`Level ${level.level} at y=${y}, starting at (${x}, ${y}, ${z}); column c of a row is x=${x}+c:`, ...rows].join('\n');
 }
 

@@ -297,4 +297,38 @@ describe('blueprints', () => {
       command(w, `/fill ${o.x} ${o.y} ${o.z} ${o.x + 1} ${o.y + 1} ${o.z + 1} air`);
     }
   }, 30_000);
+
+  test('a blueprint of states: the queries show them, and a block turned the wrong way is to be replaced, as the bot sees it', async () => {
+    const base = await area(w, 0, -60);
+    // Beside the cells of the test before (its clearing /fill may still be on its way).
+    const o = base.offset(3, 0, 6);
+    const blueprint = blueprintSchema.parse({
+      levels: [{ level: 0, coordinates: [o.x, o.y, o.z], placement: [['oak_stairs[facing=west]', 'oak_log[axis=x]', 'stone']] }],
+    });
+    w.andy.setTask({ blueprint });
+    try {
+      await setBlock(w, o, 'oak_stairs[facing=east]');
+      await setBlock(w, o.offset(1, 0, 0), 'oak_log[axis=x]');
+      await setBlock(w, o.offset(2, 0, 0), 'stone');
+      expect(await run(w.andy, '!getBlueprintLevel(0)')).toContain('oak_stairs[facing=west], oak_log[axis=x], stone');
+      const wrong = await outcome(w.andy, '!checkBlueprintLevel(0)');
+      expect(wrong.text).toBe(
+        `Level 0 needs 1 change:\nReplace the oak_stairs[facing=east,half=bottom,shape=straight] at (${o.x}, ${o.y}, ${o.z}) with oak_stairs[facing=west]`,
+      );
+      expect(wrong.data?.blueprint?.changes).toEqual([
+        {
+          action: 'replace',
+          position: { x: o.x, y: o.y, z: o.z },
+          block: 'oak_stairs[facing=west]',
+          current: 'oak_stairs[facing=east,half=bottom,shape=straight]',
+        },
+      ]);
+      command(w, `/setblock ${o.x} ${o.y} ${o.z} oak_stairs[facing=west]`);
+      await waitUntil(() => w.andy.bot.blockAt(o)?.getProperties().facing === 'west', 'Andy sees the stairs facing west');
+      expect(await outcome(w.andy, '!checkBlueprint')).toMatchObject({ code: 'ok', data: { blueprint: { complete: true, score: 100 } } });
+    } finally {
+      w.andy.clearTask();
+      command(w, `/fill ${o.x} ${o.y} ${o.z} ${o.x + 2} ${o.y} ${o.z} air`);
+    }
+  }, 30_000);
 });

@@ -2,8 +2,8 @@
  * VillagerBench tasks through `runTask`, as `npm run task` plays them: the file loaded by its
  * shape, the world set up, the judge reading it every tick, and the result line with the
  * scenario's metrics. The blocks and the lever are set by agent 0's op commands once play begins
- * (the oracle cannot yet build oriented blocks from chests; its escapes are
- * test/e2e/escape-oracle.test.ts).
+ * (the oracle's own plays are tested in villager-construction-oracle.test.ts and
+ * escape-oracle.test.ts).
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -13,6 +13,7 @@ import {
   formatLevelCheck,
   levelCells,
   levelCheckData,
+  normalizeBlockState,
   type BlockLookup,
 } from '../../src/tasks/blueprint.ts';
 import { blueprintSchema, type Blueprint } from '../../src/tasks/schema.ts';
@@ -113,5 +114,41 @@ describe('blueprint comparison', () => {
     expect(text).toContain('Level 0 at y=64, starting at (10, 64, 20)');
     expect(text).toContain('row 1 (z=21): air, oak_planks');
     expect(findLevel(blueprint, 7)).toBeUndefined();
+  });
+
+  test('state cells compare orientation where the lookup gives it, and show states; names-only cells stay by name', () => {
+    const oriented: Blueprint = blueprintSchema.parse({
+      levels: [{ level: 0, coordinates: [0, 64, 0], placement: [['oak_stairs[facing=west]', 'oak_log[axis=x]', 'stone']] }],
+    });
+    const lookup = world({
+      '0,64,0': 'oak_stairs[facing=east,half=bottom,shape=straight]',
+      '1,64,0': 'oak_log[axis=x]',
+      '2,64,0': 'stone',
+    });
+    const check = checkLevel(oriented.levels[0]!, lookup);
+    expect(check.matching).toBe(2);
+    expect(diffLines(check)).toEqual([
+      'Replace the oak_stairs[facing=east,half=bottom,shape=straight] at (0, 64, 0) with oak_stairs[facing=west]',
+    ]);
+    // Right way round: complete; a lookup of names only compares names.
+    expect(
+      checkLevel(
+        oriented.levels[0]!,
+        world({ '0,64,0': 'oak_stairs[facing=west,half=top]', '1,64,0': 'oak_log[axis=x]', '2,64,0': 'stone' }),
+      ).mismatches,
+    ).toEqual([]);
+    expect(checkLevel(oriented.levels[0]!, world({ '0,64,0': 'oak_stairs', '1,64,0': 'oak_log', '2,64,0': 'stone' })).matching).toBe(3);
+    // A names-only blueprint read with states: the world's block shown by name, as before.
+    expect(
+      diffLines(
+        checkLevel(
+          blueprint.levels[0]!,
+          world({ '10,64,20': 'oak_stairs[facing=west]', '11,64,20': 'stone', '10,64,21': 'air', '11,64,21': 'oak_planks' }),
+        ),
+      ),
+    ).toEqual(['Replace the oak_stairs at (10, 64, 20) with stone']);
+    expect(formatBlueprint(oriented)).toContain('row 0 (z=0): oak_stairs[facing=west], oak_log[axis=x], stone');
+    expect(levelCells(oriented.levels[0]!)[0]).toEqual({ x: 0, y: 64, z: 0, block: 'oak_stairs', state: 'oak_stairs[facing=west]' });
+    expect(normalizeBlockState('minecraft:Oak_Stairs[facing=west, half=bottom]')).toBe('oak_stairs[facing=west,half=bottom]');
   });
 });

@@ -26,6 +26,7 @@ import {
   placeBlueprint,
   type PlacedBlock,
 } from './construction.ts';
+import { stateText } from './states.ts';
 import { cookingBudget, cookingComplexity, farmFileSchema, ingredientSources } from './cooking.ts';
 import { atomFileSchema, chainRooms, DEFAULT_ESCAPE_RUNS, escapeBudget, escapeFileSchema, MAX_ROOMS, parseEscapeId } from './escape.ts';
 
@@ -66,12 +67,24 @@ export function villagerKind(raw: unknown): VillagerScenario | undefined {
 
 /**
  * The blocks as a MineCollab blueprint (levels bottom up, rows along z, `air` where no block
- * goes), block names only: what the blueprint queries (`!getBlueprint`, `!checkBlueprintLevel`)
- * show the agents and the set-up clears. Orientations are in the task's goal text.
+ * goes): what the blueprint queries (`!getBlueprint`, `!checkBlueprintLevel`) show the agents and
+ * the set-up clears. A cell is the block's state (`oak_stairs[facing=west]`, `oak_log[axis=x]`),
+ * the name alone for a block with no wanted property.
+ *
+ * @param propertiesOf the properties a block has (minecraft-data's `states`): wanted properties
+ *   the block lacks (a `facing` on glass, which the judge does not ask) are left out. Without it
+ *   every wanted property is written.
+ * @example levelsBlueprint(blocks, (n) => data.blocksByName[n]?.states?.map((s) => s.name)).levels[0].placement[0]
+ *   // ['oak_planks', 'oak_stairs[facing=west]', 'oak_log[axis=y]']
  */
-export function levelsBlueprint(blocks: readonly PlacedBlock[]): Blueprint {
+export function levelsBlueprint(blocks: readonly PlacedBlock[], propertiesOf?: (name: string) => readonly string[] | undefined): Blueprint {
   const box = blocksBox(blocks);
-  const at = new Map(blocks.map((b) => [`${b.x},${b.y},${b.z}`, b.state.name]));
+  const cell = (b: PlacedBlock) => {
+    const has = propertiesOf?.(b.state.name);
+    const properties = Object.fromEntries(Object.entries(b.state.properties).filter(([k]) => !propertiesOf || has?.includes(k)));
+    return stateText(b.state.name, properties);
+  };
+  const at = new Map(blocks.map((b) => [`${b.x},${b.y},${b.z}`, cell(b)]));
   const levels: Blueprint['levels'] = [];
   for (let y = box.min.y; y <= box.max.y; y++) {
     const placement: string[][] = [];

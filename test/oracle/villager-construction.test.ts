@@ -1,0 +1,70 @@
+/**
+ * The offline policy's VillagerBench construction split (src/oracle/villager-construction.ts):
+ * pure, so every agent computes the same one from the blueprint and the team's names.
+ */
+import { describe, expect, test } from 'vitest';
+import { gameData } from '../../src/game/data.ts';
+import { cellKey } from '../../src/oracle/construction-plan.ts';
+import { itemsFor, materialChests, splitVillagerBuild } from '../../src/oracle/villager-construction.ts';
+import { levelsBlueprint } from '../../src/tasks/villager/load.ts';
+import { generateVillagerConstruction } from '../../src/tasks/villager/generate.ts';
+import { blueprintMaterials, placeBlueprint } from '../../src/tasks/villager/construction.ts';
+import { TEST_VERSION } from '../helpers/version.ts';
+
+const data = gameData(TEST_VERSION);
+const propertiesOf = (n: string) => data.blocksByName[n]?.states?.map((s) => s.name);
+const [house] = generateVillagerConstruction(data, { count: 1, seed: 3 });
+const blocks = placeBlueprint(house!);
+const blueprint = levelsBlueprint(blocks, propertiesOf);
+
+describe('splitting a VillagerBench blueprint', () => {
+  test.each([2, 4, 8])('%i agents: every cell to exactly one agent, the same split whatever the order of names', (n) => {
+    const team = Array.from({ length: n }, (_, i) => `bot${i}`);
+    const split = splitVillagerBuild(blueprint, team);
+    expect(split.order).toHaveLength(blocks.length);
+    expect(new Set(split.order.map(cellKey)).size).toBe(blocks.length);
+    expect(split.owner.size).toBe(blocks.length);
+    expect([...split.owner]).toEqual([...splitVillagerBuild(blueprint, [...team].reverse()).owner]);
+    // Everyone has work when there are cells enough; the items the cells take are the chests' materials.
+    expect(new Set(split.owner.values()).size).toBe(n);
+    const byAgent = team.map((name) =>
+      itemsFor(
+        data,
+        split.order.filter((c) => split.owner.get(cellKey(c)) === name),
+      ),
+    );
+    const total: Record<string, number> = {};
+    for (const items of byAgent) for (const [item, k] of Object.entries(items)) total[item] = (total[item] ?? 0) + k;
+    expect(total).toEqual(blueprintMaterials(data, blocks));
+  });
+
+  test('lower levels first, and in a level every cell rests on the level below or on a cell before it; cells carry their states', () => {
+    const { order } = splitVillagerBuild(blueprint, ['a', 'b']);
+    expect(order.map((c) => c.level)).toEqual([...order.map((c) => c.level)].sort((a, b) => a - b));
+    const before = new Set<string>();
+    for (const c of order) {
+      const rests =
+        c.level === 0 ||
+        before.has(cellKey({ ...c, y: c.y - 1 })) ||
+        [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ].some(([dx, dz]) => before.has(cellKey({ x: c.x + dx!, y: c.y, z: c.z + dz! })));
+      expect(rests, `${c.state} at ${cellKey(c)}`).toBe(true);
+      before.add(cellKey(c));
+    }
+    expect(order.some((c) => /_stairs\[facing=(east|west)\]$/.test(c.state))).toBe(true);
+    expect(order.some((c) => /_log\[axis=x\]$/.test(c.state))).toBe(true);
+  });
+
+  test("the material chests are read from the set-up's goal line; none without one", () => {
+    expect(materialChests('Blueprint h: ...\nThe materials are in the chest(s) at [-12 -60 9] [-10 -60 9].')).toEqual([
+      { x: -12, y: -60, z: 9 },
+      { x: -10, y: -60, z: 9 },
+    ]);
+    expect(materialChests('Build the house.')).toEqual([]);
+    expect(() => splitVillagerBuild(blueprint, [])).toThrow(/no builders/);
+  });
+});
