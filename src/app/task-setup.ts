@@ -76,6 +76,7 @@ export function assignTasks(
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
       ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
+      ...(task.villager?.scenario === 'construction' && task.villager.chests ? { materialChests: task.villager.chests } : {}),
     };
     if (blueprint) {
       agent.setTask({ ...common, blueprint });

@@ -110,6 +110,11 @@ export interface AgentTask {
    * `and`/`or`, wait intervals), the data of the goal's description, for an offline policy.
    */
   escape?: EscapeChain;
+  /**
+   * VillagerBench construction: the chests holding the blueprint's materials (block positions),
+   * the data of the goal's "The materials are in the chest(s) at ..." line, for an offline policy.
+   */
+  materialChests?: readonly { x: number; y: number; z: number }[];
 }
 
 /** One subtask of a coordination strategy, as its agent gets it (see {@link AgentTask.assignment}). */

@@ -20,7 +20,9 @@ export interface Observation {
    * The agent's part of the task as data: its goal text, its teammates, a cooking team's collector, a partner's
    * recipe, what its world supplies, and under a coordination strategy its current subtask.
    */
-  task?: Pick<AgentTask, 'goal' | 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'escape'> | undefined;
+  task?:
+    | Pick<AgentTask, 'goal' | 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'escape' | 'materialChests'>
+    | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;
   /** The block the agent sees at a position with its properties (a switch's `powered`, a door's `open`); undefined where not loaded. */

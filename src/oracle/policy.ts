@@ -20,7 +20,7 @@ import { observe } from './observe.ts';
 import { RetryGuard } from './retry.ts';
 import { makePlan, teamDecision, type TeamContext } from './team.ts';
 import { work } from './work.ts';
-import { materialChests, VillagerBuilder } from './villager-construction.ts';
+import { VillagerBuilder } from './villager-construction.ts';
 import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
@@ -86,7 +86,7 @@ export class OraclePolicy {
     const assignment = obs.task?.assignment;
     if (assignment) return doAssignment(this.#memory, obs, this.#data, assignment);
     // A VillagerBench construction: materials in chests, no chat needed (see ./villager-construction.ts).
-    const chests = obs.blueprint ? materialChests(obs.task?.goal) : [];
+    const chests = obs.blueprint ? (obs.task?.materialChests ?? []) : [];
     if (chests.length > 0) return this.#villager.decide(obs, chests, this.#retry.lastCommand);
     if (!obs.targets && !obs.blueprint) {
       // No task: a player's newest request, when it is one the policy understands; once the

@@ -5,7 +5,8 @@
  * and the team's names, so no chat is needed:
  * 1. its cells ({@link splitVillagerBuild}): each level's cells in an order where each rests on
  *    what is placed before it, dealt out to the team in runs, so no two agents place one cell;
- * 2. it takes the items its cells take from the chests the goal names (`!goToCoordinates`, then
+ * 2. it takes the items its cells take from the material chests (`AgentTask.materialChests`, the
+ *    data of the goal's line naming them; `!goToCoordinates`, then
  *    `!takeFromChest` per item; an item a chest lacks is looked for in the next);
  * 3. level by level, bottom up, it asks `!checkBlueprintLevel` (the blueprint's cells are states,
  *    `oak_stairs[facing=west]`, compared by state) and places its cells the check lists with
@@ -35,15 +36,6 @@ const MAX_TAKE_TRIES = 3;
 
 /** A chest position, whole blocks. */
 export type ChestPos = BlockPos;
-
-/**
- * The material chests a VillagerBench construction goal names (`The materials are in the
- * chest(s) at [x y z] [x y z].`, written by `src/app/villager-setup.ts`); empty when it names none.
- */
-export function materialChests(goal: string | undefined): ChestPos[] {
-  const list = /materials are in the chest\(s\) at ((?:\[-?\d+ -?\d+ -?\d+\]\s*)+)/.exec(goal ?? '')?.[1] ?? '';
-  return [...list.matchAll(/\[(-?\d+) (-?\d+) (-?\d+)\]/g)].map(([, x, y, z]) => ({ x: Number(x), y: Number(y), z: Number(z) }));
-}
 
 /** One cell to place, with the state it must have. */
 export interface StateCell extends Cell {

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { cellKey } from '../../src/oracle/construction-plan.ts';
-import { itemsFor, materialChests, splitVillagerBuild } from '../../src/oracle/villager-construction.ts';
+import { itemsFor, splitVillagerBuild } from '../../src/oracle/villager-construction.ts';
 import { levelsBlueprint } from '../../src/tasks/villager/load.ts';
 import { generateVillagerConstruction } from '../../src/tasks/villager/generate.ts';
 import { blueprintMaterials, placeBlueprint } from '../../src/tasks/villager/construction.ts';
@@ -59,12 +59,7 @@ describe('splitting a VillagerBench blueprint', () => {
     expect(order.some((c) => /_log\[axis=x\]$/.test(c.state))).toBe(true);
   });
 
-  test("the material chests are read from the set-up's goal line; none without one", () => {
-    expect(materialChests('Blueprint h: ...\nThe materials are in the chest(s) at [-12 -60 9] [-10 -60 9].')).toEqual([
-      { x: -12, y: -60, z: 9 },
-      { x: -10, y: -60, z: 9 },
-    ]);
-    expect(materialChests('Build the house.')).toEqual([]);
+  test('a team of no builders is refused', () => {
     expect(() => splitVillagerBuild(blueprint, [])).toThrow(/no builders/);
   });
 });
