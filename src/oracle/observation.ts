@@ -17,9 +17,9 @@ export interface Observation {
   blueprint: Blueprint | undefined;
   /**
    * The agent's part of the task as data: its teammates, a cooking team's collector, a partner's
-   * recipe, what its world supplies, and under a coordination strategy its current subtask.
+   * recipe, what its world supplies, whether the team shares a dish's ingredients out, and under a coordination strategy its current subtask.
    */
-  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies'> | undefined;
+  task?: Pick<AgentTask, 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'shareIngredients'> | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;
   /** Whether this agent may use a command (tasks block some). */
