@@ -7,7 +7,8 @@
  * - work (`./work.ts`): crafting, smelting, gathering and sowing toward the plan's targets;
  * - build (`./build.ts`): a blueprint's cells, level by level;
  * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up;
- * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work.
+ * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work;
+ * - VillagerBench cooking (`./villager-cooking.ts`): its share of the dish's ingredients, handed to the cook.
  */
 import type { GameData } from '../game/data.ts';
 import { doAssignment } from './assignment.ts';
@@ -18,6 +19,7 @@ import { observe } from './observe.ts';
 import { RetryGuard } from './retry.ts';
 import { makePlan, teamDecision, type TeamContext } from './team.ts';
 import { work } from './work.ts';
+import { SharedCooking } from './villager-cooking.ts';
 import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
@@ -41,6 +43,7 @@ export class OraclePolicy {
   readonly #data: GameData;
   readonly #memory = new OracleMemory();
   readonly #retry = new RetryGuard();
+  readonly #cooking = new SharedCooking();
   readonly #team: TeamContext;
 
   constructor(data: GameData) {
@@ -76,6 +79,8 @@ export class OraclePolicy {
     // Under a coordination strategy: its subtask, not the chat protocol.
     const assignment = obs.task?.assignment;
     if (assignment) return doAssignment(this.#memory, obs, this.#data, assignment);
+    // VillagerBench cooking: the ingredients shared out, then handed to the cook.
+    if (obs.task?.shareIngredients && obs.targets) return this.#cooking.decide(this.#memory, obs, this.#data);
     if (!obs.targets && !obs.blueprint) {
       // No task: a player's newest request, when it is one the policy understands; once the
       // request's command has run (and nothing newer was asked), what it did, told back.
