@@ -13,15 +13,18 @@ import type { GameData } from '../game/data.ts';
 import { type Counts, planProduction, type ProductionSources, supplySource, type WorldSupplies } from '../game/production.ts';
 import type { OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
-import { WAIT } from './retry.ts';
+import { CHEST_BLOCKS } from '../skills/containers.ts';
 import { workToward } from './work.ts';
 
 /**
  * How many times an agent waits for what it cannot do yet (a cook for its teammates'
- * ingredients, a worker for a hunt's animal to come in reach) before it stops: 150 waits of
- * `!stay(2)`, about 5 minutes, less than any cooking budget (200 s per unit of complexity).
+ * ingredients, a worker for a hunt's animal to come in reach) before it stops: 120 waits of
+ * 2–3 s, about 5 minutes, less than any cooking budget (200 s per unit of complexity).
  */
-const MAX_WAITS = 150;
+const MAX_WAITS = 120;
+
+/** Blocks an agent uses besides its supplies: where it crafts, cooks and takes from. */
+const STATIONS: ReadonlySet<string> = new Set(['crafting_table', 'furnace', 'smoker', 'blast_furnace', ...CHEST_BLOCKS]);
 
 /** Who makes what: the cook, and each member's ingredients to get and hand over (the cook keeps its own). */
 export interface CookingSplit {
@@ -110,7 +113,19 @@ export class SharedCooking {
       if (handOver?.to === split.cook) this.#delivered[handOver.item] = (this.#delivered[handOver.item] ?? 0) + handOver.received;
     }
     const share = split.shares[obs.name] ?? {};
-    const wait = () => (++this.#waits <= MAX_WAITS ? WAIT : '');
+    // A wait of 2 s, then 3, in turn: the agent's model loop ends on the third identical command
+    // with the same outcome in a row (its `max_repeats`).
+    const wait = () => (++this.#waits <= MAX_WAITS ? `!stay(${2 + (this.#waits % 2)})` : '');
+    // The task's world only: its supplies and stations, not the pasture's fence posts for planks
+    // (the chest holds the planks and the coal).
+    const supplies = obs.task?.supplies ?? {};
+    const blocks = new Set<string>(STATIONS);
+    const mobs = new Set<string>();
+    for (const supply of Object.values(supplies)) {
+      if (supply.kind === 'block') blocks.add(supply.block);
+      else if (supply.kind === 'hunt' || supply.kind === 'use') mobs.add(supply.mob);
+    }
+    obs = { ...obs, blocks: obs.blocks.filter((b) => blocks.has(b)), reachable: [], mobs: obs.mobs.filter((b) => mobs.has(b)) };
     // Its own part first (the cook's too): once held, it is not got again (it is handed over or cooked).
     if (!this.#handing) {
       const next = workToward(m, obs, data, share, { done: () => '', short: wait });

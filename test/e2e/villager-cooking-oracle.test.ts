@@ -7,8 +7,12 @@
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { gameData } from '../../src/game/data.ts';
 import { loadTask } from '../../src/tasks/loader.ts';
+import { generateVillagerCooking } from '../../src/tasks/villager/generate.ts';
+import { loadVillagerFile } from '../../src/tasks/villager/load.ts';
 import { play } from '../helpers/oracle-teams.ts';
+import { TEST_VERSION } from '../helpers/version.ts';
 
 const fixture = (name: string) => path.resolve('test/fixtures/villagerbench', name);
 
@@ -31,4 +35,24 @@ describe('VillagerBench cooking with oracle teams', () => {
     for (const agent of result.agents) expect(result.commands[agent]!.length).toBeGreaterThan(0);
     expect(all.some((c) => c.startsWith('!givePlayer('))).toBe(true);
   }, 240_000);
+
+  test("rabbit stew, 3 agents (generated, seed 29, task 4): a rabbit hunted in the pasture and cooked, a carrot harvested, a bowl crafted from the chest's planks", async () => {
+    const farm = generateVillagerCooking(gameData(TEST_VERSION), { count: 5, seed: 29, agents: 3 })[4]!;
+    expect(farm).toMatchObject({ name: 'rabbit_stew_29_4', cooked_rabbit: 'rabbit in pasture', carrot: 'carrot in farm' });
+    const task = loadVillagerFile([farm], 'generated').get(farm.name)!;
+    const { result } = await play(task);
+    expect(result).toMatchObject({ type: 'villager_cooking', agent_count: 3, success: true, score: 1 });
+    expect(result.metrics?.acr).toBeGreaterThanOrEqual(0.5);
+    const all = Object.values(result.commands).flat();
+    expect(all).toEqual(
+      expect.arrayContaining([
+        '!attack("rabbit")',
+        '!smeltItem("rabbit", 1)',
+        '!collectBlocks("carrots", 1)',
+        '!craftRecipe("rabbit_stew", 1)',
+      ]),
+    );
+    // Every agent held a checkpoint item first or made the stew: each gave or cooked.
+    for (const agent of result.agents) expect(result.commands[agent]!.length).toBeGreaterThan(0);
+  }, 300_000);
 });
