@@ -7,7 +7,8 @@
  *
  * The split is for the agent contribution rate (VillagerAgent eq. 8–9: each checkpoint item counts
  * for the agent that held it first): the cook is the first teammate by name and counts the dish;
- * the ingredients go, the costliest first, to the member with the fewest items to hold so far.
+ * the ingredients go, the costliest first, to the member with the fewest items to hold so far
+ * (those smelted together, to one member: one furnace). Each part is handed over once held.
  */
 import type { GameData } from '../game/data.ts';
 import { type Counts, planProduction, type ProductionSources, supplySource, type WorldSupplies } from '../game/production.ts';
@@ -62,19 +63,29 @@ export function splitIngredients(data: GameData, team: readonly string[], target
     shares[cook] = { ...targets };
     return { cook, shares, ingredients: { ...targets } };
   }
-  // Items a member holds first while getting an ingredient: what its plan gathers, crafts and smelts.
-  const weight = (item: string, n: number) =>
-    Math.max(1, new Set(planProduction(data, {}, { [item]: n }, sources).steps.map((s) => s.item)).size);
-  const order = Object.entries(ingredients)
-    .map(([item, n]) => ({ item, n, w: weight(item, n) }))
-    .sort((a, b) => b.w - a.w || a.item.localeCompare(b.item));
+  // Items a member holds first while getting an ingredient: what its plan gathers, crafts and
+  // smelts. The ingredients smelted go to one member: the yard has one furnace, and two members
+  // smelting in it at once take each other's results.
+  const units: { items: Counts; made: Set<string> }[] = [];
+  const smelted: { items: Counts; made: Set<string> } = { items: {}, made: new Set() };
+  for (const [item, n] of Object.entries(ingredients)) {
+    const steps = planProduction(data, {}, { [item]: n }, sources).steps;
+    const unit = steps.some((s) => s.kind === 'smelt') ? smelted : { items: {}, made: new Set<string>() };
+    unit.items[item] = n;
+    for (const s of steps) unit.made.add(s.item);
+    if (unit !== smelted) units.push(unit);
+  }
+  if (Object.keys(smelted.items).length > 0) units.push(smelted);
+  const weight = (u: { made: Set<string> }) => Math.max(1, u.made.size);
+  const first = (u: { items: Counts }) => Object.keys(u.items).sort()[0]!;
+  units.sort((a, b) => weight(b) - weight(a) || first(a).localeCompare(first(b)));
   const load = new Map(members.map((m) => [m, m === cook ? Object.keys(targets).length : 0]));
   // Ties go to the cook last: its hands are full with the dish.
   const byTurn = [...members.slice(1), cook];
-  for (const { item, n, w } of order) {
+  for (const unit of units) {
     const who = byTurn.reduce((best, m) => (load.get(m)! < load.get(best)! ? m : best));
-    shares[who]![item] = n;
-    load.set(who, load.get(who)! + w);
+    Object.assign(shares[who]!, unit.items);
+    load.set(who, load.get(who)! + weight(unit));
   }
   return { cook, shares, ingredients };
 }
@@ -92,7 +103,7 @@ function suppliedSources(supplies: WorldSupplies): ProductionSources {
 /** One agent's progress in a shared cooking task. */
 export class SharedCooking {
   #split: CookingSplit | undefined;
-  /** This agent has held its share: a worker hands it over from now on, the cook waits for the rest; neither gets it again. */
+  /** The cook has held its share: it waits for the rest and does not get it again. */
   #handing = false;
   /** Items of its share the cook picked up, from the hand-overs' outcomes. */
   readonly #delivered: Counts = {};
@@ -126,26 +137,33 @@ export class SharedCooking {
       else if (supply.kind === 'hunt' || supply.kind === 'use') mobs.add(supply.mob);
     }
     obs = { ...obs, blocks: obs.blocks.filter((b) => blocks.has(b)), reachable: [], mobs: obs.mobs.filter((b) => mobs.has(b)) };
-    // Its own part first (the cook's too): once held, it is not got again (it is handed over or cooked).
+    if (obs.name !== split.cook) {
+      if (Object.keys(share).length === 0) return '';
+      // Each part is handed over once held (a teammate waiting on a hunt still gives its bowl);
+      // what is handed over is not got again.
+      const rest: Counts = {};
+      for (const [item, n] of Object.entries(share)) {
+        const left = n - (this.#delivered[item] ?? 0);
+        if (left <= 0) continue;
+        if ((obs.inventory[item] ?? 0) >= left) return `!givePlayer("${split.cook}", "${item}", ${left})`;
+        rest[item] = left;
+      }
+      if (Object.keys(rest).length === 0) return this.#say(`I gave ${split.cook} my part of the ${Object.keys(targets).join(', ')}.`);
+      return workToward(m, obs, data, rest, { done: () => '', short: wait });
+    }
+    // The cook: the dish once every ingredient has come (or it holds the dish); else its own part
+    // (once held, it is not got again), then a wait for the rest.
+    const all = Object.entries(split.ingredients).every(([item, n]) => (obs.inventory[item] ?? 0) >= n);
+    const held = Object.entries(targets).every(([item, n]) => (obs.inventory[item] ?? 0) >= n);
+    if (all || held)
+      return workToward(m, obs, data, targets, { done: () => this.#say(`I made the ${Object.keys(targets).join(', ')}.`), short: wait });
     if (!this.#handing) {
       const next = workToward(m, obs, data, share, { done: () => '', short: wait });
       if (next) return next;
       this.#handing = Object.entries(share).every(([item, n]) => (obs.inventory[item] ?? 0) >= n);
       if (!this.#handing) return '';
     }
-    if (obs.name !== split.cook) {
-      if (Object.keys(share).length === 0) return '';
-      for (const [item, n] of Object.entries(share)) {
-        const give = Math.min(obs.inventory[item] ?? 0, n - (this.#delivered[item] ?? 0));
-        if (give > 0) return `!givePlayer("${split.cook}", "${item}", ${give})`;
-      }
-      return this.#say(`I gave ${split.cook} my part of the ${Object.keys(targets).join(', ')}.`);
-    }
-    // The cook: the dish once every ingredient has come.
-    const all = Object.entries(split.ingredients).every(([item, n]) => (obs.inventory[item] ?? 0) >= n);
-    const held = Object.entries(targets).every(([item, n]) => (obs.inventory[item] ?? 0) >= n);
-    if (!all && !held) return wait();
-    return workToward(m, obs, data, targets, { done: () => this.#say(`I made the ${Object.keys(targets).join(', ')}.`), short: wait });
+    return wait();
   }
 
   /** `text` once, then nothing. */

@@ -34,6 +34,14 @@ describe('splitIngredients', () => {
     expect(Object.entries(a.shares).filter(([, s]) => Object.keys(s).length > 0).length).toBeGreaterThanOrEqual(3);
   });
 
+  test('rabbit stew: the potato and the rabbit, both smelted, go to one member (one furnace)', () => {
+    const supplies = { potato: chest, rabbit: chest, coal: chest, bowl: chest, carrot: chest, brown_mushroom: chest };
+    const split = splitIngredients(data, ['Ann', 'Bob', 'Cy'], { rabbit_stew: 1 }, supplies);
+    const smelter = Object.values(split.shares).filter((s) => 'baked_potato' in s || 'cooked_rabbit' in s);
+    expect(smelter).toHaveLength(1);
+    expect(smelter[0]).toMatchObject({ baked_potato: 1, cooked_rabbit: 1 });
+  });
+
   test('a dish the supplies give as it is goes to the cook', () => {
     const split = splitIngredients(data, ['Ann', 'Bob'], { bread: 1 }, { bread: chest });
     expect(split.shares).toEqual({ Ann: { bread: 1 }, Bob: {} });
