@@ -49,6 +49,7 @@ describe('VillagerBench cooking with oracle teams', () => {
         '!attack("rabbit")',
         '!smeltItem("rabbit", 1)',
         '!collectBlocks("carrots", 1)',
+        '!takeFromChest("oak_planks", 3)',
         '!craftRecipe("rabbit_stew", 1)',
       ]),
     );

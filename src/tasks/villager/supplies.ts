@@ -2,7 +2,7 @@
  * What a VillagerBench farm task's world supplies, as the agents' task data (`AgentTask.supplies`,
  * the same data MineCollab's cooking world gives, `../cooking.ts`): the items its chests hold
  * (`takeFromChest`), the crops of its farms (`collectBlocks` of the crop block), and the animals of
- * its pastures (`attack`; a cow milked into a bucket with `useItemOnEntity`). `!getCraftingPlan`
+ * its pastures (`attack`; a cow milked into a bucket with `useItemOnEntity`), not their logs. `!getCraftingPlan`
  * and the offline policy plan with it.
  */
 import type { GameData } from '../../game/data.ts';
@@ -41,11 +41,11 @@ export function farmSupplies(data: GameData, task: FarmTask): WorldSupplies {
     }
     const animal = plan.animals[0]?.name;
     if (!animal) continue;
+    // Its animals only: the logs inside the fence are cut from within the pen, where a bot gets
+    // stuck (a 136 s dig), while the chest holds the fuel and the planks.
     for (const item of plan.gives) {
-      if (item === 'egg') continue;
+      if (item === 'egg' || plan.blocks.some((b) => b.state.replace(/\[.*$/, '') === item)) continue;
       if (item === 'milk_bucket') add(item, { kind: 'use', tool: 'bucket', mob: animal, where: `a ${animal} in the ${c.name}` });
-      else if (plan.blocks.some((b) => b.state.replace(/\[.*$/, '') === item))
-        add(item, { kind: 'block', block: item, where: `the ${c.name}` });
       else add(item, { kind: 'hunt', mob: animal, where: `a ${animal} in the ${c.name}` });
     }
   }

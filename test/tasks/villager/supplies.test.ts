@@ -21,7 +21,7 @@ describe('farm supplies', () => {
     expect(supplies.sugar_cane).toMatchObject({ kind: 'block', block: 'sugar_cane' });
   });
 
-  test("a wheat farm gives wheat and seeds from the crop's loot; a rabbit pasture rabbits and hides; a chicken's egg is not gathered", () => {
+  test("a wheat farm gives wheat and seeds from the crop's loot; a rabbit pasture rabbits and hides; a chicken's egg and the pasture's logs are not gathered", () => {
     const supplies = farmSupplies(data, {
       name: 't',
       target: 'bread',
@@ -38,5 +38,7 @@ describe('farm supplies', () => {
     expect(supplies.rabbit_hide).toMatchObject({ kind: 'hunt', mob: 'rabbit' });
     expect(supplies.chicken).toMatchObject({ kind: 'hunt', mob: 'chicken' });
     expect(supplies.egg).toBeUndefined();
+    // The pasture's logs stand inside its fence: not a source.
+    expect(supplies.acacia_log).toBeUndefined();
   });
 });
