@@ -105,7 +105,7 @@ export class SharedCooking {
   #split: CookingSplit | undefined;
   /** The cook has held its share: it waits for the rest and does not get it again. */
   #handing = false;
-  /** Items of its share the cook picked up, from the hand-overs' outcomes. */
+  /** Items of its share handed to the cook (tossed and not taken back), from the hand-overs' outcomes. */
   readonly #delivered: Counts = {};
   #waits = 0;
   #said = false;
@@ -121,7 +121,10 @@ export class SharedCooking {
     const split = (this.#split ??= splitIngredients(data, m.team ?? [obs.name], targets, obs.task?.supplies ?? {}));
     for (const r of obs.records) {
       const handOver = r.kind === 'outcome' && r.outcome.command === '!givePlayer' ? r.outcome.data?.handOver : undefined;
-      if (handOver?.to === split.cook) this.#delivered[handOver.item] = (this.#delivered[handOver.item] ?? 0) + handOver.received;
+      // What left its hands counts as handed over, also when the cook did not pick it up at once:
+      // the hand-over is put right (`./observe.ts`: the cook is told where it lies), not got again.
+      if (handOver?.to === split.cook)
+        this.#delivered[handOver.item] = (this.#delivered[handOver.item] ?? 0) + handOver.count - handOver.takenBack;
     }
     const share = split.shares[obs.name] ?? {};
     // A wait of 2 s, then 3, in turn: the agent's model loop ends on the third identical command
