@@ -14,6 +14,8 @@ import { agentGoal, blockedActionsFor, cookingCollector, partnerRecipe, type Hum
 import { goalFor, perAgentTargets, taskTargets } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
+import { farmSupplies } from '../tasks/villager/supplies.ts';
+import type { GameData } from '../game/data.ts';
 import {
   ANIMALS_EACH,
   blueprintBox,
@@ -48,7 +50,9 @@ export class MissingPlayerError extends Error {}
  * targets, the blueprint, `restrict_to_inventory`, and as data its teammates, the collector of a
  * cooking team, a Hell's Kitchen partner's recipe, what the cooking world supplies and an escape run's rooms as placed. Hell's Kitchen agents get only their own
  * target; construction agents get no item targets and the blueprint instead; collection agents
- * get their share of the team's counts ({@link collectionShare}) to gather on their own.
+ * get their share of the team's counts ({@link collectionShare}) to gather on their own;
+ * VillagerBench cooking agents get the dish, what the farm supplies (`farmSupplies`) and
+ * `shareIngredients`.
  *
  * @param goals filled with each agent's goal text.
  */
@@ -83,6 +87,13 @@ export function assignTasks(
     } else if (own) {
       const item = own[String(i)];
       agent.setTask({ ...common, targets: item ? { [item]: targets[item] ?? 1 } : undefined });
+    } else if (task.villager?.scenario === 'cooking') {
+      // VillagerBench cooking: the dish, what the farm's chests, crops and animals give, and the
+      // ingredients shared out among the team (see AgentTask.shareIngredients).
+      const farm = task.villager.farm;
+      const count = farm.check_point.find((c) => c.name === farm.target)?.count ?? 1;
+      const data = agent.bot.registry as unknown as GameData;
+      agent.setTask({ ...common, targets: { [farm.target]: count }, supplies: farmSupplies(data, farm), shareIngredients: true });
     } else if (task.type === 'collection') {
       // The team's total counts: each agent is given its share to gather, and gathers it alone
       // (nothing to hand over: an offline team waiting on its coordinator's go-ahead left the

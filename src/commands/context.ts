@@ -101,6 +101,12 @@ export interface AgentTask {
    */
   supplies?: WorldSupplies;
   /**
+   * VillagerBench's farm-to-table cooking: the team shares the dish's ingredients out (each agent
+   * gets and makes its part) and hands them to one cook, who makes the dish, so that each agent
+   * contributes checkpoint items (the offline policy: `src/oracle/villager-cooking.ts`).
+   */
+  shareIngredients?: boolean;
+  /**
    * The subtask a coordination strategy gives this agent now (a node of its task graph): its id
    * and words, and its typed work, which an offline policy executes (`src/game/work.ts`).
    */

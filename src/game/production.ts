@@ -68,7 +68,9 @@ export type WorldSupply =
   /** Kill an animal: `attack(mob)`. */
   | { kind: 'hunt'; mob: string; where: string }
   /** Use an item on an animal: `useItemOnEntity(tool, mob)` (milking a cow uses up the bucket). */
-  | { kind: 'use'; tool: string; mob: string; where: string };
+  | { kind: 'use'; tool: string; mob: string; where: string }
+  /** Take it from the chest the task filled (VillagerBench's cooking): `takeFromChest(item, n)`, from the nearest chest. */
+  | { kind: 'chest'; where: string };
 
 /** Items a world is known to supply, by item name (e.g. the cooking world's `COOKING_SUPPLIES` in `src/tasks/cooking.ts`). */
 export type WorldSupplies = Readonly<Record<string, WorldSupply>>;
@@ -88,6 +90,8 @@ export function supplySource(item: string, supply: WorldSupply): GatherSource {
         consumes: { [supply.tool]: 1 },
         where: supply.where,
       };
+    case 'chest':
+      return { item, call: (n) => ({ skill: 'takeFromChest', args: { item_name: item, num: n } }), perAction: 1, where: supply.where };
   }
 }
 
@@ -248,6 +252,31 @@ function craftOptions(data: GameData, name: string): readonly CraftOption[] {
   return list;
 }
 
+const unpackCache = new WeakMap<GameData, Map<string, CraftOption[]>>();
+
+/**
+ * The recipes of `name` that {@link usableRecipes} leaves out (unpacking a storage block: wheat
+ * from a hay bale), as crafting ways; a plan takes one only when the world gives the block.
+ */
+function unpackOptions(data: GameData, name: string): readonly CraftOption[] {
+  let byName = unpackCache.get(data);
+  if (!byName) unpackCache.set(data, (byName = new Map()));
+  let list = byName.get(name);
+  if (!list) {
+    const id = data.itemsByName[name]?.id;
+    const usable = new Set(id === undefined ? [] : usableRecipes(data, id));
+    list = (id === undefined ? [] : (data.recipes[id] ?? []))
+      .filter((recipe) => !usable.has(recipe))
+      .map((recipe) => {
+        const inputs: Counts = {};
+        for (const [ing, n] of recipeIngredients(recipe)) inputs[data.items[ing]!.name] = n;
+        return { kind: 'craft' as const, recipe, inputs, makes: recipeResultCount(recipe) };
+      });
+    byName.set(name, list);
+  }
+  return list;
+}
+
 /**
  * Every item a plan of `targets` might use, whatever is held: the targets, the ingredients of all
  * their recipes, what smelts into them, the items consumed by their gatherings and the tools those
@@ -357,6 +386,8 @@ function plan(
       const source = gatherOf(name);
       if (source) out.push({ kind: 'gather', source });
       out.push(...craftOptions(data, name));
+      // A storage block the world gives is unpacked after all (a chest of hay bales for wheat).
+      out.push(...unpackOptions(data, name).filter((o) => Object.keys(o.inputs).every((i) => gatherOf(i))));
       if (smelt) for (const input of smeltingInputs(data, name)) out.push({ kind: 'smelt', input });
       cache.set(name, out);
     }

@@ -17,11 +17,15 @@ export interface Observation {
   /** The construction blueprint the task gave this agent, if any. */
   blueprint: Blueprint | undefined;
   /**
-   * The agent's part of the task as data: its goal text, its teammates, a cooking team's collector, a partner's
-   * recipe, what its world supplies, and under a coordination strategy its current subtask.
+   * The agent's part of the task as data: its goal text, its teammates, a cooking team's collector,
+   * a partner's recipe, what its world supplies, whether the team shares a dish's ingredients out,
+   * and under a coordination strategy its current subtask.
    */
   task?:
-    | Pick<AgentTask, 'goal' | 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'escape' | 'materialChests'>
+    | Pick<
+        AgentTask,
+        'goal' | 'teammates' | 'collector' | 'partnerRecipe' | 'assignment' | 'supplies' | 'escape' | 'materialChests' | 'shareIngredients'
+      >
     | undefined;
   /** Where the agent stands (its feet's block), as `!stats` shows it. */
   position?: { x: number; y: number; z: number } | undefined;

@@ -10,6 +10,7 @@
  * - retry (`./retry.ts`): a command that changes nothing is retried after a wait, then given up;
  * - under a coordination strategy (`./assignment.ts`): the subtask it was given, by its typed work;
  * - VillagerBench's escape rooms (`./villager-escape.ts`): the rooms' switches and blocks, room by room.
+ * - VillagerBench cooking (`./villager-cooking.ts`): its share of the dish's ingredients, handed to the cook.
  */
 import type { GameData } from '../game/data.ts';
 import { doAssignment } from './assignment.ts';
@@ -21,6 +22,7 @@ import { RetryGuard } from './retry.ts';
 import { makePlan, teamDecision, type TeamContext } from './team.ts';
 import { work } from './work.ts';
 import { VillagerBuilder } from './villager-construction.ts';
+import { SharedCooking } from './villager-cooking.ts';
 import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
@@ -45,6 +47,7 @@ export class OraclePolicy {
   readonly #data: GameData;
   readonly #memory = new OracleMemory();
   readonly #retry = new RetryGuard();
+  readonly #cooking = new SharedCooking();
   readonly #team: TeamContext;
   readonly #villager: VillagerBuilder;
 
@@ -88,6 +91,8 @@ export class OraclePolicy {
     // A VillagerBench construction: materials in chests, no chat needed (see ./villager-construction.ts).
     const chests = obs.blueprint ? (obs.task?.materialChests ?? []) : [];
     if (chests.length > 0) return this.#villager.decide(obs, chests, this.#retry.lastCommand);
+    // VillagerBench cooking: the ingredients shared out, then handed to the cook.
+    if (obs.task?.shareIngredients && obs.targets) return this.#cooking.decide(this.#memory, obs, this.#data);
     if (!obs.targets && !obs.blueprint) {
       // No task: a player's newest request, when it is one the policy understands; once the
       // request's command has run (and nothing newer was asked), what it did, told back.

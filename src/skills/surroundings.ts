@@ -10,6 +10,7 @@ import type { GameData } from '../game/data.ts';
 import { blocksDropping, type GatherSource, type ProductionSources, supplySource, type WorldSupplies } from '../game/production.ts';
 import { mobDrops } from '../game/mob-drops.ts';
 import { COLLECT_RANGE } from './collect.ts';
+import { CHEST_BLOCKS } from './containers.ts';
 import { inventoryCounts } from './items.ts';
 import { FURNACE_SEARCH_RANGE } from './smelting.ts';
 
@@ -45,7 +46,13 @@ export function sourcesFrom(data: GameData, around: Surroundings): ProductionSou
   const mobs = new Set(around.mobs);
   const gather = (item: string): GatherSource | undefined => {
     const supply = around.supplies && Object.hasOwn(around.supplies, item) ? around.supplies[item] : undefined;
-    const inSight = supply && (supply.kind === 'block' ? blocks.has(supply.block) : mobs.has(supply.mob));
+    const inSight =
+      supply &&
+      (supply.kind === 'block'
+        ? blocks.has(supply.block)
+        : supply.kind === 'chest'
+          ? CHEST_BLOCKS.some((b) => blocks.has(b))
+          : mobs.has(supply.mob));
     if (supply && inSight) return supplySource(item, supply);
     // A block in sight before one only within reach.
     const dropping = blocksDropping(data, item).filter((b) => diggable.has(b) && NATURAL.test(b));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { gameData, recipeIngredients } from '../../src/game/data.ts';
-import { type GatherSource, planProduction, usableRecipes } from '../../src/game/production.ts';
+import { type GatherSource, planProduction, supplySource, usableRecipes } from '../../src/game/production.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
 
 const data = gameData('1.21.4');
@@ -184,5 +184,33 @@ describe('gathering with tools, smelting in a furnace of its own, with its fuel'
     expect(plan.steps.filter((s) => s.kind === 'gather').map((s) => s.item)).toEqual(
       expect.arrayContaining(['white_wool', 'poppy', 'cornflower', 'oak_log']),
     );
+  });
+});
+
+describe('what a task world supplies', () => {
+  const chest =
+    (...items: string[]) =>
+    (item: string) =>
+      items.includes(item) ? supplySource(item, { kind: 'chest', where: 'the chest' }) : undefined;
+
+  test('an item in a chest is taken with !takeFromChest, as many as the plan needs in one call', () => {
+    const plan = planProduction(data, {}, { bread: 1 }, { gather: chest('wheat'), tableNearby: true });
+    const take = plan.steps.find((s) => s.kind === 'gather');
+    expect(take).toMatchObject({ item: 'wheat', count: 3 });
+    expect(take?.kind === 'gather' && take.source.call(3)).toEqual({ skill: 'takeFromChest', args: { item_name: 'wheat', num: 3 } });
+  });
+
+  test('a storage block the world gives is unpacked (hay bales for wheat); one it does not give is not planned from', () => {
+    const plan = planProduction(data, {}, { bread: 1 }, { gather: chest('hay_block'), tableNearby: true });
+    expect(plan.missing).toEqual({});
+    expect(plan.steps.map((s) => `${s.kind} ${s.item}`)).toEqual(['gather hay_block', 'craft wheat', 'craft bread']);
+    // Wheat is not planned from hay bales that no source gives.
+    expect(planProduction(data, { hay_block: 1 }, { wheat: 9 }, {}).steps).toEqual([]);
+  });
+
+  test('a chest supply counts while a chest is in sight', () => {
+    const supplies = { egg: { kind: 'chest', where: 'the chest' } } as const;
+    expect(sourcesFrom(data, { blocks: ['chest'], mobs: [], inventory: {}, supplies }).gather?.('egg')).toMatchObject({ item: 'egg' });
+    expect(sourcesFrom(data, { blocks: [], mobs: [], inventory: {}, supplies }).gather?.('egg')).toBeUndefined();
   });
 });
