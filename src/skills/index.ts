@@ -158,7 +158,7 @@ export const useOnSkill = defineSkill({
 
 export const activateSkill = defineSkill({
   name: 'activate',
-  description: 'Use the nearest block of a type, or the one at x, y, z: flip a lever, press a button, step onto a pressure plate.',
+  description: 'Use the nearest block of a type, or the one at x, y, z: a lever, button or pressure plate.',
   params: {
     type: param.blockName('block', { example: 'lever' }),
     x: param.optional(param.int('block x (with y and z: that block, not the nearest)')),
