@@ -223,6 +223,9 @@ function at(position: BlockPos): (err: unknown) => never {
   };
 }
 
+/** Clicks `!placeBlockAt` makes before it says the server refused (see {@link placeBlockAt}). */
+const PLACE_ATTEMPTS = 2;
+
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
 /**
@@ -233,7 +236,7 @@ const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec
  * @throws SkillError, each with `data.position`: `missing_items` (`data.missing`) when the bot has
  *   none; `invalid` when it is not a block, the cell is taken by another block, nothing solid
  *   touches it, or the bot stands in it; `unreachable` when the cell is not loaded or no path leads
- *   into reach; `refused_by_server` when the server refused or undid the placement
+ *   into reach; `refused_by_server` when the server refused two clicks or undid the placement
  *   (mineflayer's `Server refused to place ... at (x, y, z): ...`, or another block there after).
  */
 export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: number, z: number, signal: AbortSignal): Promise<Outcome> {
@@ -267,12 +270,22 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
   }
   if (inside()) throw new SkillError('invalid', `You are standing at ${formatPos(pos, 0)}; move away first.`, { position });
   await abortable(bot.equip(item, 'hand'), signal);
-  await abortable(bot.placeBlock(reference, face.scaled(-1)), signal).catch(async (err: unknown) => {
-    // mineflayer rejects when the block update is late; the block may still be there.
-    throwIfAborted(signal);
-    if (!(await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal)))
-      throw new SkillError('refused_by_server', err instanceof Error ? err.message : String(err), { position });
-  });
+  // A click the server refused is made once more after two ticks, as a player clicks again: on a
+  // busy server the click can be handled before the equip that put the item in the hand.
+  for (let attempt = 1; ; attempt++) {
+    const refusal = await abortable(bot.placeBlock(reference, face.scaled(-1)), signal).then(
+      () => undefined,
+      async (err: unknown) => {
+        // mineflayer rejects when the block update is late; the block may still be there.
+        throwIfAborted(signal);
+        return (await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal)) ? undefined : err;
+      },
+    );
+    if (refusal === undefined) break;
+    if (attempt === PLACE_ATTEMPTS)
+      throw new SkillError('refused_by_server', refusal instanceof Error ? refusal.message : String(refusal), { position });
+    await abortable(bot.waitForTicks(2), signal);
+  }
   const placed = bot.blockAt(pos);
   if (placed?.name !== blockName)
     throw new SkillError(
