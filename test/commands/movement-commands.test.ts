@@ -81,10 +81,15 @@ describe('movement', () => {
     expect(found.text).toMatch(/Found a pig/);
     expect(found.code).toBe('ok');
     expect(serverMobs(w, 'pig', base, 40)).toHaveLength(1);
-    // Where the pig was and where Andy stood on arrival (the pig wanders on afterwards).
+    // Where the pig was and where Andy stood on arrival. The follow goal ends within 2 blocks
+    // counted between floored blocks (up to about 3.7 between positions), and the pig can wander
+    // on for a few ticks on a busy server before the report is written. Andy must also have
+    // walked most of the 12 blocks from his start towards the pig.
     const [x, y, z] = /at \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(found.text)!.slice(1).map(Number);
     const at = found.data!.position!;
-    expect(new Vec3(at.x + 0.5, at.y, at.z + 0.5).distanceTo(new Vec3(x!, y!, z!))).toBeLessThan(4);
+    const arrival = new Vec3(at.x + 0.5, at.y, at.z + 0.5);
+    expect(arrival.distanceTo(new Vec3(x!, y!, z!))).toBeLessThan(5.5);
+    expect(arrival.distanceTo(base.offset(0.5, 0, 0.5))).toBeGreaterThan(5);
     expect(await outcome(w.andy, '!searchForEntity("pigz", 32)')).toMatchObject({
       code: 'invalid',
       text: expect.stringMatching(/not an entity type/),
