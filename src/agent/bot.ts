@@ -9,7 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
-import { applyUpstreamFixes, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
+import { applyUpstreamFixes, doorways, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
 import { waitFor } from '../util/abort.ts';
 import { chatIdentity } from './chat-identity.ts';
 
@@ -124,6 +124,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   const movements = new Movements(bot);
   movements.allowSprinting = true;
   movements.allowParkour = true;
+  doorways(bot); // open doors walked through, none dug, with every Movements (src/upstream/mineflayer-pathfinder.ts)
   bot.pathfinder.setMovements(movements);
   return bot;
 }

@@ -14,6 +14,7 @@
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
  * | prismarine-chunk | a section's `palette` is its container's, single-value ones included | ./prismarine-chunk.ts |
  * | mineflayer-tool | `equipForBlock` with no tool chests ends instead of retrying without end | ./mineflayer-tool.ts |
+ * | mineflayer-pathfinder | open doors, trapdoors and gates walked through; doors and gates never dug | ./mineflayer-pathfinder.ts |
  * | protodef | compiled packet code kept on disk between processes (a cache, not a fix) | ./protodef.ts |
  *
  * This layer imports libraries only; every other layer may import it.
@@ -30,6 +31,7 @@ export type { FixStatus } from './minecraft-data.ts';
 export { playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
 export { toolWithoutChests } from './mineflayer-tool.ts';
+export { doorways } from './mineflayer-pathfinder.ts';
 
 /** What {@link applyUpstreamFixes} found for each process-wide fix. */
 export interface UpstreamFixes {

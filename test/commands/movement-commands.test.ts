@@ -7,7 +7,18 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Vec3 } from 'vec3';
 import { serverPlayer, waitUntil } from '../helpers/world.ts';
-import { command, expectStopsWithin1s, outcome, run, serverMobs, serverPosition, useWorld, summon, teleport } from './agent-world.ts';
+import {
+  command,
+  expectStopsWithin1s,
+  outcome,
+  run,
+  serverBlock,
+  serverMobs,
+  serverPosition,
+  useWorld,
+  summon,
+  teleport,
+} from './agent-world.ts';
 
 const w = useWorld();
 
@@ -125,6 +136,38 @@ describe('movement', () => {
       data: { sought: { kind: 'place', name: 'nowhere' } },
     });
   }, 30_000);
+
+  test('an open iron door is walked through; a closed one is never dug, and the way out is named as blocked', async () => {
+    // A bedrock box (inside 3 × 3 × 3) with an iron door in its +z wall, Andy inside.
+    const base = w.origin.offset(25, 0, 20);
+    const [x, y, z] = [base.x, base.y, base.z];
+    command(w, `/fill ${x - 2} ${y - 1} ${z - 2} ${x + 2} ${y + 3} ${z + 2} bedrock hollow`);
+    const door = base.offset(0, 0, 2);
+    const setDoor = async (open: boolean) => {
+      command(w, `/setblock ${door.x} ${door.y} ${door.z} iron_door[facing=north,half=lower,open=${open}]`);
+      command(w, `/setblock ${door.x} ${door.y + 1} ${door.z} iron_door[facing=north,half=upper,open=${open}]`);
+      await waitUntil(
+        () => [0, 1].every((dy) => w.andy.bot.blockAt(door.offset(0, dy, 0))?.getProperties().open === open),
+        `Andy sees the door ${open ? 'open' : 'closed'}`,
+        { state: () => [0, 1].map((dy) => w.andy.bot.blockAt(door.offset(0, dy, 0))?.getProperties()) },
+      );
+    };
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    await setDoor(true);
+    const out = base.offset(0, 0, 6);
+    expect(await outcome(w.andy, `!goToCoordinates(${out.x}, ${out.y}, ${out.z}, 0)`)).toMatchObject({ code: 'ok' });
+    expect(horizontal(serverPosition(w, 'Andy'), out.offset(0.5, 0, 0.5))).toBeLessThan(1.5);
+    expect(await serverBlock(w, door)).toBe('iron_door');
+
+    await setDoor(false);
+    await teleport(w, w.andy.bot, base.offset(0.5, 0, 0.5));
+    const stuck = await outcome(w.andy, `!goToCoordinates(${out.x}, ${out.y}, ${out.z}, 0)`);
+    expect(stuck.ok).toBe(false);
+    expect(await serverBlock(w, door)).toBe('iron_door');
+    expect(await serverBlock(w, door.offset(0, 1, 0))).toBe('iron_door');
+    expect(serverPosition(w, 'Andy').distanceTo(base.offset(0.5, 0, 0.5))).toBeLessThan(2);
+    command(w, `/fill ${x - 2} ${y - 1} ${z - 2} ${x + 2} ${y + 3} ${z + 2} air`);
+  }, 60_000);
 
   test('!lookAtPlayer "at" faces the player, "with" copies their look; !lookAtPosition looks down at the ground', async () => {
     const base = w.origin.offset(0, 0, -15);
