@@ -50,7 +50,7 @@ function isSolid(block: Block | null): boolean {
 }
 
 /** Empty space a block may be placed into (air, grass, flowers, ...), not liquids. */
-function isReplaceable(block: Block | null): boolean {
+export function isReplaceable(block: Block | null): boolean {
   return !!block && block.boundingBox === 'empty' && !LIQUIDS.has(block.name);
 }
 
@@ -223,8 +223,33 @@ function at(position: BlockPos): (err: unknown) => never {
   };
 }
 
-/** Clicks `!placeBlockAt` makes before it says the server refused (see {@link placeBlockAt}). */
+/** Clicks a placement makes before it says the server refused (see {@link clickToPlace}). */
 const PLACE_ATTEMPTS = 2;
+
+/**
+ * Makes a placing click with the item already in hand, and once more after two ticks when the
+ * server refused it, as a player clicks again: on a busy server the click can be handled before
+ * the equip that put the item in the hand. mineflayer rejects a click whose block update is late,
+ * so a rejection counts only when `blockName` has not appeared at `pos` within 1 s.
+ *
+ * @throws SkillError `refused_by_server` (`data.position`) with mineflayer's reason after
+ *   {@link PLACE_ATTEMPTS} refused clicks; AbortError when stopped.
+ */
+export async function clickToPlace(bot: Bot, click: () => Promise<void>, pos: Vec3, blockName: string, signal: AbortSignal): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const refusal = await abortable(click(), signal).then(
+      () => undefined,
+      async (err: unknown) => {
+        throwIfAborted(signal);
+        return (await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal)) ? undefined : err;
+      },
+    );
+    if (refusal === undefined) return;
+    if (attempt === PLACE_ATTEMPTS)
+      throw new SkillError('refused_by_server', refusal instanceof Error ? refusal.message : String(refusal), { position: blockPos(pos) });
+    await abortable(bot.waitForTicks(2), signal);
+  }
+}
 
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
@@ -270,22 +295,7 @@ export async function placeBlockAt(bot: Bot, blockName: string, x: number, y: nu
   }
   if (inside()) throw new SkillError('invalid', `You are standing at ${formatPos(pos, 0)}; move away first.`, { position });
   await abortable(bot.equip(item, 'hand'), signal);
-  // A click the server refused is made once more after two ticks, as a player clicks again: on a
-  // busy server the click can be handled before the equip that put the item in the hand.
-  for (let attempt = 1; ; attempt++) {
-    const refusal = await abortable(bot.placeBlock(reference, face.scaled(-1)), signal).then(
-      () => undefined,
-      async (err: unknown) => {
-        // mineflayer rejects when the block update is late; the block may still be there.
-        throwIfAborted(signal);
-        return (await waitFor(() => bot.blockAt(pos)?.name === blockName, 1_000, signal)) ? undefined : err;
-      },
-    );
-    if (refusal === undefined) break;
-    if (attempt === PLACE_ATTEMPTS)
-      throw new SkillError('refused_by_server', refusal instanceof Error ? refusal.message : String(refusal), { position });
-    await abortable(bot.waitForTicks(2), signal);
-  }
+  await clickToPlace(bot, () => bot.placeBlock(reference, face.scaled(-1)), pos, blockName, signal);
   const placed = bot.blockAt(pos);
   if (placed?.name !== blockName)
     throw new SkillError(

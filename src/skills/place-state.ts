@@ -25,6 +25,7 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
+import type { Item } from 'prismarine-item';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { abortable, throwIfAborted } from '../util/abort.ts';
@@ -32,8 +33,8 @@ import { describeProperties, formatBlockState, parseBlockState, type BlockStateS
 import { nameResolver } from '../game/names.ts';
 import { doorHinge, HORIZONTAL_STEP, lookFacing, type HorizontalDirection } from '../game/placement.ts';
 import { switchKinds } from '../game/switches.ts';
-import { placeBlockAt } from './blocks.ts';
-import { requireItem } from './items.ts';
+import { clickToPlace, digAt, isReplaceable, placeBlockAt } from './blocks.ts';
+import { inventoryCounts, requireItem } from './items.ts';
 import { boundedWalk, goTo, REACH } from './movement.ts';
 import { formatPos } from './navigation.ts';
 import { done, type Outcome, SkillError } from './outcome.ts';
@@ -224,16 +225,93 @@ export function parsePlacement(bot: Bot, text: string): BlockStateSpec {
   }
 }
 
+/** The most blocks a scaffold for one placement may take: a column standing under the cell to click. */
+export const SCAFFOLD_MAX = 3;
+
+/** A scaffold: `cells` (lowest first) to fill with `item` so that a click can be made on the top one. */
+interface Scaffold {
+  item: string;
+  cells: Vec3[];
+}
+
+const NEIGHBOURS = [UP, DOWN, new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
+
+/**
+ * The shortest column of at most {@link SCAFFOLD_MAX} empty cells from the cell `ref` downwards
+ * whose lowest cell touches a solid block other than `pos` (where the block is wanted), lowest
+ * first; undefined when none is that short.
+ */
+function scaffoldColumn(bot: Bot, ref: Vec3, pos: Vec3): Vec3[] | undefined {
+  const cells: Vec3[] = [];
+  for (let cell = ref; cells.length < SCAFFOLD_MAX; cell = cell.offset(0, -1, 0)) {
+    if (cell.equals(pos) || !isReplaceable(bot.blockAt(cell))) return undefined;
+    cells.unshift(cell);
+    const touches = NEIGHBOURS.some((f) => {
+      const n = cell.plus(f);
+      return !n.equals(pos) && !cells.some((c) => c.equals(n)) && bot.blockAt(n)?.boundingBox === 'block';
+    });
+    if (touches) return cells;
+  }
+  return undefined;
+}
+
+/** Whether every state of block `name` collides as a whole cube (minecraft-data's collision shapes). */
+function fullCube(bot: Bot, name: string): boolean {
+  const { blocks, shapes } = bot.registry.blockCollisionShapes;
+  const ids = blocks[name];
+  if (ids === undefined) return false;
+  return [ids].flat().every((id) => {
+    const boxes = shapes[String(id)];
+    return boxes?.length === 1 && boxes[0]!.join() === '0,0,0,1,1,1';
+  });
+}
+
+/**
+ * A block in the inventory to build a scaffold of `need` cells with and take down again: a whole
+ * cube that does not fall (the pathfinder's gravity blocks), drops itself when dug, and needs no
+ * tool the bot lacks; one of `target` is kept back for the placement itself. The softest first
+ * (minecraft-data's hardness): dirt before planks before logs.
+ */
+function scaffoldItem(bot: Bot, target: string, need: number): string | undefined {
+  const counts = inventoryCounts(bot);
+  const gravity = bot.pathfinder.movements.gravityBlocks;
+  const usable = Object.entries(counts).flatMap(([name, n]) => {
+    const block = bot.registry.blocksByName[name];
+    const item = bot.registry.itemsByName[name];
+    if (!block || !item || n - (name === target ? 1 : 0) < need) return [];
+    if (block.boundingBox !== 'block' || gravity.has(block.id) || !fullCube(bot, name)) return [];
+    const drops = (block.drops ?? []).map((d) => (typeof d === 'number' ? d : typeof d.drop === 'number' ? d.drop : d.drop.id));
+    if (!drops.includes(item.id)) return [];
+    const tools = Object.keys(block.harvestTools ?? {}).map((id) => bot.registry.items[Number(id)]?.name);
+    if (tools.length && !tools.some((t) => t && counts[t])) return [];
+    return [{ name, hardness: block.hardness ?? 0 }];
+  });
+  return usable.sort((a, b) => a.hardness - b.hardness || a.name.localeCompare(b.name))[0]?.name;
+}
+
+/** Whether a placed `spec` hangs on the block it was clicked against (vanilla `canSurvive`: doors on the block below, levers and buttons on theirs). */
+function hangsOnClicked(bot: Bot, spec: BlockStateSpec): boolean {
+  const kind = switchKinds(bot.registry).get(spec.name)?.kind;
+  return spec.name.endsWith('_door') || kind === 'lever' || kind === 'button';
+}
+
 /**
  * Places `spec.name` from the inventory at `pos` in the state `spec.properties` gives (the others
  * as the click leaves them): picks a click that gives it (module notes), walks within
  * {@link PLACE_WALK_MS} to a cell that click can be made from, places, and checks the state.
  *
+ * Where no block stands to be clicked for that state (a log along x on a lone block: nothing to
+ * its east or west), it first builds a scaffold as a player does: a column of up to
+ * {@link SCAFFOLD_MAX} blocks from the inventory (dirt, planks, logs...: see `scaffoldItem`) under
+ * the cell to click, places, then digs the scaffold again and picks it up (left standing when the
+ * placed block hangs on it: doors, levers, buttons).
+ *
  * @returns `ok` (`Placed oak_stairs[facing=west,half=bottom] at (1, 2, 3).`) with `data.position`,
  *   `data.spent`.
  * @throws SkillError, each with `data.position`: `invalid` for a state no click gives, a cell taken
- *   by another block, or no solid block to click; `missing_items`; `unreachable`;
- *   `refused_by_server` when the server refused the block or gave it another state (named).
+ *   by another block, or no solid block to click and no scaffold that short; `missing_items` (also
+ *   when no block in the inventory can make the scaffold); `unreachable`; `refused_by_server` when
+ *   the server refused the block or gave it another state (named).
  */
 export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, signal: AbortSignal): Promise<Outcome> {
   const position = { x: pos.x, y: pos.y, z: pos.z };
@@ -258,14 +336,75 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
       throw err;
     }
   })();
-  const clicks = clicksFor(bot, spec, pos).filter((c) => bot.blockAt(c.ref)?.boundingBox === 'block');
-  if (!clicks.length)
-    throw fail(
-      'invalid',
-      `Nothing solid to click to place ${wanted} at ${at}: ${clicksFor(bot, spec, pos)
-        .map((c) => formatPos(c.ref, 0))
-        .join(' or ')} must be a solid block.`,
+  const solidClicks = () => clicksFor(bot, spec, pos).filter((c) => bot.blockAt(c.ref)?.boundingBox === 'block');
+  let clicks = solidClicks();
+  let scaffold: Scaffold | undefined;
+  if (!clicks.length) {
+    const refs = clicksFor(bot, spec, pos).map((c) => c.ref);
+    const cells = refs
+      .map((ref) => scaffoldColumn(bot, ref, pos))
+      .filter((c) => c !== undefined)
+      .sort((a, b) => a.length - b.length)[0];
+    const needed = `${refs.map((r) => formatPos(r, 0)).join(' or ')} must be a solid block`;
+    if (!cells)
+      throw fail(
+        'invalid',
+        `Nothing solid to click to place ${wanted} at ${at}: ${needed}, and no scaffold of up to ${SCAFFOLD_MAX} blocks reaches one from a solid block.`,
+      );
+    const material = scaffoldItem(bot, spec.name, cells.length);
+    if (!material)
+      throw new SkillError(
+        'missing_items',
+        `Nothing solid to click to place ${wanted} at ${at}: ${needed}. Carry ${cells.length} block(s) to build a scaffold there and take it down again (a block that drops itself: dirt, planks, logs).`,
+        { position },
+      );
+    scaffold = { item: material, cells: [] };
+    for (const cell of cells) {
+      await placeBlockAt(bot, material, cell.x, cell.y, cell.z, signal);
+      scaffold.cells.push(cell);
+    }
+    clicks = solidClicks();
+  }
+  let outcome: Outcome;
+  try {
+    outcome = await clickFor(bot, spec, pos, clicks, item, signal);
+  } catch (err) {
+    if (scaffold && !signal.aborted) await takeDown(bot, scaffold, signal).catch(() => {});
+    throw err;
+  }
+  if (!scaffold) return outcome;
+  const where = scaffold.cells.map((c) => formatPos(c, 0)).join(', ');
+  if (hangsOnClicked(bot, spec))
+    return done(
+      `${outcome.text.slice(0, -1)}, against a scaffold of ${scaffold.item} at ${where}, left standing: it holds the ${spec.name}.`,
+      outcome.data,
     );
+  const left = await takeDown(bot, scaffold, signal).then(
+    () => '',
+    (err: unknown) => {
+      throwIfAborted(signal);
+      return ` (not taken down: ${err instanceof Error ? err.message : String(err)})`;
+    },
+  );
+  return done(
+    `${outcome.text.slice(0, -1)}, from a scaffold of ${scaffold.cells.length} ${scaffold.item} at ${where}, taken down after${left}.`,
+    outcome.data,
+  );
+}
+
+/** Digs a scaffold's cells again, top first, picking up what they drop (cells no longer holding its block are left). */
+async function takeDown(bot: Bot, scaffold: Scaffold, signal: AbortSignal): Promise<void> {
+  for (const cell of scaffold.cells.toReversed()) {
+    if (bot.blockAt(cell)?.name === scaffold.item) await digAt(bot, cell.x, cell.y, cell.z, signal);
+  }
+}
+
+/** Walks to where one of `clicks` can be made, places `spec` with it, and checks the state the server gave. */
+async function clickFor(bot: Bot, spec: BlockStateSpec, pos: Vec3, clicks: Click[], item: Item, signal: AbortSignal): Promise<Outcome> {
+  const position = { x: pos.x, y: pos.y, z: pos.z };
+  const wanted = formatBlockState(spec);
+  const at = formatPos(pos, 0);
+  const fail = (code: 'refused_by_server' | 'unreachable', text: string) => new SkillError(code, text, { position });
   const avoid = spec.name.endsWith('_door') ? [pos, pos.offset(0, 1, 0)] : [pos];
   const goal = new GoalClick(clicks, avoid);
   const feet = () => bot.entity.position.floored();
@@ -278,10 +417,13 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
   if (!click) throw fail('unreachable', `Could not get where ${wanted} can be placed at ${at} from.`);
   await abortable(bot.equip(item, 'hand'), signal);
   const place = (bot as Bot & { _placeBlockWithOptions(ref: Block, face: Vec3, options: object): Promise<void> })._placeBlockWithOptions;
-  await abortable(place(bot.blockAt(click.ref)!, click.face, { delta: click.point, swingArm: 'right' }), signal).catch((err: unknown) => {
-    throwIfAborted(signal);
-    if (bot.blockAt(pos)?.name !== spec.name) throw fail('refused_by_server', err instanceof Error ? err.message : String(err));
-  });
+  await clickToPlace(
+    bot,
+    () => place(bot.blockAt(click.ref)!, click.face, { delta: click.point, swingArm: 'right' }),
+    pos,
+    spec.name,
+    signal,
+  );
   const placed = bot.blockAt(pos);
   if (placed?.name !== spec.name)
     throw fail('refused_by_server', `Placing ${wanted} at ${at} failed (there is ${placed?.name ?? 'nothing'}).`);

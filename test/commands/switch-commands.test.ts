@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Vec3 } from 'vec3';
 import { waitUntil } from '../helpers/world.ts';
-import { area, give, outcome, serverPosition, setBlock, useWorld } from './agent-world.ts';
+import { area, count, give, outcome, serverPosition, setBlock, useWorld } from './agent-world.ts';
 import type { BlockPoweredEvent } from '../../src/server/types.ts';
 import { botOrientedLookup } from '../../src/skills/blueprint.ts';
 
@@ -175,6 +175,31 @@ describe('!placeBlockAt with a block state', () => {
     expect(show(stairs!.x, stairs!.y, stairs!.z)).toBe('oak_stairs[facing=west,half=bottom,shape=straight]');
     expect(show(log!.x, log!.y, log!.z)).toBe('oak_log[axis=x]');
     expect(show(base.x, base.y - 1, base.z)).toBe(w.andy.bot.blockAt(base.offset(0, -1, 0))!.name);
+  }, 60_000);
+
+  test('a log along x on a lone block: a scaffold is built beside it and taken down; with nothing to build it of, the clear error', async () => {
+    const base = await area(w, 30, 45);
+    const pillar = base.offset(4, 0, 4);
+    await setBlock(w, pillar, 'stone');
+    const at = pillar.offset(0, 1, 0);
+    const placing = () => outcome(w.andy, `!placeBlockAt("oak_log[axis=x]", ${at.x}, ${at.y}, ${at.z})`);
+    await give(w, 'oak_log', 1);
+    // Nothing east or west of the cell to click, and the one log is the block itself.
+    expect(await placing()).toMatchObject({
+      ok: false,
+      code: 'missing_items',
+      text: expect.stringMatching(/must be a solid block\. Carry 2 block\(s\) to build a scaffold there/),
+      data: { position: cell(at) },
+    });
+    await give(w, 'dirt', 2);
+    const placed = await placing();
+    expect(placed).toMatchObject({ ok: true, code: 'ok', data: { position: cell(at), spent: { oak_log: 1 } } });
+    expect(placed.text).toMatch(/^Placed oak_log\[axis=x\] at \(.+\), from a scaffold of 2 dirt at \(.+\), \(.+\), taken down after\.$/);
+    expect(await serverState(at)).toMatchObject({ axis: 'x' });
+    // The scaffold (a column of two east or west of the pillar) is gone and its dirt back in hand.
+    for (const dx of [-1, 1])
+      for (const dy of [0, 1]) expect((await w.server.serv.overworld.getBlock(pillar.offset(dx, dy, 0))).name).toBe('air');
+    await waitUntil(() => count(w.andy, 'dirt') === 2, 'Andy has his 2 dirt back');
   }, 60_000);
 
   test('a bad state is refused with what is valid; a state no click gives says so', async () => {
