@@ -147,6 +147,8 @@ export class VillagerBuilder {
   readonly #refused = new Set<string>();
   #waits = 0;
   #offSite: string | undefined;
+  /** Ground blocks still to dig for a scaffold a placement asked for (`data.scaffold`). */
+  #scaffold = 0;
 
   constructor(data: GameData) {
     this.#data = data;
@@ -163,6 +165,7 @@ export class VillagerBuilder {
       this.#phase = 'build';
     }
     if (this.#phase === 'done') return this.#walkOff(obs, lastCommand) ?? '';
+    if (this.#scaffold > 0 && chests.length > 0) return this.#digForScaffold(obs, chests[0]!);
     return this.#build(obs, split, lastCommand);
   }
 
@@ -178,6 +181,7 @@ export class VillagerBuilder {
         if (tries < MAX_TAKE_TRIES) this.#taken.set(key, -(tries + 1));
       }
       if (o.command === '!placeBlockAt' && o.code === 'refused_by_server' && o.data?.position) this.#refused.add(cellKey(o.data.position));
+      if (o.command === '!placeBlockAt' && o.code === 'missing_items' && o.data?.scaffold) this.#scaffold = o.data.scaffold.blocks;
     }
   }
 
@@ -304,6 +308,17 @@ export class VillagerBuilder {
       missing.delete(cellKey(p));
     }
     return out;
+  }
+
+  /**
+   * One ground block dug for a scaffold (its dirt picked up): in a row of this agent's own, two
+   * blocks south of where the team starts, clear of the site and of the chests (a player digs
+   * the ground for a block to stand a scaffold of, as the blueprint's materials are all spoken for).
+   */
+  #digForScaffold(obs: Observation, chest: ChestPos): string {
+    const names = [obs.name, ...(obs.task?.teammates ?? [])].sort((a, b) => a.localeCompare(b));
+    const k = --this.#scaffold;
+    return `!digAt(${chest.x + k}, ${chest.y - 1}, ${chest.z + 4 + names.indexOf(obs.name)})`;
   }
 
   /** A walk off the site (a body in a cell blocks it), to this agent's own spot west of it; once per wait. */

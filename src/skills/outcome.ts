@@ -92,6 +92,11 @@ export interface OutcomeData {
   missing?: Counts;
   /** Tools of which the bot needs one (code `missing_items`), e.g. `['wooden_pickaxe', 'stone_pickaxe']`. */
   tools?: string[];
+  /**
+   * A scaffold the placement needs (code `missing_items` from `!placeBlockAt`): how many blocks of
+   * any kind that drops itself (dirt, planks, logs) the bot must carry besides the block placed.
+   */
+  scaffold?: { blocks: number };
   /** What was looked for and not found (code `not_found`). */
   sought?: Sought;
   /** The block position acted on: placed at, dug at, refused at, walked to. */

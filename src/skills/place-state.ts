@@ -356,7 +356,7 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
       throw new SkillError(
         'missing_items',
         `Nothing solid to click to place ${wanted} at ${at}: ${needed}. Carry ${cells.length} block(s) to build a scaffold there and take it down again (a block that drops itself: dirt, planks, logs).`,
-        { position },
+        { position, scaffold: { blocks: cells.length } },
       );
     scaffold = { item: material, cells: [] };
     for (const cell of cells) {

@@ -43,6 +43,16 @@ describe('VillagerBench construction with oracle teams', () => {
     expect(all.filter((c) => c.startsWith('!placeBlockAt("oak_stairs[facing=west]"'))).toHaveLength(1);
   }, 300_000);
 
+  test('the pillar, 2 agents: a log along x on a lone block is placed from a scaffold of dirt dug from the ground; C 1, VHR 1', async () => {
+    const { result } = await play(await loadTask(fixture('construction.json'), 'pillar'));
+    expect(result).toMatchObject({ type: 'villager_construction', success: true, score: 1 });
+    expect(result.metrics).toMatchObject({ completion: 1, vhr: 1, blocks_matched: 2, blocks: 2 });
+    const all = Object.values(result.commands).flat();
+    // The log's placer was told it needs a scaffold, dug two ground blocks, and placed it.
+    expect(all.filter((c) => c.startsWith('!digAt('))).toHaveLength(2);
+    expect(all.filter((c) => c.startsWith('!placeBlockAt("oak_log[axis=x]"')).length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
   test.skipIf(!LONG_PLAYS)(
     'a generated house (stairs facing in, logs on x and y), 4 agents: each places its part, C 1, VHR 1',
     async () => {
