@@ -14,7 +14,7 @@ import { agentGoal, blockedActionsFor, cookingCollector, partnerRecipe, type Hum
 import { goalFor, perAgentTargets, taskTargets } from '../tasks/loader.ts';
 import type { Blueprint, LoadedTask } from '../tasks/schema.ts';
 import { COOKING_SUPPLIES } from '../tasks/cooking.ts';
-import { farmSupplies } from '../tasks/villager/supplies.ts';
+import { chestSupplies, farmSupplies } from '../tasks/villager/supplies.ts';
 import type { GameData } from '../game/data.ts';
 import {
   ANIMALS_EACH,
@@ -80,7 +80,12 @@ export function assignTasks(
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
       ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
-      ...(task.villager?.scenario === 'construction' && task.villager.chests ? { materialChests: task.villager.chests } : {}),
+      ...(task.villager?.scenario === 'construction' && task.villager.chests
+        ? {
+            materialChests: task.villager.chests.map(({ x, y, z }) => ({ x, y, z })),
+            supplies: chestSupplies(task.villager.chests),
+          }
+        : {}),
     };
     if (blueprint) {
       agent.setTask({ ...common, blueprint });

@@ -74,7 +74,7 @@ export async function setUpVillager(
           ...task,
           goal,
           blueprint: levelsBlueprint(blocks, (n) => data.blocksByName[n]?.states?.map((st) => st.name)),
-          villager: { ...spec, blocks, chests: layout.chests.map((c) => c.at) },
+          villager: { ...spec, blocks, chests: layout.chests.map((c) => ({ ...c.at, items: c.items })) },
         },
         meeting: layout.start(agents.length),
       };

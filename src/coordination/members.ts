@@ -14,6 +14,7 @@ import { parseCommand } from '../commands/parser.ts';
 import { nameResolver } from '../game/names.ts';
 import type { Counts } from '../game/production.ts';
 import { blockTypesAround, mobTypesAround } from '../skills/surroundings.ts';
+import { describeOriented } from '../game/block-state.ts';
 
 /** One agent as a graph strategy sees it (see the module header). */
 export interface TeamMember {
@@ -30,6 +31,12 @@ export interface TeamMember {
   surroundings(): { blocks: string[]; mobs: string[] };
   /** The block at a position as its bot sees it; undefined where its bot has not loaded the world. */
   blockAt(x: number, y: number, z: number): string | undefined;
+  /**
+   * The block at a position with its orientation (`oak_stairs[facing=west,half=bottom]`: the
+   * properties blueprints name, `describeOriented`), as its bot sees it; undefined where unloaded.
+   * Without it, {@link TeamMember.blockAt}'s name stands for the state.
+   */
+  stateAt?(x: number, y: number, z: number): string | undefined;
   /**
    * Gives it its current subtask (`AgentTask.assignment`; the goal its prompt shows becomes the
    * subtask's words), or, with undefined, takes it back (the task's own goal again).
@@ -124,6 +131,14 @@ export function memberOf(agent: Agent): TeamMember {
     blockAt(x, y, z) {
       try {
         return bot.blockAt(new Vec3(x, y, z))?.name ?? undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    stateAt(x, y, z) {
+      try {
+        const block = bot.blockAt(new Vec3(x, y, z));
+        return block ? describeOriented(block) : undefined;
       } catch {
         return undefined;
       }

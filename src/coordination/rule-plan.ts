@@ -8,10 +8,13 @@
  *   task's world supplies (`AgentTask.supplies`: the cooking world's crops and animals) (`planTeam`);
  *   one `give` node per giver and recipient, one `make` node per worker, each give before the
  *   recipient's make;
- * - construction: the blueprint's cells still unlike the world, split among the builders by who
- *   holds the blocks (`planConstruction`); one `give` node per giver and recipient, one `build`
- *   node per level and builder; a builder's builds after the hand-overs to it, and level L after
- *   level L − 1 (VillagerAgent's "lower blocks first"; `./rules.ts` proves both).
+ * - construction: the blueprint's cells still unlike the world (an oriented cell unlike it until
+ *   its block has the state it names), split among the builders by who holds the blocks
+ *   (`planConstruction`); one `give` node per giver and recipient, one `build` node per level and
+ *   builder; a builder's builds after the hand-overs to it, and level L after level L − 1
+ *   (VillagerAgent's "lower blocks first"; `./rules.ts` proves both). VillagerBench's blocks are
+ *   in chests (`AgentTask.materialChests`): the cells split as the offline policy splits them, and
+ *   a `collect` node per builder that lacks its blocks (taken from the chests) before its builds.
  *
  * Planned again on the state after a failure (VillagerAgent's rolling update), it plans only what
  * is left: targets already held end it (`done`), cells already in place are left out.
@@ -21,10 +24,11 @@
 import type { GameData } from '../game/data.ts';
 import { type Counts, formatCounts } from '../game/production.ts';
 import type { BuildCell, Work } from '../game/work.ts';
-import { blueprintCells, planConstruction } from '../oracle/construction-plan.ts';
+import { blueprintCells, cellKey, planConstruction } from '../oracle/construction-plan.ts';
+import { itemsFor, splitVillagerBuild } from '../oracle/villager-construction.ts';
 import { type Job, type Member, planTeam, type Transfer } from '../oracle/team-plan.ts';
 import { sourcesFrom } from '../skills/surroundings.ts';
-import { normalizeBlockName } from '../tasks/blueprint.ts';
+import { cellMatches, normalizeBlockName } from '../tasks/blueprint.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import type { TeamMember } from './members.ts';
 import type { Subtask } from './rounds.ts';
@@ -62,6 +66,12 @@ const sameCounts = (a: Counts, b: Counts) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, n]) => b[k] === n);
 
 function itemPlan({ data, members }: RulePlanInput): RulePlan {
+  if (members.some((m) => m.task()?.escape))
+    return {
+      kind: 'unsolvable',
+      reason:
+        'the rules plan no VillagerBench escape rooms (their conditions are not items or cells): play them with --coordination chat, or give the strategy a model to plan with',
+    };
   const wants = members.map((m) => ({ ...(m.task()?.targets ?? {}) }));
   if (wants.every((w) => Object.keys(w).length === 0)) return { kind: 'done', reason: 'the task gives no item targets' };
   const same = wants.every((w) => sameCounts(w, wants[0]!));
@@ -118,38 +128,36 @@ function itemPlan({ data, members }: RulePlanInput): RulePlan {
   return { kind: 'work', subtasks, edges };
 }
 
-function buildPlan({ members }: RulePlanInput, blueprint: Blueprint): RulePlan {
+function buildPlan({ data, members }: RulePlanInput, blueprint: Blueprint): RulePlan {
   const look = members[0];
-  // The cells already in place are left out (air to the planner).
+  // The cells already in place are left out (air to the planner); an oriented cell is in place
+  // when its block has the state it names.
   const left: Blueprint = {
     ...blueprint,
     levels: blueprint.levels.map((l) => ({
       ...l,
       placement: l.placement.map((row, r) =>
         row.map((block, c) => {
-          const actual = look?.blockAt(l.coordinates[0] + c, l.coordinates[1], l.coordinates[2] + r);
-          return actual !== undefined && normalizeBlockName(actual) === normalizeBlockName(block) ? 'air' : block;
+          const [x, y, z] = [l.coordinates[0] + c, l.coordinates[1], l.coordinates[2] + r];
+          const actual = look?.stateAt?.(x, y, z) ?? look?.blockAt(x, y, z);
+          return actual !== undefined && cellMatches(block, actual) ? 'air' : block;
         }),
       ),
     })),
   };
-  if (blueprintCells(left).length === 0) return { kind: 'done', reason: 'every cell of the blueprint is in place' };
-  const builders = members.map((m) => ({
-    name: m.name,
-    inventory: m.inventory(),
-    canBuild: m.canUse('!placeBlockAt'),
-    canGive: m.canUse('!givePlayer'),
-  }));
-  const plan = planConstruction(left, builders);
-  if (plan.unsolvable) return { kind: 'unsolvable', reason: plan.unsolvable };
-  const { subtasks, edges, givesTo } = gives(plan.transfers);
+  const cells = blueprintCells(left);
+  if (cells.length === 0) return { kind: 'done', reason: 'every cell of the blueprint is in place' };
+  const chests = members.find((m) => m.task()?.materialChests?.length)?.task()?.materialChests;
+  const split = chests ? fromChests(data, members, left) : fromInventories(members, left);
+  if ('unsolvable' in split) return { kind: 'unsolvable', reason: split.unsolvable };
+  const { subtasks, edges, before, owner } = split;
   // Cells by level, then by builder.
   const levels = new Map<number, Map<string, BuildCell[]>>();
-  for (const cell of blueprintCells(left)) {
-    const owner = plan.owner.get(`${cell.x},${cell.y},${cell.z}`);
-    if (!owner) continue;
+  for (const cell of cells) {
+    const builder = owner.get(`${cell.x},${cell.y},${cell.z}`);
+    if (!builder) continue;
     const level = levels.get(cell.level) ?? new Map<string, BuildCell[]>();
-    level.set(owner, [...(level.get(owner) ?? []), { x: cell.x, y: cell.y, z: cell.z, block: cell.block }]);
+    level.set(builder, [...(level.get(builder) ?? []), { x: cell.x, y: cell.y, z: cell.z, block: cell.state ?? cell.block }]);
     levels.set(cell.level, level);
   }
   let below: string[] = [];
@@ -158,7 +166,7 @@ function buildPlan({ members }: RulePlanInput, blueprint: Blueprint): RulePlan {
     for (const [builder, cells] of [...levels.get(level)!].sort(([a], [b]) => a.localeCompare(b))) {
       const id = `L${level}-${builder}`;
       const blocks: Counts = {};
-      for (const c of cells) blocks[c.block] = (blocks[c.block] ?? 0) + 1;
+      for (const c of cells) blocks[normalizeBlockName(c.block)] = (blocks[normalizeBlockName(c.block)] ?? 0) + 1;
       subtasks.push({
         id,
         description: `Place ${cells.length} block${cells.length === 1 ? '' : 's'} of level ${level} (${formatCounts(blocks)}) at y=${cells[0]!.y}`,
@@ -167,15 +175,75 @@ function buildPlan({ members }: RulePlanInput, blueprint: Blueprint): RulePlan {
         work: { kind: 'build', cells },
       });
       for (const b of below) edges.push({ from: b, to: id, reason: `lower levels first: level ${level} after the level below` });
-      for (const g of givesTo.get(builder) ?? []) {
+      for (const g of before.get(builder) ?? []) {
         const used = Object.keys(g.items).filter((item) => item in blocks);
-        if (used.length) edges.push({ from: g.id, to: id, reason: `${builder} places the ${used.join(', ')} given` });
+        if (used.length) edges.push({ from: g.id, to: id, reason: `${builder} places the ${used.join(', ')} ${g.how}` });
       }
       here.push(id);
     }
     below = here;
   }
   return { kind: 'work', subtasks, edges };
+}
+
+/** Who builds which cell (`x,y,z` → builder), and the subtasks that bring each builder its blocks. */
+interface BuildSplit {
+  subtasks: Subtask[];
+  edges: PlanEdge[];
+  owner: Map<string, string>;
+  /** Per builder: the subtasks bringing it blocks (`how`: "given", "taken from the chests"). */
+  before: Map<string, { id: string; items: Counts; how: string }[]>;
+}
+
+/** MineCollab: the blocks are in the builders' inventories; who lacks some is given them (`planConstruction`). */
+function fromInventories(members: readonly TeamMember[], left: Blueprint): BuildSplit | { unsolvable: string } {
+  const builders = members.map((m) => ({
+    name: m.name,
+    inventory: m.inventory(),
+    canBuild: m.canUse('!placeBlockAt'),
+    canGive: m.canUse('!givePlayer'),
+  }));
+  const plan = planConstruction(left, builders);
+  if (plan.unsolvable) return { unsolvable: plan.unsolvable };
+  const { subtasks, edges, givesTo } = gives(plan.transfers);
+  const before = new Map([...givesTo].map(([to, list]) => [to, list.map((g) => ({ ...g, how: 'given' }))]));
+  return { subtasks, edges, owner: plan.owner, before };
+}
+
+/**
+ * VillagerBench: the blocks are in the material chests (`AgentTask.materialChests`, VillagerAgent
+ * Appendix B.1). The cells are split as the offline policy splits them without a strategy
+ * (`splitVillagerBuild`: runs of neighbouring cells per builder, level by level), and each builder
+ * that lacks its cells' items first takes them from the chests (a `collect`, from the task's
+ * chest supplies).
+ */
+function fromChests(data: GameData, members: readonly TeamMember[], left: Blueprint): BuildSplit | { unsolvable: string } {
+  const builders = members.filter((m) => m.canUse('!placeBlockAt'));
+  if (builders.length === 0) return { unsolvable: 'no agent may place blocks (!placeBlockAt is blocked for all)' };
+  const split = splitVillagerBuild(
+    left,
+    builders.map((m) => m.name),
+  );
+  const subtasks: Subtask[] = [];
+  const before = new Map<string, { id: string; items: Counts; how: string }[]>();
+  for (const m of [...builders].sort((a, b) => a.name.localeCompare(b.name))) {
+    const items = itemsFor(
+      data,
+      split.order.filter((c) => split.owner.get(cellKey(c)) === m.name),
+    );
+    const held = m.inventory();
+    if (Object.entries(items).every(([item, n]) => (held[item] ?? 0) >= n)) continue;
+    const id = `t-${m.name}`;
+    subtasks.push({
+      id,
+      description: `Take ${formatCounts(items)} from the material chests`,
+      milestones: [`hold ${formatCounts(items)}`],
+      candidates: [m.name],
+      work: { kind: 'collect', targets: items },
+    });
+    before.set(m.name, [{ id, items, how: 'taken from the chests' }]);
+  }
+  return { subtasks, edges: [], owner: split.owner, before };
 }
 
 /** One give subtask per giver and recipient (their items together), in the plan's order. */
@@ -233,7 +301,8 @@ export interface WorkCheck {
  * - `make`, `collect`: the agent holds the targets;
  * - `give`: the recipient picked up the items: by the hand-overs' typed outcomes (the recipient's
  *   pick-ups), or else by the gain of its inventory since the node started;
- * - `build`: every cell holds its block, as the agent's bot sees the world (facing is not compared).
+ * - `build`: every cell holds its block, as the agent's bot sees the world (a cell written as a
+ *   state, `oak_stairs[facing=west]`, with that state).
  */
 export function checkWork(input: WorkCheckInput): WorkCheck {
   const { work, member } = input;
@@ -258,13 +327,14 @@ export function checkWork(input: WorkCheckInput): WorkCheck {
       return { done: false, detail: `${work.to} got ${short.map(([item, n]) => `${got(item)} of ${n} ${item}`).join(', ')}` };
     }
     case 'build': {
-      const wrong = work.cells.filter((c) => normalizeBlockName(member.blockAt(c.x, c.y, c.z)) !== normalizeBlockName(c.block));
+      const at = (c: BuildCell) => member.stateAt?.(c.x, c.y, c.z) ?? member.blockAt(c.x, c.y, c.z);
+      const wrong = work.cells.filter((c) => !cellMatches(c.block, at(c) ?? ''));
       const placed = work.cells.length - wrong.length;
       if (!wrong.length) return { done: true, detail: `${placed} of ${work.cells.length} cells in place` };
       const first = wrong[0]!;
       return {
         done: false,
-        detail: `${placed} of ${work.cells.length} cells in place; e.g. (${first.x}, ${first.y}, ${first.z}) is ${member.blockAt(first.x, first.y, first.z) ?? 'unseen'}, not ${first.block}`,
+        detail: `${placed} of ${work.cells.length} cells in place; e.g. (${first.x}, ${first.y}, ${first.z}) is ${at(first) ?? 'unseen'}, not ${first.block}`,
       };
     }
   }

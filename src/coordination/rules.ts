@@ -34,6 +34,7 @@
  * Missing edges come only from nodes that can still succeed: a failed node, or one waiting on a
  * failed node, would hold a new node back for ever (a rolling update plans around them).
  */
+import { normalizeBlockName } from '../tasks/blueprint.ts';
 import { type GameData, recipeIngredients, recipeNeedsTable } from '../game/data.ts';
 import { blocksDropping, type Counts, planProduction, smeltingInputs, usableRecipes } from '../game/production.ts';
 import { smeltingTableFor } from '../game/smelting.ts';
@@ -355,7 +356,8 @@ function span(cells: readonly { y: number }[]): [number, number] {
 }
 
 /** The item placed to make `block`: the item of the same name, else what the block drops (wall_torch → torch). */
-function blockItem(data: GameData, block: string): string {
+function blockItem(data: GameData, cell: string): string {
+  const block = normalizeBlockName(cell);
   if (data.itemsByName[block]) return block;
   const b = data.blocksByName[block];
   if (!b) throw new Error(`"${block}" is not a block in Minecraft ${data.version.minecraftVersion}`);

@@ -21,7 +21,10 @@ export interface BuildCell {
   x: number;
   y: number;
   z: number;
-  /** Block name, e.g. `stone_bricks`; `air` means the cell is to be cleared. */
+  /**
+   * Block name, e.g. `stone_bricks`, or a block state where the orientation matters
+   * (`oak_stairs[facing=west]`: VillagerBench's oriented cells); `air` means the cell is to be cleared.
+   */
   block: string;
 }
 

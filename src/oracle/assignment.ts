@@ -4,7 +4,8 @@
  * stops; the strategy sees from the world and the inventories whether it was done.
  * - `collect` and `make`: the items, from what it holds and what the world gives;
  * - `give`: the items to the teammate, made again when a hand-over went astray or was cut short;
- * - `build`: the cells, bottom up (`air`: dig the cell), each tried a few times.
+ * - `build`: the cells, bottom up (`air`: dig the cell), each tried a few times; ground blocks
+ *   dug first for a scaffold a placement asks for (`data.scaffold`).
  * What it cannot do it says once, with the reason, and stops.
  */
 import type { Assignment } from '../commands/context.ts';
@@ -13,6 +14,9 @@ import { formatCounts } from '../game/production.ts';
 import type { AssignmentState, OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
 import { workToward } from './work.ts';
+import { normalizeBlockName } from '../tasks/blueprint.ts';
+import { itemForBlock } from '../tasks/villager/construction.ts';
+import { scaffoldAsked, scaffoldDig } from './villager-construction.ts';
 
 /** Tries of one cell before it is left. */
 const MAX_CELL_TRIES = 4;
@@ -47,7 +51,7 @@ export function doAssignment(m: OracleMemory, obs: Observation, data: GameData, 
     case 'give':
       return give(state, obs, work.to, cannot);
     case 'build':
-      return build(m, state, obs, cannot);
+      return build(m, state, obs, data, cannot);
   }
 }
 
@@ -66,7 +70,14 @@ function give(state: AssignmentState, obs: Observation, to: string, cannot: (rea
  * The next cell: placed (or dug, for `air`) bottom up; after a placement the server refused (the
  * builder stood in the cell, often) it steps aside first; a cell that keeps failing is left.
  */
-function build(m: OracleMemory, state: AssignmentState, obs: Observation, cannot: (reason: string) => string): string {
+function build(m: OracleMemory, state: AssignmentState, obs: Observation, data: GameData, cannot: (reason: string) => string): string {
+  // A placement that needs a scaffold the bot has no blocks for: ground blocks dug for it first
+  // (not a cell's command: its outcome must not settle the cell).
+  state.scaffold = scaffoldAsked(obs) ?? state.scaffold;
+  if (state.scaffold && obs.blueprint) {
+    state.current = undefined;
+    return scaffoldDig(obs, --state.scaffold);
+  }
   const next = state.cells.find((c) => c.tries < MAX_CELL_TRIES);
   if (!next) return state.cells.length ? cannot(`${state.cells.length} cell(s) could not be placed`) : '';
   if (m.refused.delete(`${next.cell.x},${next.cell.y},${next.cell.z}`)) return '!moveAway(2)';
@@ -74,6 +85,9 @@ function build(m: OracleMemory, state: AssignmentState, obs: Observation, cannot
   state.current = next;
   const { x, y, z, block } = next.cell;
   if (block === 'air') return `!digAt(${x}, ${y}, ${z})`;
-  if ((obs.inventory[block] ?? 0) === 0) return cannot(`I have no ${block} for (${x}, ${y}, ${z})`);
+  // A cell may be a block state (`oak_stairs[facing=west]`): the item is the block's.
+  const name = normalizeBlockName(block);
+  const item = itemForBlock(data, name) ?? name;
+  if ((obs.inventory[item] ?? 0) === 0) return cannot(`I have no ${item} for (${x}, ${y}, ${z})`);
   return `!placeBlockAt("${block}", ${x}, ${y}, ${z})`;
 }

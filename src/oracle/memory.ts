@@ -39,6 +39,8 @@ export interface AssignmentState {
   current?: { cell: BuildCell; tries: number } | undefined;
   /** The reason it said it cannot go on, once said. */
   said?: string;
+  /** `build`: ground blocks still to dig for a scaffold a placement asked for (`data.scaffold`). */
+  scaffold?: number;
 }
 
 /** How far from where a block or mob was found gone it stays left out of the agent's sources (blocks). */

@@ -12,7 +12,8 @@
  *    `oak_stairs[facing=west]`, compared by state) and places its cells the check lists with
  *    `!placeBlockAt("<state>", x, y, z)` once each has a block to be placed against, digging a
  *    wrong block first; it waits off the site for teammates' cells, and after a while places those
- *    whose items it holds to spare.
+ *    whose items it holds to spare; after the top level it goes over the levels again from the
+ *    bottom, at most twice (a level it left waiting may still have a hole of its own).
  */
 import type { GameData } from '../game/data.ts';
 import type { Counts } from '../game/production.ts';
@@ -31,6 +32,11 @@ const MAX_CELL_ATTEMPTS = 4;
 const TAKEOVER_WAITS = 6;
 /** Level checks with nothing to do before a builder gives up on a level and goes on to the next. */
 const MAX_WAITS = 60;
+/**
+ * Passes over the levels again from the bottom once the top one is complete: a level left after
+ * {@link MAX_WAITS} (a teammate's cell that had not come) may still have a hole this agent fills.
+ */
+const MAX_SWEEPS = 2;
 /** Tries of one `!takeFromChest` that failed for a reason other than the chest lacking the item. */
 const MAX_TAKE_TRIES = 3;
 
@@ -149,6 +155,8 @@ export class VillagerBuilder {
   #offSite: string | undefined;
   /** Ground blocks still to dig for a scaffold a placement asked for (`data.scaffold`). */
   #scaffold = 0;
+  /** Passes over the levels again from the bottom after the top one (see {@link MAX_SWEEPS}). */
+  #sweeps = 0;
 
   constructor(data: GameData) {
     this.#data = data;
@@ -165,12 +173,13 @@ export class VillagerBuilder {
       this.#phase = 'build';
     }
     if (this.#phase === 'done') return this.#walkOff(obs, lastCommand) ?? '';
-    if (this.#scaffold > 0 && chests.length > 0) return this.#digForScaffold(obs, chests[0]!);
+    if (this.#scaffold > 0) return scaffoldDig(obs, --this.#scaffold);
     return this.#build(obs, split, lastCommand);
   }
 
   /** What the last commands told: the level checks, chests that lack an item, refused placements. */
   #read(obs: Observation): void {
+    this.#scaffold = scaffoldAsked(obs) ?? this.#scaffold;
     for (const r of obs.records) {
       if (r.kind !== 'outcome') continue;
       const o = r.outcome;
@@ -181,7 +190,6 @@ export class VillagerBuilder {
         if (tries < MAX_TAKE_TRIES) this.#taken.set(key, -(tries + 1));
       }
       if (o.command === '!placeBlockAt' && o.code === 'refused_by_server' && o.data?.position) this.#refused.add(cellKey(o.data.position));
-      if (o.command === '!placeBlockAt' && o.code === 'missing_items' && o.data?.scaffold) this.#scaffold = o.data.scaffold.blocks;
     }
   }
 
@@ -223,7 +231,12 @@ export class VillagerBuilder {
         this.#waits = 0;
         this.#attempts.clear();
         this.#level = levels.find((l) => l > level);
-        if (this.#level === undefined) {
+        if (this.#level === undefined && this.#sweeps < MAX_SWEEPS) {
+          // Again from the bottom: a level left after MAX_WAITS (a teammate's cell that did not
+          // come) may have a hole only its owner fills.
+          this.#sweeps++;
+          this.#level = levels[0];
+        } else if (this.#level === undefined) {
           this.#phase = 'done';
           return 'My part of the blueprint is built.';
         }
@@ -310,17 +323,6 @@ export class VillagerBuilder {
     return out;
   }
 
-  /**
-   * One ground block dug for a scaffold (its dirt picked up): in a row of this agent's own, two
-   * blocks south of where the team starts, clear of the site and of the chests (a player digs
-   * the ground for a block to stand a scaffold of, as the blueprint's materials are all spoken for).
-   */
-  #digForScaffold(obs: Observation, chest: ChestPos): string {
-    const names = [obs.name, ...(obs.task?.teammates ?? [])].sort((a, b) => a.localeCompare(b));
-    const k = --this.#scaffold;
-    return `!digAt(${chest.x + k}, ${chest.y - 1}, ${chest.z + 4 + names.indexOf(obs.name)})`;
-  }
-
   /** A walk off the site (a body in a cell blocks it), to this agent's own spot west of it; once per wait. */
   #walkOff(obs: Observation, lastCommand: string): string | undefined {
     const box = blueprintBox(obs.blueprint!);
@@ -331,4 +333,27 @@ export class VillagerBuilder {
     this.#offSite = `!goToCoordinates(${box.min.x - 3}, ${box.min.y}, ${box.min.z + 2 * names.indexOf(obs.name)}, 1)`;
     return this.#offSite;
   }
+}
+
+/**
+ * The scaffold asked for by a `!placeBlockAt` among `obs`'s outcomes (`data.scaffold`: blocks the
+ * bot lacks to build one), if any.
+ */
+export function scaffoldAsked(obs: Observation): number | undefined {
+  const asked = obs.records.findLast(
+    (r) => r.kind === 'outcome' && r.outcome.command === '!placeBlockAt' && r.outcome.code === 'missing_items' && r.outcome.data?.scaffold,
+  );
+  return asked?.kind === 'outcome' ? asked.outcome.data!.scaffold!.blocks : undefined;
+}
+
+/**
+ * The `k`-th ground block to dig for a scaffold's blocks (its dirt is picked up): in a row of this
+ * agent's own east of the blueprint's site, clear of the site, its chests and the teammates' rows
+ * (a player digs the ground for blocks to stand a scaffold of: the blueprint's materials are all
+ * spoken for).
+ */
+export function scaffoldDig(obs: Observation, k: number): string {
+  const box = blueprintBox(obs.blueprint!);
+  const names = [obs.name, ...(obs.task?.teammates ?? [])].sort((a, b) => a.localeCompare(b));
+  return `!digAt(${box.max.x + 3 + names.indexOf(obs.name)}, ${box.min.y - 1}, ${box.min.z + k})`;
 }

@@ -262,7 +262,7 @@ function fullCube(bot: Bot, name: string): boolean {
   if (ids === undefined) return false;
   return [ids].flat().every((id) => {
     const boxes = shapes[String(id)];
-    return boxes?.length === 1 && boxes[0]!.join() === '0,0,0,1,1,1';
+    return boxes?.length === 1 && boxes[0].join() === '0,0,0,1,1,1';
   });
 }
 

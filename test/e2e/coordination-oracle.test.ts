@@ -1,6 +1,7 @@
 /**
  * End to end: the graph strategies (`dag`, `causal`) with oracle teams on the embedded server, on a
- * crafting, a cooking and a construction task (generated fixtures, 2–3 agents): the rules' plan,
+ * crafting, a cooking and a construction task (generated fixtures, 2–3 agents) and a VillagerBench
+ * blueprint (its blocks in a chest, its stairs oriented): the rules' plan,
  * the offline policy executing each node through its commands, the world judging it, the task's
  * own validator scoring the run. Each run's `graph.jsonl` holds the graph's versions: a node
  * starts only once its predecessors have succeeded, on an agent among its candidates.
@@ -13,6 +14,7 @@ import type { Coordination } from '../../src/settings/index.ts';
 import type { GraphEvent } from '../../src/tasks/eval/records.ts';
 import type { LoadedTask } from '../../src/tasks/schema.ts';
 import { fixture, play } from '../helpers/oracle-teams.ts';
+import { loadTask } from '../../src/tasks/loader.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -63,6 +65,23 @@ describe.each(['dag', 'causal'] as const)('%s with oracle teams', (coordination)
     );
     const all = Object.values(result.commands).flat();
     expect(all).toEqual(expect.arrayContaining(['!smeltItem("potato", 1)']));
+  }, 200_000);
+
+  test('VillagerBench construction, 2 agents: the stair hut; each builder takes its blocks from the chest first, the stairs face west', async () => {
+    const task = await loadTask(path.resolve('test/fixtures/villagerbench/construction.json'), 'task_0');
+    const { result, graph } = await playWith(coordination, task);
+    expect(result).toMatchObject({ type: 'villager_construction', score: 1 });
+    expect(result.metrics).toMatchObject({ completion: 1, vhr: 1 });
+    const plan = graph[0]!;
+    const takes = plan.nodes.filter((n) => n.id.includes('t-'));
+    expect(takes.length).toBeGreaterThan(0);
+    for (const build of plan.nodes.filter((n) => n.id.includes('L') && takes.some((t) => t.candidates[0] === n.candidates[0])))
+      expect(build.predecessors).toEqual(
+        expect.arrayContaining(takes.filter((t) => t.candidates[0] === build.candidates[0]).map((t) => t.id)),
+      );
+    const all = Object.values(result.commands).flat();
+    expect(all.some((c) => c.startsWith('!takeFromChest('))).toBe(true);
+    expect(all.filter((c) => c.startsWith('!placeBlockAt("oak_stairs[facing=west]"'))).toHaveLength(1);
   }, 200_000);
 
   test('construction, 2 agents: level 1 after level 0', async () => {

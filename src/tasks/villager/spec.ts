@@ -14,8 +14,8 @@ export type VillagerSpec =
       /** The blocks at their places: superflat ones as loaded, the ground found once set up. */
       blocks: PlacedBlock[];
       budget: TimeBudget;
-      /** The material chests as the set-up placed them (block positions), west to east. */
-      chests?: { x: number; y: number; z: number }[];
+      /** The material chests as the set-up placed them (block positions), west to east, with what each holds (item → count). */
+      chests?: { x: number; y: number; z: number; items: Record<string, number> }[];
     }
   | { scenario: 'cooking'; farm: FarmTask; budget: TimeBudget }
   | {

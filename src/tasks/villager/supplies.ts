@@ -59,3 +59,20 @@ function drops(data: GameData, block: string): string[] {
   if (fromLoot?.length) return [...new Set(fromLoot)];
   return (data.blocksByName[block]?.drops ?? []).map((d) => data.items[d as number]?.name).filter((n): n is string => !!n);
 }
+
+/**
+ * What a VillagerBench construction's material chests supply (`AgentTask.supplies`): each item
+ * from the first chest holding it (`takeFromChest`), so that a strategy's `collect` of a builder's
+ * blocks is planned and played like a cooking chest's.
+ */
+export function chestSupplies(
+  chests: readonly { x: number; y: number; z: number; items: Readonly<Record<string, number>> }[],
+): WorldSupplies {
+  const out: Record<string, WorldSupply> = {};
+  for (const c of chests) {
+    for (const item of Object.keys(c.items)) {
+      if (!Object.hasOwn(out, item)) out[item] = { kind: 'chest', where: `the chest at [${c.x} ${c.y} ${c.z}]` };
+    }
+  }
+  return out;
+}
