@@ -215,7 +215,8 @@ function fromInventories(members: readonly TeamMember[], left: Blueprint): Build
  * Appendix B.1). The cells are split as the offline policy splits them without a strategy
  * (`splitVillagerBuild`: runs of neighbouring cells per builder, level by level), and each builder
  * that lacks its cells' items first takes them from the chests (a `collect`, from the task's
- * chest supplies).
+ * chest supplies). Planned again after a failure, a cell whose builder lacks its block goes first
+ * to a teammate holding one to spare.
  */
 function fromChests(data: GameData, members: readonly TeamMember[], left: Blueprint): BuildSplit | { unsolvable: string } {
   const builders = members.filter((m) => m.canUse('!placeBlockAt'));
@@ -224,26 +225,42 @@ function fromChests(data: GameData, members: readonly TeamMember[], left: Bluepr
     left,
     builders.map((m) => m.name),
   );
+  const owner = new Map(split.owner);
+  const names = builders.map((m) => m.name).sort((a, b) => a.localeCompare(b));
+  const cellsOf = (name: string) => split.order.filter((c) => owner.get(cellKey(c)) === name);
+  // Planned again after a failure, the blocks are in the builders' hands more than in the chests:
+  // a cell whose builder lacks its block goes to a builder holding one to spare.
+  const spare = new Map(names.map((name) => [name, { ...builders.find((m) => m.name === name)!.inventory() }]));
+  for (const name of names)
+    for (const [item, n] of Object.entries(itemsFor(data, cellsOf(name)))) spare.get(name)![item] = (spare.get(name)![item] ?? 0) - n;
+  for (const name of names) {
+    for (const cell of cellsOf(name)) {
+      const item = itemsFor(data, [cell]);
+      const [needed] = Object.keys(item);
+      if (!needed || (spare.get(name)![needed] ?? 0) >= 0) continue;
+      const giver = names.find((other) => other !== name && (spare.get(other)![needed] ?? 0) > 0);
+      if (!giver) continue;
+      owner.set(cellKey(cell), giver);
+      spare.get(giver)![needed]! -= 1;
+      spare.get(name)![needed]! += 1;
+    }
+  }
   const subtasks: Subtask[] = [];
   const before = new Map<string, { id: string; items: Counts; how: string }[]>();
-  for (const m of [...builders].sort((a, b) => a.name.localeCompare(b.name))) {
-    const items = itemsFor(
-      data,
-      split.order.filter((c) => split.owner.get(cellKey(c)) === m.name),
-    );
-    const held = m.inventory();
-    if (Object.entries(items).every(([item, n]) => (held[item] ?? 0) >= n)) continue;
-    const id = `t-${m.name}`;
+  for (const name of names) {
+    const items = itemsFor(data, cellsOf(name));
+    if (Object.values(spare.get(name)!).every((n) => n >= 0)) continue;
+    const id = `t-${name}`;
     subtasks.push({
       id,
       description: `Take ${formatCounts(items)} from the material chests`,
       milestones: [`hold ${formatCounts(items)}`],
-      candidates: [m.name],
+      candidates: [name],
       work: { kind: 'collect', targets: items },
     });
-    before.set(m.name, [{ id, items, how: 'taken from the chests' }]);
+    before.set(name, [{ id, items, how: 'taken from the chests' }]);
   }
-  return { subtasks, edges: [], owner: split.owner, before };
+  return { subtasks, edges: [], owner, before };
 }
 
 /** One give subtask per giver and recipient (their items together), in the plan's order. */

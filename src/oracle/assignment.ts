@@ -5,7 +5,7 @@
  * - `collect` and `make`: the items, from what it holds and what the world gives;
  * - `give`: the items to the teammate, made again when a hand-over went astray or was cut short;
  * - `build`: the cells, bottom up (`air`: dig the cell), each tried a few times; ground blocks
- *   dug first for a scaffold a placement asks for (`data.scaffold`).
+ *   dug for a scaffold a placement asks for again (`data.scaffold`, `ScaffoldDigs`).
  * What it cannot do it says once, with the reason, and stops.
  */
 import type { Assignment } from '../commands/context.ts';
@@ -16,7 +16,7 @@ import type { Observation } from './observation.ts';
 import { workToward } from './work.ts';
 import { normalizeBlockName } from '../tasks/blueprint.ts';
 import { itemForBlock } from '../tasks/villager/construction.ts';
-import { scaffoldAsked, scaffoldDig } from './villager-construction.ts';
+import { ScaffoldDigs } from './villager-construction.ts';
 
 /** Tries of one cell before it is left. */
 const MAX_CELL_TRIES = 4;
@@ -73,10 +73,10 @@ function give(state: AssignmentState, obs: Observation, to: string, cannot: (rea
 function build(m: OracleMemory, state: AssignmentState, obs: Observation, data: GameData, cannot: (reason: string) => string): string {
   // A placement that needs a scaffold the bot has no blocks for: ground blocks dug for it first
   // (not a cell's command: its outcome must not settle the cell).
-  state.scaffold = scaffoldAsked(obs) ?? state.scaffold;
-  if (state.scaffold && obs.blueprint) {
+  const scaffold = obs.blueprint && (state.scaffold ??= new ScaffoldDigs()).next(obs);
+  if (scaffold) {
     state.current = undefined;
-    return scaffoldDig(obs, --state.scaffold);
+    return scaffold;
   }
   const next = state.cells.find((c) => c.tries < MAX_CELL_TRIES);
   if (!next) return state.cells.length ? cannot(`${state.cells.length} cell(s) could not be placed`) : '';

@@ -4,6 +4,7 @@
  * its own work and building. The policy's roles (`./observe.ts`, `./team.ts`, `./work.ts`,
  * `./build.ts`, `./retry.ts`) read and write it; nothing else does.
  */
+import type { Observation } from './observation.ts';
 import type { Counts } from '../game/production.ts';
 import type { BlueprintCheckData } from '../skills/outcome.ts';
 import type { BuildPlan } from './construction-plan.ts';
@@ -39,8 +40,8 @@ export interface AssignmentState {
   current?: { cell: BuildCell; tries: number } | undefined;
   /** The reason it said it cannot go on, once said. */
   said?: string;
-  /** `build`: ground blocks still to dig for a scaffold a placement asked for (`data.scaffold`). */
-  scaffold?: number;
+  /** `build`: the ground dug for scaffolds placements asked for (`data.scaffold`; `ScaffoldDigs`). */
+  scaffold?: { next(obs: Observation): string | undefined };
 }
 
 /** How far from where a block or mob was found gone it stays left out of the agent's sources (blocks). */

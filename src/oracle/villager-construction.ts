@@ -153,8 +153,7 @@ export class VillagerBuilder {
   readonly #refused = new Set<string>();
   #waits = 0;
   #offSite: string | undefined;
-  /** Ground blocks still to dig for a scaffold a placement asked for (`data.scaffold`). */
-  #scaffold = 0;
+  readonly #scaffold = new ScaffoldDigs();
   /** Passes over the levels again from the bottom after the top one (see {@link MAX_SWEEPS}). */
   #sweeps = 0;
 
@@ -167,19 +166,19 @@ export class VillagerBuilder {
     const blueprint = obs.blueprint!;
     const split = (this.#split ??= splitVillagerBuild(blueprint, [obs.name, ...(obs.task?.teammates ?? [])]));
     this.#read(obs);
+    const scaffold = this.#scaffold.next(obs);
     if (this.#phase === 'fetch') {
       const take = this.#fetch(obs, chests, split);
       if (take) return take;
       this.#phase = 'build';
     }
     if (this.#phase === 'done') return this.#walkOff(obs, lastCommand) ?? '';
-    if (this.#scaffold > 0) return scaffoldDig(obs, --this.#scaffold);
+    if (scaffold) return scaffold;
     return this.#build(obs, split, lastCommand);
   }
 
   /** What the last commands told: the level checks, chests that lack an item, refused placements. */
   #read(obs: Observation): void {
-    this.#scaffold = scaffoldAsked(obs) ?? this.#scaffold;
     for (const r of obs.records) {
       if (r.kind !== 'outcome') continue;
       const o = r.outcome;
@@ -336,14 +335,30 @@ export class VillagerBuilder {
 }
 
 /**
- * The scaffold asked for by a `!placeBlockAt` among `obs`'s outcomes (`data.scaffold`: blocks the
- * bot lacks to build one), if any.
+ * When a builder digs ground for a scaffold (`!placeBlockAt`'s `data.scaffold`: the blocks it lacks
+ * to build one where a cell has nothing to click): not at a cell's first ask, which gets a wait (a
+ * teammate's block beside it may be on its way, and a scaffold would stand in that teammate's
+ * cell), but at the second, then as many ground blocks as asked ({@link scaffoldDig}).
  */
-export function scaffoldAsked(obs: Observation): number | undefined {
-  const asked = obs.records.findLast(
-    (r) => r.kind === 'outcome' && r.outcome.command === '!placeBlockAt' && r.outcome.code === 'missing_items' && r.outcome.data?.scaffold,
-  );
-  return asked?.kind === 'outcome' ? asked.outcome.data!.scaffold!.blocks : undefined;
+export class ScaffoldDigs {
+  readonly #asked = new Set<string>();
+  #left = 0;
+
+  /** Reads `obs`'s outcomes (call once per decision); the dig or the wait due now, if any. */
+  next(obs: Observation): string | undefined {
+    const asked = obs.records.findLast(
+      (r) => r.kind === 'outcome' && r.outcome.command === '!placeBlockAt' && r.outcome.code === 'missing_items' && r.outcome.data?.scaffold,
+    );
+    if (asked?.kind === 'outcome') {
+      const key = cellKey(asked.outcome.data!.position ?? { x: 0, y: 0, z: 0 });
+      if (!this.#asked.has(key)) {
+        this.#asked.add(key);
+        return WAIT;
+      }
+      this.#left = asked.outcome.data!.scaffold!.blocks;
+    }
+    return this.#left > 0 ? scaffoldDig(obs, --this.#left) : undefined;
+  }
 }
 
 /**
@@ -352,7 +367,7 @@ export function scaffoldAsked(obs: Observation): number | undefined {
  * (a player digs the ground for blocks to stand a scaffold of: the blueprint's materials are all
  * spoken for).
  */
-export function scaffoldDig(obs: Observation, k: number): string {
+function scaffoldDig(obs: Observation, k: number): string {
   const box = blueprintBox(obs.blueprint!);
   const names = [obs.name, ...(obs.task?.teammates ?? [])].sort((a, b) => a.localeCompare(b));
   return `!digAt(${box.max.x + 3 + names.indexOf(obs.name)}, ${box.min.y - 1}, ${box.min.z + k})`;

@@ -228,10 +228,10 @@ export function parsePlacement(bot: Bot, text: string): BlockStateSpec {
 /** The most blocks a scaffold for one placement may take: a column standing under the cell to click. */
 export const SCAFFOLD_MAX = 3;
 
-/** A scaffold: `cells` (lowest first) to fill with `item` so that a click can be made on the top one. */
+/** A scaffold: `cells` (lowest first) filled with `item`, each with the state it was placed in. */
 interface Scaffold {
   item: string;
-  cells: Vec3[];
+  cells: { at: Vec3; stateId: number }[];
 }
 
 const NEIGHBOURS = [UP, DOWN, new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
@@ -255,31 +255,25 @@ function scaffoldColumn(bot: Bot, ref: Vec3, pos: Vec3): Vec3[] | undefined {
   return undefined;
 }
 
-/** Whether every state of block `name` collides as a whole cube (minecraft-data's collision shapes). */
-function fullCube(bot: Bot, name: string): boolean {
-  const { blocks, shapes } = bot.registry.blockCollisionShapes;
-  const ids = blocks[name];
-  if (ids === undefined) return false;
-  return [ids].flat().every((id) => {
-    const boxes = shapes[String(id)];
-    return boxes?.length === 1 && boxes[0].join() === '0,0,0,1,1,1';
-  });
+/**
+ * The pathfinder's scaffolding blocks (`Movements.scafoldingBlocks`: dirt and cobblestone by
+ * default, what it pillars and bridges with), by name: the only blocks a scaffold is built of, so
+ * that the blocks a bot carries for a build are never spent on one.
+ */
+function scaffoldingBlocks(bot: Bot): string[] {
+  return bot.pathfinder.movements.scafoldingBlocks.map((id) => bot.registry.items[id]?.name).filter((n): n is string => !!n);
 }
 
 /**
- * A block in the inventory to build a scaffold of `need` cells with and take down again: a whole
- * cube that does not fall (the pathfinder's gravity blocks), drops itself when dug, and needs no
- * tool the bot lacks; one of `target` is kept back for the placement itself. The softest first
- * (minecraft-data's hardness): dirt before planks before logs.
+ * A scaffolding block ({@link scaffoldingBlocks}) the bot holds `need` of, that drops itself when
+ * dug with what it holds (cobblestone needs a pickaxe), the softest first (minecraft-data's hardness).
  */
-function scaffoldItem(bot: Bot, target: string, need: number): string | undefined {
+function scaffoldItem(bot: Bot, need: number): string | undefined {
   const counts = inventoryCounts(bot);
-  const gravity = bot.pathfinder.movements.gravityBlocks;
-  const usable = Object.entries(counts).flatMap(([name, n]) => {
+  const usable = scaffoldingBlocks(bot).flatMap((name) => {
     const block = bot.registry.blocksByName[name];
     const item = bot.registry.itemsByName[name];
-    if (!block || !item || n - (name === target ? 1 : 0) < need) return [];
-    if (block.boundingBox !== 'block' || gravity.has(block.id) || !fullCube(bot, name)) return [];
+    if (!block || !item || (counts[name] ?? 0) < need) return [];
     const drops = (block.drops ?? []).map((d) => (typeof d === 'number' ? d : typeof d.drop === 'number' ? d.drop : d.drop.id));
     if (!drops.includes(item.id)) return [];
     const tools = Object.keys(block.harvestTools ?? {}).map((id) => bot.registry.items[Number(id)]?.name);
@@ -302,8 +296,8 @@ function hangsOnClicked(bot: Bot, spec: BlockStateSpec): boolean {
  *
  * Where no block stands to be clicked for that state (a log along x on a lone block: nothing to
  * its east or west), it first builds a scaffold as a player does: a column of up to
- * {@link SCAFFOLD_MAX} blocks from the inventory (dirt, planks, logs...: see `scaffoldItem`) under
- * the cell to click, places, then digs the scaffold again and picks it up (left standing when the
+ * {@link SCAFFOLD_MAX} scaffolding blocks from the inventory (the pathfinder's: dirt, cobblestone)
+ * under the cell to click, places, then digs the scaffold again and picks it up (left standing when the
  * placed block hangs on it: doors, levers, buttons).
  *
  * @returns `ok` (`Placed oak_stairs[facing=west,half=bottom] at (1, 2, 3).`) with `data.position`,
@@ -351,17 +345,17 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
         'invalid',
         `Nothing solid to click to place ${wanted} at ${at}: ${needed}, and no scaffold of up to ${SCAFFOLD_MAX} blocks reaches one from a solid block.`,
       );
-    const material = scaffoldItem(bot, spec.name, cells.length);
+    const material = scaffoldItem(bot, cells.length);
     if (!material)
       throw new SkillError(
         'missing_items',
-        `Nothing solid to click to place ${wanted} at ${at}: ${needed}. Carry ${cells.length} block(s) to build a scaffold there and take it down again (a block that drops itself: dirt, planks, logs).`,
+        `Nothing solid to click to place ${wanted} at ${at}: ${needed}. Carry ${cells.length} ${scaffoldingBlocks(bot).join(' or ')} (cobblestone with a pickaxe) to build a scaffold there and take it down again.`,
         { position, scaffold: { blocks: cells.length } },
       );
     scaffold = { item: material, cells: [] };
     for (const cell of cells) {
       await placeBlockAt(bot, material, cell.x, cell.y, cell.z, signal);
-      scaffold.cells.push(cell);
+      scaffold.cells.push({ at: cell, stateId: bot.blockAt(cell)!.stateId });
     }
     clicks = solidClicks();
   }
@@ -373,7 +367,7 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
     throw err;
   }
   if (!scaffold) return outcome;
-  const where = scaffold.cells.map((c) => formatPos(c, 0)).join(', ');
+  const where = scaffold.cells.map((c) => formatPos(c.at, 0)).join(', ');
   if (hangsOnClicked(bot, spec))
     return done(
       `${outcome.text.slice(0, -1)}, against a scaffold of ${scaffold.item} at ${where}, left standing: it holds the ${spec.name}.`,
@@ -392,10 +386,14 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
   );
 }
 
-/** Digs a scaffold's cells again, top first, picking up what they drop (cells no longer holding its block are left). */
+/**
+ * Digs a scaffold's cells again, top first, picking up what they drop. A cell no longer in the state
+ * its scaffold block was placed in is left: someone else's block stands there now (a teammate who
+ * dug the scaffold out to put their own in).
+ */
 async function takeDown(bot: Bot, scaffold: Scaffold, signal: AbortSignal): Promise<void> {
-  for (const cell of scaffold.cells.toReversed()) {
-    if (bot.blockAt(cell)?.name === scaffold.item) await digAt(bot, cell.x, cell.y, cell.z, signal);
+  for (const { at, stateId } of scaffold.cells.toReversed()) {
+    if (bot.blockAt(at)?.stateId === stateId) await digAt(bot, at.x, at.y, at.z, signal);
   }
 }
 

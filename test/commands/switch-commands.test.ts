@@ -184,11 +184,14 @@ describe('!placeBlockAt with a block state', () => {
     const at = pillar.offset(0, 1, 0);
     const placing = () => outcome(w.andy, `!placeBlockAt("oak_log[axis=x]", ${at.x}, ${at.y}, ${at.z})`);
     await give(w, 'oak_log', 1);
-    // Nothing east or west of the cell to click, and the one log is the block itself.
+    // Nothing east or west of the cell to click, and no scaffolding blocks (the log is for the cell).
+    await give(w, 'oak_planks', 4);
     expect(await placing()).toMatchObject({
       ok: false,
       code: 'missing_items',
-      text: expect.stringMatching(/must be a solid block\. Carry 2 block\(s\) to build a scaffold there/),
+      text: expect.stringMatching(
+        /must be a solid block\. Carry 2 dirt or cobblestone \(cobblestone with a pickaxe\) to build a scaffold there/,
+      ),
       data: { position: cell(at) },
     });
     await give(w, 'dirt', 2);
