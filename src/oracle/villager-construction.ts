@@ -13,7 +13,10 @@
  *    `!placeBlockAt("<state>", x, y, z)` once each has a block to be placed against, digging a
  *    wrong block first; it waits off the site for teammates' cells, and after a while places those
  *    whose items it holds to spare; after the top level it goes over the levels again from the
- *    bottom, at most twice (a level it left waiting may still have a hole of its own).
+ *    bottom, at most twice (a level it left waiting may still have a hole of its own);
+ * 4. a cell with nothing beside it to click for its state is placed from a scaffold
+ *    (`!placeBlockAt` builds it of dirt): asked for twice, the builder digs ground for the dirt
+ *    ({@link ScaffoldDigs}).
  */
 import type { GameData } from '../game/data.ts';
 import type { Counts } from '../game/production.ts';
@@ -347,10 +350,12 @@ export class ScaffoldDigs {
   /** Reads `obs`'s outcomes (call once per decision); the dig or the wait due now, if any. */
   next(obs: Observation): string | undefined {
     const asked = obs.records.findLast(
-      (r) => r.kind === 'outcome' && r.outcome.command === '!placeBlockAt' && r.outcome.code === 'missing_items' && r.outcome.data?.scaffold,
+      (r) =>
+        r.kind === 'outcome' && r.outcome.command === '!placeBlockAt' && r.outcome.code === 'missing_items' && r.outcome.data?.scaffold,
     );
     if (asked?.kind === 'outcome') {
-      const key = cellKey(asked.outcome.data!.position ?? { x: 0, y: 0, z: 0 });
+      const at = asked.outcome.data!.position;
+      const key = at ? cellKey(at) : '';
       if (!this.#asked.has(key)) {
         this.#asked.add(key);
         return WAIT;
