@@ -11,7 +11,7 @@ import { defineSkill, param, type SkillDef } from './declare.ts';
 import { digAt, digDown } from './blocks.ts';
 import { goToSurface, useOn } from './use-on.ts';
 import { activate } from './switches.ts';
-import { placeBlockWithState } from './place-state.ts';
+import { blueprintKeepsClear, placeBlockWithState } from './place-state.ts';
 import { checkBlueprintLevel, checkWholeBlueprint } from './blueprint.ts';
 import { collectBlocks } from './collect.ts';
 import { attackNearest, attackPlayer } from './combat.ts';
@@ -113,7 +113,7 @@ export const placeBlockAtSkill = defineSkill({
     y: param.int('', { domain: [-64, 320] }),
     z: param.int(''),
   },
-  run: ({ bot, signal }, { type, x, y, z }) => placeBlockWithState(bot, type, x, y, z, signal),
+  run: ({ bot, signal, task }, { type, x, y, z }) => placeBlockWithState(bot, type, x, y, z, signal, blueprintKeepsClear(task?.blueprint)),
 });
 
 export const sowSkill = defineSkill({

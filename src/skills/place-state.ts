@@ -37,6 +37,8 @@ import { clickToPlace, digAt, isReplaceable, placeBlockAt } from './blocks.ts';
 import { inventoryCounts, requireItem } from './items.ts';
 import { boundedWalk, goTo, REACH } from './movement.ts';
 import { formatPos } from './navigation.ts';
+import { levelCells } from '../tasks/blueprint.ts';
+import type { Blueprint } from '../tasks/schema.ts';
 import { done, type Outcome, SkillError } from './outcome.ts';
 
 const { goals } = pathfinderPkg;
@@ -239,12 +241,12 @@ const NEIGHBOURS = [UP, DOWN, new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0,
 /**
  * The shortest column of at most {@link SCAFFOLD_MAX} empty cells from the cell `ref` downwards
  * whose lowest cell touches a solid block other than `pos` (where the block is wanted), lowest
- * first; undefined when none is that short.
+ * first, none of them a cell to `keepClear`; undefined when none is that short.
  */
-function scaffoldColumn(bot: Bot, ref: Vec3, pos: Vec3): Vec3[] | undefined {
+function scaffoldColumn(bot: Bot, ref: Vec3, pos: Vec3, keepClear: (cell: Vec3) => boolean): Vec3[] | undefined {
   const cells: Vec3[] = [];
   for (let cell = ref; cells.length < SCAFFOLD_MAX; cell = cell.offset(0, -1, 0)) {
-    if (cell.equals(pos) || !isReplaceable(bot.blockAt(cell))) return undefined;
+    if (cell.equals(pos) || keepClear(cell) || !isReplaceable(bot.blockAt(cell))) return undefined;
     cells.unshift(cell);
     const touches = NEIGHBOURS.some((f) => {
       const n = cell.plus(f);
@@ -297,8 +299,9 @@ function hangsOnClicked(bot: Bot, spec: BlockStateSpec): boolean {
  * Where no block stands to be clicked for that state (a log along x on a lone block: nothing to
  * its east or west), it first builds a scaffold as a player does: a column of up to
  * {@link SCAFFOLD_MAX} scaffolding blocks from the inventory (the pathfinder's: dirt, cobblestone)
- * under the cell to click, places, then digs the scaffold again and picks it up (left standing when the
- * placed block hangs on it: doors, levers, buttons).
+ * under the cell to click, places, then digs the scaffold again and picks it up (left standing when
+ * the placed block hangs on it: doors, levers, buttons). A scaffold never stands in a cell
+ * `keepClear` names: there the error says to place that cell's block first.
  *
  * @returns `ok` (`Placed oak_stairs[facing=west,half=bottom] at (1, 2, 3).`) with `data.position`,
  *   `data.spent`.
@@ -307,7 +310,13 @@ function hangsOnClicked(bot: Bot, spec: BlockStateSpec): boolean {
  *   when no block in the inventory can make the scaffold); `unreachable`; `refused_by_server` when
  *   the server refused the block or gave it another state (named).
  */
-export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, signal: AbortSignal): Promise<Outcome> {
+export async function placeStateAt(
+  bot: Bot,
+  spec: BlockStateSpec,
+  pos: Vec3,
+  signal: AbortSignal,
+  keepClear: (cell: Vec3) => boolean = () => false,
+): Promise<Outcome> {
   const position = { x: pos.x, y: pos.y, z: pos.z };
   const wanted = formatBlockState(spec);
   const at = formatPos(pos, 0);
@@ -336,14 +345,17 @@ export async function placeStateAt(bot: Bot, spec: BlockStateSpec, pos: Vec3, si
   if (!clicks.length) {
     const refs = clicksFor(bot, spec, pos).map((c) => c.ref);
     const cells = refs
-      .map((ref) => scaffoldColumn(bot, ref, pos))
+      .map((ref) => scaffoldColumn(bot, ref, pos, keepClear))
       .filter((c) => c !== undefined)
       .sort((a, b) => a.length - b.length)[0];
     const needed = `${refs.map((r) => formatPos(r, 0)).join(' or ')} must be a solid block`;
+    const pending = refs.filter((r) => keepClear(r));
     if (!cells)
       throw fail(
         'invalid',
-        `Nothing solid to click to place ${wanted} at ${at}: ${needed}, and no scaffold of up to ${SCAFFOLD_MAX} blocks reaches one from a solid block.`,
+        pending.length
+          ? `Nothing solid to click to place ${wanted} at ${at}: ${needed}; place the blueprint's block at ${pending.map((r) => formatPos(r, 0)).join(' or ')} first.`
+          : `Nothing solid to click to place ${wanted} at ${at}: ${needed}, and no scaffold of up to ${SCAFFOLD_MAX} blocks reaches one from a solid block.`,
       );
     const material = scaffoldItem(bot, cells.length);
     if (!material)
@@ -435,12 +447,21 @@ async function clickFor(bot: Bot, spec: BlockStateSpec, pos: Vec3, clicks: Click
 
 /**
  * `!placeBlockAt`: places `text`, a block name ({@link placeBlockAt}) or a block with a state
- * ({@link placeStateAt}), at (x, y, z).
+ * ({@link placeStateAt}), at (x, y, z). `keepClear` names cells a scaffold must not stand in (the
+ * agent's blueprint's cells still to be built: {@link blueprintKeepsClear}).
  *
  * @throws SkillError `invalid` for a malformed state or an unknown block, property or value (the
  *   valid ones named), and as the two functions throw.
  */
-export async function placeBlockWithState(bot: Bot, text: string, x: number, y: number, z: number, signal: AbortSignal): Promise<Outcome> {
+export async function placeBlockWithState(
+  bot: Bot,
+  text: string,
+  x: number,
+  y: number,
+  z: number,
+  signal: AbortSignal,
+  keepClear?: (cell: Vec3) => boolean,
+): Promise<Outcome> {
   const pos = new Vec3(Math.floor(x), Math.floor(y), Math.floor(z));
   let spec: BlockStateSpec;
   try {
@@ -450,5 +471,21 @@ export async function placeBlockWithState(bot: Bot, text: string, x: number, y: 
     throw err;
   }
   if (!Object.keys(spec.properties).length) return placeBlockAt(bot, spec.name, pos.x, pos.y, pos.z, signal);
-  return placeStateAt(bot, spec, pos, signal);
+  return placeStateAt(bot, spec, pos, signal, keepClear);
+}
+
+/**
+ * The cells of `blueprint` that want a block (not air): a scaffold standing in one would take a
+ * teammate's cell, or be taken for the cell's block.
+ */
+export function blueprintKeepsClear(blueprint: Blueprint | undefined): (cell: Vec3) => boolean {
+  if (!blueprint) return () => false;
+  const wanted = new Set(
+    blueprint.levels.flatMap((l) =>
+      levelCells(l)
+        .filter((c) => c.block !== 'air')
+        .map((c) => `${c.x},${c.y},${c.z}`),
+    ),
+  );
+  return (cell) => wanted.has(`${cell.x},${cell.y},${cell.z}`);
 }

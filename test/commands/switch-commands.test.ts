@@ -195,13 +195,36 @@ describe('!placeBlockAt with a block state', () => {
       data: { position: cell(at) },
     });
     await give(w, 'dirt', 2);
+    // With a blueprint wanting blocks on both sides of the log, a scaffold would take their cells:
+    // the answer says to place them first.
+    w.andy.setTask({
+      blueprint: {
+        materials: {},
+        levels: [0, 1].map((dy) => ({
+          level: dy,
+          coordinates: [pillar.x - 1, pillar.y + dy, pillar.z] as [number, number, number],
+          placement: [['stone', 'air', 'stone']],
+        })),
+      },
+    });
+    expect(await placing()).toMatchObject({
+      ok: false,
+      code: 'invalid',
+      text: expect.stringMatching(/place the blueprint's block at \(.+\) first\.$/),
+    });
+    w.andy.setTask({});
     const placed = await placing();
     expect(placed).toMatchObject({ ok: true, code: 'ok', data: { position: cell(at), spent: { oak_log: 1 } } });
     expect(placed.text).toMatch(/^Placed oak_log\[axis=x\] at \(.+\), from a scaffold of 2 dirt at \(.+\), \(.+\), taken down after\.$/);
     expect(await serverState(at)).toMatchObject({ axis: 'x' });
     // The scaffold (a column of two east or west of the pillar) is gone and its dirt back in hand.
-    for (const dx of [-1, 1])
-      for (const dy of [0, 1]) expect((await w.server.serv.overworld.getBlock(pillar.offset(dx, dy, 0))).name).toBe('air');
+    const scaffoldCells = [-1, 1].flatMap((dx) => [0, 1].map((dy) => pillar.offset(dx, dy, 0)));
+    const serverNames = () => Promise.all(scaffoldCells.map(async (c) => (await w.server.serv.overworld.getBlock(c)).name));
+    let names: string[] = [];
+    // The bot hears a dig's block change as the server sends it, a moment before its world is read here.
+    await waitUntil(async () => (names = await serverNames()).every((n) => n === 'air'), 'the scaffold is gone on the server', {
+      state: () => ({ names, placed: placed.text }),
+    });
     await waitUntil(() => count(w.andy, 'dirt') === 2, 'Andy has his 2 dirt back');
   }, 60_000);
 
