@@ -40,6 +40,12 @@ const MAX_WAITS = 60;
  * {@link MAX_WAITS} (a teammate's cell that had not come) may still have a hole this agent fills.
  */
 const MAX_SWEEPS = 2;
+/**
+ * Returns to the chests when a builder's own cells lack their blocks in hand: two players taking
+ * from one chest at the same moment can leave one believing it took items the other got (the
+ * server corrects its inventory afterwards), and those items are still in the chest.
+ */
+const MAX_REFETCHES = 2;
 /** Tries of one `!takeFromChest` that failed for a reason other than the chest lacking the item. */
 const MAX_TAKE_TRIES = 3;
 
@@ -159,6 +165,8 @@ export class VillagerBuilder {
   readonly #scaffold = new ScaffoldDigs();
   /** Passes over the levels again from the bottom after the top one (see {@link MAX_SWEEPS}). */
   #sweeps = 0;
+  /** Returns to the chests for blocks found missing while building (see {@link MAX_REFETCHES}). */
+  #refetches = 0;
 
   constructor(data: GameData) {
     this.#data = data;
@@ -246,6 +254,21 @@ export class VillagerBuilder {
         const names = [...new Set(split.owner.values())].sort((a, b) => a.localeCompare(b));
         const ownerOf = (p: BlockPos) => split.owner.get(cellKey(p)) ?? names[Math.abs(p.x + p.z) % names.length];
         this.#queue = this.#commands(obs, split, check, ownerOf);
+        const lacking = check.changes.some((c) => {
+          const item =
+            c.action === 'place' && c.block && ownerOf(c.position) === obs.name && itemForBlock(this.#data, normalizeBlockName(c.block));
+          return item && (obs.inventory[item] ?? 0) === 0;
+        });
+        if (this.#queue.length === 0 && this.#waits >= TAKEOVER_WAITS && lacking && this.#refetches < MAX_REFETCHES) {
+          // Its own cells' blocks are not in hand: a take from a chest a teammate emptied a slot of
+          // at the same moment gave fewer than it seemed. To the chests again for what is short.
+          this.#refetches++;
+          this.#phase = 'fetch';
+          this.#chest = 0;
+          this.#taken.clear();
+          this.#walkedTo = -1;
+          return WAIT;
+        }
         if (this.#queue.length === 0 && this.#waits >= TAKEOVER_WAITS) {
           // Teammates' cells whose items this agent holds beyond its own cells above.
           const spare = { ...obs.inventory };

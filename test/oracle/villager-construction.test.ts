@@ -5,7 +5,10 @@
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
 import { cellKey } from '../../src/oracle/construction-plan.ts';
-import { itemsFor, splitVillagerBuild } from '../../src/oracle/villager-construction.ts';
+import { itemsFor, splitVillagerBuild, VillagerBuilder } from '../../src/oracle/villager-construction.ts';
+import type { Observation } from '../../src/oracle/observation.ts';
+import type { JournalEntry } from '../../src/commands/journal.ts';
+import type { Blueprint } from '../../src/tasks/schema.ts';
 import { levelsBlueprint } from '../../src/tasks/villager/load.ts';
 import { generateVillagerConstruction } from '../../src/tasks/villager/generate.ts';
 import { blueprintMaterials, placeBlueprint } from '../../src/tasks/villager/construction.ts';
@@ -61,5 +64,55 @@ describe('splitting a VillagerBench blueprint', () => {
 
   test('a team of no builders is refused', () => {
     expect(() => splitVillagerBuild(blueprint, [])).toThrow(/no builders/);
+  });
+});
+
+describe('a VillagerBench builder whose blocks are not in hand', () => {
+  test('goes back to the chests for them (a take two players made at once may have given it fewer)', () => {
+    const stone: Blueprint = { materials: {}, levels: [{ level: 0, coordinates: [0, -60, 0], placement: [['stone', 'stone']] }] };
+    const chest = { x: 0, y: -60, z: 3 };
+    const builder = new VillagerBuilder(data);
+    let seq = 0;
+    const observe = (inventory: Record<string, number>, records: JournalEntry[] = []): Observation => ({
+      name: 'Andy',
+      inventory,
+      targets: undefined,
+      blueprint: stone,
+      task: { teammates: [], materialChests: [chest] },
+      canUse: () => true,
+      partner: undefined,
+      blocks: [],
+      mobs: [],
+      records,
+    });
+    const check = (): JournalEntry => ({
+      kind: 'outcome',
+      by: 'model',
+      seq: ++seq,
+      t: seq,
+      outcome: {
+        command: '!checkBlueprintLevel',
+        args: { levelNum: 0 },
+        ok: true,
+        code: 'ok',
+        text: 'Level 0 needs 2 changes',
+        data: {
+          blueprint: {
+            level: 0,
+            complete: false,
+            changes: [0, 1].map((x) => ({ action: 'place' as const, position: { x, y: -60, z: 0 }, block: 'stone' })),
+          },
+        },
+      },
+    });
+    expect(builder.decide(observe({}), [chest], '')).toBe('!goToCoordinates(0, -60, 4, 0)');
+    expect(builder.decide(observe({}), [chest], '')).toBe('!takeFromChest("stone", 2)');
+    // It seemed to take both; the server's correction then left it with none.
+    expect(builder.decide(observe({ stone: 2 }), [chest], '')).toBe('!checkBlueprintLevel(0)');
+    const replies: string[] = [];
+    for (let i = 0; i < 20 && !replies.includes('!takeFromChest("stone", 2)'); i++)
+      replies.push(builder.decide(observe({}, [check()]), [chest], ''));
+    expect(replies).toContain('!goToCoordinates(0, -60, 4, 0)');
+    expect(replies.at(-1)).toBe('!takeFromChest("stone", 2)');
   });
 });
