@@ -36,7 +36,7 @@
  */
 import { normalizeBlockName } from '../tasks/blueprint.ts';
 import { type GameData, recipeIngredients, recipeNeedsTable } from '../game/data.ts';
-import { blocksDropping, type Counts, planProduction, smeltingInputs, usableRecipes } from '../game/production.ts';
+import { blocksDropping, type Counts, itemForBlock, planProduction, smeltingInputs, usableRecipes } from '../game/production.ts';
 import { smeltingTableFor } from '../game/smelting.ts';
 import type { TaskGraph, TaskNode } from './graph.ts';
 import { type BuildCell, describeWork, type Work } from './work.ts';
@@ -358,12 +358,9 @@ function span(cells: readonly { y: number }[]): [number, number] {
 /** The item placed to make `block`: the item of the same name, else what the block drops (wall_torch → torch). */
 function blockItem(data: GameData, cell: string): string {
   const block = normalizeBlockName(cell);
-  if (data.itemsByName[block]) return block;
-  const b = data.blocksByName[block];
-  if (!b) throw new Error(`"${block}" is not a block in Minecraft ${data.version.minecraftVersion}`);
-  const drop = b.drops?.[0] as number | { drop?: number | { id: number } } | undefined;
-  const id = typeof drop === 'number' ? drop : typeof drop?.drop === 'number' ? drop.drop : drop?.drop?.id;
-  const name = id === undefined ? undefined : data.items[id]?.name;
+  if (!data.itemsByName[block] && !data.blocksByName[block])
+    throw new Error(`"${block}" is not a block in Minecraft ${data.version.minecraftVersion}`);
+  const name = itemForBlock(data, block);
   if (!name) throw new Error(`no item places "${block}"`);
   return name;
 }

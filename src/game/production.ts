@@ -708,6 +708,28 @@ export function addCounts(...all: Counts[]): Counts {
   return out;
 }
 
+/**
+ * The item ids a block drops without silk touch, from minecraft-data's `drops` (a list of ids, or
+ * of `{ drop: id | { id } }` in some versions' data).
+ */
+export function dropItemIds(block: { drops?: readonly unknown[] }): number[] {
+  return (block.drops ?? []).flatMap((drop) => {
+    const id = typeof drop === 'number' ? drop : (drop as { drop?: number | { id: number } }).drop;
+    const itemId = typeof id === 'number' ? id : id?.id;
+    return itemId === undefined ? [] : [itemId];
+  });
+}
+
+/**
+ * The item that places `block` (minecraft-data): the item of the same name, else the block's first
+ * drop (`wall_torch` → `torch`); undefined when neither.
+ */
+export function itemForBlock(data: GameData, block: string): string | undefined {
+  if (data.itemsByName[block]) return block;
+  const id = dropItemIds(data.blocksByName[block] ?? {})[0];
+  return id !== undefined ? data.items[id]?.name : undefined;
+}
+
 const dropCache = new WeakMap<GameData, Map<string, string[]>>();
 
 /**
@@ -719,10 +741,8 @@ export function blocksDropping(data: GameData, item: string): string[] {
   if (!byItem) {
     byItem = new Map();
     for (const block of data.blocksArray) {
-      for (const drop of block.drops ?? []) {
-        const id = typeof drop === 'number' ? drop : (drop as { drop?: number | { id: number } }).drop;
-        const itemId = typeof id === 'number' ? id : id?.id;
-        const name = itemId === undefined ? undefined : data.items[itemId]?.name;
+      for (const itemId of dropItemIds(block)) {
+        const name = data.items[itemId]?.name;
         if (!name) continue;
         const list = byItem.get(name) ?? [];
         if (!list.includes(block.name)) list.push(block.name);

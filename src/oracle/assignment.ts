@@ -10,12 +10,11 @@
  */
 import type { Assignment } from '../commands/context.ts';
 import type { GameData } from '../game/data.ts';
-import { formatCounts } from '../game/production.ts';
+import { formatCounts, itemForBlock } from '../game/production.ts';
 import type { AssignmentState, OracleMemory } from './memory.ts';
 import type { Observation } from './observation.ts';
 import { workToward } from './work.ts';
 import { normalizeBlockName } from '../tasks/blueprint.ts';
-import { itemForBlock } from '../tasks/villager/construction.ts';
 import { ScaffoldDigs } from './villager-construction.ts';
 
 /** Tries of one cell before it is left. */

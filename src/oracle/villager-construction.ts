@@ -19,12 +19,11 @@
  *    ({@link ScaffoldDigs}).
  */
 import type { GameData } from '../game/data.ts';
-import type { Counts } from '../game/production.ts';
+import { type Counts, itemForBlock } from '../game/production.ts';
 import type { BlockPos, BlueprintCheckData } from '../skills/outcome.ts';
 import { normalizeBlockName } from '../tasks/blueprint.ts';
 import type { Blueprint } from '../tasks/schema.ts';
 import { blueprintBox } from '../tasks/worlds.ts';
-import { itemForBlock } from '../tasks/villager/construction.ts';
 import { blueprintCells, type Cell, cellKey } from './construction-plan.ts';
 import type { Observation } from './observation.ts';
 import { WAIT } from './retry.ts';

@@ -33,6 +33,7 @@ import { describeProperties, formatBlockState, parseBlockState, type BlockStateS
 import { nameResolver } from '../game/names.ts';
 import { doorHinge, HORIZONTAL_STEP, lookFacing, type HorizontalDirection } from '../game/placement.ts';
 import { switchKinds } from '../game/switches.ts';
+import { dropItemIds } from '../game/production.ts';
 import { clickToPlace, digAt, isReplaceable, placeBlockAt } from './blocks.ts';
 import { inventoryCounts, requireItem } from './items.ts';
 import { boundedWalk, goTo, REACH } from './movement.ts';
@@ -276,8 +277,7 @@ function scaffoldItem(bot: Bot, need: number): string | undefined {
     const block = bot.registry.blocksByName[name];
     const item = bot.registry.itemsByName[name];
     if (!block || !item || (counts[name] ?? 0) < need) return [];
-    const drops = (block.drops ?? []).map((d) => (typeof d === 'number' ? d : typeof d.drop === 'number' ? d.drop : d.drop.id));
-    if (!drops.includes(item.id)) return [];
+    if (!dropItemIds(block).includes(item.id)) return [];
     const tools = Object.keys(block.harvestTools ?? {}).map((id) => bot.registry.items[Number(id)]?.name);
     if (tools.length && !tools.some((t) => t && counts[t])) return [];
     return [{ name, hardness: block.hardness ?? 0 }];

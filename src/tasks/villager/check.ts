@@ -4,7 +4,7 @@
  */
 import type { GameData } from '../../game/data.ts';
 import { closestNames } from '../../util/closest.ts';
-import { itemForBlock } from './construction.ts';
+import { itemForBlock } from '../../game/production.ts';
 import type { VillagerSpec } from './spec.ts';
 import { structurePlan } from './structures.ts';
 

@@ -27,6 +27,7 @@
  */
 import { z } from 'zod';
 import type { GameData } from '../../game/data.ts';
+import { itemForBlock } from '../../game/production.ts';
 import { plainName, stateText, type BlockState, type StateLookup } from './states.ts';
 import { compareViews, pixelOf, type Box, type ViewComparison } from './views.ts';
 
@@ -113,17 +114,6 @@ export function blocksBox(blocks: readonly PlacedBlock[]): Box {
       max[k] = Math.max(max[k], b[k]);
     }
   return { min, max };
-}
-
-/**
- * The item that places `block` (minecraft-data): the item of the same name, else the block's first
- * drop (`wall_torch` → `torch`); undefined when neither.
- */
-export function itemForBlock(data: GameData, block: string): string | undefined {
-  if (data.itemsByName[block]) return block;
-  const drop = data.blocksByName[block]?.drops?.[0];
-  const id = typeof drop === 'number' ? drop : undefined;
-  return id !== undefined ? data.items[id]?.name : undefined;
 }
 
 /** Whether `block` is two blocks tall (a door, a tall plant): minecraft-data gives it a `half` of upper and lower. */
