@@ -154,7 +154,7 @@ function buildPlan({ data, members }: RulePlanInput, blueprint: Blueprint): Rule
   // Cells by level, then by builder.
   const levels = new Map<number, Map<string, BuildCell[]>>();
   for (const cell of cells) {
-    const builder = owner.get(`${cell.x},${cell.y},${cell.z}`);
+    const builder = owner.get(cellKey(cell));
     if (!builder) continue;
     const level = levels.get(cell.level) ?? new Map<string, BuildCell[]>();
     level.set(builder, [...(level.get(builder) ?? []), { x: cell.x, y: cell.y, z: cell.z, block: cell.state ?? cell.block }]);
@@ -166,7 +166,10 @@ function buildPlan({ data, members }: RulePlanInput, blueprint: Blueprint): Rule
     for (const [builder, cells] of [...levels.get(level)!].sort(([a], [b]) => a.localeCompare(b))) {
       const id = `L${level}-${builder}`;
       const blocks: Counts = {};
-      for (const c of cells) blocks[normalizeBlockName(c.block)] = (blocks[normalizeBlockName(c.block)] ?? 0) + 1;
+      for (const c of cells) {
+        const name = normalizeBlockName(c.block);
+        blocks[name] = (blocks[name] ?? 0) + 1;
+      }
       subtasks.push({
         id,
         description: `Place ${cells.length} block${cells.length === 1 ? '' : 's'} of level ${level} (${formatCounts(blocks)}) at y=${cells[0]!.y}`,
