@@ -9,7 +9,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
-import { applyUpstreamFixes, doorways, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
+import { applyUpstreamFixes, doorways, packetsBeforeEnd, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
 import { waitFor } from '../util/abort.ts';
 import { chatIdentity } from './chat-identity.ts';
 
@@ -70,6 +70,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     hideErrors: true,
     logErrors: false,
   });
+  packetsBeforeEnd(bot); // a kick or refusal read before the end, not after it (src/upstream/minecraft-protocol.ts)
   bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
   bot.loadPlugin(versionFixes); // mineflayer on 1.21.6+ (src/upstream/mineflayer-versions.ts)
   bot.loadPlugin(pathfinder);

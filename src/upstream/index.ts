@@ -8,6 +8,7 @@
  * | --- | --- | --- |
  * | minecraft-data | the factory memoised per version | ./minecraft-data.ts |
  * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
+ * | minecraft-protocol | a client's `end` after the packets read before it (a kick's reason kept) | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
  * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
@@ -32,6 +33,7 @@ export { playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
 export { toolWithoutChests } from './mineflayer-tool.ts';
 export { doorways } from './mineflayer-pathfinder.ts';
+export { packetsBeforeEnd } from './minecraft-protocol.ts';
 
 /** What {@link applyUpstreamFixes} found for each process-wide fix. */
 export interface UpstreamFixes {

@@ -106,3 +106,58 @@ export function fixPacketFraming(): FixStatus {
   prototype[PATCHED] = true;
   return 'applied';
 }
+
+/** The longest a client's `end` waits for the packets read before it ({@link packetsBeforeEnd}), in ms. */
+export const PACKETS_BEFORE_END_MS = 1_000;
+
+/** A minecraft-protocol `Client`, as far as {@link packetsBeforeEnd} uses it. */
+interface ClientLike {
+  emit(event: string | symbol, ...args: unknown[]): boolean;
+  /** The current state's packet parser: every packet read goes through it (minecraft-protocol's `deserializer`). */
+  deserializer?: {
+    readableEnded: boolean;
+    destroyed: boolean;
+    once(event: 'end' | 'close', listener: () => void): void;
+    off(event: 'end' | 'close', listener: () => void): void;
+  };
+  /** The reason the client ended itself with (`client.end(reason)`), else undefined. */
+  _endReason?: string;
+}
+
+/**
+ * minecraft-protocol's `Client` emits `end` on its socket's `end` (or `close`), while the last
+ * packets read before it may still be on their way through the splitter → (decompressor →)
+ * deserializer streams: behind a buffer, or in a zlib job. A kick or a login refusal sent right
+ * before the server closes then comes after `end`, and mineflayer's `kicked` after its `end`: the
+ * reason is lost and a refused bot reads as "disconnected (socketClosed)". This defers the
+ * client's `end` until its deserializer has ended (the pipes end it after the socket's end, once
+ * every packet in them is emitted), at most {@link PACKETS_BEFORE_END_MS}. An `end` the client
+ * asked for itself (`bot.quit()`), or one with nothing left to read, passes at once: the fix costs
+ * nothing where the library already orders them.
+ *
+ * Upstream: docs/upstream/minecraft-protocol.md (the end of a connection). Install it on a bot
+ * right after `createBot`, before any `end` listener matters.
+ */
+export function packetsBeforeEnd(bot: { _client: unknown }): void {
+  const client = bot._client as ClientLike;
+  const emit = client.emit;
+  client.emit = function (this: ClientLike, event: string | symbol, ...args: unknown[]): boolean {
+    const deserializer = client.deserializer;
+    if (event !== 'end' || !deserializer || deserializer.readableEnded || deserializer.destroyed || client._endReason !== undefined) {
+      return emit.call(this, event, ...args);
+    }
+    let done = false;
+    const passOn = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      deserializer.off('end', passOn);
+      deserializer.off('close', passOn);
+      emit.call(client, event, ...args);
+    };
+    const timer = setTimeout(passOn, PACKETS_BEFORE_END_MS);
+    deserializer.once('end', passOn);
+    deserializer.once('close', passOn);
+    return true;
+  };
+}

@@ -3,9 +3,12 @@
  * needs it, only once, and gives exactly what the library gives.
  */
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Bot } from 'mineflayer';
+import mineflayer, { type Bot } from 'mineflayer';
 import { applyUpstreamFixes } from '../../src/upstream/index.ts';
+import { packetsBeforeEnd } from '../../src/upstream/minecraft-protocol.ts';
+import { TEST_VERSION } from '../helpers/version.ts';
 import { connectBot, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
@@ -165,6 +168,72 @@ describe('minecraft-protocol framing', () => {
       [7, 7, 7],
     ]);
     expect(out[1]!.length).toBe(300);
+  });
+});
+
+describe('minecraft-protocol: the end of a connection', () => {
+  /**
+   * A server that refuses every login with vanilla's `server_full` and closes at once (the
+   * disconnect packet and the close in one write), as the embedded server's refusal does.
+   */
+  async function refusingServer(version: string): Promise<{ port: number; close(): void }> {
+    const mc = require('minecraft-protocol') as {
+      createSerializer(o: { state: string; isServer: boolean; version: string }): { createPacketBuffer(p: object): Buffer };
+    };
+    const body = mc
+      .createSerializer({ state: 'login', isServer: true, version })
+      .createPacketBuffer({ name: 'disconnect', params: { reason: JSON.stringify({ translate: 'multiplayer.disconnect.server_full' }) } });
+    const { createFramer } = require('minecraft-protocol/src/transforms/framing.js') as {
+      createFramer(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
+    };
+    const framer = createFramer();
+    let framed: Buffer | undefined;
+    framer.on('data', (b) => (framed = b));
+    framer.write(body);
+    await waitUntil(() => framed !== undefined, 'the disconnect packet framed');
+    const packet = framed!;
+    const server = net.createServer((socket) => socket.once('data', () => socket.end(packet)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
+  }
+
+  /**
+   * Joins a mineflayer bot whose packets fall behind its socket (its deserializer paused until the
+   * socket has ended, as a busy stream or a zlib job leaves them) and records what it hears.
+   */
+  async function joinBehind(port: number, version: string, fix: boolean): Promise<string[]> {
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'Late', version, auth: 'offline', hideErrors: true });
+    if (fix) packetsBeforeEnd(bot);
+    const heard: string[] = [];
+    bot.on('error', () => {});
+    bot.on('kicked', (reason) => void heard.push(`kicked ${String(reason)}`));
+    const client = bot._client as unknown as {
+      socket?: net.Socket;
+      deserializer: { pause(): void; resume(): void };
+      on(e: string, l: () => void): void;
+    };
+    client.on('connect', () => {
+      client.deserializer.pause();
+      client.socket!.once('end', () => setImmediate(() => client.deserializer.resume()));
+    });
+    await new Promise<void>((resolve) => bot.once('end', (reason) => resolve(void heard.push(`end ${reason}`))));
+    return heard;
+  }
+
+  test('a refusal read just before the socket closes comes before the end, also when the packets fall behind', async () => {
+    applyUpstreamFixes();
+    const version = TEST_VERSION;
+    const server = await refusingServer(version);
+    try {
+      const refusal = `kicked ${JSON.stringify({ translate: 'multiplayer.disconnect.server_full' })}`;
+      // The library alone: the end first, the refusal after it (mineflayer's `kicked` too late to be read).
+      const without = await joinBehind(server.port, version, false);
+      expect(without[0]).toBe('end socketClosed');
+      // With the fix: the refusal, then the end.
+      expect(await joinBehind(server.port, version, true)).toEqual([refusal, 'end socketClosed']);
+    } finally {
+      server.close();
+    }
   });
 });
 
