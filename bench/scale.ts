@@ -10,9 +10,10 @@
  *
  * For each count N a fresh set of bot processes joins, lets the joins settle, then every process
  * (server included) measures its own CPU (process.cpuUsage) and RSS over the same window; the
- * server's TPS is read by the first bot from the time of day (the server adds 20 to it every 20
- * ticks): the advance between the first and the last `update_time` of the window over the wall
- * time between them. Per-bot costs are least-squares slopes over the counts.
+ * server's TPS is read from the time of day (the server adds 20 to it every 20 ticks): the advance
+ * between its first and last step in the window over the wall time between them, by the server
+ * itself (`tps`) and as the first bot process's first live bot hears it in `update_time`
+ * (`tps_heard`). Per-bot costs are least-squares slopes over the counts.
  *
  *   npx node bench/scale.ts [--counts 1,50,100,200] [--kinds ours,floor] [--modes idle,walk]
  *                           [--processes 1] [--window 15] [--join-concurrency 8] [--profile <dir>]
@@ -51,10 +52,12 @@ type Mode = 'idle' | 'walk';
 interface Sample {
   cpu_pct: number;
   rss_mb: number;
-  /** Ticks per second the server ran, from the time of day (first bot process only). */
+  /** Ticks per second the server ran, from the time of day: the server's own reading, or what a bot heard. */
   tps?: number;
   /** Bot processes: connections lost since the joins. */
   drops?: number;
+  /** Bot processes (ours): bots that lost their connection and joined again, since the process started. */
+  rejoins?: number;
 }
 type Message = { type: 'ready'; port: number; version: string } | { type: 'joined'; seconds: number } | ({ type: 'sample' } & Sample);
 
@@ -110,7 +113,18 @@ if (args.role === 'server') {
   send({ type: 'ready', port: server.port, version: server.version });
   for (;;) {
     const { seconds } = await fromParent<{ seconds: number }>('measure');
-    send({ type: 'sample', ...(await measureSelf(seconds)) });
+    // The time of day at each of its steps during the window: [wall ms, time].
+    const times: Array<[number, number]> = [];
+    let last = Number(server.serv.time);
+    const onTick = () => {
+      const time = Number(server.serv.time);
+      if (time !== last) times.push([performance.now(), time]);
+      last = time;
+    };
+    server.serv.on('tick', onTick);
+    const sample = await measureSelf(seconds);
+    server.serv.off('tick', onTick);
+    send({ type: 'sample', ...sample, tps: ticksPerSecond(times) });
   }
 }
 
@@ -123,6 +137,7 @@ if (args.role === 'bots') {
   const t0 = performance.now();
   let bots: Bot[];
   let close: () => Promise<void>;
+  let rejoins = 0;
   if (kind === 'ours') {
     const { startAgents } = await import('../src/app/start-bots.ts');
     const { profileSchema, settingsSchema } = await import('../src/settings/index.ts');
@@ -141,7 +156,10 @@ if (args.role === 'bots') {
       }),
       profiles: Array.from({ length: count }, (_, i) => profileSchema.parse({ name: `Ours${offset + i}`, model: 'oracle' })),
       botsDir,
-      log: () => {},
+      // A bot session logs "<name> is back on <server>" once it has joined again.
+      log: (line) => {
+        if (/ is back on /.test(line)) rejoins++;
+      },
     });
     bots = running.agents.map((agent) => agent.bot);
     close = async () => {
@@ -186,9 +204,10 @@ if (args.role === 'bots') {
   for (;;) {
     const message = await Promise.race([fromParent<{ seconds: number }>('measure'), fromParent<{ type: 'quit' }>('quit')]);
     if ('type' in message && message.type === 'quit') break;
-    // The time of day as the first connected bot hears it during the window: [wall ms, time] of each update.
+    // The time of day as the first live bot hears it during the window: [wall ms, time] of each update.
     const times: Array<[number, number]> = [];
-    const client = (bots.find((bot) => bot.entity) ?? bots[0]!)._client;
+    const live = (bot: Bot) => !!bot.entity && !(bot._client as unknown as { ended?: boolean }).ended;
+    const client = (bots.find(live) ?? bots[0]!)._client;
     const onTime = (packet: { time: bigint | number | [number, number] }) => {
       const t = Array.isArray(packet.time) ? packet.time[1] : Number(packet.time);
       times.push([performance.now(), Math.abs(t)]);
@@ -196,7 +215,7 @@ if (args.role === 'bots') {
     client.on('update_time', onTime);
     const sample = await measureSelf((message as { seconds: number }).seconds);
     client.off('update_time', onTime);
-    send({ type: 'sample', ...sample, tps: ticksPerSecond(times), drops });
+    send({ type: 'sample', ...sample, tps: ticksPerSecond(times), drops, rejoins });
   }
   await close();
   await sleep(500); // the quit packets leave before the process does
@@ -264,7 +283,9 @@ interface Row {
   bots_rss_mb: number;
   server_cpu_pct: number;
   tps: number;
+  tps_heard: number;
   drops: number;
+  rejoins: number;
 }
 const rows: Row[] = [];
 for (const mode of modes) {
@@ -299,8 +320,10 @@ for (const mode of modes) {
         bots_cpu_pct: +bots.reduce((s, b) => s + b.cpu_pct, 0).toFixed(1),
         bots_rss_mb: +bots.reduce((s, b) => s + b.rss_mb, 0).toFixed(0),
         server_cpu_pct: +srv.cpu_pct.toFixed(1),
-        tps: +(bots[0]!.tps ?? NaN).toFixed(2),
+        tps: +(srv.tps ?? NaN).toFixed(2),
+        tps_heard: +(bots[0]!.tps ?? NaN).toFixed(2),
         drops: bots.reduce((n, b) => n + (b.drops ?? 0), 0),
+        rejoins: bots.reduce((n, b) => n + (b.rejoins ?? 0), 0),
       };
       rows.push(row);
       console.error(JSON.stringify(row));
