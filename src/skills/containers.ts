@@ -7,6 +7,7 @@ import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
 import { boundedWalk, goWithinReach } from './movement.ts';
 import { formatPos } from './navigation.ts';
+import { roundTrip } from './round-trip.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 /** How far the container commands look for a chest (blocks), as in the reference. */
@@ -119,9 +120,10 @@ async function openNearestChest(bot: Bot, signal: AbortSignal): Promise<Block> {
  * Moves items between the open window's player part and its container part, one stack at a
  * time, until `count` moved or the destination is full.
  *
- * @returns how many moved.
+ * @returns how many moved, as the server has it (read after a {@link roundTrip}).
  */
 async function moveItems(
+  bot: Bot,
   window: Chest,
   itemName: string,
   itemId: number,
@@ -130,16 +132,19 @@ async function moveItems(
   signal: AbortSignal,
 ): Promise<number> {
   const from = direction === 'deposit' ? playerCounts : containerCounts;
-  const start = from(window)[itemName] ?? 0;
+  // Counted on the bot's side: others may use the same chest meanwhile.
+  const held = () => playerCounts(window)[itemName] ?? 0;
+  const start = held();
+  const movedNow = () => (direction === 'withdraw' ? held() - start : start - held());
   const stackSize =
     window
       .items()
       .concat(window.containerItems())
       .find((i) => i.name === itemName)?.stackSize ?? 64;
-  let moved = 0;
-  while (moved < count) {
+  while (movedNow() < count) {
     throwIfAborted(signal);
-    const chunk = Math.min(count - moved, stackSize, from(window)[itemName] ?? 0);
+    const before = movedNow();
+    const chunk = Math.min(count - before, stackSize, from(window)[itemName] ?? 0);
     if (chunk <= 0) break;
     try {
       if (direction === 'deposit') await window.deposit(itemId, null, chunk);
@@ -147,12 +152,14 @@ async function moveItems(
     } catch (err) {
       // mineflayer: 'destination full' / 'Unable to withdraw, Bot inventory is full.'
       if (!/full/i.test(String((err as Error).message))) throw err;
-      moved = start - (from(window)[itemName] ?? 0);
       break;
     }
-    moved = start - (from(window)[itemName] ?? 0);
+    if (movedNow() === before) break; // nothing moved: no progress to repeat
   }
-  return moved;
+  // mineflayer's clicks resolve on its own prediction: the server's corrections (a slot another
+  // player emptied a moment before) have come once it has answered a round trip.
+  await roundTrip(bot, signal);
+  return movedNow();
 }
 
 /**
@@ -172,7 +179,7 @@ export async function putInChest(bot: Bot, itemName: string, count: number, sign
   if (have === 0) throw new SkillError('missing_items', `You have no ${itemName}.`, { missing: { [itemName]: count } });
   const block = await openNearestChest(bot, signal);
   return withWindow(bot, bot.openContainer(block), signal, async (window, signal) => {
-    const moved = await moveItems(window, itemName, item.id, Math.min(count, have), 'deposit', signal);
+    const moved = await moveItems(bot, window, itemName, item.id, Math.min(count, have), 'deposit', signal);
     const inChest = containerCounts(window)[itemName] ?? 0;
     const full = moved < Math.min(count, have);
     const short = full ? ' The chest is full.' : count > have ? ` You only had ${have}.` : '';
@@ -203,10 +210,17 @@ export async function takeFromChest(bot: Bot, itemName: string, count: number, s
         { sought: { kind: 'item', name: itemName } },
       );
     }
-    const moved = await moveItems(window, itemName, item.id, Math.min(count, inChest), 'withdraw', signal);
+    const moved = await moveItems(bot, window, itemName, item.id, Math.min(count, inChest), 'withdraw', signal);
     const now = playerCounts(window)[itemName] ?? 0;
-    const full = moved < Math.min(count, inChest);
-    const short = full ? ' Your inventory is full.' : count > inChest ? ` The chest only had ${inChest}.` : '';
+    const left = containerCounts(window)[itemName] ?? 0;
+    const short =
+      moved >= count
+        ? ''
+        : left > 0
+          ? ' Your inventory is full.'
+          : moved < inChest
+            ? ` The chest had ${inChest} when opened; someone else took ${inChest - moved} meanwhile.`
+            : ` The chest only had ${inChest}.`;
     const text = `Took ${moved} ${itemName} from the ${block.name} at ${formatPos(block.position, 0)}; you now have ${now}.${short}`;
     return moved < count ? failure('partial', text, { gained: { [itemName]: moved } }) : done(text, { gained: { [itemName]: moved } });
   });

@@ -64,6 +64,32 @@ describe('chests', () => {
     expect(w.andy.bot.currentWindow).toBeNull();
   }, 45_000);
 
+  test("a chest emptied by someone else between the bot's look and its click: !takeFromChest reports what the server gave", async () => {
+    const base = await area(w, 40, 40);
+    const chest = base.offset(4, 0, 1);
+    await setBlock(w, chest, 'chest');
+    await give(w, 'cobblestone', 20);
+    expect(await outcome(w.andy, '!putInChest("cobblestone", 20)')).toMatchObject({ ok: true, data: { spent: { cobblestone: 20 } } });
+    await waitUntil(() => storedCount(chest, 'cobblestone') === 20, "the server's chest holds 20");
+    // Once Andy's window shows the 20, 15 of them go elsewhere on the server (another player's
+    // click, as the server sees it before Andy's window hears of it).
+    w.andy.bot.once('windowOpen', () => {
+      const entity = blockEntities(w.server.serv).get(w.server.serv.overworld, chest)!;
+      const slot = entity.slots.findIndex((s) => s && s.count === 20);
+      entity.slots[slot]!.count = 5;
+    });
+    const taken = await outcome(w.andy, '!takeFromChest("cobblestone", 20)');
+    expect(taken).toEqual({
+      ok: false,
+      code: 'partial',
+      text: `Took 5 cobblestone from the chest at ${at(chest)}; you now have 5. The chest had 20 when opened; someone else took 15 meanwhile.`,
+      data: { gained: { cobblestone: 5 } },
+    });
+    expect(count(w.andy, 'cobblestone')).toBe(5);
+    await waitUntil(() => serverCount(w, 'Andy', 'cobblestone') === 5, 'the server gave Andy 5');
+    expect(storedCount(chest, 'cobblestone')).toBe(0);
+  }, 45_000);
+
   test('without a chest within 32 blocks the commands say so', async () => {
     await area(w, 40, 80);
     expect(await outcome(w.andy, '!viewChest')).toEqual({

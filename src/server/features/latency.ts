@@ -1,5 +1,6 @@
 /**
- * The tab list's latency column at vanilla's cadence, with no timer per player.
+ * The tab list's latency column at vanilla's cadence, with no timer per player; and the answer to
+ * a client's `ping_request`.
  *
  * Vanilla sends every player's latency to every player once every 600 ticks (30 s): `PlayerList.tick`
  * counts `sendAllPlayerInfoIn` up each tick and, past 600, broadcasts one
@@ -54,13 +55,17 @@ export function stoppedLatencyTimers(serv: SquidServer): number {
 
 /**
  * Stops flying-squid's per-player latency timers and broadcasts every player's latency to every
- * player once per {@link LATENCY_BROADCAST_TICKS} ticks.
+ * player once per {@link LATENCY_BROADCAST_TICKS} ticks. Answers each `ping_request` of a player
+ * in play with a `ping_response` carrying its id (vanilla 1.20.2+
+ * `ServerCommonPacketListenerImpl.handlePingRequest`; flying-squid 1.12 leaves it unanswered):
+ * the debug screen's ping, and a client's way to know the server has read what it sent before.
  */
 export function installLatencyUpdates(serv: SquidServer): void {
   const count = { timers: 0 };
   stopped.set(serv, count);
   serv.on('newPlayer', (player) => {
     const client = player._client;
+    client.on('ping_request', (packet: { id: bigint | number }) => client.write('ping_response', { id: packet.id }));
     const write = client.write.bind(client);
     client.write = (name: string, params: object): void => {
       if (name === 'player_info' && isLatencyOnly(params)) {
