@@ -48,6 +48,7 @@ import { installMobCombat } from './features/mob-combat.ts';
 import { installMobCommands } from './features/mob-commands.ts';
 import { installMobLoot } from './features/mob-loot.ts';
 import { installPlacing } from './features/placing.ts';
+import { installTickLoop } from './features/tick-loop.ts';
 import { installPlayerState } from './features/player-state.ts';
 import { installPlayerFixes } from './features/players.ts';
 import { installPlayerLimits } from './features/player-limits.ts';
@@ -82,6 +83,8 @@ export const BUILTIN_PLUGINS: readonly ServerPlugin[] = [
   { name: 'inventory', requires: ['movement'], install: installInventory, reset: resetInventories },
   { name: 'world-journal', requires: [], install: installWorldJournal, checkpoint: checkpointWorld, reset: resetWorldBlocks },
   { name: 'mobs', requires: [], install: installMobs, reset: removeNonPlayers },
+  // The tick clock: ticks on a fixed schedule that catches up, as vanilla's.
+  { name: 'tick-loop', requires: [], install: installTickLoop },
   // Features: game behaviour and commands, each on services only.
   { name: 'player-limits', requires: [], install: installPlayerLimits },
   // Wraps the player limit's login listener: a ban is checked first, as vanilla does.

@@ -423,7 +423,12 @@ export interface SquidServer extends TypedEmitter<ServerEvents> {
   _sendPlayerEventLeave?(player: SquidPlayer): void;
   _createChatComponent(text: string): { toNetworkFormat(): unknown };
   waitForReady(timeoutMs: number): Promise<void>;
+  /** flying-squid's tick clock: stops the ticks (ours: features/tick-loop.ts). */
   stopTickInterval?(): void;
+  /** flying-squid's tick clock: (re)starts the ticks at `ticksPerSecond` (ours: features/tick-loop.ts). */
+  setTickInterval?(ticksPerSecond: number): void;
+  /** Wall time of the last tick (ms since the epoch, flying-squid's). */
+  lastTickTime?: number;
   destroy(): Promise<void>;
   setMaxListeners(n: number): this;
   /** Log sinks (ours: routed by `startEmbeddedServer`). */
