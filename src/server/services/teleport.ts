@@ -9,8 +9,13 @@ import type { SquidPlayer, SquidServer } from '../types.ts';
 import { byteToDegrees } from './geometry.ts';
 import { movementOf } from './movement.ts';
 
-/** Chunk radius sent at once around a teleport destination, before the paced stream. */
-const IMMEDIATE_CHUNK_RADIUS = 1;
+/**
+ * Chunk radius sent at once around a teleport destination, before the position and the paced
+ * stream: the 5 × 5 columns that mineflayer's `waitForChunksToLoad` waits for (at most 10 s) after
+ * a move. Behind a stream still running (the login's, on a busy server many seconds long) they
+ * came too late for it.
+ */
+const IMMEDIATE_CHUNK_RADIUS = 2;
 /** How long to wait for an in-flight chunk stream before streaming for the new position, in ms. */
 const STREAM_WAIT_MS = 5_000;
 
