@@ -40,9 +40,9 @@ const MAX_WAITS = 60;
  */
 const MAX_SWEEPS = 2;
 /**
- * Returns to the chests when a builder's own cells lack their blocks in hand: two players taking
- * from one chest at the same moment can leave one believing it took items the other got (the
- * server corrects its inventory afterwards), and those items are still in the chest.
+ * Returns to the chests when a builder's own cells lack their blocks in hand: a take that came up
+ * short (two players taking from one chest at the same moment) or blocks lost on the way; the
+ * chests may still hold them.
  */
 const MAX_REFETCHES = 2;
 /** Tries of one `!takeFromChest` that failed for a reason other than the chest lacking the item. */
@@ -259,8 +259,8 @@ export class VillagerBuilder {
           return item && (obs.inventory[item] ?? 0) === 0;
         });
         if (this.#queue.length === 0 && this.#waits >= TAKEOVER_WAITS && lacking && this.#refetches < MAX_REFETCHES) {
-          // Its own cells' blocks are not in hand: a take from a chest a teammate emptied a slot of
-          // at the same moment gave fewer than it seemed. To the chests again for what is short.
+          // Its own cells' blocks are not in hand (a take came up short, or they were lost): to
+          // the chests again for what is short.
           this.#refetches++;
           this.#phase = 'fetch';
           this.#chest = 0;

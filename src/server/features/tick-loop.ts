@@ -13,8 +13,10 @@
  *
  * Each tick is emitted as flying-squid's `tick` event, `(delta, tickCount)`, with `delta` the
  * tick's length in seconds (0.05 at 20 TPS): vanilla's ticks are fixed steps. Ticks run one per
- * macrotask (a `setTimeout` of what is left until the next one, 0 when late), so packets are read
- * between them, as vanilla runs its queued tasks between ticks.
+ * turn of the event loop (a `setTimeout` of what is left until the next one; a `setImmediate`,
+ * after the loop has read the sockets, when late), so packets are read between them, as vanilla
+ * runs its queued tasks between ticks. While catching up the server runs more than 20 ticks a
+ * second.
  *
  * `serv.setTickInterval(tps)` and `serv.stopTickInterval()` keep flying-squid's meaning.
  */
@@ -29,9 +31,11 @@ const OVERLOAD_WARNING_MS = 15_000;
 export function installTickLoop(serv: SquidServer): void {
   serv.stopTickInterval?.();
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   serv.stopTickInterval = () => {
     clearTimeout(timer);
-    timer = undefined;
+    clearImmediate(immediate);
+    timer = immediate = undefined;
   };
   serv.setTickInterval = (ticksPerSecond: number) => {
     serv.stopTickInterval?.();
@@ -52,7 +56,9 @@ export function installTickLoop(serv: SquidServer): void {
       serv.tickCount++;
       serv.lastTickTime = Date.now();
       serv.emit('tick', period / 1000, serv.tickCount);
-      timer = setTimeout(run, Math.max(0, next - performance.now()));
+      const wait = next - performance.now();
+      if (wait > 0) timer = setTimeout(run, wait);
+      else immediate = setImmediate(run);
     };
     timer = setTimeout(run, period);
   };
