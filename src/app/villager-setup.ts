@@ -14,7 +14,7 @@ import { Vec3 } from 'vec3';
 import type { Agent } from '../agent/agent.ts';
 import type { GameData } from '../game/data.ts';
 import type { LoadedTask } from '../tasks/schema.ts';
-import { blocksBox, blueprintMaterials, describeBlocks, shiftBlocks, SUPERFLAT_GROUND_Y } from '../tasks/villager/construction.ts';
+import { blueprintMaterials, describeBlocks, shiftBlocks, SUPERFLAT_GROUND_Y } from '../tasks/villager/construction.ts';
 import { chainRooms, describeChain, escapeBuildCommands, type Pos } from '../tasks/villager/escape.ts';
 import { constructionChestCommands, constructionLayout, farmWorld } from '../tasks/villager/layout.ts';
 import { levelsBlueprint, type VillagerSpec } from '../tasks/villager/load.ts';
@@ -52,7 +52,9 @@ export async function setUpVillager(
       // In order: flying-squid runs commands concurrently, and a clearing /fill must not land after the chests.
       await commands.sendInOrder(fillBoxCommands(layout.clear, 'air'));
       const lookup = botBlockLookup(bot);
-      const site = blocksBox(blocks);
+      // The whole cleared box, the chests' row included, before the chests: a clearing /fill still
+      // under way there (flying-squid runs commands concurrently) would take a chest placed first.
+      const site = layout.clear;
       await must(
         'the construction site was not cleared',
         () => {
