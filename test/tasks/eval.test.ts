@@ -13,7 +13,7 @@ import { conversationOf } from '../../src/tasks/eval/export.ts';
 import { costOf, priceFor } from '../../src/tasks/eval/prices.ts';
 import { parseResults, RunRecorder, totals, type RequestEvent, type RunResult } from '../../src/tasks/eval/records.ts';
 import { reportHtml } from '../../src/tasks/eval/report.ts';
-import { meanInterval, wilsonInterval } from '../../src/tasks/eval/stats.ts';
+import { FRACTION, meanInterval, wilsonInterval } from '../../src/tasks/eval/stats.ts';
 import { fileKeyOf, formatSummary, summarise, summaryCsv, SUMMARY_CSV_COLUMNS } from '../../src/tasks/eval/summary.ts';
 import { loadTask, TaskError } from '../../src/tasks/loader.ts';
 
@@ -41,6 +41,14 @@ describe('confidence intervals', () => {
     expect(e.high - e.value).toBeCloseTo(2.7764 * Math.sqrt(2.5 / 5), 4);
     expect(meanInterval([0.4])).toEqual({ value: 0.4, low: 0.4, high: 0.4, n: 1 });
     expect(meanInterval([]).n).toBe(0);
+  });
+
+  test('a mean of bounded values has its interval cut to their range: 99 ones and a zero stay within [0, 1]', () => {
+    const scores = [...Array<number>(99).fill(1), 0];
+    const free = meanInterval(scores);
+    expect(free.high).toBeGreaterThan(1);
+    const cut = meanInterval(scores, FRACTION);
+    expect(cut).toEqual({ value: 0.99, low: free.low, high: 1, n: 100 });
   });
 });
 
@@ -235,7 +243,7 @@ describe('summary', () => {
     const all = rows.find((r) => r.dimension === 'all')!;
     expect(all).toMatchObject({ runs: 4, successes: 2, failed_runs: 1, cost_usd: null });
     expect(all.success).toEqual(wilsonInterval(2, 4));
-    expect(all.score).toEqual(meanInterval([1, 0, 1, 0]));
+    expect(all.score).toEqual(meanInterval([1, 0, 1, 0], FRACTION));
     expect(rows.filter((r) => r.dimension === 'agents').map((r) => [r.group, r.runs, r.successes])).toEqual([
       ['2', 2, 1],
       ['3', 2, 1],

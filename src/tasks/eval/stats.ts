@@ -46,16 +46,22 @@ export function wilsonInterval(successes: number, n: number): Estimate {
 }
 
 /**
- * The mean of `values` with its Student t interval at 95 %.
+ * The mean of `values` with its Student t interval at 95 %, cut to `within`: the range the values
+ * can take (a score in [0, 1] has no mean above 1, which the t interval of 99 ones and a zero
+ * would otherwise reach).
  *
+ * @param within the least and the greatest value possible (default: unbounded).
  * @returns for no values, NaN everywhere and n = 0; for one value, that value as all three.
  */
-export function meanInterval(values: readonly number[]): Estimate {
+export function meanInterval(values: readonly number[], within: readonly [number, number] = [-Infinity, Infinity]): Estimate {
   const n = values.length;
   if (n === 0) return { value: Number.NaN, low: Number.NaN, high: Number.NaN, n: 0 };
   const mean = values.reduce((a, b) => a + b, 0) / n;
   if (n === 1) return { value: mean, low: mean, high: mean, n };
   const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
   const half = jstat.jStat.studentt.inv(1 - (1 - CONFIDENCE) / 2, n - 1) * Math.sqrt(variance / n);
-  return { value: mean, low: mean - half, high: mean + half, n };
+  return { value: mean, low: Math.max(within[0], mean - half), high: Math.min(within[1], mean + half), n };
 }
+
+/** The range of a score or a fraction, for {@link meanInterval}. */
+export const FRACTION: readonly [number, number] = [0, 1];

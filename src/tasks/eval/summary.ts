@@ -9,7 +9,7 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { RunResult } from './records.ts';
-import { meanInterval, wilsonInterval, type Estimate } from './stats.ts';
+import { FRACTION, meanInterval, wilsonInterval, type Estimate } from './stats.ts';
 
 /** A way of grouping results: its name and each result's group (undefined = not in any group). */
 export interface Dimension {
@@ -144,7 +144,10 @@ function row(dimension: string, group: string, runs: RunResult[]): SummaryRow {
     runs: runs.length,
     successes,
     success: wilsonInterval(successes, runs.length),
-    score: meanInterval(runs.map((r) => r.score)),
+    score: meanInterval(
+      runs.map((r) => r.score),
+      FRACTION,
+    ),
     mean_duration_s: sum((r) => r.duration_s) / runs.length,
     failed_runs: runs.filter((r) => r.end_reason === 'error' || r.end_reason === 'missing_agent').length,
     tokens: { input: sum((r) => r.tokens.input), cached: sum((r) => r.tokens.cached), output: sum((r) => r.tokens.output) },

@@ -6,7 +6,7 @@
  */
 import Table from 'cli-table3';
 import type { RunResult } from './records.ts';
-import { meanInterval, type Estimate } from './stats.ts';
+import { FRACTION, meanInterval, type Estimate } from './stats.ts';
 
 /** The scenario of a VillagerBench result type; undefined for other types. */
 export function villagerScenario(type: string): string | undefined {
@@ -53,9 +53,12 @@ export function villagerSummary(results: readonly RunResult[]): VillagerRow[] {
       coordination,
       agents: runs[0]!.agent_count,
       runs: runs.length,
-      completion: meanInterval(runs.map((r) => r.score)),
-      vhr: meanInterval(of('vhr')),
-      acr: meanInterval(of('acr')),
+      completion: meanInterval(
+        runs.map((r) => r.score),
+        FRACTION,
+      ),
+      vhr: meanInterval(of('vhr'), FRACTION),
+      acr: meanInterval(of('acr'), FRACTION),
       efficiencyPerMinute: mean(of('efficiencyPerMinute')),
       balance: mean(of('balance')),
     };
