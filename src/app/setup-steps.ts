@@ -18,8 +18,21 @@ import type { Pos } from '../tasks/worlds.ts';
  */
 export const SETUP_RATE_LIMIT: RateLimit = { burst: 20, intervalMs: 50 };
 
-/** How long an ordered set-up command may go without feedback before the next is sent (ms). */
+/**
+ * How long an ordered set-up command may go without feedback before the next is sent (ms), on a
+ * server that has not answered a command yet (one with `sendCommandFeedback` off never does).
+ */
 const FEEDBACK_WAIT_MS = 500;
+/**
+ * The same once the server has answered one: it answers, so a late answer is a busy server (a
+ * large `/fill` on a loaded machine took over 500 ms, and the chests placed next were filled over).
+ */
+const ANSWERED_FEEDBACK_WAIT_MS = 10_000;
+/**
+ * System lines that are not a command's feedback: joins, leaves, deaths and advancements
+ * (vanilla's translation keys), which arrive on their own while a set-up runs.
+ */
+const NOT_FEEDBACK = /^(multiplayer\.player\.|death\.|chat\.type\.advancement\.)/;
 
 /** Sends set-up op commands for one bot. */
 export interface Commander {
@@ -27,7 +40,8 @@ export interface Commander {
   send(lines: string[]): void;
   /**
    * Sends `lines` one at a time, each after the previous one's feedback line (or after
-   * {@link FEEDBACK_WAIT_MS} without one, e.g. on a server with `sendCommandFeedback` off). Use it
+   * {@link FEEDBACK_WAIT_MS} without one, e.g. on a server with `sendCommandFeedback` off;
+   * {@link ANSWERED_FEEDBACK_WAIT_MS} once the server has answered a command). Use it
    * when commands overlap: some servers (flying-squid) run commands concurrently, so a `/fill` of
    * grass could otherwise land after the farmland that should replace it.
    */
@@ -50,6 +64,7 @@ export function commander(bot: Bot): Commander {
     if (message.translate === 'command.unknown.command' || /permission/i.test(message.toString())) refused = message.toString();
   };
   bot.on('message', onMessage);
+  let answered = false;
   const feedback = () =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -57,10 +72,13 @@ export function commander(bot: Bot): Commander {
         bot.off('messagestr', onMessage);
         resolve();
       };
-      const onMessage = (_text: string, position: string) => {
-        if (position === 'system' || position === 'game_info') done();
+      const onMessage = (_text: string, position: string, message: { translate?: string }) => {
+        if (position !== 'system' && position !== 'game_info') return;
+        if (NOT_FEEDBACK.test(message?.translate ?? '')) return;
+        answered = true;
+        done();
       };
-      const timer = setTimeout(done, FEEDBACK_WAIT_MS);
+      const timer = setTimeout(done, answered ? ANSWERED_FEEDBACK_WAIT_MS : FEEDBACK_WAIT_MS);
       bot.on('messagestr', onMessage);
     });
   return {
