@@ -54,13 +54,13 @@ export async function setUpVillager(
       const lookup = botBlockLookup(bot);
       // The whole cleared box, the chests' row included, before the chests: a clearing /fill still
       // under way there (flying-squid runs commands concurrently) would take a chest placed first.
-      const site = layout.clear;
+      const cleared = layout.clear;
       await must(
         'the construction site was not cleared',
         () => {
-          for (let x = site.min.x; x <= site.max.x; x++)
-            for (let y = site.min.y; y <= site.max.y; y++)
-              for (let z = site.min.z; z <= site.max.z; z++) if (lookup(x, y, z) !== 'air') return false;
+          for (let x = cleared.min.x; x <= cleared.max.x; x++)
+            for (let y = cleared.min.y; y <= cleared.max.y; y++)
+              for (let z = cleared.min.z; z <= cleared.max.z; z++) if (lookup(x, y, z) !== 'air') return false;
           return true;
         },
         commands,
