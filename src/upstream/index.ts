@@ -10,6 +10,7 @@
  * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
  * | minecraft-protocol | a client's `end` after the packets read before it (a kick's reason kept) | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
+ * | mineflayer | furnace properties read with the window given to `openFurnace` | ./mineflayer.ts |
  * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
@@ -29,7 +30,7 @@ import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
 import { cacheProtodefCode } from './protodef.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
-export { playerLookup } from './mineflayer.ts';
+export { furnaceProperties, playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
 export { toolWithoutChests } from './mineflayer-tool.ts';
 export { doorways } from './mineflayer-pathfinder.ts';

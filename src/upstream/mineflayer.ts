@@ -66,3 +66,59 @@ export function playerLookup(bot: Bot): void {
     return player?.uuid === uuid ? player : scan(uuid);
   };
 }
+
+/** The window properties (`craft_progress_bar`) of the window open last: its id, then property → value. */
+interface SeenProperties {
+  windowId: number;
+  values: Map<number, number>;
+}
+
+interface FurnaceFields {
+  id: number;
+  totalFuel: number | null;
+  fuel: number | null;
+  totalProgress: number | null;
+  progress: number | null;
+}
+
+/**
+ * The furnace properties mineflayer's `openFurnace` missed, given to it once it listens.
+ *
+ * `openFurnace` (lib/plugins/furnace.js) starts listening for `craft_progress_bar` only once its
+ * `await bot.openBlock(…)` has resumed. A server sends the properties with the window (vanilla
+ * sends all four in the tick that opens it) or a tick later (the embedded server); when the bot
+ * reads them in the same chunk as `open_window` (a busy process, a slow link), they are dispatched
+ * before that await resumes and are lost. The total cooking time (property 3) and the fuel's burn
+ * time (1) change seldom, so the furnace's `totalProgress` and `totalFuel` stay `null`, and
+ * `progress` (computed only once `totalProgress` is known) stays 0 while the furnace cooks.
+ *
+ * The plugin records every property of the window open last, from its `open_window` on, and when
+ * `openFurnace` resolves it emits the recorded values again (fuel's and cooking's totals first) if
+ * any of the four fields is still `null`; mineflayer's own listener derives the fields from them.
+ * Where upstream no longer misses them, every field is set by then and nothing is emitted.
+ * Upstream: docs/upstream/mineflayer.md. Memory: one window's four numbers at a time.
+ */
+export function furnaceProperties(bot: Bot): void {
+  let seen: SeenProperties | undefined;
+  bot._client.on('open_window', (packet: { windowId: number }) => {
+    seen = { windowId: packet.windowId, values: new Map() };
+  });
+  bot._client.on('craft_progress_bar', (packet: { windowId: number; property: number; value: number }) => {
+    if (seen?.windowId === packet.windowId) seen.values.set(packet.property, packet.value);
+  });
+  bot._client.on('close_window', () => (seen = undefined));
+  const openFurnace = bot.openFurnace.bind(bot);
+  bot.openFurnace = async (block) => {
+    const furnace = await openFurnace(block);
+    const fields = furnace as unknown as FurnaceFields;
+    const missed = [fields.totalFuel, fields.fuel, fields.totalProgress, fields.progress].includes(null);
+    if (missed && seen?.windowId === fields.id) {
+      // Totals first: mineflayer derives `fuel` and `progress` from them.
+      for (const property of [1, 3, 0, 2]) {
+        const value = seen.values.get(property);
+        if (value !== undefined) bot._client.emit('craft_progress_bar', { windowId: fields.id, property, value });
+      }
+    }
+    return furnace;
+  };
+}

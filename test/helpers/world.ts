@@ -7,7 +7,7 @@ import { giveItems } from '../../src/server/services/inventory.ts';
 import { TEST_VERSION } from './version.ts';
 import { waitUntil } from './wait.ts';
 import { itemByName } from '../../src/game/data.ts';
-import { versionFixes } from '../../src/upstream/index.ts';
+import { furnaceProperties, versionFixes } from '../../src/upstream/index.ts';
 import { settingsSchema, type Settings } from '../../src/settings/index.ts';
 
 export { waitUntil, type WaitOptions } from './wait.ts';
@@ -32,7 +32,10 @@ export async function startTestServer(options: Partial<EmbeddedServerOptions> = 
   return startEmbeddedServer({ port: 0, version: TEST_VERSION, ...options });
 }
 
-/** Connects a mineflayer bot and resolves once it has spawned (rejects after `timeoutMs`). */
+/**
+ * Connects a mineflayer bot with the client fixes the agents' bots load too (src/upstream/:
+ * `versionFixes`, `furnaceProperties`) and resolves once it has spawned (rejects after `timeoutMs`).
+ */
 export async function connectBot(server: EmbeddedServer, username: string, timeoutMs = 20_000): Promise<Bot> {
   const bot = mineflayer.createBot({
     host: server.host,
@@ -42,6 +45,7 @@ export async function connectBot(server: EmbeddedServer, username: string, timeo
     auth: 'offline',
   });
   bot.loadPlugin(versionFixes);
+  bot.loadPlugin(furnaceProperties);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
     bot.once('spawn', () => {

@@ -108,7 +108,14 @@ describe('smelting', () => {
     expect(serverFurnace(server, block.position).slots[1]).toBeNull();
     await furnace.putFuel(itemByName(bot.registry, 'coal').id, null, 1);
     await furnace.putInput(itemByName(bot.registry, 'iron_ore').id, null, 2);
-    await waitUntil(() => (furnace.progress ?? 0) > 0, 'the bot sees cooking progress', 5000);
+    await waitUntil(() => (furnace.progress ?? 0) > 0, 'the bot sees cooking progress', {
+      timeoutMs: 5000,
+      state: () => ({
+        seen: furnace.progress,
+        slots: [furnace.inputItem(), furnace.fuelItem()],
+        server: serverFurnace(server, block.position),
+      }),
+    });
     // mineflayer's furnace fields from the window properties (not in its typings).
     const seen = furnace as unknown as { totalProgress: number; totalFuel: number };
     expect(seen.totalProgress).toBe(200);

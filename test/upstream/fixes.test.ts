@@ -5,11 +5,15 @@
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import mineflayer, { type Bot } from 'mineflayer';
+import mineflayer, { type Bot, type Furnace } from 'mineflayer';
+import type { Block } from 'prismarine-block';
 import { applyUpstreamFixes } from '../../src/upstream/index.ts';
 import { packetsBeforeEnd } from '../../src/upstream/minecraft-protocol.ts';
+import { furnaceProperties, versionFixes } from '../../src/upstream/index.ts';
+import { inventorySession } from '../../src/server/services/inventory.ts';
+import { itemByName } from '../../src/game/data.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
-import { connectBot, startTestServer, waitUntil } from '../helpers/world.ts';
+import { connectBot, give, place, serverPlayer, serverTicks, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 
 const require = createRequire(import.meta.url);
@@ -264,6 +268,79 @@ describe('mineflayer player lookup', () => {
     leaver.quit();
     await waitUntil(() => !bot.players.Leaver, 'Lookup1 sees Leaver leave');
     expect(bot._playerFromUUID(uuid)).toBeUndefined();
+  });
+});
+
+describe('mineflayer furnace properties', () => {
+  let server: EmbeddedServer;
+  const bots: Bot[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    for (const bot of bots) bot.quit();
+    await server.close();
+  });
+
+  /** A bot with the version fixes and, when `fix`, {@link furnaceProperties}; resolves once it has spawned. */
+  async function join(username: string, fix: boolean): Promise<Bot> {
+    const bot = mineflayer.createBot({ host: server.host, port: server.port, username, version: server.version, auth: 'offline' });
+    bots.push(bot);
+    bot.loadPlugin(versionFixes);
+    if (fix) bot.loadPlugin(furnaceProperties);
+    await new Promise<void>((resolve, reject) => {
+      bot.once('spawn', () => resolve());
+      bot.once('end', (reason) => reject(new Error(`${username} left before spawning: ${reason}`)));
+    });
+    await bot.waitForChunksToLoad();
+    return bot;
+  }
+
+  /**
+   * Opens the furnace with the bot's packets held until the server has opened the window and sent
+   * its properties (two ticks later), so that the bot reads them in one go, as a busy bot does.
+   */
+  async function openBehind(bot: Bot, block: Block): Promise<Furnace> {
+    const deserializer = (bot._client as unknown as { deserializer: { pause(): void; resume(): void } }).deserializer;
+    deserializer.pause();
+    const opening = bot.openFurnace(block);
+    await waitUntil(
+      () => inventorySession(serverPlayer(server, bot.username))?.container?.kind === 'furnace',
+      'the server opens the window',
+    );
+    await serverTicks(server, 2);
+    deserializer.resume();
+    return opening;
+  }
+
+  test('properties read with the window reach openFurnace: its total cooking time is known and its progress grows', async () => {
+    const cook = await join('FurnaceCook', true);
+    const spawn = cook.entity.position.floored();
+    await teleport(cook, spawn.x + 0.5, spawn.y, spawn.z + 0.5);
+    const block = await place(server, cook, 'furnace', spawn.offset(2, -1, 0));
+    await give(server, cook, 'coal', 1);
+    await give(server, cook, 'iron_ore', 3);
+    const loading = await cook.openFurnace(block);
+    await loading.putFuel(itemByName(cook.registry, 'coal').id, null, 1);
+    await loading.putInput(itemByName(cook.registry, 'iron_ore').id, null, 3);
+    await waitUntil(() => (loading.progress ?? 0) > 0, 'the furnace cooks');
+    await loading.close();
+
+    const plain = await join('FurnacePlain', false);
+    await teleport(plain, spawn.x + 0.5, spawn.y, spawn.z + 0.5);
+    const missed = await openBehind(plain, block);
+    // The library alone: the totals came before it listened, and cooking's is never sent again.
+    await serverTicks(server, 5);
+    expect([(missed as unknown as { totalProgress: number | null }).totalProgress, missed.progress]).toEqual([null, 0]);
+    await missed.close();
+
+    const furnace = await openBehind(cook, block);
+    expect(furnace).toMatchObject({ totalProgress: 200, totalFuel: 1600 });
+    const before = furnace.progress ?? 0;
+    await waitUntil(() => (furnace.progress ?? 0) > before, 'the progress grows');
+    await furnace.close();
   });
 });
 
