@@ -9,7 +9,16 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { plugin as collectBlock } from 'mineflayer-collectblock';
 import prismarineChat from 'prismarine-chat';
-import { applyUpstreamFixes, doorways, furnaceProperties, packetsBeforeEnd, playerLookup, toolWithoutChests, versionFixes } from '../upstream/index.ts';
+import {
+  applyUpstreamFixes,
+  doorways,
+  furnaceProperties,
+  packetsAfterPlugins,
+  packetsBeforeEnd,
+  playerLookup,
+  toolWithoutChests,
+  versionFixes,
+} from '../upstream/index.ts';
 import { waitFor } from '../util/abort.ts';
 import { chatIdentity } from './chat-identity.ts';
 
@@ -71,6 +80,7 @@ export async function connectBot(username: string, address: ServerAddress, timeo
     logErrors: false,
   });
   packetsBeforeEnd(bot); // a kick or refusal read before the end, not after it (src/upstream/minecraft-protocol.ts)
+  packetsAfterPlugins(bot); // … and read once mineflayer's plugins listen (src/upstream/mineflayer.ts)
   bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
   bot.loadPlugin(versionFixes); // mineflayer on 1.21.6+ (src/upstream/mineflayer-versions.ts)
   bot.loadPlugin(furnaceProperties); // furnace properties read with the window (src/upstream/mineflayer.ts)

@@ -11,6 +11,7 @@
  * | minecraft-protocol | a client's `end` after the packets read before it (a kick's reason kept) | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
  * | mineflayer | furnace properties read with the window given to `openFurnace` | ./mineflayer.ts |
+ * | mineflayer | a bot's first packets read once its plugins listen (a login refusal kept) | ./mineflayer.ts |
  * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
@@ -30,7 +31,7 @@ import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
 import { cacheProtodefCode } from './protodef.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
-export { furnaceProperties, playerLookup } from './mineflayer.ts';
+export { furnaceProperties, packetsAfterPlugins, playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
 export { toolWithoutChests } from './mineflayer-tool.ts';
 export { doorways } from './mineflayer-pathfinder.ts';

@@ -122,3 +122,43 @@ export function furnaceProperties(bot: Bot): void {
     return furnace;
   };
 }
+
+/** The longest {@link packetsAfterPlugins} holds a bot's packets for its plugins (ms). */
+export const PACKETS_AFTER_PLUGINS_MS = 1_000;
+
+/**
+ * A bot's first packets read only once mineflayer's plugins listen.
+ *
+ * `createBot` (lib/loader.js) connects at once but loads its plugins, the `kick_disconnect` and
+ * `disconnect` listeners among them, on `inject_allowed`, which it emits from a `setTimeout(…, 0)`.
+ * A server that answers the login within that millisecond (a refusal: full, banned, whitelisted;
+ * the embedded server in the same process) is read before anyone listens: mineflayer never
+ * emits `kicked`, only `end`, and a refused bot reads as "disconnected (socketClosed)". Measured
+ * against a server that refuses at once: a quarter of 100 joins read the refusal first.
+ *
+ * The plugin pauses the socket when it connects, if mineflayer's plugins are still to be loaded
+ * (a listener for `inject_allowed` is waiting), and resumes it once they are, or after
+ * {@link PACKETS_AFTER_PLUGINS_MS} at most. Only reading waits; the handshake and login go out at
+ * once. Where upstream loads its plugins before the connection, nothing is held. Install it right
+ * after `createBot`. Upstream: docs/upstream/mineflayer.md.
+ */
+export function packetsAfterPlugins(bot: Bot): void {
+  let injected = false;
+  bot.once('inject_allowed', () => {
+    injected = true;
+  });
+  bot._client.once('connect', () => {
+    // Ours is one of the listeners; mineflayer's plugin loader is another while it waits.
+    const socket = (bot._client as unknown as { socket?: { pause(): void; resume(): void } }).socket;
+    if (injected || bot.listenerCount('inject_allowed') < 2 || !socket) return;
+    socket.pause();
+    const resume = (): void => {
+      clearTimeout(timer);
+      bot.off('inject_allowed', resume);
+      socket.resume();
+    };
+    const timer = setTimeout(resume, PACKETS_AFTER_PLUGINS_MS);
+    // After the plugin loader's own listener, registered by createBot before this one.
+    bot.once('inject_allowed', resume);
+  });
+}

@@ -9,7 +9,7 @@ import mineflayer, { type Bot, type Furnace } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { applyUpstreamFixes } from '../../src/upstream/index.ts';
 import { packetsBeforeEnd } from '../../src/upstream/minecraft-protocol.ts';
-import { furnaceProperties, versionFixes } from '../../src/upstream/index.ts';
+import { furnaceProperties, packetsAfterPlugins, versionFixes } from '../../src/upstream/index.ts';
 import { inventorySession } from '../../src/server/services/inventory.ts';
 import { itemByName } from '../../src/game/data.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
@@ -175,32 +175,32 @@ describe('minecraft-protocol framing', () => {
   });
 });
 
-describe('minecraft-protocol: the end of a connection', () => {
-  /**
-   * A server that refuses every login with vanilla's `server_full` and closes at once (the
-   * disconnect packet and the close in one write), as the embedded server's refusal does.
-   */
-  async function refusingServer(version: string): Promise<{ port: number; close(): void }> {
-    const mc = require('minecraft-protocol') as {
-      createSerializer(o: { state: string; isServer: boolean; version: string }): { createPacketBuffer(p: object): Buffer };
-    };
-    const body = mc
-      .createSerializer({ state: 'login', isServer: true, version })
-      .createPacketBuffer({ name: 'disconnect', params: { reason: JSON.stringify({ translate: 'multiplayer.disconnect.server_full' }) } });
-    const { createFramer } = require('minecraft-protocol/src/transforms/framing.js') as {
-      createFramer(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
-    };
-    const framer = createFramer();
-    let framed: Buffer | undefined;
-    framer.on('data', (b) => (framed = b));
-    framer.write(body);
-    await waitUntil(() => framed !== undefined, 'the disconnect packet framed');
-    const packet = framed!;
-    const server = net.createServer((socket) => socket.once('data', () => socket.end(packet)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
-  }
+/**
+ * A server that refuses every login with vanilla's `server_full` and closes at once (the
+ * disconnect packet and the close in one write), as the embedded server's refusal does.
+ */
+async function refusingServer(version: string): Promise<{ port: number; close(): void }> {
+  const mc = require('minecraft-protocol') as {
+    createSerializer(o: { state: string; isServer: boolean; version: string }): { createPacketBuffer(p: object): Buffer };
+  };
+  const body = mc
+    .createSerializer({ state: 'login', isServer: true, version })
+    .createPacketBuffer({ name: 'disconnect', params: { reason: JSON.stringify({ translate: 'multiplayer.disconnect.server_full' }) } });
+  const { createFramer } = require('minecraft-protocol/src/transforms/framing.js') as {
+    createFramer(): { on(e: 'data', l: (b: Buffer) => void): void; write(b: Buffer): void };
+  };
+  const framer = createFramer();
+  let framed: Buffer | undefined;
+  framer.on('data', (b) => (framed = b));
+  framer.write(body);
+  await waitUntil(() => framed !== undefined, 'the disconnect packet framed');
+  const packet = framed!;
+  const server = net.createServer((socket) => socket.once('data', () => socket.end(packet)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
+}
 
+describe('minecraft-protocol: the end of a connection', () => {
   /**
    * Joins a mineflayer bot whose packets fall behind its socket (its deserializer paused until the
    * socket has ended, as a busy stream or a zlib job leaves them) and records what it hears.
@@ -235,6 +235,40 @@ describe('minecraft-protocol: the end of a connection', () => {
       expect(without[0]).toBe('end socketClosed');
       // With the fix: the refusal, then the end.
       expect(await joinBehind(server.port, version, true)).toEqual([refusal, 'end socketClosed']);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('mineflayer: packets before its plugins', () => {
+  /**
+   * Joins a mineflayer bot whose plugins load late (its `inject_allowed` held 50 ms, as a busy
+   * event loop holds the `setTimeout` it comes from) and records what it hears.
+   */
+  async function joinBeforePlugins(port: number, version: string, fix: boolean): Promise<string[]> {
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'Early', version, auth: 'offline', hideErrors: true });
+    const emit = bot.emit.bind(bot) as (event: string, ...args: unknown[]) => boolean;
+    bot.emit = ((event: string, ...args: unknown[]) =>
+      event === 'inject_allowed' ? (setTimeout(() => emit(event, ...args), 50), true) : emit(event, ...args));
+    packetsBeforeEnd(bot);
+    if (fix) packetsAfterPlugins(bot);
+    const heard: string[] = [];
+    bot.on('error', () => {});
+    bot.on('kicked', (reason) => void heard.push(`kicked ${String(reason)}`));
+    await new Promise<void>((resolve) => bot.once('end', (reason) => resolve(void heard.push(`end ${reason}`))));
+    return heard;
+  }
+
+  test('a refusal read before mineflayer has loaded its plugins is still its kick', async () => {
+    const server = await refusingServer(TEST_VERSION);
+    try {
+      // The library alone: the refusal is read before the kick plugin listens; only the end is heard.
+      expect(await joinBeforePlugins(server.port, TEST_VERSION, false)).toEqual(['end socketClosed']);
+      expect(await joinBeforePlugins(server.port, TEST_VERSION, true)).toEqual([
+        `kicked ${JSON.stringify({ translate: 'multiplayer.disconnect.server_full' })}`,
+        'end socketClosed',
+      ]);
     } finally {
       server.close();
     }
