@@ -249,8 +249,8 @@ describe('mineflayer: packets before its plugins', () => {
   async function joinBeforePlugins(port: number, version: string, fix: boolean): Promise<string[]> {
     const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'Early', version, auth: 'offline', hideErrors: true });
     const emit = bot.emit.bind(bot) as (event: string, ...args: unknown[]) => boolean;
-    bot.emit = ((event: string, ...args: unknown[]) =>
-      event === 'inject_allowed' ? (setTimeout(() => emit(event, ...args), 50), true) : emit(event, ...args));
+    bot.emit = (event: string, ...args: unknown[]) =>
+      event === 'inject_allowed' ? (setTimeout(() => emit(event, ...args), 50), true) : emit(event, ...args);
     packetsBeforeEnd(bot);
     if (fix) packetsAfterPlugins(bot);
     const heard: string[] = [];
