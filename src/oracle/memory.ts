@@ -74,7 +74,7 @@ export class OracleMemory {
   answer: string | undefined;
   /** Where this agent stood at its first decision: the task's set-up spot (the cooking world's centre). */
   home: { x: number; y: number; z: number } | undefined;
-  /** The last command found no smoker or furnace in range: go back to where the task began. */
+  /** The last command found no furnace or chest in range: go back to where the task began. */
   goHome = false;
   /** Why the task cannot be done, once this agent knows it. */
   unsolvable: string | undefined;

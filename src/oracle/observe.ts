@@ -31,9 +31,17 @@ export function observe(m: OracleMemory, obs: Observation, makePlan: PlanMaker):
   m.home ??= obs.position && { x: Math.floor(obs.position.x), y: Math.floor(obs.position.y), z: Math.floor(obs.position.z) };
   m.goHome = false;
   for (const record of obs.records) read(m, obs, record, makePlan);
-  // Too far from the furnaces (a hunt led the bot away): the last thing it learnt.
+  // Too far from the furnaces or the chests (a hunt led the bot away): the last thing it learnt.
   const last = [...obs.records].reverse().find((r) => r.kind === 'outcome' || r.kind === 'message');
-  m.goHome = last?.kind === 'outcome' && last.outcome.command === '!smeltItem' && last.outcome.code === 'not_found';
+  m.goHome = last?.kind === 'outcome' && foundNoStation(last.outcome);
+}
+
+/**
+ * Whether a command found no furnace (`!smeltItem`) or no chest (`!takeFromChest`, `!putInChest`,
+ * `!viewChest`: `data.sought` a container) within its range: those stand where the task began.
+ */
+function foundNoStation(o: CommandOutcome): boolean {
+  return o.code === 'not_found' && (o.command === '!smeltItem' || o.data?.sought?.kind === 'container');
 }
 
 function read(m: OracleMemory, obs: Observation, record: JournalEntry, makePlan: PlanMaker): void {

@@ -69,7 +69,7 @@ export class OraclePolicy {
     if (escape) return escapeDecision(obs, escape, this.#data);
     const m = this.#memory;
     observe(m, obs, (o) => makePlan(m, o, this.#data));
-    // Too far from the furnaces (a hunt led the bot away): back to where the task began first.
+    // Too far from the furnaces or chests (a hunt led the bot away): back to where the task began first.
     if (m.home && m.goHome) return `!goToCoordinates(${m.home.x}, ${m.home.y}, ${m.home.z}, 2)`;
     // A hand-over that went astray is put right first (see observe.ts).
     const relay = m.relays.shift();

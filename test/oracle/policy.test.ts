@@ -681,6 +681,39 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(decide(unread)).toBe(asHeard);
   });
 
+  test("a chest or furnace out of its command's range (a hunt led the agent away): it goes back to where the task began", () => {
+    const policy = new OraclePolicy(data);
+    const at = (x: number, z: number, records: JournalEntry[] = []) =>
+      policy.decide({
+        name: 'Bob',
+        inventory: {},
+        targets: { cooked_rabbit: 1 },
+        blueprint: undefined,
+        task: {
+          teammates: [],
+          supplies: { rabbit: { kind: 'hunt', mob: 'rabbit', where: 'a rabbit in the pen' }, coal: { kind: 'chest', where: 'the chest' } },
+        },
+        canUse: () => true,
+        partner: undefined,
+        position: { x, y: -60, z },
+        blocks: FLAT.blocks,
+        mobs: ['rabbit'],
+        records,
+      });
+    const failed = (command: string, sought: { kind: 'container' | 'block' | 'item'; name: string }) =>
+      entries({
+        kind: 'outcome',
+        by: 'model',
+        outcome: { command, args: {}, ok: false, code: 'not_found', text: 'Not within range.', data: { sought } },
+      });
+    expect(at(4.5, 7.5)).not.toMatch(/^!goToCoordinates/);
+    const home = '!goToCoordinates(4, -60, 7, 2)';
+    expect(at(60.5, 7.5, failed('!takeFromChest', { kind: 'container', name: 'chest' }))).toBe(home);
+    expect(at(60.5, 7.5, failed('!smeltItem', { kind: 'block', name: 'furnace' }))).toBe(home);
+    // A chest that lacks the item is no reason to go back.
+    expect(at(5.5, 7.5, failed('!takeFromChest', { kind: 'item', name: 'coal' }))).not.toBe(home);
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = {
       type: 'techtree',
