@@ -12,6 +12,9 @@
  *
  *   npx node bench/chat-latency.ts [--messages 60]
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import mineflayer from 'mineflayer';
 import { startAgents } from '../src/app/start-bots.ts';
@@ -21,6 +24,7 @@ import { startFakeProvider } from '../test/helpers/fake-providers.ts';
 const { values: args } = parseArgs({ options: { messages: { type: 'string', default: '60' } } });
 const count = Number(args.messages);
 
+const botsDir = await mkdtemp(path.join(tmpdir(), 'bench-chat-latency-'));
 const fake = await startFakeProvider('openai', { handler: (call) => `Sure, ${call.lastUserMessage.split(': ').at(-1)} done.` });
 const running = await startAgents({
   // No chat rate limit (by default a burst of 6 lines, then one a second): one message after the
@@ -36,7 +40,7 @@ const running = await startAgents({
   profiles: [profileSchema.parse({ name: 'Andy', model: fake.spec('bench-model', 'openai') })],
   port: 0,
   env: fake.env,
-  botsDir: `/tmp/bench-chat-latency-${process.pid}`,
+  botsDir,
   log: () => {},
 });
 const server = running.server!;
@@ -98,4 +102,5 @@ console.log(`the first message: ${first!.toFixed(1)} ms`);
 steve.quit();
 await running.close();
 await fake.close();
+await rm(botsDir, { recursive: true, force: true });
 process.exit(0);
