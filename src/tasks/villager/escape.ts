@@ -30,7 +30,11 @@
  * - conditions are grouped by `sub_event`; a group whose conditions count fires its effects once;
  *   a room is done when its `final` group fires, or, without one, when every group has fired; a
  *   done room stays done. `activate_duration` (default 300 s): a group may fire again that long
- *   after its last firing (teleporting levers);
+ *   after its last firing (teleporting levers); once that long has passed and its conditions no
+ *   longer count, its effects are undone: each block an effect changed goes back to what it was
+ *   when the judge first looked (a door a button opened closes again), but for blocks at a
+ *   condition's position, and once per firing (VillagerAgent `env/minecraft_define.py`,
+ *   `MinecraftEvent.event_update`). A room's done stays;
  * - score per room: 1 when done, else the most of its conditions that ever counted at once over
  *   their number; the run's score is their mean weighted by each atom's `score` (VillagerAgent
  *   Appendix A.7 eq. 11; the plain mean when the scores are equal, as by default).
@@ -444,6 +448,10 @@ interface Group {
   effects: RoomBlock[];
   /** Last firing (ms); -Infinity never. */
   firedAt: number;
+  /** Its effects' blocks as the judge first saw them, to undo them with; undefined before the first check. */
+  before: (BlockState | undefined)[] | undefined;
+  /** Whether its last firing's effects were undone. */
+  undone: boolean;
 }
 
 /**
@@ -468,6 +476,8 @@ export class EscapeJudge {
         // Effects without a sub-event go with a room's single group, or with its final one.
         effects: r.effects.filter((e) => e.subEvent === name || (e.subEvent === '' && (names.length === 1 || name === 'final'))),
         firedAt: -Infinity,
+        before: undefined,
+        undone: false,
       }));
     });
     this.#done = chain.rooms.map(() => false);
@@ -489,10 +499,17 @@ export class EscapeJudge {
       this.#best[r] = Math.max(this.#best[r]!, counts.filter(Boolean).length);
       const groups = this.#groups[r]!;
       const fired = groups.map((g) => {
+        g.before ??= g.effects.map((e) => states(e.at.x, e.at.y, e.at.z));
         const met = room.type === 'or' ? g.conditions.some((i) => counts[i]) : g.conditions.every((i) => counts[i]);
-        if (met && nowMs - g.firedAt >= room.activateS * 1000) {
-          g.firedAt = nowMs;
-          for (const e of g.effects) applyEffect(runner, this.#chain, room, e, states(e.at.x, e.at.y, e.at.z));
+        if (nowMs - g.firedAt >= room.activateS * 1000) {
+          if (met) {
+            g.firedAt = nowMs;
+            g.undone = false;
+            for (const e of g.effects) applyEffect(runner, this.#chain, room, e, states(e.at.x, e.at.y, e.at.z));
+          } else if (g.firedAt > -Infinity && !g.undone) {
+            g.undone = true;
+            this.#undo(room, g, states, runner);
+          }
         }
         return g.firedAt > -Infinity;
       });
@@ -508,6 +525,20 @@ export class EscapeJudge {
     const total = weights.reduce((s, w) => s + w, 0);
     const done = this.#done.filter(Boolean).length;
     return { rooms, done, score: rooms.reduce((s, v, i) => s + v * weights[i]!, 0) / total, escaped: done === rooms.length };
+  }
+
+  /**
+   * Puts back the blocks a group's effects changed, as the judge first saw them: not those at a
+   * condition's position (the agents' own mechanisms), nor a summon's (no block changed).
+   */
+  #undo(room: Room, group: Group, states: StateLookup, runner: EffectRunner): void {
+    group.effects.forEach((e, i) => {
+      const was = group.before?.[i];
+      if (!was || e.name.startsWith('summon_') || room.conditions.some((c) => c.at.x === e.at.x && c.at.y === e.at.y && c.at.z === e.at.z))
+        return;
+      const block: RoomBlock = { name: plainName(was.name), at: e.at, states: { ...was.properties }, subEvent: e.subEvent };
+      applyEffect(runner, this.#chain, room, block, states(e.at.x, e.at.y, e.at.z));
+    });
   }
 }
 

@@ -9,7 +9,7 @@ import type { LoadedTask } from '../../../src/tasks/schema.ts';
 import { validatorFor, type TaskState } from '../../../src/tasks/validators.ts';
 import { constructionComplexity, placeBlueprint } from '../../../src/tasks/villager/construction.ts';
 import { contributionRate } from '../../../src/tasks/villager/cooking.ts';
-import { atomFileSchema, blockCommands, chainRooms, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
+import { atomFileSchema, blockCommands, chainRooms, EscapeJudge, type Atom, type EscapeChain } from '../../../src/tasks/villager/escape.ts';
 import type { BlockState } from '../../../src/tasks/villager/states.ts';
 
 const fixture = (name: string) => path.resolve('test/fixtures/villagerbench', name);
@@ -191,6 +191,77 @@ describe('escape: rooms, wait intervals, and/or, effects', () => {
     // The door room's effect opens its own door, keeping the facing and hinge of its init.
     expect(all.commands).toContain(`/setblock 0 -59 ${door.exit.z} iron_door[facing=north,open=true,hinge=left,half=upper]`);
     expect(all.last).toMatchObject({ success: true, score: 1, metrics: { rooms_done: 3 } });
+  });
+
+  test('activate_duration: once it has passed and the lever is off, the door the lever opened closes again; the room stays done', async () => {
+    const { atoms } = await escapeTask('escape_3_1');
+    const doorAtom = atoms.find((a) => a.effect.some((e) => e.name === 'iron_door'))!;
+    const chain = chainRooms([{ ...doorAtom, activate_duration: 3 }], 1, 0, 2, { x: 0, y: -60, z: 0 });
+    const room = chain.rooms[0]!;
+    const lever = room.conditions[0]!.at;
+    const door = (open: boolean, half: string): BlockState => ({
+      name: 'iron_door',
+      properties: { facing: 'north', half, hinge: 'left', open: String(open), powered: 'false' },
+    });
+    const w = world();
+    w.set(room.exit.x, room.exit.y, room.exit.z, door(false, 'lower'));
+    w.set(room.exit.x, room.exit.y + 1, room.exit.z, door(false, 'upper'));
+    const judge = new EscapeJudge(chain);
+    const commands: string[] = [];
+    const check = (t: number) => judge.check(w.states, { command: (lines) => commands.push(...lines) }, t);
+    const closed = [
+      `/setblock ${room.exit.x} ${room.exit.y} ${room.exit.z} iron_door[facing=north,hinge=left,open=false,powered=false,half=lower]`,
+      `/setblock ${room.exit.x} ${room.exit.y + 1} ${room.exit.z} iron_door[facing=north,hinge=left,open=false,powered=false,half=upper]`,
+    ];
+    const pull = (on: boolean) =>
+      w.set(lever.x, lever.y, lever.z, { name: 'lever', properties: { face: 'floor', facing: 'north', powered: String(on) } });
+
+    pull(true);
+    expect(check(0)).toMatchObject({ done: 1, escaped: true });
+    expect(commands.join('\n')).toContain('open=true');
+    commands.length = 0;
+    pull(false);
+    // Within the 3 s, and the lever's own wait interval (4 s, the default) still counting it: nothing.
+    check(1000);
+    check(2999);
+    expect(commands).toEqual([]);
+    // From 3 s on the group may fire or be undone, but the lever counts until 4 s (its wait interval,
+    // from its last time on at 0 s): past that, the door closes, once.
+    check(5001);
+    expect(commands).toEqual(closed);
+    expect(check(6000)).toMatchObject({ done: 1, escaped: true, rooms: [1] });
+    expect(commands).toEqual(closed);
+    // Pulled again: it opens again.
+    pull(true);
+    check(7000);
+    expect(commands.slice(2).join('\n')).toContain('open=true');
+  });
+
+  test('a lever held on keeps its door open past activate_duration; effects at a condition cell are never undone', async () => {
+    const { atoms } = await escapeTask('escape_3_1');
+    const doorAtom = atoms.find((a) => a.effect.some((e) => e.name === 'iron_door'))!;
+    const cond = doorAtom.condition[0]!;
+    // An effect that also sets the lever's own cell (as some atoms reset a switch): never put back.
+    const atom = { ...doorAtom, activate_duration: 2, effect: [...doorAtom.effect, { ...cond, powered: false }] };
+    const chain = chainRooms([atom], 1, 0, 2, { x: 0, y: -60, z: 0 });
+    const room = chain.rooms[0]!;
+    const lever = room.conditions[0]!.at;
+    const w = world();
+    const commands: string[] = [];
+    const judge = new EscapeJudge(chain);
+    const check = (t: number) => judge.check(w.states, { command: (lines) => commands.push(...lines) }, t);
+    w.set(lever.x, lever.y, lever.z, { name: 'lever', properties: { face: 'floor', facing: 'north', powered: 'true' } });
+    check(0);
+    const fired = commands.length;
+    expect(fired).toBeGreaterThan(0);
+    // Held on: at 2 s it fires again rather than being undone.
+    check(2000);
+    expect(commands.length).toBe(2 * fired);
+    w.set(lever.x, lever.y, lever.z, { name: 'lever', properties: { face: 'floor', facing: 'north', powered: 'false' } });
+    check(9000);
+    const undone = commands.slice(2 * fired);
+    expect(undone.length).toBeGreaterThan(0);
+    expect(undone.filter((c) => c.includes(`${lever.x} ${lever.y} ${lever.z} `))).toEqual([]);
   });
 
   test('without laid-out rooms the escape validator says so', async () => {
