@@ -11,6 +11,7 @@ import type { BuildPlan } from './construction-plan.ts';
 import type { Spot, Status } from './protocol.ts';
 import type { TeamPlan, Transfer } from './team-plan.ts';
 import type { BuildCell } from '../game/work.ts';
+import type { EscapeChain } from '../tasks/villager/escape.ts';
 
 /** The team's plan: items to make, or a blueprint to build. */
 export type Plan = { kind: 'items'; plan: TeamPlan } | { kind: 'build'; plan: BuildPlan };
@@ -76,6 +77,8 @@ export class OracleMemory {
   home: { x: number; y: number; z: number } | undefined;
   /** The last command found no furnace or chest in range: go back to where the task began. */
   goHome = false;
+  /** Escape runs: the rooms of `chain` this agent has seen open (by index in the chain). */
+  escape: { chain: EscapeChain; opened: Set<number> } | undefined;
   /** Why the task cannot be done, once this agent knows it. */
   unsolvable: string | undefined;
   /** Coordinator: a worker's shortfall being made up. */

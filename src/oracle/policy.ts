@@ -65,9 +65,12 @@ export class OraclePolicy {
   /** The reply to one request. */
   decide(obs: Observation): string {
     // An escape run: its rooms, not the item protocol (every agent splits the rooms alike).
-    const escape = obs.task?.escape;
-    if (escape) return escapeDecision(obs, escape, this.#data);
     const m = this.#memory;
+    const escape = obs.task?.escape;
+    if (escape) {
+      if (m.escape?.chain !== escape) m.escape = { chain: escape, opened: new Set() };
+      return escapeDecision(obs, escape, this.#data, m.escape.opened);
+    }
     observe(m, obs, (o) => makePlan(m, o, this.#data));
     // Too far from the furnaces or chests (a hunt led the bot away): back to where the task began first.
     if (m.home && m.goHome) return `!goToCoordinates(${m.home.x}, ${m.home.y}, ${m.home.z}, 2)`;

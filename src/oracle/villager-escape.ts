@@ -11,7 +11,11 @@
  *   fall within the room's `wait_interval`; a plate is stood on, and its agent stays on it
  *   (`!stay`) until the room opens; a block is put in place with `!placeBlockAt` from the
  *   inventory (the rooms' `in` items);
- * - an agent with nothing left to do waits (`!stay`) for the room to open, then everyone walks on.
+ * - an agent with nothing left to do waits (`!stay`) for the room to open, then everyone walks on;
+ * - a room whose exit closed again after it was seen open (the judge undoes a room's effects once
+ *   its `activate_duration` is over) is played by those still in it: each of them takes every
+ *   condition (a plate held by a teammate is left to it), since the agents whose share it was may
+ *   be through already; an agent past it plays its own room.
  * The run ends (the judge's) when the last room is done.
  */
 import type { GameData } from '../game/data.ts';
@@ -59,23 +63,37 @@ const at = (p: Pos) => `${p.x}, ${p.y}, ${p.z}`;
 
 /**
  * The next reply of an agent in an escape run (see the module comment): a `!command`, or '' once
- * every room is open.
+ * every room ahead of it is open.
+ *
+ * @param opened the indices of the rooms this agent has seen open; kept by the caller between
+ *   calls, added to here.
  */
-export function escapeDecision(obs: Observation, chain: EscapeChain, data: GameData): string {
+export function escapeDecision(obs: Observation, chain: EscapeChain, data: GameData, opened: Set<number> = new Set()): string {
   const stateAt = obs.stateAt;
   const me = obs.position;
   if (!stateAt || !me) return `!stay(${WAIT_S})`;
-  const current = chain.rooms.findIndex((r) => !exitOpen(r, stateAt));
+  chain.rooms.forEach((r, i) => {
+    if (exitOpen(r, stateAt)) opened.add(i);
+  });
+  // The first room closed, not counting those behind this agent (one that closed again after it went through).
+  const here = roomAt(chain, me.z);
+  const current = chain.rooms.findIndex((r, i) => !exitOpen(r, stateAt) && (i >= here || !opened.has(i)));
   if (current === -1) return '';
   const room = chain.rooms[current]!;
-  if (roomAt(chain, me.z) < current) return `!goToCoordinates(${at(room.centre)}, 1)`;
+  if (here < current) return `!goToCoordinates(${at(room.centre)}, 1)`;
+  const closedAgain = opened.has(current);
   const team = [obs.name, ...(obs.task?.teammates ?? [])].sort();
-  for (const c of shareOf(chain, current, team.indexOf(obs.name), team.length, data)) {
+  const conditions = closedAgain
+    ? room.conditions.slice(0, handedOut(room))
+    : shareOf(chain, current, team.indexOf(obs.name), team.length, data);
+  for (const c of conditions) {
     const kind = switchKind(data, c.name)?.kind;
     const now = stateAt(c.at.x, c.at.y, c.at.z);
     if (kind === 'plate') {
       const on = me.x === c.at.x && me.y === c.at.y && me.z === c.at.z;
-      return on ? `!stay(${WAIT_S})` : `!activate("${c.name}", ${at(c.at)})`;
+      if (on) return `!stay(${WAIT_S})`;
+      if (closedAgain && conditionHolds(c, now)) continue;
+      return `!activate("${c.name}", ${at(c.at)})`;
     }
     if (conditionHolds(c, now)) continue;
     if (kind) return `!activate("${c.name}", ${at(c.at)})`;

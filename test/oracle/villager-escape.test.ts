@@ -133,6 +133,40 @@ describe('escape rooms, decision by decision', () => {
     expect(escapeDecision(obs('Jill', second.centre, world(chain, open)), chain, data)).toBe('!stay(1)');
   });
 
+  test('an exit that closed again (its effects undone): those still in the room take every condition; one past it plays its own room', () => {
+    const open = {
+      [key(first.exit)]: { name: 'air', properties: {} },
+      [key({ ...first.exit, y: first.exit.y + 1 })]: { name: 'air', properties: {} },
+    };
+    // Jill's share is the plate: she holds it until the room opens, then walks on.
+    const opened = new Set<number>();
+    expect(escapeDecision(obs('Jill', plate!.at, world(chain)), chain, data, opened)).toBe('!stay(1)');
+    expect(escapeDecision(obs('Jill', plate!.at, world(chain, open)), chain, data, opened)).toBe(
+      `!goToCoordinates(${xyz(second.centre)}, 1)`,
+    );
+    expect([...opened]).toEqual([0]);
+    // The exit closed again before she went through: Andy's button is hers now too (Andy may be past it).
+    expect(escapeDecision(obs('Jill', first.centre, world(chain)), chain, data, opened)).toBe(
+      `!activate("stone_button", ${xyz(button!.at)})`,
+    );
+    // Pressed: the plate next, unless a teammate holds it.
+    const pressed = { [key(button!.at)]: { name: 'stone_button', properties: { powered: 'true' } } };
+    expect(escapeDecision(obs('Jill', first.centre, world(chain, pressed)), chain, data, opened)).toBe(
+      `!activate("oak_pressure_plate", ${xyz(plate!.at)})`,
+    );
+    const held = { ...pressed, [key(plate!.at)]: { name: 'oak_pressure_plate', properties: { powered: 'true' } } };
+    expect(escapeDecision(obs('Jill', first.centre, world(chain, held)), chain, data, opened)).toBe('!stay(1)');
+    // Andy, through before it closed, plays the second room (its block) rather than going back.
+    const seen = new Set([0]);
+    expect(escapeDecision(obs('Andy', second.centre, world(chain), { gold_block: 1 }), chain, data, seen)).toBe(
+      `!placeBlockAt("gold_block", ${xyz(second.conditions[0]!.at)})`,
+    );
+    // Without having seen it open, the first closed room is still the one to play (its share: the button).
+    expect(escapeDecision(obs('Andy', first.centre, world(chain)), chain, data, new Set())).toBe(
+      `!activate("stone_button", ${xyz(button!.at)})`,
+    );
+  });
+
   test('every exit open: nothing more to do', () => {
     const all: Record<string, BlockState> = {};
     for (const r of chain.rooms) for (const dy of [0, 1]) all[key({ ...r.exit, y: r.exit.y + dy })] = { name: 'air', properties: {} };
