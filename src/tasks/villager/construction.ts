@@ -247,7 +247,21 @@ export interface ConstructionCheck {
   /** View hit rate, in [0, 1]. */
   vhr: number;
   views: ViewComparison[];
+  /** The first {@link MAX_WRONG_CELLS} blueprint cells that do not match, with the state wanted and the one there. */
+  wrong: WrongCell[];
 }
+
+/** A blueprint cell that does not match the world: its position, the state it wants and the one there (`air` when empty). */
+export interface WrongCell {
+  x: number;
+  y: number;
+  z: number;
+  wanted: string;
+  actual: string;
+}
+
+/** Most cells a check lists as wrong (the records say which cells a run missed, not all of a bare site's). */
+export const MAX_WRONG_CELLS = 10;
 
 /**
  * Whether the world's block is the wanted one: the same name, and each wanted property the block
@@ -278,7 +292,20 @@ export function constructionJudge(blocks: readonly PlacedBlock[]): (states: Stat
           if (!s) return undefined;
           seen.set(`${x},${y},${z}`, s);
         }
-    const matched = blocks.filter((b) => blockMatches(b.state, seen.get(`${b.x},${b.y},${b.z}`))).length;
+    const wrong: WrongCell[] = [];
+    let matched = 0;
+    for (const b of blocks) {
+      const actual = seen.get(`${b.x},${b.y},${b.z}`);
+      if (blockMatches(b.state, actual)) matched++;
+      else if (wrong.length < MAX_WRONG_CELLS)
+        wrong.push({
+          x: b.x,
+          y: b.y,
+          z: b.z,
+          wanted: stateText(b.state.name, b.state.properties),
+          actual: actual ? stateText(actual.name, actual.properties) : 'air',
+        });
+    }
     const { views, vhr } = compareViews(
       box,
       (x, y, z) => pixelOf(expected.get(`${x},${y},${z}`)),
@@ -287,6 +314,6 @@ export function constructionJudge(blocks: readonly PlacedBlock[]): (states: Stat
         return pixelOf(s && plainName(s.name));
       },
     );
-    return { completion: matched / blocks.length, matched, total: blocks.length, vhr, views };
+    return { completion: matched / blocks.length, matched, total: blocks.length, vhr, views, wrong };
   };
 }

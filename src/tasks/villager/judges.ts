@@ -3,8 +3,8 @@
  * the world (blocks, inventories) at every check, never the agents' claims, and reports the score
  * as a fraction with its scenario's metrics by name:
  * - `villager_construction`: score = completion; metrics `completion`, `vhr`, `blocks_matched`,
- *   `blocks`; detail `views` (the five views expected and built, packed); success when every
- *   block matches;
+ *   `blocks`; detail `views` (the five views expected and built, packed) and `wrong` (the first
+ *   cells that do not match, wanted and actual state); success when every block matches;
  * - `villager_cooking`: score = checkpoint points / 100; metrics `completion`, `points`, `acr`,
  *   `checkpoints`; success when the target's checkpoint is done or the points reach 100;
  * - `villager_escape`: score = the rooms' weighted mean; metrics `completion`, `rooms_done`,
@@ -62,7 +62,7 @@ export const villagerConstructionValidator: JudgeFactory = (task) => {
       success: check.matched === check.total,
       score: check.completion,
       metrics: { completion: round(check.completion), vhr: round(check.vhr), blocks_matched: check.matched, blocks: check.total },
-      detail: { views: packViews(check.views) },
+      detail: { views: packViews(check.views), ...(check.wrong.length ? { wrong: check.wrong } : {}) },
     };
   };
 };

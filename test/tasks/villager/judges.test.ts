@@ -62,10 +62,18 @@ describe('construction: completion and VHR', () => {
     // The views for the records: the front's top row has the glass only in the blueprint.
     const front = (v.detail!.views as { legend: string[]; views: { name: string; expected: string[]; built: string[] }[] }).views[0]!;
     expect(front).toMatchObject({ name: 'front', expected: ['.0.', '123'], built: ['...', '123'], iou: 0.75 });
+    // The cells at fault, wanted (as the blueprint gives it) and actual: the stairs facing the wrong
+    // way, the glass missing.
+    expect(v.detail!.wrong).toEqual([
+      { x: -9, y: -60, z: 0, wanted: 'oak_stairs[facing=west]', actual: 'oak_stairs[facing=east,half=bottom]' },
+      { x: -9, y: -59, z: 0, wanted: 'glass[facing=north]', actual: 'air' },
+    ]);
     // Facing right, and glass (which has no facing: the N is not asked of it): complete.
     w.set(-9, -60, 0, { name: 'oak_stairs', properties: { facing: 'west', half: 'top' } });
     w.set(-9, -59, 0, { name: 'glass', properties: {} });
-    expect(validate(state({ states: w.states }))).toMatchObject({ success: true, score: 1, metrics: { completion: 1, vhr: 1 } });
+    const whole = validate(state({ states: w.states }));
+    expect(whole).toMatchObject({ success: true, score: 1, metrics: { completion: 1, vhr: 1 } });
+    expect(whole.detail!.wrong).toBeUndefined();
   });
 
   test('a log on the wrong axis does not count; a stray block lowers the VHR only', async () => {
