@@ -27,8 +27,12 @@ export const TOSS_GRACE_MS = 10_000;
 const TOSS_RADIUS = 1.2;
 /** An item that spawns this close to another player, and nearer them than the bot, is theirs (blocks): a player's dig reach (4.5) and a drop's scatter. */
 const CLAIM_RADIUS = 5;
-/** A thrown item has come to rest this long after it appears (ms): a throw flies under a second. */
+/** A thrown item is first looked at this long after it appears (ms): a throw flies under a second. */
 const SETTLE_MS = 1_500;
+/** A thrown item still moving then is looked at again this often (ms), until it rests or its grace is over. */
+const SETTLE_AGAIN_MS = 250;
+/** An item that moved less than this between two looks rests (blocks). */
+const AT_REST = 0.01;
 /** A thrown item that comes to rest this close to the bot, nearer it than any other player, was thrown to it (blocks). */
 export const MINE_RADIUS = 2.5;
 
@@ -70,12 +74,22 @@ export class ItemCollecting extends Mode {
     this.#thrown.clear();
   }
 
-  /** Once another player's throw has come to rest: taken at once if it was thrown to this bot. */
-  #lookWhereItRests(id: number): void {
+  /**
+   * Once another player's throw has come to rest: taken at once if it was thrown to this bot. A
+   * throw still moving when first looked at (a busy server runs its ticks late) is looked at again
+   * until it rests, within its grace.
+   */
+  #lookWhereItRests(id: number, delayMs = SETTLE_MS, seenAt?: { x: number; y: number; z: number }): void {
     const timer = setTimeout(() => {
       this.#settling.delete(timer);
       const item = this.bot.entities[id];
       if (!item || !this.#thrown.has(id)) return;
+      const at = { x: item.position.x, y: item.position.y, z: item.position.z };
+      const moved = !seenAt || Math.hypot(at.x - seenAt.x, at.y - seenAt.y, at.z - seenAt.z) >= AT_REST;
+      if (moved && Date.now() + SETTLE_AGAIN_MS < (this.#thrown.get(id) ?? 0)) {
+        this.#lookWhereItRests(id, SETTLE_AGAIN_MS, at);
+        return;
+      }
       const mine = distanceTo(this.bot, item);
       if (mine > MINE_RADIUS) return;
       for (const player of Object.values(this.bot.players)) {
@@ -84,7 +98,7 @@ export class ItemCollecting extends Mode {
       }
       this.#thrown.delete(id);
       this.check();
-    }, SETTLE_MS);
+    }, delayMs);
     timer.unref();
     this.#settling.add(timer);
   }
