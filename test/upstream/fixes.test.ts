@@ -275,20 +275,28 @@ describe('mineflayer: packets before its plugins', () => {
   });
 });
 
-describe('mineflayer player lookup', () => {
-  let server: EmbeddedServer;
+/**
+ * An embedded server started before the describe block's tests and closed after them, with the
+ * bots they record in `bots` quit first. `server()` reads it once started.
+ */
+function serverForFile(): { server: () => EmbeddedServer; bots: Bot[] } {
+  let server: EmbeddedServer | undefined;
   const bots: Bot[] = [];
-
   beforeAll(async () => {
     server = await startTestServer();
   });
-
   afterAll(async () => {
     for (const bot of bots) bot.quit();
-    await server.close();
+    await server?.close();
   });
+  return { server: () => server!, bots };
+}
+
+describe('mineflayer player lookup', () => {
+  const { bots, server: embedded } = serverForFile();
 
   test('bots find every player by UUID as the scan does, and a player who left is gone from both', async () => {
+    const server = embedded();
     const { connectBot: joinAsBot } = await import('../../src/agent/bot.ts');
     const address = { host: server.host, port: server.port, version: server.version, auth: 'offline' as const };
     bots.push(await joinAsBot('Lookup1', address), await joinAsBot('Lookup2', address));
@@ -306,20 +314,11 @@ describe('mineflayer player lookup', () => {
 });
 
 describe('mineflayer furnace properties', () => {
-  let server: EmbeddedServer;
-  const bots: Bot[] = [];
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-
-  afterAll(async () => {
-    for (const bot of bots) bot.quit();
-    await server.close();
-  });
+  const { bots, server: embedded } = serverForFile();
 
   /** A bot with the version fixes and, when `fix`, {@link furnaceProperties}; resolves once it has spawned. */
   async function join(username: string, fix: boolean): Promise<Bot> {
+    const server = embedded();
     const bot = mineflayer.createBot({ host: server.host, port: server.port, username, version: server.version, auth: 'offline' });
     bots.push(bot);
     bot.loadPlugin(versionFixes);
@@ -337,6 +336,7 @@ describe('mineflayer furnace properties', () => {
    * its properties (two ticks later), so that the bot reads them in one go, as a busy bot does.
    */
   async function openBehind(bot: Bot, block: Block): Promise<Furnace> {
+    const server = embedded();
     const deserializer = (bot._client as unknown as { deserializer: { pause(): void; resume(): void } }).deserializer;
     deserializer.pause();
     const opening = bot.openFurnace(block);
@@ -350,6 +350,7 @@ describe('mineflayer furnace properties', () => {
   }
 
   test('properties read with the window reach openFurnace: its total cooking time is known and its progress grows', async () => {
+    const server = embedded();
     const cook = await join('FurnaceCook', true);
     const spawn = cook.entity.position.floored();
     await teleport(cook, spawn.x + 0.5, spawn.y, spawn.z + 0.5);
