@@ -11,6 +11,7 @@
  * anyone else, was thrown to it: it is taken at once (a hand-over that fell just out of reach).
  */
 import type { Entity } from 'prismarine-entity';
+import type { Vec3 } from 'vec3';
 import pathfinderPkg from 'mineflayer-pathfinder';
 import { isOwnToss } from '../../skills/items.ts';
 import { goTo } from '../../skills/movement.ts';
@@ -79,13 +80,13 @@ export class ItemCollecting extends Mode {
    * throw still moving when first looked at (a busy server runs its ticks late) is looked at again
    * until it rests, within its grace.
    */
-  #lookWhereItRests(id: number, delayMs = SETTLE_MS, seenAt?: { x: number; y: number; z: number }): void {
+  #lookWhereItRests(id: number, delayMs = SETTLE_MS, seenAt?: Vec3): void {
     const timer = setTimeout(() => {
       this.#settling.delete(timer);
       const item = this.bot.entities[id];
       if (!item || !this.#thrown.has(id)) return;
-      const at = { x: item.position.x, y: item.position.y, z: item.position.z };
-      const moved = !seenAt || Math.hypot(at.x - seenAt.x, at.y - seenAt.y, at.z - seenAt.z) >= AT_REST;
+      const at = item.position.clone();
+      const moved = !seenAt || at.distanceTo(seenAt) >= AT_REST;
       if (moved && Date.now() + SETTLE_AGAIN_MS < (this.#thrown.get(id) ?? 0)) {
         this.#lookWhereItRests(id, SETTLE_AGAIN_MS, at);
         return;
