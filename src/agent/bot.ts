@@ -12,6 +12,8 @@ import prismarineChat from 'prismarine-chat';
 import {
   applyUpstreamFixes,
   doorways,
+  digOnTheGround,
+  findBlocksInRange,
   furnaceProperties,
   packetsAfterPlugins,
   packetsBeforeEnd,
@@ -84,6 +86,8 @@ export async function connectBot(username: string, address: ServerAddress, timeo
   bot.loadPlugin(playerLookup); // library hot spots (src/upstream/), each skipped once upstream has its fix
   bot.loadPlugin(versionFixes); // mineflayer on 1.21.6+ (src/upstream/mineflayer-versions.ts)
   bot.loadPlugin(furnaceProperties); // furnace properties read with the window (src/upstream/mineflayer.ts)
+  bot.loadPlugin(digOnTheGround); // a dig started in the air waits to land (src/upstream/mineflayer.ts)
+  bot.loadPlugin(findBlocksInRange); // findBlocks over its whole distance (src/upstream/mineflayer.ts)
   bot.loadPlugin(pathfinder);
   bot.loadPlugin(collectBlock);
   bot.loadPlugin(chatIdentity);

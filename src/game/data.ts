@@ -1,6 +1,7 @@
 /** Game facts from minecraft-data, loaded once per version and shared by every bot in the process. */
 import minecraftData from 'minecraft-data';
 import { completeDyeingRecipes } from './dyeing.ts';
+import { mineableMaterialsOf } from '../upstream/index.ts';
 
 export type GameData = minecraftData.IndexedData;
 type RecipeItem = minecraftData.RecipeItem;
@@ -13,7 +14,7 @@ const cache = new Map<string, GameData>();
 
 /**
  * minecraft-data for `version` (e.g. `1.21.4`), cached, with the dyeing recipes minecraft-data
- * lacks added (./dyeing.ts).
+ * lacks added (./dyeing.ts) and the tier-gated blocks' materials put right (`mineableMaterialsOf`).
  *
  * @throws Error when minecraft-data has no data for that version.
  */
@@ -23,6 +24,7 @@ export function gameData(version: string): GameData {
     data = minecraftData(version);
     if (!data) throw new Error(`minecraft-data has no data for Minecraft ${version}`);
     completeDyeingRecipes(data);
+    mineableMaterialsOf(data); // ores dug at their pickaxe's speed (minecraft-data #987; src/upstream/)
     cache.set(version, data);
   }
   return data;

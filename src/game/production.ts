@@ -493,7 +493,7 @@ function plan(
         // The variant whose missing inputs take fewer gatherings; equal ones, the most common.
         const a = inputsCost(o, timesOf(o), next);
         const b = inputsCost(best, timesOf(best), next);
-        if (a < b || (a === b && compareVariants(o.recipe, best.recipe) < 0)) best = o;
+        if (a < b || (a === b && compareVariants(data, o.recipe, best.recipe) < 0)) best = o;
       }
     }
     // Nothing obtainable and nothing of it held: this item is what is missing (unless the caller
@@ -621,10 +621,12 @@ function plan(
   };
   /** Of `tools`, the held one or the one that takes the fewest gatherings to make; undefined when none can be had. */
   const cheapest = (tools: readonly string[], path: readonly string[]): string | undefined => {
-    const costs = new Map<string, number>();
     let best: { tool: string; cost: number } | undefined;
     for (const tool of tools) {
-      const cost = have(tool) > 0 ? 0 : obtainable(tool) ? rawCost(tool, path, costs) : Infinity;
+      // A memo of its own per tool: one shared with another tool's costing kept the Infinity its
+      // cycle guard set (a copper pickaxe's copper ore needs a stone pickaxe) and made a stone
+      // pickaxe look impossible.
+      const cost = have(tool) > 0 ? 0 : obtainable(tool) ? rawCost(tool, path, new Map()) : Infinity;
       if (Number.isFinite(cost) && (!best || cost < best.cost)) best = { tool, cost };
     }
     return best?.tool;

@@ -75,8 +75,11 @@ export class OracleMemory {
   answer: string | undefined;
   /** Where this agent stood at its first decision: the task's set-up spot (the cooking world's centre). */
   home: { x: number; y: number; z: number } | undefined;
-  /** The last command found no furnace or chest in range: go back to where the task began. */
-  goHome = false;
+  /**
+   * The last command found no furnace (`'furnace'`) or chest (`'container'`) in range: go back to
+   * where the task began (for a furnace, unless one can be made from what is held).
+   */
+  goHome: 'furnace' | 'container' | undefined;
   /** Escape runs: the rooms of `chain` this agent has seen open (by index in the chain). */
   escape: { chain: EscapeChain; opened: Set<number> } | undefined;
   /** Why the task cannot be done, once this agent knows it. */

@@ -29,19 +29,25 @@ export type PlanMaker = (obs: Observation) => Plan;
 export function observe(m: OracleMemory, obs: Observation, makePlan: PlanMaker): void {
   m.team ??= [...new Set([obs.name, ...(obs.task?.teammates ?? [])])].sort((a, b) => a.localeCompare(b));
   m.home ??= obs.position && { x: Math.floor(obs.position.x), y: Math.floor(obs.position.y), z: Math.floor(obs.position.z) };
-  m.goHome = false;
+  m.goHome = undefined;
   for (const record of obs.records) read(m, obs, record, makePlan);
   // Too far from the furnaces or the chests (a hunt led the bot away): the last thing it learnt.
   const last = [...obs.records].reverse().find((r) => r.kind === 'outcome' || r.kind === 'message');
-  m.goHome = last?.kind === 'outcome' && foundNoStation(last.outcome);
+  m.goHome = last?.kind === 'outcome' ? missingStation(last.outcome) : undefined;
 }
 
 /**
- * Whether a command found no furnace (`!smeltItem`) or no chest (`!takeFromChest`, `!putInChest`,
- * `!viewChest`: `data.sought` a container) within its range: those stand where the task began.
+ * What a command found none of within its range: a furnace (`!smeltItem`) or a chest
+ * (`!takeFromChest`, `!putInChest`, `!viewChest`: `data.sought` a container). Those stand where the
+ * task began.
  */
-function foundNoStation(o: CommandOutcome): boolean {
-  return o.code === 'not_found' && (o.command === '!smeltItem' || o.data?.sought?.kind === 'container');
+/** The blocks `!smeltItem` smelts in. */
+const SMELTERS = ['furnace', 'smoker', 'blast_furnace'];
+
+function missingStation(o: CommandOutcome): 'furnace' | 'container' | undefined {
+  if (o.code !== 'not_found') return undefined;
+  if (o.command === '!smeltItem') return 'furnace';
+  return o.data?.sought?.kind === 'container' ? 'container' : undefined;
 }
 
 function read(m: OracleMemory, obs: Observation, record: JournalEntry, makePlan: PlanMaker): void {
@@ -127,7 +133,20 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
       else m.gone.set(sought.name, obs.position && { x: obs.position.x, z: obs.position.z });
       return;
     }
+    case '!craftRecipe':
+      // No crafting table within the command's range after all (one seen at the edge of sight, or
+      // left behind by a dig): none here from now on, so the plan makes one.
+      if (o.code === 'missing_items' && data?.missing?.crafting_table)
+        m.gone.set('crafting_table', obs.position && { x: obs.position.x, z: obs.position.z });
+      // A table the craft placed stands here now.
+      else if (data?.spent?.crafting_table) m.gone.delete('crafting_table');
+      return;
     case '!smeltItem':
+      // No furnace in range here (the one placed is left far behind, up a mine): none here from now
+      // on, so a plan that can make one does; a smelting done found or placed one here.
+      if (o.code === 'not_found')
+        for (const station of SMELTERS) m.gone.set(station, obs.position && { x: obs.position.x, z: obs.position.z });
+      else if (o.ok) for (const station of SMELTERS) m.gone.delete(station);
       // No fuel in the furnace at hand nor in the inventory: smelting brings its own from now on.
       if (o.code === 'missing_items' && data?.missing && Object.keys(data.missing).some((item) => item !== o.args.item_name))
         m.unfuelled = true;

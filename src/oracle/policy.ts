@@ -13,6 +13,7 @@
  * - VillagerBench cooking (`./villager-cooking.ts`): its share of the dish's ingredients, handed to the cook.
  */
 import type { GameData } from '../game/data.ts';
+import { planProduction } from '../game/production.ts';
 import { doAssignment } from './assignment.ts';
 import { build } from './build.ts';
 import { OracleMemory } from './memory.ts';
@@ -72,8 +73,11 @@ export class OraclePolicy {
       return escapeDecision(obs, escape, this.#data, m.escape.opened);
     }
     observe(m, obs, (o) => makePlan(m, o, this.#data));
-    // Too far from the furnaces or chests (a hunt led the bot away): back to where the task began first.
-    if (m.home && m.goHome) return `!goToCoordinates(${m.home.x}, ${m.home.y}, ${m.home.z}, 2)`;
+    // Too far from the furnaces or chests (a hunt or a mine led the bot away): back to where the
+    // task began first, unless a furnace can be made from what is held (the plan makes it).
+    const makesFurnace = () => Object.keys(planProduction(this.#data, obs.inventory, { furnace: 1 }, {}).missing).length === 0;
+    if (m.home && m.goHome && !(m.goHome === 'furnace' && makesFurnace()))
+      return `!goToCoordinates(${m.home.x}, ${m.home.y}, ${m.home.z}, 2)`;
     // A hand-over that went astray is put right first (see observe.ts).
     const relay = m.relays.shift();
     if (relay) {

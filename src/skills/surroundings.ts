@@ -14,9 +14,13 @@ import { CHEST_BLOCKS } from './containers.ts';
 import { inventoryCounts } from './items.ts';
 import { FURNACE_SEARCH_RANGE } from './smelting.ts';
 
-/** Blocks a player would dig or pick for materials (not the planks of a house, nor a potted flower). */
+/**
+ * Blocks a player would dig or pick for materials (not the planks of a house, nor a potted flower).
+ * Not the dead bush: it drops 0–2 sticks (Minecraft wiki, "Dead Bush"), so a plan that counted a
+ * stick a bush dug them for minutes near a desert while logs stood by.
+ */
 const NATURAL =
-  /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice|^dandelion|^poppy|^allium|^azure_bluet|_tulip|^oxeye_daisy|^cornflower|^lily_of_the_valley|^sunflower|^lilac|^rose_bush|^peony|^short_grass|^fern|^sweet_berry_bush|^dead_bush)$/;
+  /(_log|_stem|_ore|^stone|^cobblestone|^dirt|^grass_block|^sand|^gravel|^clay|^sugar_cane|_mushroom|^pumpkin|^melon|^cactus|^bamboo|^wheat|^carrots|^potatoes|^beetroots|_leaves|^netherrack|^deepslate|^granite|^diorite|^andesite|^obsidian|^snow_block|^ice|^dandelion|^poppy|^allium|^azure_bluet|_tulip|^oxeye_daisy|^cornflower|^lily_of_the_valley|^sunflower|^lilac|^rose_bush|^peony|^short_grass|^fern|^sweet_berry_bush)$/;
 
 /** What the agent sees: names of blocks and mobs around it, and its inventory; and what its world supplies. */
 export interface Surroundings {
@@ -95,20 +99,40 @@ export function harvestTools(data: GameData, block: string): string[] | undefine
  */
 export const SIGHT_RANGE = FURNACE_SEARCH_RANGE;
 
+/** A chunk section as prismarine-chunk keeps it: its palette of block state ids, absent for the global palette. */
+type PalettedSection = { palette?: readonly number[] } | null | undefined;
+
 /**
- * The names of the block types in the sections within `range` of the bot (a section-palette
- * scan, cheap enough for every decision).
+ * The names of the block types in the chunk sections (16³ blocks) that come within `range` of the
+ * bot (the nearest point of the section, in a straight line), read from the sections' palettes: a
+ * scan cheap enough for every decision. A section in the global palette (too many kinds to list)
+ * adds nothing. Only sections that come within `range` count: mineflayer's `findBlocks` reads the
+ * palettes of every section within `range + 8` blocks of sections in each direction (48 blocks up
+ * and down at 32), which told a bot on the surface at y = 63 that deepslate (below y = 8) was in
+ * sight, and its plan chose to dig it for cobblestone.
  */
 export function blockTypesAround(bot: Bot, range = SIGHT_RANGE): string[] {
   const names = new Set<string>();
-  bot.findBlocks({
-    matching: (b: { name: string }) => {
-      names.add(b.name);
-      return false;
-    },
-    maxDistance: range,
-    count: 1,
-  });
+  const at = bot.entity?.position;
+  if (!at) return [];
+  const world = bot.world as unknown as { getColumn(x: number, z: number): { sections: PalettedSection[] } | undefined };
+  const gap = (low: number, value: number) => Math.max(low - value, 0, value - (low + 16));
+  const minY = (bot.game as { minY?: number }).minY ?? 0;
+  for (let chunkX = Math.floor((at.x - range) / 16); chunkX <= Math.floor((at.x + range) / 16); chunkX++) {
+    for (let chunkZ = Math.floor((at.z - range) / 16); chunkZ <= Math.floor((at.z + range) / 16); chunkZ++) {
+      const across = gap(chunkX * 16, at.x) ** 2 + gap(chunkZ * 16, at.z) ** 2;
+      if (across > range * range) continue;
+      const sections = world.getColumn(chunkX, chunkZ)?.sections ?? [];
+      for (let i = 0; i < sections.length; i++) {
+        const palette = sections[i]?.palette;
+        if (!palette || across + gap(minY + i * 16, at.y) ** 2 > range * range) continue;
+        for (const stateId of palette) {
+          const name = bot.registry.blocksByStateId[stateId]?.name;
+          if (name) names.add(name);
+        }
+      }
+    }
+  }
   names.delete('air');
   return [...names];
 }

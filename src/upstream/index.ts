@@ -7,11 +7,14 @@
  * | library | fix | where |
  * | --- | --- | --- |
  * | minecraft-data | the factory memoised per version | ./minecraft-data.ts |
+ * | minecraft-data | tier-gated blocks (ores, obsidian) get their `mineable/*` material: dug at their tool's speed | ./minecraft-data.ts |
  * | minecraft-protocol | packet framing without a thrown error per chunk | ./minecraft-protocol.ts |
  * | minecraft-protocol | a client's `end` after the packets read before it (a kick's reason kept) | ./minecraft-protocol.ts |
  * | mineflayer | `_playerFromUUID` through `uuidToUsername` | ./mineflayer.ts |
  * | mineflayer | furnace properties read with the window given to `openFurnace` | ./mineflayer.ts |
  * | mineflayer | a bot's first packets read once its plugins listen (a login refusal kept) | ./mineflayer.ts |
+ * | mineflayer | a dig started in the air waits for the bot to land (not vanilla's fivefold time to the end) | ./mineflayer.ts |
+ * | mineflayer | `findBlocks` looks at every block within its distance (not an octahedron of sections) | ./mineflayer.ts |
  * | mineflayer | 1.21.6+ `entity_action` ids by name, 1.21.9+ velocities in blocks per tick | ./mineflayer-versions.ts |
  * | prismarine-block | `Block.fromStateId` from a per-state template | ./prismarine-block.ts |
  * | prismarine-chunk | palette containers keep the 1.21.5+ format through JSON | ./prismarine-chunk.ts |
@@ -23,7 +26,7 @@
  * This layer imports libraries only; every other layer may import it.
  */
 import type { Bot } from 'mineflayer';
-import { memoiseMinecraftData, type FixStatus } from './minecraft-data.ts';
+import { memoiseMinecraftData, mineableMaterials, type FixStatus } from './minecraft-data.ts';
 import { fixPacketFraming } from './minecraft-protocol.ts';
 import { playerLookup } from './mineflayer.ts';
 import { fastFromStateId } from './prismarine-block.ts';
@@ -31,8 +34,9 @@ import { keepChunkFormatInJson, livePalettes } from './prismarine-chunk.ts';
 import { cacheProtodefCode } from './protodef.ts';
 
 export type { FixStatus } from './minecraft-data.ts';
-export { furnaceProperties, packetsAfterPlugins, playerLookup } from './mineflayer.ts';
+export { digOnTheGround, findBlocksInRange, furnaceProperties, packetsAfterPlugins, playerLookup } from './mineflayer.ts';
 export { versionFixes } from './mineflayer-versions.ts';
+export { mineableMaterialsOf } from './minecraft-data.ts';
 export { toolWithoutChests } from './mineflayer-tool.ts';
 export { doorways } from './mineflayer-pathfinder.ts';
 export { packetsBeforeEnd } from './minecraft-protocol.ts';
@@ -40,6 +44,8 @@ export { packetsBeforeEnd } from './minecraft-protocol.ts';
 /** What {@link applyUpstreamFixes} found for each process-wide fix. */
 export interface UpstreamFixes {
   'minecraft-data': FixStatus;
+  /** minecraft-data's materials of tier-gated blocks (their dig speed). */
+  'minecraft-data materials': FixStatus;
   'minecraft-protocol': FixStatus;
   'prismarine-block': FixStatus;
   'prismarine-chunk': FixStatus;
@@ -58,6 +64,7 @@ export interface UpstreamFixes {
 export function applyUpstreamFixes(): UpstreamFixes {
   return {
     'minecraft-data': memoiseMinecraftData(),
+    'minecraft-data materials': mineableMaterials(),
     'minecraft-protocol': fixPacketFraming(),
     'prismarine-block': fastFromStateId(),
     'prismarine-chunk': keepChunkFormatInJson(),

@@ -84,3 +84,70 @@ export function memoiseMinecraftData(probeVersion = '1.21.4'): FixStatus {
   module.exports = memoised;
   return 'applied';
 }
+
+type VersionData = {
+  blocksArray?: { material?: string; harvestTools?: Record<string, boolean> }[];
+  materials?: Record<string, Record<string, number>>;
+};
+
+const MINEABLE = Symbol.for('mindcraft-ts.mineable');
+
+/**
+ * Gives each block whose `material` is a drop-gating tag (`incorrect_for_wooden_tool`) the
+ * `mineable/*` material whose speed table holds every tool that harvests it (`mineable/pickaxe`
+ * for ores, obsidian, metal blocks): {@link mineableMaterials} for one version's data, for code that
+ * holds minecraft-data's factory from before the fix. Changes `data` in place; returns how many
+ * blocks it changed (0 where minecraft-data is right).
+ */
+export function mineableMaterialsOf(data: VersionData): number {
+  const mineable = Object.entries(data.materials ?? {}).filter(([name]) => name.startsWith('mineable/') && !name.includes(';'));
+  let changed = 0;
+  for (const block of data.blocksArray ?? []) {
+    if (!block.material?.startsWith('incorrect_for_') || !block.harvestTools) continue;
+    const tools = Object.keys(block.harvestTools);
+    const material = mineable.find(([, speeds]) => tools.every((id) => speeds[id] !== undefined))?.[0];
+    if (material) {
+      block.material = material;
+      changed++;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Tier-gated blocks dug at their tool's speed.
+ *
+ * minecraft-data gives 60–108 blocks of every version from 1.20.5 on (the ores that need a stone
+ * or better pickaxe, obsidian, metal blocks) the material `incorrect_for_wooden_tool`, a tag that
+ * gates drops, instead of `mineable/pickaxe`. Its speed table lists only wooden tools, so
+ * prismarine-block's `digTime` gives every pickaxe hand speed: iron ore takes 4.5 s with a stone
+ * pickaxe instead of vanilla's 1.15 s, on the bots (which wait that long) and on the embedded
+ * server (which checks it). Upstream: minecraft-data #987, PR #1307; docs/upstream/minecraft-data.md.
+ *
+ * The fix gives each such block with `harvestTools` the `mineable/*` material whose speeds cover
+ * all of its harvest tools, in every version's data as the factory hands it out (once per data
+ * object: minecraft-data caches them, so every holder sees the change). `harvestTools`, which
+ * decides the drops, is untouched. Not needed when 1.21.4's `iron_ore` already has a `mineable/`
+ * material. Apply it before the first registry or block class is made. Idempotent.
+ */
+export function mineableMaterials(probeVersion = '1.21.4'): FixStatus {
+  const path = require.resolve('minecraft-data');
+  require(path);
+  const module = require.cache[path]!;
+  const factory = module.exports as Factory & { [MINEABLE]?: true };
+  if (factory[MINEABLE]) return 'applied before';
+  const probe = factory(probeVersion) as VersionData & { blocksByName?: Record<string, { material?: string }> };
+  if (!probe.blocksByName?.iron_ore?.material?.startsWith('incorrect_for_')) return 'not needed';
+  const fixed = new WeakSet<object>();
+  const fixing = (version: string | number, preNetty?: boolean): unknown => {
+    const data = factory(version, preNetty);
+    if (data && typeof data === 'object' && !fixed.has(data)) {
+      mineableMaterialsOf(data);
+      fixed.add(data);
+    }
+    return data;
+  };
+  Object.assign(fixing, factory, { [MINEABLE]: true });
+  module.exports = fixing;
+  return 'applied';
+}

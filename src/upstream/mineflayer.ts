@@ -13,7 +13,12 @@
  * whether `_playerFromUUID` still enumerates `bot.players` for a UUID the index has, and leaves a
  * bot whose lookup does not alone.
  */
+import { createRequire } from 'node:module';
 import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import type { Vec3 } from 'vec3';
+
+const require = createRequire(import.meta.url);
 
 interface PlayerRecord {
   uuid?: string;
@@ -161,4 +166,140 @@ export function packetsAfterPlugins(bot: Bot): void {
     // After the plugin loader's own listener, registered by createBot before this one.
     bot.once('inject_allowed', resume);
   });
+}
+
+/** The longest {@link digOnTheGround} waits for a falling bot to land before it digs (ms): a fall of about 20 blocks. */
+export const DIG_LANDING_MS = 1_000;
+
+/**
+ * A dig started in the air waits until the bot lands.
+ *
+ * `bot.dig` (lib/plugins/digging.js) reads `bot.digTime(block)` once, when the dig starts, and
+ * waits that long: a dig started while the bot is off the ground (a path that ends in a drop, a
+ * block dug from under its feet) waits vanilla's fivefold off-ground time to the end, although the
+ * bot lands a few ticks later. Vanilla's client adds each tick's progress with that tick's state
+ * (`MultiPlayerGameMode.continueDestroyBlock`), so a landed player digs at the full speed. Measured
+ * on the survival world: two of the five oak logs a bot collected took 15 s each instead of 3.
+ *
+ * The plugin makes a dig started off the ground (not in water or lava, where vanilla's own penalty
+ * holds anyway) wait until the bot is on the ground, {@link DIG_LANDING_MS} at most, and then start.
+ * Where upstream no longer fixes the wait at the start (its `dig` no longer waits one
+ * `setTimeout(finishDigging, waitTime)`), it leaves `bot.dig` alone. Upstream: docs/upstream/mineflayer.md.
+ */
+export function digOnTheGround(bot: Bot): void {
+  if (!/setTimeout\(\s*finishDigging\s*,\s*waitTime\s*\)/.test(String(bot.dig))) return;
+  const dig = bot.dig.bind(bot) as (...args: unknown[]) => Promise<void>;
+  const landed = (): boolean => {
+    const entity = bot.entity as { onGround: boolean; isInWater?: boolean; isInLava?: boolean };
+    return entity.onGround || !!entity.isInWater || !!entity.isInLava;
+  };
+  bot.dig = async (...args: unknown[]) => {
+    if (!landed()) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          bot.off('physicsTick', check);
+          resolve();
+        };
+        const check = (): void => {
+          if (landed()) done();
+        };
+        const timer = setTimeout(done, DIG_LANDING_MS);
+        bot.on('physicsTick', check);
+      });
+    }
+    return dig(...args);
+  };
+}
+
+/** A chunk section as prismarine-chunk keeps it: its palette of block state ids (absent: the global palette), or nothing when all air. */
+type Section = { palette?: readonly number[] } | null | undefined;
+
+/**
+ * `bot.findBlocks` over every block within `maxDistance`.
+ *
+ * mineflayer's `findBlocks` (lib/plugins/blocks.js) walks the chunk sections in an octahedron
+ * (sections within a Manhattan distance of `ceil((maxDistance + 8) / 16)` of the bot's section),
+ * then keeps the blocks within `maxDistance` in a straight line. The octahedron does not hold the
+ * sphere: at 64 blocks it reaches 5 sections, and a block 40 blocks across and 40 down (57 blocks
+ * off) lies 6 sections away and is never looked at. A bot on the surface was told "No redstone_ore
+ * within 64 blocks" with redstone ore 55 blocks off.
+ *
+ * The replacement walks the sections whose box comes within `maxDistance` of the point, nearest
+ * first, with mineflayer's own tests (a section's palette first, then each block), and stops once
+ * it holds `count` blocks nearer than any section left. It gives the nearest `count` matching
+ * blocks within `maxDistance`, nearest first, as mineflayer documents. Where upstream no longer
+ * walks an octahedron (`OctahedronIterator`), it leaves `findBlocks` alone.
+ * Upstream: docs/upstream/mineflayer.md.
+ */
+export function findBlocksInRange(bot: Bot): void {
+  if (!String(bot.findBlocks).includes('OctahedronIterator')) return;
+  let blockClass: { fromStateId(stateId: number, biome: number): Block } | undefined;
+  bot.findBlocks = (options) => {
+    blockClass ??= (require('prismarine-block') as (registry: unknown) => typeof blockClass)(bot.registry)!;
+    const Block = blockClass;
+    const world = bot.world as unknown as {
+      getColumn(x: number, z: number): { sections: Section[] } | undefined;
+      getBlockStateId(p: Vec3): number;
+    };
+    const matching = options.matching;
+    const matcher = typeof matching === 'function' ? matching : (b: Block | null) => b !== null && [matching].flat().includes(b.type);
+    const extra = options.useExtraInfo ?? false;
+    // A match by type alone is read from the state id; a test of the block (which may read its
+    // position, light or extra info) is given the block, as mineflayer does.
+    const matches =
+      typeof matching !== 'function' && extra === false
+        ? (p: Vec3) => inPalette(world.getBlockStateId(p))
+        : typeof extra === 'function'
+          ? (p: Vec3) => {
+              const block = bot.blockAt(p, true);
+              return block !== null && matcher(block) && extra(block);
+            }
+          : (p: Vec3) => {
+              const block = bot.blockAt(p, extra);
+              return block !== null && matcher(block);
+            };
+    const point = (options.point ?? bot.entity.position).floored();
+    const range = options.maxDistance ?? 16;
+    const count = options.count ?? 1;
+    const minY = (bot.game as { minY?: number }).minY ?? 0;
+    const gap = (low: number, value: number): number => Math.max(low - value, 0, value - (low + 15));
+    const boxes: { x: number; y: number; z: number; d2: number; section: Section }[] = [];
+    for (let chunkX = Math.floor((point.x - range) / 16); chunkX <= Math.floor((point.x + range) / 16); chunkX++) {
+      for (let chunkZ = Math.floor((point.z - range) / 16); chunkZ <= Math.floor((point.z + range) / 16); chunkZ++) {
+        const across = gap(chunkX * 16, point.x) ** 2 + gap(chunkZ * 16, point.z) ** 2;
+        const column = across <= range * range ? world.getColumn(chunkX, chunkZ) : undefined;
+        column?.sections.forEach((section, i) => {
+          const d2 = across + gap(minY + i * 16, point.y) ** 2;
+          if (section && d2 <= range * range) boxes.push({ x: chunkX * 16, y: minY + i * 16, z: chunkZ * 16, d2, section });
+        });
+      }
+    }
+    boxes.sort((a, b) => a.d2 - b.d2);
+    // Whether a palette's state matches, asked once a state per call.
+    const stateMatches = new Map<number, boolean>();
+    const inPalette = (stateId: number): boolean => {
+      let yes = stateMatches.get(stateId);
+      if (yes === undefined) stateMatches.set(stateId, (yes = matcher(Block.fromStateId(stateId, 0))));
+      return yes;
+    };
+    const found: { at: Vec3; d2: number }[] = [];
+    const cursor = point.clone();
+    for (const box of boxes) {
+      if (found.length >= count && box.d2 > found[count - 1]!.d2) break;
+      const palette = box.section?.palette;
+      if (palette && !palette.some(inPalette)) continue;
+      for (cursor.x = box.x; cursor.x < box.x + 16; cursor.x++) {
+        for (cursor.y = box.y; cursor.y < box.y + 16; cursor.y++) {
+          for (cursor.z = box.z; cursor.z < box.z + 16; cursor.z++) {
+            const d2 = (cursor.x - point.x) ** 2 + (cursor.y - point.y) ** 2 + (cursor.z - point.z) ** 2;
+            if (d2 <= range * range && matches(cursor)) found.push({ at: cursor.clone(), d2 });
+          }
+        }
+      }
+      if (found.length >= count) found.sort((a, b) => a.d2 - b.d2);
+    }
+    found.sort((a, b) => a.d2 - b.d2);
+    return found.slice(0, count).map((f) => f.at);
+  };
 }

@@ -25,9 +25,40 @@ describe('recipe variants', () => {
     expect(planProduction(data, {}, { stick: 4 }, {}, { expand: 'targets' }).missing).toEqual({ oak_planks: 2 });
   });
 
+  test.each(['1.21.1', '1.21.4', '1.21.11'])(
+    "%s: cobblestone before cobbled deepslate and blackstone, which entered the game later (whatever today's item ids say)",
+    (version) => {
+      const d = gameData(version);
+      const plan = planProduction(
+        d,
+        {},
+        { furnace: 1 },
+        { gather: gathering('blackstone', 'cobbled_deepslate', 'cobblestone'), tableNearby: true },
+      );
+      expect(plan.steps.map((s) => `${s.kind} ${s.count} ${s.item}`)).toEqual(['gather 8 cobblestone', 'craft 1 furnace']);
+    },
+  );
+
   test('what is held wins over the common variant', () => {
     const plan = planProduction(data, { cherry_planks: 1 }, { stick: 4 }, { gather: gathering('oak_log', 'cherry_log') });
     expect(plan.steps.find((s) => s.item === 'stick')).toMatchObject({ ingredients: { cherry_planks: 2 } });
+  });
+});
+
+describe('tools', () => {
+  test('a harvest tool is chosen among those the world gives: not a copper pickaxe, whose ore needs a stone one first', () => {
+    const d = gameData('1.21.11');
+    const sources = sourcesFrom(d, {
+      blocks: ['oak_log', 'dirt', 'grass_block'],
+      reachable: ['stone', 'deepslate', 'iron_ore', 'copper_ore', 'redstone_ore'],
+      mobs: [],
+      inventory: {},
+    });
+    // MineCollab's 1-agent activator rail: 3 iron ingots and 6 planks held; 6 ingots and a redstone torch wanted.
+    const plan = planProduction(d, { iron_ingot: 3, oak_planks: 6 }, { activator_rail: 1 }, sources);
+    expect(plan.missing).toEqual({});
+    expect(plan.steps.map((s) => s.item)).not.toContain('copper_pickaxe');
+    expect(plan.steps.filter((s) => s.kind === 'gather').map((s) => s.item)).toEqual(expect.arrayContaining(['raw_iron', 'redstone']));
   });
 });
 

@@ -7,7 +7,7 @@ import { giveItems } from '../../src/server/services/inventory.ts';
 import { TEST_VERSION } from './version.ts';
 import { waitUntil } from './wait.ts';
 import { itemByName } from '../../src/game/data.ts';
-import { furnaceProperties, versionFixes } from '../../src/upstream/index.ts';
+import { digOnTheGround, findBlocksInRange, furnaceProperties, versionFixes } from '../../src/upstream/index.ts';
 import { settingsSchema, type Settings } from '../../src/settings/index.ts';
 
 export { waitUntil, type WaitOptions } from './wait.ts';
@@ -34,7 +34,7 @@ export async function startTestServer(options: Partial<EmbeddedServerOptions> = 
 
 /**
  * Connects a mineflayer bot with the client fixes the agents' bots load too (src/upstream/:
- * `versionFixes`, `furnaceProperties`) and resolves once it has spawned (rejects after `timeoutMs`).
+ * `versionFixes`, `furnaceProperties`, `digOnTheGround`, `findBlocksInRange`) and resolves once it has spawned (rejects after `timeoutMs`).
  */
 export async function connectBot(server: EmbeddedServer, username: string, timeoutMs = 20_000): Promise<Bot> {
   const bot = mineflayer.createBot({
@@ -46,6 +46,8 @@ export async function connectBot(server: EmbeddedServer, username: string, timeo
   });
   bot.loadPlugin(versionFixes);
   bot.loadPlugin(furnaceProperties);
+  bot.loadPlugin(digOnTheGround);
+  bot.loadPlugin(findBlocksInRange);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
     bot.once('spawn', () => {

@@ -714,6 +714,72 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(at(5.5, 7.5, failed('!takeFromChest', { kind: 'item', name: 'coal' }))).not.toBe(home);
   });
 
+  test('a furnace left far behind (up a mine): one is made from the cobblestone held rather than a walk back; with nothing to make one, the walk', () => {
+    const policy = new OraclePolicy(data);
+    const decide = (inventory: Record<string, number>, records: JournalEntry[] = []) =>
+      policy.decide({
+        name: 'Andy',
+        inventory,
+        targets: { gold_ingot: 2 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x: 0.5, y: -20, z: 0.5 },
+        blocks: ['stone', 'deepslate', 'furnace'],
+        mobs: [],
+        records,
+      });
+    const noFurnace = entries({
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        command: '!smeltItem',
+        args: { item_name: 'raw_gold', num: 2 },
+        ok: false,
+        code: 'not_found',
+        text: 'No blast_furnace or furnace within 32 blocks.',
+        data: { sought: { kind: 'block', name: 'furnace' } },
+      },
+    });
+    expect(decide({ raw_gold: 2, coal: 1 })).toBe('!smeltItem("raw_gold", 2)'); // the first decision: home is here
+    expect(decide({ raw_gold: 2, coal: 1, cobblestone: 8, crafting_table: 1 }, noFurnace)).toBe('!craftRecipe("furnace", 1)');
+    expect(decide({ raw_gold: 2, coal: 1 }, noFurnace)).toMatch(/^!goToCoordinates\(/);
+  });
+
+  test("a crafting table seen but out of the command's range (left behind by a dig): the plan makes one, until a craft places it", () => {
+    const policy = new OraclePolicy(data);
+    const decide = (inventory: Record<string, number>, records: JournalEntry[] = []) =>
+      policy.decide({
+        name: 'Andy',
+        inventory,
+        targets: { stone_pickaxe: 1 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x: 0.5, y: 40, z: 0.5 },
+        blocks: ['stone', 'crafting_table', 'oak_log'],
+        mobs: [],
+        records,
+      });
+    const craft = (item: string, ok: boolean, data: Record<string, unknown>) =>
+      entries({
+        kind: 'outcome',
+        by: 'model',
+        outcome: { command: '!craftRecipe', args: { recipe_name: item, num: 1 }, ok, code: ok ? 'ok' : 'missing_items', text: '', data },
+      });
+    const held = { cobblestone: 3, stick: 2, oak_planks: 4 };
+    expect(decide(held)).toBe('!craftRecipe("stone_pickaxe", 1)');
+    // None within 32 blocks after all: a table from the planks first.
+    expect(decide(held, craft('stone_pickaxe', false, { missing: { crafting_table: 1 } }))).toBe('!craftRecipe("crafting_table", 1)');
+    expect(decide({ ...held, oak_planks: 0, crafting_table: 1 })).toBe('!craftRecipe("stone_pickaxe", 1)');
+    // The craft placed the held table: it stands here now, and no other is made.
+    expect(
+      decide(held, craft('stone_pickaxe', true, { gained: { stone_pickaxe: 1 }, spent: { crafting_table: 1, cobblestone: 3, stick: 2 } })),
+    ).toBe('!craftRecipe("stone_pickaxe", 1)');
+  });
+
   test('a hand-over nobody picked up: the giver says where it lies, the recipient walks onto it, the task is done', () => {
     const bread = {
       type: 'techtree',

@@ -2,6 +2,7 @@
  * The library fixes of src/upstream/: each one is applied where the installed library still
  * needs it, only once, and gives exactly what the library gives.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,7 +10,8 @@ import mineflayer, { type Bot, type Furnace } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { applyUpstreamFixes } from '../../src/upstream/index.ts';
 import { packetsBeforeEnd } from '../../src/upstream/minecraft-protocol.ts';
-import { furnaceProperties, packetsAfterPlugins, versionFixes } from '../../src/upstream/index.ts';
+import { digOnTheGround, findBlocksInRange, furnaceProperties, packetsAfterPlugins, versionFixes } from '../../src/upstream/index.ts';
+import { stateOf } from '../../src/server/services/blocks.ts';
 import { inventorySession } from '../../src/server/services/inventory.ts';
 import { itemByName } from '../../src/game/data.ts';
 import { TEST_VERSION } from '../helpers/version.ts';
@@ -33,6 +35,55 @@ describe('minecraft-data', () => {
     expect(factory.Version).toBeTypeOf('function');
     expect(factory.versionsByMinecraftVersion).toBeTypeOf('object');
   });
+});
+
+describe('minecraft-data materials', () => {
+  // Vanilla's times (ticks × 50 ms: ceil(30 × hardness / speed) with the right tier, 100 × … without),
+  // minecraft wiki "Breaking": iron ore (hardness 3) by hand 15 s, wooden pickaxe 7.5 s (no drop),
+  // stone 1.15 s, iron 0.75 s, diamond 0.6 s.
+  const IRON_ORE_MS: Record<string, number> = {
+    hand: 15_000,
+    wooden_pickaxe: 7_500,
+    stone_pickaxe: 1_150,
+    iron_pickaxe: 750,
+    diamond_pickaxe: 600,
+  };
+
+  test.each(['1.21.1', '1.21.4', '1.21.11'])(
+    "%s: the tier-gated blocks take their pickaxe's speed (iron ore in vanilla's times); what harvests them is unchanged",
+    (version) => {
+      const dataPaths = require('minecraft-data/minecraft-data/data/dataPaths.json') as { pc: Record<string, { blocks: string }> };
+      const raw = JSON.parse(
+        readFileSync(require.resolve(`minecraft-data/minecraft-data/data/${dataPaths.pc[version]!.blocks}/blocks.json`), 'utf8'),
+      ) as { name: string; material: string; harvestTools?: Record<string, boolean> }[];
+      // The library's own data: gated by a drop tag, whose speeds list only wooden tools.
+      const gated = raw.filter((b) => b.material === 'incorrect_for_wooden_tool' && b.harvestTools);
+      expect(gated.map((b) => b.name)).toEqual(expect.arrayContaining(['iron_ore', 'deepslate_redstone_ore', 'gold_ore', 'obsidian']));
+      applyUpstreamFixes();
+      expect(applyUpstreamFixes()['minecraft-data materials']).toBe('applied before');
+      const data = (
+        require('minecraft-data') as (v: string) => { blocksByName: Record<string, { material: string; harvestTools?: object }> }
+      )(version);
+      for (const block of gated) {
+        expect(data.blocksByName[block.name]!.material).toBe('mineable/pickaxe');
+        expect(data.blocksByName[block.name]!.harvestTools).toEqual(block.harvestTools);
+      }
+      // Blocks with no harvest tools, or another material, keep theirs.
+      for (const block of raw.filter((b) => !gated.includes(b))) expect(data.blocksByName[block.name]!.material).toBe(block.material);
+      const registry = (
+        require('prismarine-registry') as (v: string) => {
+          blocksByName: Record<string, { defaultState: number }>;
+          itemsByName: Record<string, { id: number }>;
+        }
+      )(version);
+      const Block = (require('prismarine-block') as (r: unknown) => { fromStateId(id: number, biome: number): Block })(registry);
+      const ore = Block.fromStateId(registry.blocksByName.iron_ore!.defaultState, 0);
+      for (const [tool, ms] of Object.entries(IRON_ORE_MS)) {
+        const held = tool === 'hand' ? null : registry.itemsByName[tool]!.id;
+        expect(ore.digTime(held, false, false, false), `${tool} on iron ore`).toBe(ms);
+      }
+    },
+  );
 });
 
 describe('prismarine-block', () => {
@@ -376,6 +427,87 @@ describe('mineflayer furnace properties', () => {
     const before = furnace.progress ?? 0;
     await waitUntil(() => (furnace.progress ?? 0) > before, 'the progress grows');
     await furnace.close();
+  });
+});
+
+describe('mineflayer findBlocks and digs in the air', () => {
+  const { bots, server: embedded } = serverForFile();
+
+  /** A bot with the version fixes and `plugins`; resolves once it has spawned and has its chunks. */
+  async function join(username: string, plugins: ((bot: Bot) => void)[]): Promise<Bot> {
+    const server = embedded();
+    const bot = mineflayer.createBot({ host: server.host, port: server.port, username, version: server.version, auth: 'offline' });
+    bots.push(bot);
+    bot.loadPlugin(versionFixes);
+    for (const plugin of plugins) bot.loadPlugin(plugin);
+    await new Promise<void>((resolve, reject) => {
+      bot.once('spawn', () => resolve());
+      bot.once('end', (reason) => reject(new Error(`${username} left before spawning: ${reason}`)));
+    });
+    await bot.waitForChunksToLoad();
+    await waitUntil(() => bot.entity.onGround, `${username} lands`);
+    return bot;
+  }
+
+  test('findBlocks finds a block within its distance off every axis, which the octahedron of sections misses', async () => {
+    const server = embedded();
+    /** What `bot` finds of an emerald block 35 blocks off on each axis (60.6 blocks away, six sections off) and one 3 blocks off. */
+    const finds = async (bot: Bot): Promise<{ near: string; far: string; at64: string[]; at60: string[]; byTest: string[] }> => {
+      const feet = bot.entity.position.floored();
+      const far = feet.offset(35, 35, 35);
+      const near = feet.offset(3, 2, 0);
+      for (const at of [far, near]) await server.serv.setBlock(server.serv.overworld, at, stateOf(server.serv, 'emerald_block'));
+      await waitUntil(
+        () => bot.blockAt(far)?.name === 'emerald_block' && bot.blockAt(near)?.name === 'emerald_block',
+        `${bot.username} sees both`,
+      );
+      const id = bot.registry.blocksByName.emerald_block!.id;
+      const found = (maxDistance: number) => bot.findBlocks({ matching: id, maxDistance, count: 5 }).map(String);
+      const result = {
+        near: String(near),
+        far: String(far),
+        at64: found(64),
+        at60: found(60),
+        // A test function is asked about the palette's states, then each block, as mineflayer asks it.
+        byTest: bot.findBlocks({ matching: (b) => b.name === 'emerald_block', maxDistance: 64, count: 5 }).map(String),
+      };
+      for (const at of [far, near]) await server.serv.setBlock(server.serv.overworld, at, stateOf(server.serv, 'air'));
+      await waitUntil(() => bot.blockAt(far)?.name === 'air' && bot.blockAt(near)?.name === 'air', `${bot.username} sees both gone`);
+      return result;
+    };
+    const plain = await finds(await join('FindPlain', []));
+    expect(plain.at64).toEqual([plain.near]); // the library alone
+    const fixed = await finds(await join('FindFixed', [findBlocksInRange]));
+    expect(fixed.at64).toEqual([fixed.near, fixed.far]); // nearest first
+    expect(fixed.at60).toEqual([fixed.near]);
+    expect(fixed.byTest).toEqual(fixed.at64);
+  });
+
+  test("a dig started in the air waits to land and takes the time on the ground, not vanilla's fivefold time in the air", async () => {
+    const server = embedded();
+    const plain = await join('AirPlain', []);
+    const fixed = await join('AirFixed', [digOnTheGround]);
+    /** The time mineflayer's dig waits (it reads `digTime` once, as it starts), for a dig begun at a jump's top. */
+    const digInTheAir = async (bot: Bot): Promise<number> => {
+      const feet = bot.entity.position.floored();
+      const dirt = feet.offset(2, 0, 0);
+      await server.serv.setBlock(server.serv.overworld, dirt, stateOf(server.serv, 'dirt'));
+      await waitUntil(() => bot.blockAt(dirt)?.name === 'dirt', `${bot.username} sees the dirt`);
+      const onGround = bot.digTime(bot.blockAt(dirt)!);
+      let waited = 0;
+      const digTime = bot.digTime.bind(bot);
+      bot.digTime = (block) => (waited = digTime(block));
+      bot.setControlState('jump', true);
+      await waitUntil(() => !bot.entity.onGround && bot.entity.velocity.y <= 0.1, `${bot.username} is in the air`);
+      bot.setControlState('jump', false);
+      await bot.dig(bot.blockAt(dirt)!, true);
+      bot.digTime = digTime;
+      await waitUntil(() => bot.blockAt(dirt)?.name === 'air', `${bot.username} dug the dirt`);
+      expect(onGround).toBe(750); // dirt by hand: 0.5 × 1.5 s
+      return waited;
+    };
+    expect(await digInTheAir(plain)).toBe(5 * 750); // the library alone: the whole dig at the air's speed
+    expect(await digInTheAir(fixed)).toBe(750);
   });
 });
 
