@@ -137,9 +137,13 @@ async function digInReach(bot: Bot, block: Block, signal: AbortSignal): Promise<
     )
       return false;
     await abortable(bot.tool.equipForBlock(next, { requireHarvest: next === now }), signal);
+    const digMs = bot.digTime(next);
     await abortable(bot.dig(next, true), signal, () => bot.stopDigging());
+    // A server that read the dig's start late breaks the block up to a dig time later (vanilla's
+    // delayed destroy).
+    await waitFor(() => bot.blockAt(next.position)?.type !== next.type, digMs + DROP_SPAWN_MS, signal);
     if (next === now) {
-      // The drop spawns a tick or two after the block breaks; pickUpDrops walks to it.
+      // The drop spawns a tick or two after the break; pickUpDrops walks to it.
       await waitFor(() => dropsNear(bot, [target]).length > 0, DROP_SPAWN_MS, signal);
       return true;
     }

@@ -22,9 +22,11 @@ function standInBot(inventory: Counts, world: SimWorld): Bot {
   return {
     registry: data,
     inventory: { items: () => Object.entries(inventory).map(([name, count]) => ({ name, count })), slots: [] },
-    findBlocks: ({ matching }: { matching: (b: { name: string }) => boolean }) => {
-      for (const name of world.blocks) matching({ name });
-      return [];
+    // One chunk section around the bot, whose palette holds the world's blocks (what blockTypesAround reads).
+    game: { minY: -64 },
+    world: {
+      getColumn: (x: number, z: number) =>
+        x === 0 && z === 0 ? { sections: [{ palette: world.blocks.map((name) => data.blocksByName[name]!.defaultState) }] } : undefined,
     },
     entity: { position: new Vec3(0, -60, 0) },
     entities: Object.fromEntries(world.mobs.map((name, i) => [i + 1, { name, type: 'animal', position: new Vec3(i + 2, -60, 0) }])),
