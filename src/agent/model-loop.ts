@@ -335,8 +335,7 @@ export class ModelLoop {
       return { ended: 'budget' };
     }
     this.#toldBudget = false;
-    const paced = selfDriven && model.paced !== false;
-    const spacing = Math.max(this.#options.cooldownMs ?? 0, paced ? (this.#options.minIntervalMs ?? 0) : 0);
+    const spacing = Math.max(this.#options.cooldownMs ?? 0, selfDriven ? (this.#options.minIntervalMs ?? 0) : 0);
     const wait = this.#lastCall + spacing - Date.now();
     const signal = AbortSignal.any([this.#abort.signal, this.#step.signal]);
     if (wait > 0) {

@@ -198,13 +198,6 @@ export interface ChatModel {
    */
   readonly summarises?: boolean;
   /**
-   * False for a model whose calls cost nothing and reach no service (a rule-based policy): the
-   * agent does not space the calls its bot makes on its own by `min_model_interval_ms`, which
-   * guards a provider's rate limits and spend. The profile's `cooldown` still applies. Absent
-   * means true.
-   */
-  readonly paced?: boolean;
-  /**
    * Set by a policy that has found the running task cannot be done (e.g. an item no agent has and
    * the world cannot give), with the reason it said once in chat; the run's result records it.
    */

@@ -27,8 +27,6 @@ export class OracleModel implements ChatModel {
   readonly id = 'oracle';
   /** Rules cannot summarise a conversation: the agent drops old turns instead. */
   readonly summarises = false;
-  /** Local rules cost nothing and call no service: no spacing by `min_model_interval_ms`. */
-  readonly paced = false;
   readonly #view: AgentView;
   readonly #policy: OraclePolicy;
   /** The last journal entry read (see {@link observe}). */

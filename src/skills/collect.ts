@@ -75,8 +75,8 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
     const length = way.norm();
     const to = here.plus(way.scaled(Math.min(TUNNEL_LEG, length - 2) / length)).floored();
     try {
-      // The leg ends at its end or as soon as the block is in reach: a leg's end inside rock can
-      // keep the path search going long after the bot has come within reach (43 s once).
+      // The leg ends at its end or as soon as the block is in reach: a leg's end inside rock kept
+      // the path search going 43 s after the bot had come within reach of an ore.
       const goal = new goals.GoalCompositeAny([
         new goals.GoalNear(to.x, to.y, to.z, 1),
         new goals.GoalNear(target.x, target.y, target.z, 2),
@@ -89,65 +89,6 @@ async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promis
     if (gap() > before - 1) return gap() <= REACH;
   }
   return gap() <= REACH;
-}
-
-/** Most blocks dug out of the way to one block within reach before collectblock is left to find a way (a wall of 3). */
-const CLEAR_MAX = 3;
-
-/** Whether digging the block at `pos` would let water or lava in (a neighbour holds a liquid). */
-function bordersLiquid(bot: Bot, pos: Vec3): boolean {
-  return FACES.some((f) => {
-    const name = bot.blockAt(pos.plus(f))?.name;
-    return name === 'water' || name === 'lava';
-  });
-}
-
-/**
- * Digs `block` from where the bot stands when its centre is within {@link REACH} of the bot's
- * eyes, as a player does: the blocks in the way (a ray from the eyes to its centre) first, at most
- * {@link CLEAR_MAX}, then the block, each with the best tool held. The drops are left where they
- * fall for {@link pickUpDrops}. Nothing is dug that would let a liquid in, that the bot stands on,
- * or that is unbreakable: then it returns false having dug nothing more, and collectblock's own
- * search (which walks and digs its way) takes the block. collectblock would search for a place from
- * which the block is in view, which in solid rock took 43 s for an ore one block from the bot.
- *
- * @returns whether the block was dug.
- */
-async function digInReach(bot: Bot, block: Block, signal: AbortSignal): Promise<boolean> {
-  const target = block.position;
-  const centre = target.offset(0.5, 0.5, 0.5);
-  const eye = () => bot.entity.position.offset(0, (bot.entity as { eyeHeight?: number }).eyeHeight ?? bot.entity.height, 0);
-  if (eye().distanceTo(centre) > REACH || !bot.entity.onGround) return false;
-  const feet = bot.entity.position.floored();
-  const standingOn = (p: Vec3) =>
-    p.y === feet.y - 1 && Math.abs(p.x + 0.5 - bot.entity.position.x) < 0.8 && Math.abs(p.z + 0.5 - bot.entity.position.z) < 0.8;
-  for (let cleared = 0; ; cleared++) {
-    throwIfAborted(signal);
-    const from = eye();
-    const hit = bot.world.raycast(from, centre.minus(from).normalize(), REACH + 1) as Block | null;
-    const now = bot.blockAt(target);
-    if (!now || now.type !== block.type) return false;
-    const next = hit && !hit.position.equals(target) ? bot.blockAt(hit.position) : now;
-    if (!next || (next !== now && cleared >= CLEAR_MAX)) return false;
-    if (
-      next.boundingBox !== 'block' ||
-      !Number.isFinite(bot.digTime(next)) ||
-      standingOn(next.position) ||
-      bordersLiquid(bot, next.position)
-    )
-      return false;
-    await abortable(bot.tool.equipForBlock(next, { requireHarvest: next === now }), signal);
-    const digMs = bot.digTime(next);
-    await abortable(bot.dig(next, true), signal, () => bot.stopDigging());
-    // A server that read the dig's start late breaks the block up to a dig time later (vanilla's
-    // delayed destroy).
-    await waitFor(() => bot.blockAt(next.position)?.type !== next.type, digMs + DROP_SPAWN_MS, signal);
-    if (next === now) {
-      // The drop spawns a tick or two after the break; pickUpDrops walks to it.
-      await waitFor(() => dropsNear(bot, [target]).length > 0, DROP_SPAWN_MS, signal);
-      return true;
-    }
-  }
 }
 
 /**
@@ -170,7 +111,6 @@ async function collectSolid(bot: Bot, blocks: Block[], taken: (block: Block) => 
   for (const block of blocks) {
     if (taken(block)) continue;
     try {
-      if (await digInReach(bot, block, signal)) continue;
       await boundedWalk(signal, COLLECT_BLOCK_MS, `the ${block.name} at ${block.position}`, (bound) =>
         abortable(bot.collectBlock.collect(block, { ignoreNoPath: true }), bound, () => void stopCollecting(bot)),
       );
@@ -226,8 +166,6 @@ const DROPS_MAX_MS = 3_000;
 const DROP_SPAWN_MS = 1_000;
 /** A drop within this distance of a dug block's centre counts as that block's drop (blocks). */
 const DROP_RADIUS = 2;
-/** Most drops one collection follows (a round's blocks and what was dug out of their way, many times over). */
-const MAX_FOLLOWED = 256;
 
 /** Item entities lying within {@link DROP_RADIUS} of any of the dug `positions`. */
 function dropsNear(bot: Bot, positions: Vec3[]): Entity[] {
@@ -237,31 +175,23 @@ function dropsNear(bot: Bot, positions: Vec3[]): Entity[] {
   );
 }
 
-/** Most time {@link pickUpDrops} takes (ms), however many drops lie about. */
-const DROPS_CAP_MS = 10_000;
-/** Time {@link pickUpDrops} allows for each drop beyond the first (ms): a walk of a few blocks. */
-const DROP_WALK_MS = 1_000;
-
 /**
- * Picks up the drops `drops` gives (those of the bot's own digs still lying about). collectblock
- * walks only to a drop that spawned within 0.5 block of its block's centre, and vanilla pops a
- * drop up to ±0.25 block on each axis and an eighth of a block lower (`Block.popResource`), so
- * some drops are left where they fell, out of pickup reach of where the bot dug from; a block dug
- * from below (a log in a tree top) drops to the ground. Waits at most {@link DROPS_MAX_MS}, and
- * {@link DROP_WALK_MS} more for each further drop (at most {@link DROPS_CAP_MS}): a drop out of
- * reach ends the wait at the bound, not in an error.
+ * Picks up the drops still lying at the dug `positions`. collectblock walks only to a drop that
+ * spawned within 0.5 block of its block's centre, and vanilla pops a drop up to ±0.25 block on
+ * each axis and an eighth of a block lower (`Block.popResource`), so some drops are left where
+ * they fell, out of pickup reach of where the bot dug from. Waits at most {@link DROPS_MAX_MS}:
+ * a drop out of reach ends the wait at the bound, not in an error.
  */
-async function pickUpDrops(bot: Bot, drops: () => Entity[], signal: AbortSignal): Promise<void> {
-  const left = drops();
-  const allowed = Math.min(DROPS_CAP_MS, DROPS_MAX_MS + DROP_WALK_MS * Math.max(0, left.length - 1));
-  const deadline = Date.now() + allowed;
+async function pickUpDrops(bot: Bot, positions: Vec3[], signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + DROPS_MAX_MS;
+  const left = dropsNear(bot, positions);
   if (left.length > 0) {
     const walk = bot.collectBlock.collect(left, { ignoreNoPath: true }).catch(() => {});
-    const bound = sleep(allowed, signal);
+    const bound = sleep(DROPS_MAX_MS, signal);
     await abortable(Promise.race([walk, bound]), signal, () => void stopCollecting(bot));
     if (Date.now() >= deadline) await stopCollecting(bot);
   }
-  await waitFor(() => drops().length === 0, Math.max(0, deadline - Date.now()), signal);
+  await waitFor(() => dropsNear(bot, positions).length === 0, Math.max(0, deadline - Date.now()), signal);
 }
 
 /**
@@ -372,84 +302,76 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
   };
   bot.on('blockBreakProgressObserved', onObserved);
   bot.on('blockBreakProgressEnd', onObservedEnd);
-  // Drops that spawned at a block the bot dug: followed wherever they fall or roll (see pickUpDrops).
-  const followed = new Set<Entity>();
-  const onItemDrop = (item: Entity) => {
-    if (followed.size < MAX_FOLLOWED && dropsNear(bot, ours()).includes(item)) followed.add(item);
-  };
-  bot.on('itemDrop', onItemDrop);
-  /** The blocks tried that no one else dug: their drops are ours (a teammate picks up its own). */
-  const ours = () => tried.filter((p) => !othersDug.has(key(p)));
-  const ourDrops = () => [...new Set([...dropsNear(bot, ours()), ...[...followed].filter((e) => e.isValid)])];
+  const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id && !othersDug.has(key(p))).length;
+  /** Gone (dug by someone else) or being dug by someone else: not worth the walk. */
+  const taken = (block: Block) => bot.blockAt(block.position)?.type !== block.type || othersDigging.has(key(block.position));
   try {
-    const dug = () => tried.filter((p) => bot.blockAt(p)?.type !== type.id && !othersDug.has(key(p))).length;
-    /** Gone (dug by someone else) or being dug by someone else: not worth the walk. */
-    const taken = (block: Block) => bot.blockAt(block.position)?.type !== block.type || othersDigging.has(key(block.position));
-    try {
-      // Rounds of at most ROUND_BATCH of the nearest blocks not tried yet, until `count` are dug; a
-      // block whose path failed (collectblock passes over it) is replaced by the next candidate,
-      // until COLLECT_ROUNDS rounds in a row dig nothing.
-      for (let idle = 0; idle < COLLECT_ROUNDS && dug() < count;) {
-        const found = bot
-          .findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count - dug() + EXTRA_CANDIDATES + tried.length })
-          .filter((p) => !tried.some((t) => t.equals(p)) && !othersDigging.has(key(p)));
-        if (found.length === 0) break;
-        // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
-        // grass under a placed table) can take the pathfinder longer than its time limit to reach.
-        const open = found.filter((p) => isExposed(bot, p));
-        const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, Math.min(count - dug(), ROUND_BATCH));
-        tried.push(...positions);
-        const dugBefore = dug();
-        const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
-        longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
-        const solid = blocks.filter((b) => b.shapes.length > 0);
-        // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
-        // path search gives up on them (its time runs out in solid ground).
-        const near = solid.filter((b) => !deepOrBuried(bot, b.position));
-        let inTime = near.length === 0 || (await collectSolid(bot, near, taken, signal));
-        for (const block of solid.filter((b) => !near.includes(b))) {
-          if (!inTime) break;
-          if (taken(block)) continue;
-          if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
-          inTime = await collectSolid(bot, [block], taken, signal);
-        }
-        if (inTime)
-          await digShapeless(
-            bot,
-            blocks.filter((b) => b.shapes.length === 0 && !taken(b)),
-            signal,
-          );
-        idle = dug() > dugBefore ? 0 : idle + 1;
+    // Rounds of at most ROUND_BATCH of the nearest blocks not tried yet, until `count` are dug; a
+    // block whose path failed (collectblock passes over it) is replaced by the next candidate,
+    // until COLLECT_ROUNDS rounds in a row dig nothing.
+    for (let idle = 0; idle < COLLECT_ROUNDS && dug() < count;) {
+      const found = bot
+        .findBlocks({ matching, maxDistance: COLLECT_RANGE, count: count - dug() + EXTRA_CANDIDATES + tried.length })
+        .filter((p) => !tried.some((t) => t.equals(p)) && !othersDigging.has(key(p)));
+      if (found.length === 0) break;
+      // Nearest first, but blocks with an open face before buried ones: a buried block (e.g. the
+      // grass under a placed table) can take the pathfinder longer than its time limit to reach.
+      const open = found.filter((p) => isExposed(bot, p));
+      const positions = [...open, ...found.filter((p) => !open.includes(p))].slice(0, Math.min(count - dug(), ROUND_BATCH));
+      tried.push(...positions);
+      const dugBefore = dug();
+      const blocks = positions.map((p) => bot.blockAt(p)).filter((b) => b !== null);
+      longestDig = Math.max(longestDig, ...blocks.map((b) => bot.digTime(b)).filter(Number.isFinite));
+      const solid = blocks.filter((b) => b.shapes.length > 0);
+      // Blocks deep down or buried far off are dug toward first, leg by leg: collectblock's own
+      // path search gives up on them (its time runs out in solid ground).
+      const near = solid.filter((b) => !deepOrBuried(bot, b.position));
+      let inTime = near.length === 0 || (await collectSolid(bot, near, taken, signal));
+      for (const block of solid.filter((b) => !near.includes(b))) {
+        if (!inTime) break;
+        if (taken(block)) continue;
+        if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
+        inTime = await collectSolid(bot, [block], taken, signal);
       }
-    } catch (err) {
-      // The tool broke on the way: what was gathered until then comes with the tools to make.
-      if (err instanceof SkillError && err.code === 'missing_items')
-        return failure('missing_items', err.message, { ...err.data, gained: gainedSince(bot, before) });
-      throw err;
-    } finally {
-      bot.off('blockBreakProgressObserved', onObserved);
-      bot.off('blockBreakProgressEnd', onObservedEnd);
+      if (inTime)
+        await digShapeless(
+          bot,
+          blocks.filter((b) => b.shapes.length === 0 && !taken(b)),
+          signal,
+        );
+      idle = dug() > dugBefore ? 0 : idle + 1;
     }
-    await pickUpDrops(bot, ourDrops, signal);
-    await inventorySettled(bot, signal);
-    // Fewer items than blocks dug: a block the server broke late (it read the dig's start late and
-    // broke the block once the whole dig time had passed: vanilla's delayed destroy) drops up to a
-    // dig time late. Wait for such drops once.
-    if (total(gainedSince(bot, before)) < dug() && (await waitFor(() => ourDrops().length > 0, DROP_SPAWN_MS + longestDig, signal))) {
-      await pickUpDrops(bot, ourDrops, signal);
-      await inventorySettled(bot, signal);
-    }
-    const gained = gainedSince(bot, before);
-    if (Object.keys(gained).length) {
-      const text = `Collected ${formatCounts(gained)}.`;
-      return dug() >= count ? done(text, { gained }) : failure('partial', text, { gained });
-    }
-    return dug() > 0
-      ? failure('failed', `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`, { gained })
-      : failure('unreachable', `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`, {
-          gained,
-        });
+  } catch (err) {
+    // The tool broke on the way: what was gathered until then comes with the tools to make.
+    if (err instanceof SkillError && err.code === 'missing_items')
+      return failure('missing_items', err.message, { ...err.data, gained: gainedSince(bot, before) });
+    throw err;
   } finally {
-    bot.off('itemDrop', onItemDrop);
+    bot.off('blockBreakProgressObserved', onObserved);
+    bot.off('blockBreakProgressEnd', onObservedEnd);
   }
+  // The drops of our own digs (a teammate picks up its own).
+  const ours = tried.filter((p) => !othersDug.has(key(p)));
+  await pickUpDrops(bot, ours, signal);
+  await inventorySettled(bot, signal);
+  // Fewer items than blocks dug: a block the server broke late (it read the dig's start late and
+  // broke the block once the whole dig time had passed: vanilla's delayed destroy) drops up to a
+  // dig time late. Wait for such drops once.
+  if (
+    total(gainedSince(bot, before)) < dug() &&
+    (await waitFor(() => dropsNear(bot, ours).length > 0, DROP_SPAWN_MS + longestDig, signal))
+  ) {
+    await pickUpDrops(bot, ours, signal);
+    await inventorySettled(bot, signal);
+  }
+  const gained = gainedSince(bot, before);
+  if (Object.keys(gained).length) {
+    const text = `Collected ${formatCounts(gained)}.`;
+    return dug() >= count ? done(text, { gained }) : failure('partial', text, { gained });
+  }
+  return dug() > 0
+    ? failure('failed', `Dug ${dug()} ${blockName} but collected nothing (someone else may have picked the drops up).`, { gained })
+    : failure('unreachable', `Could not reach the ${tried.length} nearest ${crop ? 'full-grown ' : ''}${blockName}; try moving closer.`, {
+        gained,
+      });
 }

@@ -101,23 +101,6 @@ describe('ModelLoop', () => {
     expect(model.requests[0]!.live).toBe('STATE');
   });
 
-  test('follow-ups are spaced by min_model_interval_ms, except for a model that calls no service (paced: false)', async () => {
-    const INTERVAL = 1_500;
-    const times = async (paced: boolean | undefined): Promise<number[]> => {
-      const { loop, model } = setup(['!stats', '!inventory', 'Done.'], { minIntervalMs: INTERVAL });
-      const at: number[] = [];
-      const complete = model.complete.bind(model);
-      Object.assign(model, { paced, complete: (req: ChatRequest) => (at.push(Date.now()), complete(req)) });
-      expect((await loop.think(steve)).commands).toBe(2);
-      return at;
-    };
-    const spaced = await times(undefined);
-    for (let i = 1; i < spaced.length; i++) expect(spaced[i]! - spaced[i - 1]!).toBeGreaterThanOrEqual(INTERVAL - 20);
-    const unpaced = await times(false);
-    expect(unpaced).toHaveLength(3);
-    expect(unpaced.at(-1)! - unpaced[0]!).toBeLessThan(INTERVAL);
-  });
-
   test('stops at max_commands and says why in the history', async () => {
     const { loop, ran, history } = setup(['!stats', '!inventory', '!stats', '!inventory'], { maxCommands: 2 });
     expect((await loop.think(steve)).commands).toBe(2);

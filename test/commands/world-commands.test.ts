@@ -102,47 +102,6 @@ describe('blocks', () => {
     expect(await serverBlock(w, stone)).toBe('air');
   }, 30_000);
 
-  test("!collectBlocks digs an ore buried within reach from where the bot stands, the stone in the way first, and follows a tree-top log's drop to the ground", async () => {
-    const base = await area(w, -48, -24);
-    // A 3 × 2 × 3 block of stone beside Andy, iron ore at its heart's foot: the stone between hides it.
-    command(w, `/fill ${base.x + 1} ${base.y} ${base.z - 1} ${base.x + 3} ${base.y + 1} ${base.z + 1} stone`);
-    await waitUntil(() => w.andy.bot.blockAt(base.offset(3, 1, 1))?.name === 'stone', 'Andy sees the stone');
-    const ore = base.offset(2, 0, 0);
-    await setBlock(w, ore, 'iron_ore');
-    await give(w, 'stone_pickaxe', 1);
-    const stand = w.andy.bot.entity.position.clone();
-    let dugFrom: Vec3 | undefined;
-    const onDug = (block: { position: Vec3 }) => {
-      if (block.position.equals(ore)) dugFrom = w.andy.bot.entity.position.clone();
-    };
-    w.andy.bot.on('diggingCompleted', onDug);
-    try {
-      const got = await outcome(w.andy, '!collectBlocks("iron_ore", 1)');
-      expect(got).toMatchObject({ ok: true, code: 'ok', data: { gained: { raw_iron: expect.any(Number) } } });
-    } finally {
-      w.andy.bot.off('diggingCompleted', onDug);
-    }
-    expect(await serverBlock(w, ore)).toBe('air');
-    // Dug from where Andy stood, not from a place a path search dug its way to.
-    expect(dugFrom!.distanceTo(stand)).toBeLessThan(0.5);
-    let stoneLeft = 0;
-    for (let x = 1; x <= 3; x++)
-      for (let y = 0; y <= 1; y++) for (let z = -1; z <= 1; z++) if ((await serverBlock(w, base.offset(x, y, z))) === 'stone') stoneLeft++;
-    expect(stoneLeft).toBeGreaterThanOrEqual(17 - 3); // at most three dug out of the way
-
-    // A log 3 blocks up and 3 across, in reach: its drop falls to the ground, out of the bot's pickup
-    // reach and more than 2 blocks from the log's cell, and is walked to.
-    const far = await area(w, -48, 24);
-    const log = far.offset(3, 3, 0);
-    await setBlock(w, log, 'oak_log');
-    expect(await outcome(w.andy, '!collectBlocks("oak_log", 1)')).toEqual({
-      ok: true,
-      code: 'ok',
-      text: 'Collected 1 oak_log.',
-      data: { gained: { oak_log: 1 } },
-    });
-  }, 60_000);
-
   test('what a bot sees around it: the block types within the distance asked, not those of sections farther off', async () => {
     const base = await area(w, -60, 0);
     // 50 blocks up: its section starts more than 32 blocks above Andy (mineflayer's findBlocks
