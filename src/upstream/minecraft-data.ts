@@ -56,6 +56,13 @@ function walksVersionTable(factory: Factory, version: string): boolean {
   return reads > 0;
 }
 
+/** minecraft-data's module record, loaded: its `exports` is the factory every later `require` gets (the fixes below replace it). */
+function factoryModule(): NodeJS.Module {
+  const path = require.resolve('minecraft-data');
+  require(path);
+  return require.cache[path]!;
+}
+
 /**
  * Replaces the exports of minecraft-data (every `require('minecraft-data')` made from now on gets
  * it) with a memoised factory, unless minecraft-data no longer needs it. Idempotent.
@@ -63,9 +70,7 @@ function walksVersionTable(factory: Factory, version: string): boolean {
  * @param probeVersion a version name minecraft-data knows, used to probe the factory.
  */
 export function memoiseMinecraftData(probeVersion = '1.21.4'): FixStatus {
-  const path = require.resolve('minecraft-data');
-  require(path);
-  const module = require.cache[path]!;
+  const module = factoryModule();
   const factory = module.exports as Factory & { [MEMOISED]?: true };
   if (factory[MEMOISED]) return 'applied before';
   if (!walksVersionTable(factory, probeVersion)) return 'not needed';
@@ -131,9 +136,7 @@ export function mineableMaterialsOf(data: VersionData): number {
  * material. Apply it before the first registry or block class is made. Idempotent.
  */
 export function mineableMaterials(probeVersion = '1.21.4'): FixStatus {
-  const path = require.resolve('minecraft-data');
-  require(path);
-  const module = require.cache[path]!;
+  const module = factoryModule();
   const factory = module.exports as Factory & { [MINEABLE]?: true };
   if (factory[MINEABLE]) return 'applied before';
   const probe = factory(probeVersion) as VersionData & { blocksByName?: Record<string, { material?: string }> };
