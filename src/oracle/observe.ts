@@ -36,14 +36,17 @@ export function observe(m: OracleMemory, obs: Observation, makePlan: PlanMaker):
   m.goHome = last?.kind === 'outcome' ? missingStation(last.outcome) : undefined;
 }
 
+/** The blocks `!smeltItem` smelts in. */
+const SMELTERS = ['furnace', 'smoker', 'blast_furnace'];
+
+/** Where the agent stands, across (what `m.gone` keeps a block or mob gone around), if known. */
+const across = (obs: Observation): { x: number; z: number } | undefined => obs.position && { x: obs.position.x, z: obs.position.z };
+
 /**
  * What a command found none of within its range: a furnace (`!smeltItem`) or a chest
  * (`!takeFromChest`, `!putInChest`, `!viewChest`: `data.sought` a container). Those stand where the
  * task began.
  */
-/** The blocks `!smeltItem` smelts in. */
-const SMELTERS = ['furnace', 'smoker', 'blast_furnace'];
-
 function missingStation(o: CommandOutcome): 'furnace' | 'container' | undefined {
   if (o.code !== 'not_found') return undefined;
   if (o.command === '!smeltItem') return 'furnace';
@@ -130,22 +133,20 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
       const sought = data?.sought;
       if (o.code !== 'not_found' || !sought || (sought.kind !== 'block' && sought.kind !== 'mob')) return;
       if (sought.kind === 'mob' && o.command !== '!searchForEntity') m.seek = sought.name;
-      else m.gone.set(sought.name, obs.position && { x: obs.position.x, z: obs.position.z });
+      else m.gone.set(sought.name, across(obs));
       return;
     }
     case '!craftRecipe':
       // No crafting table within the command's range after all (one seen at the edge of sight, or
       // left behind by a dig): none here from now on, so the plan makes one.
-      if (o.code === 'missing_items' && data?.missing?.crafting_table)
-        m.gone.set('crafting_table', obs.position && { x: obs.position.x, z: obs.position.z });
+      if (o.code === 'missing_items' && data?.missing?.crafting_table) m.gone.set('crafting_table', across(obs));
       // A table the craft placed stands here now.
       else if (data?.spent?.crafting_table) m.gone.delete('crafting_table');
       return;
     case '!smeltItem':
       // No furnace in range here (the one placed is left far behind, up a mine): none here from now
       // on, so a plan that can make one does; a smelting done found or placed one here.
-      if (o.code === 'not_found')
-        for (const station of SMELTERS) m.gone.set(station, obs.position && { x: obs.position.x, z: obs.position.z });
+      if (o.code === 'not_found') for (const station of SMELTERS) m.gone.set(station, across(obs));
       else if (o.ok) for (const station of SMELTERS) m.gone.delete(station);
       // No fuel in the furnace at hand nor in the inventory: smelting brings its own from now on.
       if (o.code === 'missing_items' && data?.missing && Object.keys(data.missing).some((item) => item !== o.args.item_name))
