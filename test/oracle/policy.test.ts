@@ -747,6 +747,30 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(decide({ raw_gold: 2, coal: 1 }, noFurnace)).toMatch(/^!goToCoordinates\(/);
   });
 
+  test('a furnace is made once what it smelts is held: the ore first (the stone for the furnace comes up on the way), then the furnace', () => {
+    const policy = new OraclePolicy(data);
+    const decide = (inventory: Record<string, number>) =>
+      policy.decide({
+        name: 'Andy',
+        inventory,
+        targets: { iron_ingot: 3 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x: 0.5, y: 64, z: 0.5 },
+        blocks: ['stone', 'iron_ore', 'oak_log', 'coal_ore'],
+        mobs: [],
+        records: [],
+      });
+    const held = { stone_pickaxe: 1, crafting_table: 1, oak_planks: 4 };
+    expect(decide(held)).toBe('!collectBlocks("iron_ore", 3)');
+    expect(decide({ ...held, cobblestone: 3 })).toBe('!collectBlocks("iron_ore", 3)');
+    expect(decide({ ...held, raw_iron: 3, cobblestone: 12 })).toBe('!craftRecipe("furnace", 1)');
+    expect(decide({ ...held, raw_iron: 3 })).toBe('!collectBlocks("stone", 8)');
+    expect(decide({ ...held, raw_iron: 2 })).toBe('!collectBlocks("iron_ore", 1)');
+  });
+
   test("a crafting table seen but out of the command's range (left behind by a dig): the plan makes one, until a craft places it", () => {
     const policy = new OraclePolicy(data);
     const decide = (inventory: Record<string, number>, records: JournalEntry[] = []) =>
