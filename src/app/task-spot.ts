@@ -12,8 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GameData } from '../game/data.ts';
-import { addCounts, blocksDropping, type Counts, planProduction, productionClosure } from '../game/production.ts';
-import { mobDrops } from '../game/mob-drops.ts';
+import { addCounts, type Counts, planProduction, productionClosure } from '../game/production.ts';
 // The world generator's own modules, not ../server/embedded.ts: a task's spot is found without loading the server.
 import { ANIMAL_NAMES, type AnimalName } from '../server/worldgen/animals.ts';
 import type { BiomeName } from '../server/worldgen/blocks.ts';
@@ -117,6 +116,22 @@ const SPREAD = 2048;
 const SEARCH_RADIUS = 768;
 /** The biomes of a task's spot, most wanted first: a forest (MineCollab's), then any wooded biome. */
 const SPOT_BIOMES: readonly (readonly BiomeName[])[] = [['forest'], ['forest', 'flower_forest', 'birch_forest', 'taiga']];
+/**
+ * How much a search for a task's spot may look before it settles for a forest place that does not
+ * hold everything: places looked at (about 1–2 ms each) and chunks generated for what lies around
+ * them (2–5 ms each). Counted, not timed, so that every machine finds the same spot.
+ */
+export interface SpotEffort {
+  looks: number;
+  chunks: number;
+}
+
+/**
+ * The default {@link SpotEffort}: 16 and 14 times the most that MineCollab's crafting tasks take
+ * (1,202 places and 69 chunks, for `2_agent.json`'s cake). A task whose needs no place held had
+ * searched for more than 10 minutes; now 15–45 s at most.
+ */
+export const SPOT_EFFORT: SpotEffort = { looks: 20_000, chunks: 1_000 };
 /** Blocks between the agents' stands around the spot. */
 const STAND_SPACING = 4;
 
@@ -135,32 +150,63 @@ export interface TaskSpot extends Spot {
  * a point drawn from the task's id, `episode` and the world's seed that holds the task's
  * {@link taskNeeds} (logs and flowers within {@link NEAR_RADIUS} blocks, ores within
  * {@link ORE_RADIUS}, animals whose chunks start with them within {@link NEAR_RADIUS}); else a
- * wooded place that does; else the nearest forest place (`holdsNeeds: false`).
+ * wooded place that does; else, once the search has spent `effort`, the nearest forest place
+ * (`holdsNeeds: false`).
  *
  * @throws Error when the world has no forest within reach of the drawn point (findSpot's error).
  */
-export function findTaskSpot(generator: SurvivalGenerator, data: GameData, task: Task & { id: string }, episode: number): TaskSpot {
+export function findTaskSpot(
+  generator: SurvivalGenerator,
+  data: GameData,
+  task: Task & { id: string },
+  episode: number,
+  effort: SpotEffort = SPOT_EFFORT,
+): TaskSpot {
   const survey = new WorldSurvey(generator);
   const near = drawnPoint(`${task.id}|${episode}|${generator.seed}`);
   // Only the blocks and animals that give something the task's plans might use matter.
   const world = sourcesFrom(data, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES, inventory: {} });
   const involved = productionClosure(data, taskTargets(task), world);
-  const blocksOfUse = new Set(SURVIVAL_BLOCKS.filter((b) => [...involved].some((item) => blocksDropping(data, item).includes(b))));
-  const mobsOfUse = new Set(ANIMAL_NAMES.filter((m) => mobDrops(data, m).some((d) => involved.has(d.item))));
+  // Those that give one of the items by themselves: dug, hunted, or milked (a bucket on a cow).
+  const gives = (view: { blocks: readonly string[]; mobs: readonly string[] }) => {
+    const alone = sourcesFrom(data, { ...view, inventory: {} });
+    return [...involved].some((item) => alone.gather?.(item) !== undefined);
+  };
+  const blocksOfUse = new Set(SURVIVAL_BLOCKS.filter((b) => gives({ blocks: [b], mobs: [] })));
+  const mobsOfUse = new Set(ANIMAL_NAMES.filter((m) => gives({ blocks: [], mobs: [m] })));
+  const oresOfUse = [...blocksOfUse].filter((name) => name.endsWith('_ore'));
   // The needs of what a place shows, by the names it shows (places nearby show the same names).
   const plans = new Map<string, TaskNeed[] | undefined>();
-  const around = (spot: Spot) => {
-    const blocks = survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
-    const ores = survey.blocksNear(spot, ORE_RADIUS, (name) => blocksOfUse.has(name) && name.endsWith('_ore'));
-    const mobs = new Map([...survey.animalsNear(spot, NEAR_RADIUS)].filter(([name]) => mobsOfUse.has(name)));
-    const view = { blocks: [...blocks.keys()], reachable: [...ores.keys()], mobs: [...mobs.keys()] };
-    const key = JSON.stringify([view.blocks.toSorted(), view.reachable.toSorted(), view.mobs.toSorted()]);
+  const needsOf = (view: WorldView) => {
+    const key = JSON.stringify([view.blocks.toSorted(), view.reachable?.toSorted(), view.mobs.toSorted()]);
     if (!plans.has(key)) plans.set(key, taskNeeds(data, task, view));
+    return plans.get(key);
+  };
+  const mobsNear = (spot: Spot) => new Map([...survey.animalsNear(spot, NEAR_RADIUS)].filter(([name]) => mobsOfUse.has(name)));
+  const around = (spot: Spot) => {
+    const mobs = mobsNear(spot);
+    const blocks = survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
+    const ores = survey.blocksNear(spot, ORE_RADIUS, (name) => oresOfUse.includes(name));
     const has = (need: TaskNeed) =>
       need.kind === 'mob' ? (mobs.get(need.name as AnimalName) ?? 0) : Math.max(blocks.get(need.name) ?? 0, ores.get(need.name) ?? 0);
-    return { needs: plans.get(key), has };
+    return { needs: needsOf({ blocks: [...blocks.keys()], reachable: [...ores.keys()], mobs: [...mobs.keys()] }), has };
   };
+  let looks = 0;
   const holds = (spot: Spot) => {
+    if (++looks > effort.looks || survey.chunksGenerated > effort.chunks) throw new Error('the search for a spot has spent its effort');
+    // Cheap tests first, each against the plan of a place that gives the most it could: the
+    // animals in sight (read from the surface alone) with every block at hand, then the blocks in
+    // sight too with every ore in reach. Most places fail these before any chunk is generated,
+    // or before the ores of 50 chunks around are counted.
+    const mobs = mobsNear(spot);
+    const mobsMet = (need: TaskNeed) => need.kind !== 'mob' || (mobs.get(need.name as AnimalName) ?? 0) >= need.count;
+    const any = needsOf({ blocks: [...blocksOfUse], mobs: [...mobs.keys()] });
+    if (any === undefined || !any.every(mobsMet)) return false;
+    const blocks = survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
+    const inSight = (need: TaskNeed) =>
+      mobsMet(need) && (need.kind === 'mob' || oresOfUse.includes(need.name) || (blocks.get(need.name) ?? 0) >= need.count);
+    const best = needsOf({ blocks: [...blocks.keys()], reachable: oresOfUse, mobs: [...mobs.keys()] });
+    if (best === undefined || !best.every(inSight)) return false;
     const { needs, has } = around(spot);
     return needs !== undefined && needs.every((need) => has(need) >= need.count);
   };

@@ -56,6 +56,8 @@ describe('task spots', () => {
     ['pink_wool', crafting('pink_wool', 'pink_wool', { 0: { pink_dye: 1 } }), { mob: 'sheep' }],
     ['stone_pickaxe', crafting('stone_pickaxe', 'stone_pickaxe', { 0: { stick: 2, crafting_table: 1 } }), { block: 'stone' }],
     ['iron_ingot', crafting('iron', 'iron_ingot', { 0: {} }, ['raw_iron']), { block: 'iron_ore' }],
+    // Milk is no drop: a bucket used on a cow.
+    ['milk_bucket', crafting('milk', 'milk_bucket', { 0: { bucket: 1 } }, ['milk_bucket']), { mob: 'cow' }],
   ])('%s: a forest spot that holds what the team must gather', (_, task, wanted) => {
     const generator = new SurvivalGenerator(3);
     const spot = findTaskSpot(generator, data, task, 1);
@@ -66,7 +68,7 @@ describe('task spots', () => {
     expect(need, JSON.stringify(spot.needs)).toBeDefined();
     // Read back from the generated chunks: it is there, within sight (or within reach, for ores).
     const survey = new WorldSurvey(generator);
-    const found = 'mob' in wanted ? survey.animalsNear(spot, 24).get('sheep') : survey.blocksNear(spot, 56).get(need!.name);
+    const found = 'mob' in wanted ? survey.animalsNear(spot, 24).get(wanted.mob as never) : survey.blocksNear(spot, 56).get(need!.name);
     expect(found ?? 0).toBeGreaterThanOrEqual(need!.count);
     expect(spot.stands).toEqual([{ x: spot.x, y: spot.y, z: spot.z }]);
   });
@@ -79,5 +81,13 @@ describe('task spots', () => {
     expect(keys.size).toBe(3);
     const blaze = findTaskSpot(generator, data, crafting('brewing_stand', 'brewing_stand', { 0: { cobblestone: 3 } }), 1);
     expect(blaze).toMatchObject({ holdsNeeds: false, biome: 'forest' });
+  });
+
+  test('a search that has spent its effort (rabbits: none near this point) settles for a forest spot, said so', () => {
+    const task = crafting('rabbit_task', 'cooked_rabbit', { 0: {} }, ['rabbit']);
+    // The default effort (SPOT_EFFORT) takes 15 to 45 s here, without finding one either.
+    const spot = findTaskSpot(new SurvivalGenerator(1), data, task, 1, { looks: 500, chunks: 50 });
+    expect(spot).toMatchObject({ holdsNeeds: false, biome: 'forest' });
+    expect(spot.needs.map((n) => n.name)).toContain('rabbit');
   });
 });

@@ -27,8 +27,13 @@ interface ChunkSummary {
   located: Map<number, Int32Array>;
   /** Code → count per height (index y - MIN_Y), for codes with more than {@link LOCATED_MAX} blocks in the chunk. */
   counted: Map<number, Int32Array>;
-  /** The chunk's initial animals: name, and where the first of its spawn tries is. */
-  animals: { name: AnimalName; x: number; z: number }[];
+}
+
+/** One of a chunk's initial animals: its name, and where the first of its spawn tries is. */
+interface ChunkAnimal {
+  name: AnimalName;
+  x: number;
+  z: number;
 }
 
 /** The names of every block the survival generator places (minecraft-data names). */
@@ -38,6 +43,8 @@ export const SURVIVAL_BLOCKS: readonly string[] = [...new Set(BLOCK_SPECS.map((s
 export class WorldSurvey {
   readonly generator: SurvivalGenerator;
   readonly #chunks = new Map<number, ChunkSummary>();
+  readonly #animals = new Map<number, ChunkAnimal[]>();
+  #generated = 0;
 
   constructor(generator: SurvivalGenerator) {
     this.generator = generator;
@@ -75,28 +82,38 @@ export class WorldSurvey {
     return out;
   }
 
+  /** How many chunks this survey has generated (a cost: 2–3 ms each). */
+  get chunksGenerated(): number {
+    return this.#generated;
+  }
+
   /**
    * The animals the chunks around `at` start with that lie within `radius` blocks of it
-   * (horizontally; where their group spawned: they wander), counted by name.
+   * (horizontally; where their group spawned: they wander), counted by name. Read from the
+   * chunks' surfaces alone, without generating their blocks.
    */
   animalsNear(at: Place, radius: number): Map<AnimalName, number> {
     const out = new Map<AnimalName, number>();
     for (const [chunkX, chunkZ] of chunksAround(at, radius)) {
-      for (const a of this.#summary(chunkX, chunkZ).animals) {
+      for (const a of this.#animalsOf(chunkX, chunkZ)) {
         if ((a.x - at.x) ** 2 + (a.z - at.z) ** 2 <= radius * radius) out.set(a.name, (out.get(a.name) ?? 0) + 1);
       }
     }
     return out;
   }
 
+  #animalsOf(chunkX: number, chunkZ: number): ChunkAnimal[] {
+    return cached(this.#animals, chunkX * 65536 + chunkZ, () =>
+      initialAnimals(this.generator.surfaces, chunkX, chunkZ).map((a) => ({ name: a.name, x: a.tries[0]!.x, z: a.tries[0]!.z })),
+    );
+  }
+
   #summary(chunkX: number, chunkZ: number): ChunkSummary {
-    const key = chunkX * 65536 + chunkZ;
-    let summary = this.#chunks.get(key);
-    if (summary) {
-      this.#chunks.delete(key);
-      this.#chunks.set(key, summary);
-      return summary;
-    }
+    return cached(this.#chunks, chunkX * 65536 + chunkZ, () => this.#summarise(chunkX, chunkZ));
+  }
+
+  #summarise(chunkX: number, chunkZ: number): ChunkSummary {
+    this.#generated++;
     const chunk = this.generator.generate(chunkX, chunkZ);
     const tally = new Map<number, number>();
     for (let y = MIN_Y; y <= chunk.top; y++) {
@@ -133,16 +150,18 @@ export class WorldSurvey {
         }
       }
     }
-    const animals = initialAnimals(this.generator.surfaces, chunkX, chunkZ).map((a) => ({
-      name: a.name,
-      x: a.tries[0]!.x,
-      z: a.tries[0]!.z,
-    }));
-    summary = { located, counted, animals };
-    this.#chunks.set(key, summary);
-    if (this.#chunks.size > CAPACITY) this.#chunks.delete(this.#chunks.keys().next().value!);
-    return summary;
+    return { located, counted };
   }
+}
+
+/** `cache`'s value for `key`, made by `make` when absent; the least recently used of more than {@link CAPACITY} dropped. */
+function cached<T>(cache: Map<number, T>, key: number, make: () => T): T {
+  let value = cache.get(key);
+  if (value !== undefined) cache.delete(key);
+  else value = make();
+  cache.set(key, value);
+  if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!);
+  return value;
 }
 
 /** The chunks (x, z in chunks) with a column within `radius` blocks of `at` horizontally. */
