@@ -13,6 +13,7 @@ import {
   type ProductionPlan,
   type ProductionSources,
   type ProductionStep,
+  type SkillCall,
   usableRecipes,
 } from '../game/production.ts';
 import { commandCall } from '../commands/skill-commands.ts';
@@ -83,25 +84,25 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
     lacking = { ...planProduction(data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
   }
   if (Object.keys(lacking).length > 0) return ends.short(lacking, left);
-  const step = gatherBeforeFurnace(data, stock, left, sources, next, obs.inventory) ?? pickStep(data, next.steps, obs.inventory);
+  const step = beforeFurnace(data, stock, left, sources, next, obs.inventory) ?? pickStep(data, next.steps, obs.inventory);
   if (!step) return '';
-  // A hunt whose mob was out of the command's range: walk to it first (once; then it is given up).
+  // A hunt or a milking whose mob was out of the command's range: walk to it first (once; then
+  // it is given up).
   const seek = m.seek;
   m.seek = undefined;
-  if (seek && step.kind === 'gather' && step.source.call(1).args.type === seek)
-    return commandCall({ skill: 'searchForEntity', args: { type: seek, search_range: 64 } });
+  const mob = step.kind === 'gather' ? mobOf(step.source.call(1)) : undefined;
+  if (seek && mob === seek) return commandCall({ skill: 'searchForEntity', args: { type: seek, search_range: 64 } });
   m.harvest = harvestOf(data, step, obs);
   return stepCommand(step);
 }
 
 /**
- * While what a furnace the plan makes would smelt is still to be gathered, the gathering step of
- * the plan without that furnace (its fuel still planned), if there is one to take now: the stone for the
- * furnace comes up with the ore when the bot tunnels to it, and the furnace is made where the ore
- * was found. (The clock task gathered 11 stone at the surface in 40 s, then dug 12 cobblestone on
+ * While what a furnace the plan makes would smelt is still to be gathered, the next step of the
+ * plan without that furnace (its fuel still planned): the stone for the furnace comes up with the
+ * ore when the bot tunnels to it, and the furnace is made where the ore was found. (The clock task gathered 11 stone at the surface in 40 s, then dug 12 cobblestone on
  * its way to the iron.) Undefined when the plan's own next step stands.
  */
-function gatherBeforeFurnace(
+function beforeFurnace(
   data: GameData,
   stock: Counts,
   left: Counts,
@@ -115,7 +116,7 @@ function gatherBeforeFurnace(
   const later = planProduction(data, stock, left, { ...sources, smelt: true, fuelled: false });
   if (Object.keys(later.missing).length > 0) return undefined;
   const step = pickStep(data, later.steps, inventory);
-  return step?.kind === 'gather' ? step : undefined;
+  return step?.kind === 'smelt' ? undefined : step;
 }
 
 /** A team worker short of items: back home first, then says so (or, coordinating, asks the team), then waits a few times. */
@@ -198,6 +199,11 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
   const safe = candidates.filter((s) => !ambiguous(s, inventory));
   const calm = safe.filter((s) => !steps.some((o) => o !== s && ambiguous(o, after(s))));
   return calm[0] ?? safe[0] ?? steps[0];
+}
+
+/** The mob a gathering call hunts (`attack`'s `type`) or uses an item on (`useItemOnEntity`'s `entity_type`). */
+function mobOf(call: SkillCall): unknown {
+  return call.skill === 'useItemOnEntity' ? call.args.entity_type : call.skill === 'attack' ? call.args.type : undefined;
 }
 
 /** The command of one production step. */

@@ -766,10 +766,53 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const held = { stone_pickaxe: 1, crafting_table: 1, oak_planks: 4 };
     expect(decide(held)).toBe('!collectBlocks("iron_ore", 3)');
     expect(decide({ ...held, cobblestone: 3 })).toBe('!collectBlocks("iron_ore", 3)');
+    expect(decide({ crafting_table: 1, wooden_pickaxe: 1, stick: 2, oak_planks: 4, cobblestone: 3 })).toBe(
+      '!craftRecipe("stone_pickaxe", 1)',
+    );
     expect(decide({ ...held, raw_iron: 3, cobblestone: 12 })).toBe('!craftRecipe("furnace", 1)');
     expect(decide({ ...held, raw_iron: 3 })).toBe('!collectBlocks("stone", 8)');
     expect(decide({ ...held, raw_iron: 2 })).toBe('!collectBlocks("iron_ore", 1)');
   });
+
+  test.each([
+    ['a milking', { milk_bucket: 1 }, { bucket: 1 }, '!useItemOnEntity', 'cow'],
+    ['a hunt', { leather: 1 }, {}, '!attack', 'cow'],
+  ])(
+    '%s whose mob wandered out of range: the bot looks for it farther off, once; then it is given up',
+    (_, targets, inventory, command, mob) => {
+      const policy = new OraclePolicy(data);
+      const decide = (records: JournalEntry[]) =>
+        policy.decide({
+          name: 'Andy',
+          inventory,
+          targets,
+          blueprint: undefined,
+          task: { teammates: [] },
+          canUse: () => true,
+          partner: undefined,
+          position: { x: 0.5, y: 64, z: 0.5 },
+          blocks: ['grass_block', 'oak_log'],
+          mobs: [mob],
+          records,
+        });
+      const notFound = (command: string) =>
+        entries({
+          kind: 'outcome',
+          by: 'model',
+          outcome: {
+            command,
+            args: {},
+            ok: false,
+            code: 'not_found',
+            text: `No ${mob} within 24 blocks.`,
+            data: { sought: { kind: 'mob', name: mob, range: 24 } },
+          },
+        });
+      expect(decide([])).toMatch(new RegExp(`^${command}\\(`));
+      expect(decide(notFound(command))).toBe(`!searchForEntity("${mob}", 64)`);
+      expect(decide(notFound('!searchForEntity'))).not.toMatch(/^!(searchForEntity|useItemOnEntity|attack)\(/);
+    },
+  );
 
   test("a crafting table seen but out of the command's range (left behind by a dig): the plan makes one, until a craft places it", () => {
     const policy = new OraclePolicy(data);
