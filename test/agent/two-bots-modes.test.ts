@@ -130,3 +130,33 @@ test("an item a bot throws that comes to rest just out of the other bot's reach,
   expect(Date.now() - thrownAt).toBeLessThan(TOSS_GRACE_MS);
   expect(botCount(jill!.bot, 'stick')).toBe(0);
 }, 60_000);
+
+test('a block one bot digs whose drop lands nearer the idle bot is left to the one who dug it', async () => {
+  const [andy, jill] = running.agents;
+  const idle = () => running.agents.every((a) => a.actions.current === undefined);
+  // Laid out around where Andy stands, Jill 6 blocks west of him.
+  const at = andy!.bot.entity.position.floored();
+  await serverPlayer(running.server!, 'Jill').teleport(new Vec3(at.x - 5.5, at.y, at.z + 0.5));
+  await waitUntil(
+    () => idle() && Math.abs(jill!.bot.entity.position.x - (at.x - 5.5)) < 0.1 && jill!.bot.entity.onGround,
+    'Jill in place and both idle',
+    {
+      timeoutMs: 20_000,
+      state: () => [andy!.bot.entity.position, jill!.bot.entity.position, idle()],
+    },
+  );
+  const log = at.offset(-2, 0, 0);
+  await running.server!.serv.handleCommand(`setblock ${log.x} ${log.y} ${log.z} oak_log`);
+  await waitUntil(() => jill!.bot.blockAt(log)?.name === 'oak_log' && andy!.bot.blockAt(log)?.name === 'oak_log', 'both see the log');
+  const before = { andy: botCount(andy!.bot, 'oak_log'), jill: botCount(jill!.bot, 'oak_log') };
+  const andyFired = andy!.modes.stats.fired;
+  // Jill digs it by hand (3 s, her cracks shown to Andy): its drop lands about 2 blocks from Andy
+  // and 3.5 from Jill, within both bots' collecting range and nearer Andy.
+  await jill!.bot.dig(jill!.bot.blockAt(log)!, true);
+  await waitUntil(() => botCount(jill!.bot, 'oak_log') === before.jill + 1, 'Jill picks her log up', {
+    timeoutMs: 15_000,
+    state: () => ({ andy: [andy!.bot.entity.position, botCount(andy!.bot, 'oak_log')], jill: jill!.bot.entity.position }),
+  });
+  expect(botCount(andy!.bot, 'oak_log')).toBe(before.andy);
+  expect(andy!.modes.stats.fired).toBe(andyFired);
+}, 60_000);

@@ -144,6 +144,32 @@ describe('block mechanics', () => {
     await waitUntil(() => dropped(bot, 'cobblestone', stone) === 2, 'second cobblestone');
   });
 
+  test("the players nearby see a dig's cracks stage by stage, under the digger's id, until it ends; the digger sees none", async () => {
+    const { bot: digger, ground } = await join('Cracker');
+    const watcher = await connectBot(server, 'Watcher');
+    bots.push(watcher);
+    await serverPlayer(server, 'Watcher').teleport(digger.entity.position.offset(3, 0, 0));
+    await waitUntil(() => watcher.entities[digger.entity.id] !== undefined, 'the watcher sees the digger');
+    const log = ground.offset(1, 1, 0);
+    await setBlock(digger, log, 'oak_log');
+    await waitUntil(() => watcher.blockAt(log)?.name === 'oak_log', 'the watcher sees the log');
+    const seen: { stage: number; by: number | undefined; at: string }[] = [];
+    watcher.on('blockBreakProgressObserved', (block, stage, entity?: { id: number }) => {
+      seen.push({ stage, by: entity?.id, at: block.position.toString() });
+    });
+    const ended = new Promise<string>((resolve) => watcher.once('blockBreakProgressEnd', (block) => resolve(block.position.toString())));
+    let ownSeen = 0;
+    digger.on('blockBreakProgressObserved', () => ownSeen++);
+    await digger.dig(digger.blockAt(log)!, true); // by hand: 3 s
+    expect(await ended).toBe(log.toString());
+    const stages = seen.map((s) => s.stage);
+    expect(stages.length, JSON.stringify(stages)).toBeGreaterThanOrEqual(3);
+    expect(stages).toEqual([...stages].sort((a, b) => a - b));
+    expect(stages.at(-1)).toBeGreaterThanOrEqual(7);
+    expect(new Set(seen.map((s) => `${s.by}@${s.at}`))).toEqual(new Set([`${digger.entity.id}@${log}`]));
+    expect(ownSeen).toBe(0);
+  });
+
   test("a dig finished before 70 % of the vanilla dig time breaks its block only once the whole dig time has passed, and not a block put there meanwhile (vanilla's delayed destroy)", async () => {
     const { bot, ground } = await join('Hasty');
     const planks = ground.offset(1, 1, 0);

@@ -5,11 +5,13 @@
  * {@link ItemCollecting.graceMs} ({@link TOSS_GRACE_MS} by default) and taken only if still lying
  * there afterwards: those that appear at a player's hands (thrown, most likely to someone: a
  * hand-over between bots is never stolen) and those that appear within a player's reach and
- * nearer that player than this bot (what they dug or killed: an idle teammate does not take a
- * harvest from the one who is gathering it). An item
+ * nearer that player than this bot, or where another player was just seen digging (what they dug
+ * or killed: an idle teammate does not take a harvest from the one who is gathering it); the drop
+ * of the bot's own dig is its own wherever it lands. An item
  * another player threw that comes to rest within {@link MINE_RADIUS} of this bot, nearer it than
  * anyone else, was thrown to it: it is taken at once (a hand-over that fell just out of reach).
  */
+import type { Block } from 'prismarine-block';
 import type { Entity } from 'prismarine-entity';
 import type { Vec3 } from 'vec3';
 import pathfinderPkg from 'mineflayer-pathfinder';
@@ -28,6 +30,14 @@ export const TOSS_GRACE_MS = 10_000;
 const TOSS_RADIUS = 1.2;
 /** An item that spawns this close to another player, and nearer them than the bot, is theirs (blocks): a player's dig reach (4.5) and a drop's scatter. */
 const CLAIM_RADIUS = 5;
+/**
+ * An item that appears within this distance of a block another player was seen digging (their
+ * break animation) is that dig's drop (blocks): a drop spawns within a quarter block of the block's
+ * centre, and a block falls or rolls a little before it is seen.
+ */
+const DIG_DROP_RADIUS = 2;
+/** How long after another player's dig was last seen its drop is still looked for (ms). */
+const DIG_DROP_MS = 3_000;
 /** A thrown item is first looked at this long after it appears (ms): a throw flies under a second. */
 const SETTLE_MS = 1_500;
 /** A thrown item still moving then is looked at again this often (ms), until it rests or its grace is over. */
@@ -36,6 +46,20 @@ const SETTLE_AGAIN_MS = 250;
 const AT_REST = 0.01;
 /** A thrown item that comes to rest this close to the bot, nearer it than any other player, was thrown to it (blocks). */
 export const MINE_RADIUS = 2.5;
+
+/** Notes a dig of `block` in `digs` (and forgets those older than {@link DIG_DROP_MS}). */
+function noteDig(digs: Map<string, { at: Vec3; seen: number }>, block: Block | null): void {
+  if (!block) return;
+  const now = Date.now();
+  for (const [key, dig] of digs) if (now - dig.seen > DIG_DROP_MS) digs.delete(key);
+  digs.set(block.position.toString(), { at: block.position.offset(0.5, 0.5, 0.5), seen: now });
+}
+
+/** Whether `item` appeared where one of `digs` was, lately: that dig's drop. */
+function dropOf(digs: ReadonlyMap<string, { at: Vec3; seen: number }>, item: Entity): boolean {
+  const now = Date.now();
+  return [...digs.values()].some((dig) => now - dig.seen <= DIG_DROP_MS && dig.at.distanceTo(item.position) <= DIG_DROP_RADIUS);
+}
 
 export class ItemCollecting extends Mode {
   readonly name = 'item_collecting';
@@ -48,8 +72,17 @@ export class ItemCollecting extends Mode {
   #graceTimer: NodeJS.Timeout | undefined;
   /** Timers that look where another player's throw came to rest. */
   readonly #settling = new Set<NodeJS.Timeout>();
+  /** Blocks other players were seen digging ("x,y,z" → their centre and when, ms), for {@link DIG_DROP_MS}. */
+  readonly #othersDigs = new Map<string, { at: Vec3; seen: number }>();
+  /** The blocks this bot dug, likewise. */
+  readonly #ownDigs = new Map<string, { at: Vec3; seen: number }>();
 
   protected attach(): void {
+    // The server shows a dig's progress to everyone but the digger: those digs are someone else's.
+    const seeOthersDig = (block: Block | null) => noteDig(this.#othersDigs, block);
+    this.listen('blockBreakProgressObserved', seeOthersDig);
+    this.listen('blockBreakProgressEnd', seeOthersDig);
+    this.listen('diggingCompleted', (block: Block) => noteDig(this.#ownDigs, block));
     this.listen('entitySpawn', (entity: Entity) => {
       if (entity.name !== 'item') return;
       this.host.tally();
@@ -73,6 +106,8 @@ export class ItemCollecting extends Mode {
     for (const timer of this.#settling) clearTimeout(timer);
     this.#settling.clear();
     this.#thrown.clear();
+    this.#othersDigs.clear();
+    this.#ownDigs.clear();
   }
 
   /**
@@ -124,11 +159,15 @@ export class ItemCollecting extends Mode {
   /**
    * Whose the item is: `thrown` when it appeared at another player's hands, `own` at this bot's
    * (its own toss), `claimed` when it appeared within {@link CLAIM_RADIUS} of another player and
-   * nearer them than this bot; undefined for anyone's.
+   * nearer them than this bot, or where another player was just digging (a log dug from a tree
+   * top lands nearer the idle bot than the one who dug it); undefined for anyone's, and for the
+   * drop of this bot's own dig.
    */
   #whose(item: Entity): 'thrown' | 'own' | 'claimed' | undefined {
     const mine = distanceTo(this.bot, item);
-    let claimed = false;
+    // The drop of a dig: the digger's, wherever it lands.
+    if (dropOf(this.#ownDigs, item)) return undefined;
+    let claimed = dropOf(this.#othersDigs, item);
     for (const player of Object.values(this.bot.players)) {
       const e = player.entity;
       if (!e?.position) continue;

@@ -12,7 +12,9 @@
  *   at its `maxDurability`;
  * - both halves of doors, beds and tall plants go together (one drop); plants, torches, carpets and crops standing on
  *   the block (and wall torches on its sides) pop off with their drops;
- * - creative mode breaks instantly without drops; adventure and spectator cannot break.
+ * - creative mode breaks instantly without drops; adventure and spectator cannot break;
+ * - the other players nearby see a dig's cracks, stage by stage, until it ends (vanilla
+ *   `destroyBlockProgress`): mineflayer bots read who is digging what from them.
  * Each broken block emits `serv.emit('blockBroken', event)` (`BlockBrokenEvent`): features
  * that keep data about blocks (containers' contents, sign texts) react to breaking there.
  */
@@ -39,8 +41,42 @@ interface DigState {
   pos: Position;
   stateId: number;
   startMs: number;
+  /** The dig's expected time (ms), as at its start. */
+  expectedMs: number;
+  /** The break stage (0–9) last shown to the players nearby, if any. */
+  shown?: number;
 }
 const digs = new WeakMap<SquidPlayer, DigState>();
+
+/**
+ * Shows `player`'s dig at `pos` to the other players nearby at break stage `stage` (0–9; -1
+ * takes it away), as vanilla's `ServerLevel.destroyBlockProgress` does: everyone but the digger
+ * sees the cracks, under the digger's entity id (mineflayer: `blockBreakProgressObserved`,
+ * `blockBreakProgressEnd`).
+ */
+function showStage(player: SquidPlayer, pos: Position, stage: number): void {
+  player._writeOthersNearby('block_break_animation', { entityId: player.id, location: pos, destroyStage: stage });
+}
+
+/** Ends `player`'s dig, if any: the others stop seeing its cracks. */
+function endDig(player: SquidPlayer): void {
+  const dig = digs.get(player);
+  digs.delete(player);
+  if (dig?.shown !== undefined) showStage(player, dig.pos, -1);
+}
+
+/** Each tick, the stage of every dig under way, shown when it changes (vanilla `ServerPlayerGameMode.tick`: `(int) (progress × 10)`). */
+function showDigs(serv: SquidServer): void {
+  const now = Date.now();
+  for (const player of serv.players) {
+    const dig = digs.get(player);
+    if (!dig) continue;
+    const stage = Math.min(9, Math.floor((10 * (now - dig.startMs)) / dig.expectedMs));
+    if (stage === dig.shown) continue;
+    dig.shown = stage;
+    showStage(player, dig.pos, stage);
+  }
+}
 /** Players with a delayed destroy pending (vanilla `ServerPlayerGameMode.hasDelayedDestroy`). */
 const delayed = new WeakSet<SquidPlayer>();
 
@@ -187,20 +223,20 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
     return;
   }
   if (status === CANCEL) {
-    digs.delete(player);
+    endDig(player);
     ack(player, sequence);
     return;
   }
   if (block.type === 0 || isAir(block.name)) {
     // Already broken (instant break on START, then mineflayer's FINISH).
-    digs.delete(player);
+    endDig(player);
     ack(player, sequence);
     return;
   }
   const eyes = player.position.offset(0, PLAYER_EYE_HEIGHT, 0);
   const tooFar = eyes.distanceTo(pos.offset(0.5, 0.5, 0.5)) > BLOCK_REACH;
   if (player.gameMode === 2 || player.gameMode === 3 || player.health <= 0 || tooFar) {
-    digs.delete(player);
+    endDig(player);
     reject(player, pos, block.stateId, sequence);
     return;
   }
@@ -221,13 +257,14 @@ async function onDig(serv: SquidServer, player: SquidPlayer, packet: DigPacket, 
       ack(player, sequence);
       return;
     }
-    digs.set(player, { pos, stateId: block.stateId, startMs: receivedMs });
+    endDig(player);
+    digs.set(player, { pos, stateId: block.stateId, startMs: receivedMs, expectedMs: expected });
     ack(player, sequence);
     return;
   }
   if (status !== FINISH) return;
   const dig = digs.get(player);
-  digs.delete(player);
+  endDig(player);
   const sameDig = dig && dig.pos.x === pos.x && dig.pos.y === pos.y && dig.pos.z === pos.z && dig.stateId === block.stateId;
   if (!sameDig || expected === Infinity) {
     reject(player, pos, block.stateId, sequence);
@@ -283,6 +320,7 @@ async function finishSurvivalBreak(serv: SquidServer, player: SquidPlayer, pos: 
  * listeners installed before (the inventory service's and the hunger feature's).
  */
 export function installDigging(serv: SquidServer): void {
+  serv.on('tick', () => showDigs(serv));
   serv.on('newPlayer', (player) => {
     const client = player._client;
     const previous = client.listeners('block_dig');
