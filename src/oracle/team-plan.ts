@@ -5,8 +5,9 @@
  *
  * The rule: a job without a fixed worker goes to the member who may make it and needs the fewest
  * items moved to it (ties: the first name in alphabetical order). Items are then taken from the
- * worker's own inventory first, then from the other members in name order. Items the world gives
- * (logs, crops, meat) are gathered by the worker, not handed over.
+ * worker's own inventory first, then from the other members in name order, with a tool the
+ * worker's gathering needs and lacks (a teammate's pickaxe). Items the world gives (logs, crops,
+ * meat) are gathered by the worker, not handed over.
  */
 import { type GameData, type Recipe, recipeIngredients, recipeResultCount } from '../game/data.ts';
 import {
@@ -72,9 +73,24 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
     Object.keys(p.missing).length === 0 &&
     (worker.canCraft || !p.steps.some((s) => s.kind === 'craft')) &&
     (worker.canGather || !p.steps.some((s) => s.kind === 'gather' || s.kind === 'smelt'));
+  // A gathering's tool (a pickaxe for iron ore) is not used up, so it is not among what the plan
+  // consumes: one held by a teammate, and neither held nor made by the worker, is handed over too.
+  const borrowed = (worker: Member, p: ProductionPlan): Counts => {
+    const own = left.get(worker.name)!;
+    const out: Counts = {};
+    for (const s of p.steps) {
+      if (s.kind !== 'gather' || !s.source.tools?.length) continue;
+      const tools = s.source.tools;
+      if (tools.some((t) => (own[t] ?? 0) > 0 || (out[t] ?? 0) > 0 || p.steps.some((c) => c.kind === 'craft' && c.item === t))) continue;
+      const lent = tools.find((t) => team.some((m) => m.name !== worker.name && m.canGive && (left.get(m.name)![t] ?? 0) > 0));
+      if (lent) out[lent] = 1;
+    }
+    return out;
+  };
+  const used = (worker: Member, p: ProductionPlan): Counts => addCounts(p.consumed, borrowed(worker, p));
   const moves = (worker: Member, p: ProductionPlan): number => {
     const own = left.get(worker.name)!;
-    return Object.entries(p.consumed).reduce((sum, [item, n]) => sum + Math.max(0, n - (own[item] ?? 0)), 0);
+    return Object.entries(used(worker, p)).reduce((sum, [item, n]) => sum + Math.max(0, n - (own[item] ?? 0)), 0);
   };
   const allocate = (worker: Member, consumed: Counts): void => {
     for (const [item, n] of Object.entries(consumed)) {
@@ -107,7 +123,7 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
       if (!best || cost < best.moves) best = { member: m, plan: p, moves: cost };
     }
     if (!best) return { ...plan, unsolvable: whyNot(data, team, targets, sources) };
-    allocate(best.member, best.plan.consumed);
+    allocate(best.member, used(best.member, best.plan));
     for (const j of open) plan.jobs.push({ ...j, worker: best.member.name });
   }
   for (const j of fixed) {
@@ -115,7 +131,7 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
     if (!worker) return { ...plan, unsolvable: `${j.worker} is not in the team` };
     const p = planProduction(data, available(worker), { [j.target]: j.count }, sources);
     if (!feasible(worker, p)) return { ...plan, unsolvable: whyNot(data, team, { [j.target]: j.count }, sources, worker) };
-    allocate(worker, p.consumed);
+    allocate(worker, used(worker, p));
     plan.jobs.push(j);
   }
   return plan;

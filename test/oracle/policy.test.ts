@@ -146,6 +146,26 @@ describe('the crafting split (planTeam), over generated tasks', () => {
     },
   );
 
+  test("a teammate's pickaxe goes to the worker whose gathering needs it (the worker held the table and furnace, and waited for a pickaxe forever)", () => {
+    const iron = sourcesFrom(data, { blocks: ['iron_ore', 'stone', 'oak_log'], mobs: [], inventory: {} });
+    const plan = planTeam(
+      data,
+      [
+        { name: 'Andy', inventory: { stone_pickaxe: 1 }, canCraft: true, canGive: true, canGather: true },
+        { name: 'Jill', inventory: { furnace: 1, crafting_table: 1 }, canCraft: true, canGive: true, canGather: true },
+      ],
+      [{ target: 'bucket', count: 1 }],
+      iron,
+    );
+    const worker = plan.jobs[0]!.worker;
+    const other = worker === 'Andy' ? 'Jill' : 'Andy';
+    const held: Record<string, number> = worker === 'Andy' ? { stone_pickaxe: 1 } : { furnace: 1, crafting_table: 1 };
+    const after = addCounts(held, ...plan.transfers.filter((t) => t.to === worker).map((t) => ({ [t.item]: t.count })));
+    expect(after.stone_pickaxe ?? 0, JSON.stringify(plan)).toBe(1);
+    expect(planProduction(data, after, { bucket: 1 }, iron).missing).toEqual({});
+    expect(plan.transfers.every((t) => t.from === other)).toBe(true);
+  });
+
   test("the issue's stalled cases: the bread table holder and the torch stick holder", () => {
     const bread = planTeam(
       data,

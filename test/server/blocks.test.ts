@@ -159,7 +159,9 @@ describe('block mechanics', () => {
     });
     const ended = new Promise<string>((resolve) => watcher.once('blockBreakProgressEnd', (block) => resolve(block.position.toString())));
     let ownSeen = 0;
-    digger.on('blockBreakProgressObserved', () => ownSeen++);
+    digger.on('blockBreakProgressObserved', () => {
+      ownSeen++;
+    });
     await digger.dig(digger.blockAt(log)!, true); // by hand: 3 s
     expect(await ended).toBe(log.toString());
     const stages = seen.map((s) => s.stage);
