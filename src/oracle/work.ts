@@ -98,8 +98,9 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
 
 /**
  * While what a furnace the plan makes would smelt is still to be gathered, the next step of the
- * plan without that furnace (its fuel still planned): the stone for the furnace comes up with the
- * ore when the bot tunnels to it, and the furnace is made where the ore was found. (The clock task gathered 11 stone at the surface in 40 s, then dug 12 cobblestone on
+ * plan without that furnace (its fuel, and a table of its own, still planned), what else is to be
+ * gathered first: the stone for the furnace comes up with the ore when the bot tunnels to it, and
+ * the furnace is made where the ore was found. (The clock task gathered 11 stone at the surface in 40 s, then dug 12 cobblestone on
  * its way to the iron.) Undefined when the plan's own next step stands.
  */
 function beforeFurnace(
@@ -112,10 +113,19 @@ function beforeFurnace(
 ): ProductionStep | undefined {
   const toGather = new Set(plan.steps.flatMap((s) => (s.kind === 'gather' ? [s.item] : [])));
   if (!plan.steps.some((s) => s.kind === 'craft' && s.item === 'furnace')) return undefined;
-  if (!plan.steps.some((s) => s.kind === 'smelt' && toGather.has(s.input))) return undefined;
-  const later = planProduction(data, stock, left, { ...sources, smelt: true, fuelled: false });
+  const ores = new Set(plan.steps.flatMap((s) => (s.kind === 'smelt' && toGather.has(s.input) ? [s.input] : [])));
+  if (ores.size === 0) return undefined;
+  // No table is counted on where the furnace will be made: one is carried there (a table left at
+  // the surface is out of reach down a mine, and a bot without the planks for another walked 100 s
+  // back up for a log).
+  const carried: Counts = (stock.crafting_table ?? 0) > 0 ? {} : { crafting_table: 1 };
+  const later = planProduction(data, stock, { ...left, ...carried }, { ...sources, smelt: true, fuelled: false });
   if (Object.keys(later.missing).length > 0) return undefined;
-  const step = pickStep(data, later.steps, inventory);
+  // What else is to be gathered (logs for those planks) comes before the ore: it lies at hand
+  // here, and far above once the bot has tunnelled down.
+  const held = (tool: string) => (inventory[tool] ?? 0) > 0;
+  const other = later.steps.find((s) => s.kind === 'gather' && !ores.has(s.item) && (!s.source.tools?.length || s.source.tools.some(held)));
+  const step = other ?? pickStep(data, later.steps, inventory);
   return step?.kind === 'smelt' ? undefined : step;
 }
 

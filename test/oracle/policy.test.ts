@@ -792,6 +792,24 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(decide({ ...held, raw_iron: 3, cobblestone: 12 })).toBe('!craftRecipe("furnace", 1)');
     expect(decide({ ...held, raw_iron: 3 })).toBe('!collectBlocks("stone", 8)');
     expect(decide({ ...held, raw_iron: 2 })).toBe('!collectBlocks("iron_ore", 1)');
+    // A table at the surface is not counted on for the furnace: the planks for one are kept.
+    const seenTable = (inventory: Record<string, number>) =>
+      policy.decide({
+        name: 'Andy',
+        inventory,
+        targets: { iron_ingot: 3 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x: 0.5, y: 64, z: 0.5 },
+        blocks: ['stone', 'iron_ore', 'oak_log', 'crafting_table'],
+        mobs: [],
+        records: [],
+      });
+    expect(seenTable({ stone_pickaxe: 1, oak_planks: 8 })).toBe('!collectBlocks("iron_ore", 3)');
+    // Planks for the fuel but not for a table too: a log at the surface first.
+    expect(seenTable({ stone_pickaxe: 1, oak_planks: 2 })).toBe('!collectBlocks("oak_log", 1)');
   });
 
   test.each([
