@@ -55,6 +55,7 @@ export class MissingPlayerError extends Error {}
  * `shareIngredients`.
  *
  * @param goals filled with each agent's goal text.
+ * @param animalsNearby the animals the task's survival spot holds (`AgentTask.animalsNearby`).
  */
 export function assignTasks(
   task: LoadedTask,
@@ -62,6 +63,7 @@ export function assignTasks(
   blueprint: Blueprint | undefined,
   names: { agents: string[]; humans: string[] },
   goals: Record<string, string>,
+  animalsNearby: readonly string[] = [],
 ): void {
   const targets = taskTargets(task);
   const own = perAgentTargets(task);
@@ -79,6 +81,7 @@ export function assignTasks(
       ...(collector ? { collector } : {}),
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
+      ...(animalsNearby.length ? { animalsNearby } : {}),
       ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
       ...(task.villager?.scenario === 'construction' && task.villager.chests
         ? {

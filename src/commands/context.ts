@@ -101,6 +101,13 @@ export interface AgentTask {
    */
   supplies?: WorldSupplies;
   /**
+   * The animals a survival world's task spot was chosen for (those its team must hunt or milk, whose
+   * chunks started with them within 24 blocks: `src/app/task-spot.ts`). They wander, out of sight
+   * at times: the offline policy plans with them, and looks for one farther off when a command
+   * finds none in range.
+   */
+  animalsNearby?: readonly string[];
+  /**
    * VillagerBench's farm-to-table cooking: the team shares the dish's ingredients out (each agent
    * gets and makes its part) and hands them to one cook, who makes the dish, so that each agent
    * contributes checkpoint items (the offline policy: `src/oracle/villager-cooking.ts`).

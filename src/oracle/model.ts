@@ -81,7 +81,8 @@ export class OracleModel implements ChatModel {
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
       reachable: blockTypesAround(v.bot, COLLECT_RANGE),
-      mobs: mobTypesAround(v.bot),
+      // The animals the task's spot holds count as seen: they wander out of sight.
+      mobs: [...new Set([...mobTypesAround(v.bot), ...(task?.animalsNearby ?? [])])],
       records,
     };
   }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
-import { setUp } from '../../src/app/task-setup.ts';
+import { assignTasks, setUp } from '../../src/app/task-setup.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { taskSchema, type LoadedTask } from '../../src/tasks/schema.ts';
 import { testSettings } from '../helpers/version.ts';
@@ -53,4 +53,13 @@ test('a bot the server refuses commands to is told so: the set-up timed out, the
   await expect(setUp(crafting, running.agents, [], options())).rejects.toThrow(
     /^set-up timed out after 1 s: Andy's initial inventory did not arrive \(wanted \{"oak_planks":2\}\) \(the server refused a set-up command: "You do not have permission to use this command"; is the bot an operator on this server\?\)$/,
   );
+});
+
+test("a survival task's agents are told the animals its spot holds (they wander out of sight), and no others are", () => {
+  const andy = running.agents[0]!;
+  const crafting = task({ type: 'techtree', target: 'cake', number_of_target: 1, initial_inventory: { 0: { bucket: 1 } } });
+  assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {}, ['cow']);
+  expect(andy.task?.animalsNearby).toEqual(['cow']);
+  assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {});
+  expect(andy.task?.animalsNearby).toBeUndefined();
 });
