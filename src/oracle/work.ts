@@ -100,8 +100,9 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
  * While what a furnace the plan makes would smelt is still to be gathered, the next step of the
  * plan without that furnace (its fuel, and a table of its own, still planned), what else is to be
  * gathered first: the stone for the furnace comes up with the ore when the bot tunnels to it, and
- * the furnace is made where the ore was found. (The clock task gathered 11 stone at the surface in 40 s, then dug 12 cobblestone on
- * its way to the iron.) Undefined when the plan's own next step stands.
+ * the furnace is made where the ore was found. (The clock task gathered 11 stone at the surface
+ * in 40 s, then dug 12 cobblestone on its way to the iron.) Undefined when the plan's own next
+ * step stands.
  */
 function beforeFurnace(
   data: GameData,
