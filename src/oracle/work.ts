@@ -124,8 +124,7 @@ function beforeFurnace(
   if (Object.keys(later.missing).length > 0) return undefined;
   // What else is to be gathered (logs for those planks) comes before the ore: it lies at hand
   // here, and far above once the bot has tunnelled down.
-  const held = (tool: string) => (inventory[tool] ?? 0) > 0;
-  const other = later.steps.find((s) => s.kind === 'gather' && !ores.has(s.item) && (!s.source.tools?.length || s.source.tools.some(held)));
+  const other = later.steps.find((s) => s.kind === 'gather' && !ores.has(s.item) && gatherReady(s, inventory));
   const step = other ?? pickStep(data, later.steps, inventory);
   return step?.kind === 'smelt' ? undefined : step;
 }
@@ -186,7 +185,7 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
   // smelting's input, furnace and fuel.
   const ready = (s: ProductionStep, inv: Counts) => {
     if (s.kind === 'craft') return Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
-    if (s.kind === 'gather') return !s.source.tools?.length || s.source.tools.some((t) => (inv[t] ?? 0) > 0);
+    if (s.kind === 'gather') return gatherReady(s, inv);
     return (
       (inv[s.input] ?? 0) > 0 &&
       !steps.some((o) => o.kind === 'craft' && o.item === 'furnace') &&
@@ -215,6 +214,15 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
 /** The mob a gathering call hunts (`attack`'s `type`) or uses an item on (`useItemOnEntity`'s `entity_type`). */
 function mobOf(call: SkillCall): unknown {
   return call.skill === 'useItemOnEntity' ? call.args.entity_type : call.skill === 'attack' ? call.args.type : undefined;
+}
+
+/** Whether a gathering can go now: one of its tools held (a pickaxe), and what it uses up (a milking's bucket). */
+function gatherReady(step: Extract<ProductionStep, { kind: 'gather' }>, inventory: Counts): boolean {
+  const { tools, consumes } = step.source;
+  return (
+    (!tools?.length || tools.some((t) => (inventory[t] ?? 0) > 0)) &&
+    Object.entries(consumes ?? {}).every(([item, n]) => (inventory[item] ?? 0) >= n)
+  );
 }
 
 /** The command of one production step. */

@@ -812,6 +812,24 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(seenTable({ stone_pickaxe: 1, oak_planks: 2 })).toBe('!collectBlocks("oak_log", 1)');
   });
 
+  test('a milking waits for its bucket: the iron for it first (the cake asked for a cow with no bucket held until the end)', () => {
+    const policy = new OraclePolicy(data);
+    const decision = policy.decide({
+      name: 'Andy',
+      inventory: { stone_pickaxe: 1, crafting_table: 1, oak_planks: 8 },
+      targets: { milk_bucket: 1 },
+      blueprint: undefined,
+      task: { teammates: [] },
+      canUse: () => true,
+      partner: undefined,
+      position: { x: 0.5, y: 64, z: 0.5 },
+      blocks: ['stone', 'iron_ore', 'oak_log'],
+      mobs: ['cow'],
+      records: [],
+    });
+    expect(decision).toBe('!collectBlocks("iron_ore", 3)');
+  });
+
   test.each([
     ['a milking', { milk_bucket: 1 }, { bucket: 1 }, '!useItemOnEntity', 'cow'],
     ['a hunt', { leather: 1 }, {}, '!attack', 'cow'],
