@@ -116,10 +116,10 @@ function beforeFurnace(
   if (!plan.steps.some((s) => s.kind === 'craft' && s.item === 'furnace')) return undefined;
   const ores = new Set(plan.steps.flatMap((s) => (s.kind === 'smelt' && toGather.has(s.input) ? [s.input] : [])));
   if (ores.size === 0) return undefined;
-  // No table is counted on where the furnace will be made: one is carried there (a table left at
-  // the surface is out of reach down a mine, and a bot without the planks for another walked 100 s
-  // back up for a log).
-  const carried: Counts = (stock.crafting_table ?? 0) > 0 ? {} : { crafting_table: 1 };
+  // The table in sight is not counted on where the furnace will be made: one is carried there (a
+  // table left at the surface is out of reach down a mine, and a bot without the planks for another
+  // walked 100 s back up for a log). With none in sight, the plan makes one anyway.
+  const carried: Counts = sources.tableNearby && !(stock.crafting_table ?? 0) ? { crafting_table: 1 } : {};
   const later = planProduction(data, stock, { ...left, ...carried }, { ...sources, smelt: true, fuelled: false });
   if (Object.keys(later.missing).length > 0) return undefined;
   // What else is to be gathered (logs for those planks) comes before the ore: it lies at hand

@@ -812,6 +812,25 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(seenTable({ stone_pickaxe: 1, oak_planks: 2 })).toBe('!collectBlocks("oak_log", 1)');
   });
 
+  test('with no table in sight, the one the plan makes comes before the crafts that need it (the compass crafted its wooden pickaxe without one, over and over)', () => {
+    const policy = new OraclePolicy(data);
+    const decide = (inventory: Record<string, number>) =>
+      policy.decide({
+        name: 'Andy',
+        inventory,
+        targets: { compass: 1 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x: 0.5, y: 64, z: 0.5 },
+        blocks: ['stone', 'iron_ore', 'redstone_ore', 'oak_log'],
+        mobs: [],
+        records: [],
+      });
+    expect(decide({ iron_ingot: 2, oak_planks: 20, stick: 8 })).toBe('!craftRecipe("crafting_table", 1)');
+  });
+
   test('a milking waits for its bucket: the iron for it first (the cake asked for a cow with no bucket held until the end)', () => {
     const policy = new OraclePolicy(data);
     const decision = policy.decide({
