@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { cropOf } from '../../src/game/crops.ts';
 import { gameData } from '../../src/game/data.ts';
-import { addCounts, planProduction } from '../../src/game/production.ts';
+import { addCounts, type Counts, planProduction } from '../../src/game/production.ts';
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/oracle/construction-plan.ts';
 import { OraclePolicy } from '../../src/oracle/policy.ts';
 import { pickStep } from '../../src/oracle/work.ts';
@@ -96,6 +96,30 @@ function craftingTasks(): [string, Task][] {
         );
       }
   return out;
+}
+
+/** One decision of `policy` for an agent working alone toward `targets` at (0, 64, 0), with `blocks` and `mobs` in sight. */
+function alone(
+  policy: OraclePolicy,
+  targets: Counts,
+  inventory: Counts,
+  blocks: string[],
+  mobs: string[] = [],
+  records: JournalEntry[] = [],
+): string {
+  return policy.decide({
+    name: 'Andy',
+    inventory,
+    targets,
+    blueprint: undefined,
+    task: { teammates: [] },
+    canUse: () => true,
+    partner: undefined,
+    position: { x: 0.5, y: 64, z: 0.5 },
+    blocks,
+    mobs,
+    records,
+  });
 }
 
 describe('the crafting split (planTeam), over generated tasks', () => {
@@ -769,20 +793,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
   test('a furnace is made once what it smelts is held: the ore first (the stone for the furnace comes up on the way), then the furnace', () => {
     const policy = new OraclePolicy(data);
-    const decide = (inventory: Record<string, number>) =>
-      policy.decide({
-        name: 'Andy',
-        inventory,
-        targets: { iron_ingot: 3 },
-        blueprint: undefined,
-        task: { teammates: [] },
-        canUse: () => true,
-        partner: undefined,
-        position: { x: 0.5, y: 64, z: 0.5 },
-        blocks: ['stone', 'iron_ore', 'oak_log', 'coal_ore'],
-        mobs: [],
-        records: [],
-      });
+    const decide = (inventory: Counts) => alone(policy, { iron_ingot: 3 }, inventory, ['stone', 'iron_ore', 'oak_log', 'coal_ore']);
     const held = { stone_pickaxe: 1, crafting_table: 1, oak_planks: 4 };
     expect(decide(held)).toBe('!collectBlocks("iron_ore", 3)');
     expect(decide({ ...held, cobblestone: 3 })).toBe('!collectBlocks("iron_ore", 3)');
@@ -793,20 +804,8 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(decide({ ...held, raw_iron: 3 })).toBe('!collectBlocks("stone", 8)');
     expect(decide({ ...held, raw_iron: 2 })).toBe('!collectBlocks("iron_ore", 1)');
     // A table at the surface is not counted on for the furnace: the planks for one are kept.
-    const seenTable = (inventory: Record<string, number>) =>
-      policy.decide({
-        name: 'Andy',
-        inventory,
-        targets: { iron_ingot: 3 },
-        blueprint: undefined,
-        task: { teammates: [] },
-        canUse: () => true,
-        partner: undefined,
-        position: { x: 0.5, y: 64, z: 0.5 },
-        blocks: ['stone', 'iron_ore', 'oak_log', 'crafting_table'],
-        mobs: [],
-        records: [],
-      });
+    const seenTable = (inventory: Counts) =>
+      alone(policy, { iron_ingot: 3 }, inventory, ['stone', 'iron_ore', 'oak_log', 'crafting_table']);
     expect(seenTable({ stone_pickaxe: 1, oak_planks: 8 })).toBe('!collectBlocks("iron_ore", 3)');
     // Planks for the fuel but not for a table too: a log at the surface first.
     expect(seenTable({ stone_pickaxe: 1, oak_planks: 2 })).toBe('!collectBlocks("oak_log", 1)');
@@ -814,38 +813,19 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
   test('with no table in sight, the one the plan makes comes before the crafts that need it (the compass crafted its wooden pickaxe without one, over and over)', () => {
     const policy = new OraclePolicy(data);
-    const decide = (inventory: Record<string, number>) =>
-      policy.decide({
-        name: 'Andy',
-        inventory,
-        targets: { compass: 1 },
-        blueprint: undefined,
-        task: { teammates: [] },
-        canUse: () => true,
-        partner: undefined,
-        position: { x: 0.5, y: 64, z: 0.5 },
-        blocks: ['stone', 'iron_ore', 'redstone_ore', 'oak_log'],
-        mobs: [],
-        records: [],
-      });
+    const decide = (inventory: Counts) => alone(policy, { compass: 1 }, inventory, ['stone', 'iron_ore', 'redstone_ore', 'oak_log']);
     expect(decide({ iron_ingot: 2, oak_planks: 20, stick: 8 })).toBe('!craftRecipe("crafting_table", 1)');
   });
 
   test('a milking waits for its bucket: the iron for it first (the cake asked for a cow with no bucket held until the end)', () => {
     const policy = new OraclePolicy(data);
-    const decision = policy.decide({
-      name: 'Andy',
-      inventory: { stone_pickaxe: 1, crafting_table: 1, oak_planks: 8 },
-      targets: { milk_bucket: 1 },
-      blueprint: undefined,
-      task: { teammates: [] },
-      canUse: () => true,
-      partner: undefined,
-      position: { x: 0.5, y: 64, z: 0.5 },
-      blocks: ['stone', 'iron_ore', 'oak_log'],
-      mobs: ['cow'],
-      records: [],
-    });
+    const decision = alone(
+      policy,
+      { milk_bucket: 1 },
+      { stone_pickaxe: 1, crafting_table: 1, oak_planks: 8 },
+      ['stone', 'iron_ore', 'oak_log'],
+      ['cow'],
+    );
     expect(decision).toBe('!collectBlocks("iron_ore", 3)');
   });
 
@@ -856,20 +836,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     '%s whose mob wandered out of range: the bot looks for it farther off, once; then it is given up',
     (_, targets, inventory, command, mob) => {
       const policy = new OraclePolicy(data);
-      const decide = (records: JournalEntry[]) =>
-        policy.decide({
-          name: 'Andy',
-          inventory,
-          targets,
-          blueprint: undefined,
-          task: { teammates: [] },
-          canUse: () => true,
-          partner: undefined,
-          position: { x: 0.5, y: 64, z: 0.5 },
-          blocks: ['grass_block', 'oak_log'],
-          mobs: [mob],
-          records,
-        });
+      const decide = (records: JournalEntry[]) => alone(policy, targets, inventory, ['grass_block', 'oak_log'], [mob], records);
       const notFound = (command: string) =>
         entries({
           kind: 'outcome',
