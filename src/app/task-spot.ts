@@ -183,9 +183,8 @@ export function findTaskSpot(
     return plans.get(key);
   };
   const mobsNear = (spot: Spot) => new Map([...survey.animalsNear(spot, NEAR_RADIUS)].filter(([name]) => mobsOfUse.has(name)));
-  const around = (spot: Spot) => {
-    const mobs = mobsNear(spot);
-    const blocks = survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
+  const blocksNear = (spot: Spot) => survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
+  const around = (spot: Spot, mobs = mobsNear(spot), blocks = blocksNear(spot)) => {
     const ores = survey.blocksNear(spot, ORE_RADIUS, (name) => oresOfUse.includes(name));
     const has = (need: TaskNeed) =>
       need.kind === 'mob' ? (mobs.get(need.name as AnimalName) ?? 0) : Math.max(blocks.get(need.name) ?? 0, ores.get(need.name) ?? 0);
@@ -202,12 +201,12 @@ export function findTaskSpot(
     const mobsMet = (need: TaskNeed) => need.kind !== 'mob' || (mobs.get(need.name as AnimalName) ?? 0) >= need.count;
     const any = needsOf({ blocks: [...blocksOfUse], mobs: [...mobs.keys()] });
     if (any === undefined || !any.every(mobsMet)) return false;
-    const blocks = survey.blocksNear(spot, NEAR_RADIUS, (name) => blocksOfUse.has(name));
+    const blocks = blocksNear(spot);
     const inSight = (need: TaskNeed) =>
       mobsMet(need) && (need.kind === 'mob' || oresOfUse.includes(need.name) || (blocks.get(need.name) ?? 0) >= need.count);
     const best = needsOf({ blocks: [...blocks.keys()], reachable: oresOfUse, mobs: [...mobs.keys()] });
     if (best === undefined || !best.every(inSight)) return false;
-    const { needs, has } = around(spot);
+    const { needs, has } = around(spot, mobs, blocks);
     return needs !== undefined && needs.every((need) => has(need) >= need.count);
   };
   // What the whole world gives: a task it cannot give gets a forest spot without a search.

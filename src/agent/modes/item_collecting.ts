@@ -47,8 +47,14 @@ const AT_REST = 0.01;
 /** A thrown item that comes to rest this close to the bot, nearer it than any other player, was thrown to it (blocks). */
 export const MINE_RADIUS = 2.5;
 
+/** A dig seen: the centre of its block, and when (ms). */
+interface SeenDig {
+  at: Vec3;
+  seen: number;
+}
+
 /** Notes a dig of `block` in `digs` (and forgets those older than {@link DIG_DROP_MS}). */
-function noteDig(digs: Map<string, { at: Vec3; seen: number }>, block: Block | null): void {
+function noteDig(digs: Map<string, SeenDig>, block: Block | null): void {
   if (!block) return;
   const now = Date.now();
   for (const [key, dig] of digs) if (now - dig.seen > DIG_DROP_MS) digs.delete(key);
@@ -56,7 +62,7 @@ function noteDig(digs: Map<string, { at: Vec3; seen: number }>, block: Block | n
 }
 
 /** Whether `item` appeared where one of `digs` was, lately: that dig's drop. */
-function dropOf(digs: ReadonlyMap<string, { at: Vec3; seen: number }>, item: Entity): boolean {
+function dropOf(digs: ReadonlyMap<string, SeenDig>, item: Entity): boolean {
   const now = Date.now();
   return [...digs.values()].some((dig) => now - dig.seen <= DIG_DROP_MS && dig.at.distanceTo(item.position) <= DIG_DROP_RADIUS);
 }
@@ -72,10 +78,10 @@ export class ItemCollecting extends Mode {
   #graceTimer: NodeJS.Timeout | undefined;
   /** Timers that look where another player's throw came to rest. */
   readonly #settling = new Set<NodeJS.Timeout>();
-  /** Blocks other players were seen digging ("x,y,z" → their centre and when, ms), for {@link DIG_DROP_MS}. */
-  readonly #othersDigs = new Map<string, { at: Vec3; seen: number }>();
+  /** Blocks other players were seen digging, by "x,y,z", for {@link DIG_DROP_MS}. */
+  readonly #othersDigs = new Map<string, SeenDig>();
   /** The blocks this bot dug, likewise. */
-  readonly #ownDigs = new Map<string, { at: Vec3; seen: number }>();
+  readonly #ownDigs = new Map<string, SeenDig>();
 
   protected attach(): void {
     // The server shows a dig's progress to everyone but the digger: those digs are someone else's.
