@@ -7,7 +7,8 @@
  * What a run changes is undone by the embedded server's own `reset()` (each of its plugins puts
  * back its own state, see src/server/plugins.ts): the blocks written (their columns generated
  * again and sent again: src/server/services/world-journal.ts), the block entities, every entity
- * but the players (a survival world then gets its chunks' initial animals again), the players'
+ * but the players (a survival world then gets its chunks' initial animals again; its monsters come
+ * back by its natural spawner, as in a fresh world), the players'
  * inventories, effects, experience, health, food, places and spawn points, the time and the
  * weather, the mechanics' settings. Here, on the clients: the bots let go (windows, controls),
  * hold the slot they held, and turn the way they faced. The agents (conversations, histories,
@@ -31,7 +32,7 @@ import type { EmbeddedServer } from '../server/embedded.ts';
 import { blockEntities } from '../server/services/block-entities.ts';
 import { mobRegistry } from '../server/services/mobs.ts';
 import { lastRestore, serverColumn, worldChanges, type DumpableColumn } from '../server/services/world-journal.ts';
-import { initialAnimalIds } from '../server/worldgen/plugin.ts';
+import { initialAnimalIds, naturalMonsterIds } from '../server/worldgen/plugin.ts';
 import type { Settings } from '../settings/index.ts';
 import type { RunEvent, RunEventSink } from '../tasks/eval/records.ts';
 import { waitFor } from '../util/abort.ts';
@@ -271,12 +272,20 @@ async function verify(kept: Kept): Promise<string | undefined> {
   return problem;
 }
 
+/**
+ * The mobs a fresh survival world has of itself: its chunks' initial animals and the monsters its
+ * natural spawner brings (which come back within ticks of a reset, as in a fresh world).
+ */
+function worldsOwnMobs(serv: Kept['server']['serv']): ReadonlySet<number> {
+  return new Set([...initialAnimalIds(serv), ...naturalMonsterIds(serv)]);
+}
+
 function serverDifference(kept: Kept): string | undefined {
   const { serv } = kept.server;
-  const animals = initialAnimalIds(serv);
-  const others = Object.values(serv.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
+  const own = worldsOwnMobs(serv);
+  const others = Object.values(serv.entities).filter((e) => e.type !== 'player' && !own.has(e.id));
   if (others.length) return `${others.length} entities left on the server (${others[0]!.name ?? others[0]!.type})`;
-  if ([...mobRegistry(serv).mobs.keys()].some((id) => !animals.has(id))) return 'mobs left in the mob registry';
+  if ([...mobRegistry(serv).mobs.keys()].some((id) => !own.has(id))) return 'mobs left in the mob registry';
   if ([...blockEntities(serv).all()].length) return 'block entities left';
   const changes = worldChanges(serv);
   if (changes) return `${changes} block changes since the reset`;
@@ -302,8 +311,8 @@ function clientDifference(kept: Kept, agent: Agent): string | undefined {
   if (bot.experience && (bot.experience.level !== 0 || bot.experience.points !== 0)) return `${name} still has experience`;
   if (bot.isRaining) return `it rains for ${name}`;
   const { serv } = kept.server;
-  const animals = initialAnimalIds(serv);
-  const others = Object.values(bot.entities).filter((e) => e.type !== 'player' && !animals.has(e.id));
+  const own = worldsOwnMobs(serv);
+  const others = Object.values(bot.entities).filter((e) => e.type !== 'player' && !own.has(e.id));
   if (others.length) return `${name} still sees ${others.length} entities (${others[0]!.name ?? others[0]!.type})`;
   const { restored, columns } = lastRestore(serv);
   for (const { position, stateId } of restored) {

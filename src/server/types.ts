@@ -66,6 +66,9 @@ export interface SquidWorld {
     getBlock(position: Vec3): Block | null;
     getBlockStateId(position: Vec3): number;
     getColumnAt(position: Vec3): unknown;
+    /** Light levels 0–15 (prismarine-world). */
+    getSkyLight(position: Vec3): number;
+    getBlockLight(position: Vec3): number;
   };
   /** Present when the world is persisted to a folder. */
   storageProvider?: unknown;

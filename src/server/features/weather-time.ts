@@ -218,6 +218,12 @@ function runTime(serv: SquidServer, args: string[], ctx: CommandContext): void {
   sendFeedback(serv, ctx, translatable('commands.time.set', [action === 'set' ? ticks : time % DAY_TICKS]));
 }
 
+/** The overworld's weather now (clear when the weather feature is not installed). */
+export function weatherOf(serv: SquidServer): { raining: boolean; thundering: boolean } {
+  const weather = weathers.get(serv)?.weather;
+  return { raining: weather?.raining ?? false, thundering: weather?.thundering ?? false };
+}
+
 /** Takes note of the time of day, for {@link resetWeatherTime}. */
 export function checkpointWeatherTime(serv: SquidServer): void {
   const state = weathers.get(serv);

@@ -21,7 +21,7 @@
  * (./plugin.ts) finds the ground under them in the loaded chunk and spawns them.
  */
 import { BIOME } from './blocks.ts';
-import { chunkRandom, nextInt, SALT, type Random } from './random.ts';
+import { chunkRandom, nextBetween, nextInt, pickByWeight, SALT, type Random } from './random.ts';
 import type { Surfaces } from './surface.ts';
 
 /** Species the generator spawns (minecraft-data entity names). */
@@ -39,9 +39,10 @@ export interface AnimalSpawn {
   woolColour?: number;
 }
 
-interface SpawnEntry {
+/** One entry of a biome's spawn list (vanilla `MobSpawnSettings.SpawnerData`): a species, its weight and group size. */
+export interface SpawnEntry<Name extends string = AnimalName> {
   /** undefined: in vanilla's list, not spawned here. */
-  name: AnimalName | undefined;
+  name: Name | undefined;
   weight: number;
   min: number;
   max: number;
@@ -98,15 +99,13 @@ export function initialAnimals(surfaces: Surfaces, chunkX: number, chunkZ: numbe
   const surface = surfaces.of(chunkX, chunkZ);
   const list = CREATURES[surface.cells[2 * 4 + 2]!]; // the biome at the chunk's centre
   if (!list) return [];
-  const total = list.reduce((sum, e) => sum + e.weight, 0);
   const random = chunkRandom(seed, SALT.animals, chunkX, chunkZ);
   const x0 = chunkX * 16;
   const z0 = chunkZ * 16;
   const out: AnimalSpawn[] = [];
   while (random() < CREATURE_PROBABILITY) {
-    let pick = nextInt(random, total);
-    const entry = list.find((e) => (pick -= e.weight) < 0)!;
-    const size = entry.min + nextInt(random, 1 + entry.max - entry.min);
+    const entry = pickByWeight(list, random);
+    const size = nextBetween(random, entry.min, entry.max);
     const ox = x0 + nextInt(random, 16);
     const oz = z0 + nextInt(random, 16);
     let x = ox;

@@ -10,7 +10,9 @@
  *   next chunks are already there when flying-squid sends them;
  * - spawns each chunk's initial animals (./animals.ts) the first time the chunk is loaded, on the
  *   ground of the loaded chunk (as vanilla, on top of the highest block that is neither air, a
- *   plant nor leaves: grass for farm animals, grass or sand for rabbits, water for squid).
+ *   plant nor leaves: grass for farm animals, grass or sand for rabbits, water for squid);
+ * - runs the natural spawner of monsters every tick (./spawner.ts): in caves, and on the surface
+ *   at night.
  *
  * flying-squid keeps no entities across restarts, so a world reloaded from its folder gets its
  * chunks' initial animals again.
@@ -19,7 +21,9 @@ import { Vec3 } from 'vec3';
 import type { ServerPlugin } from '../plugin.ts';
 import { spawnMob } from '../services/mobs.ts';
 import type { SquidServer, SquidWorld } from '../types.ts';
+import { weatherOf } from '../features/weather-time.ts';
 import { initialAnimals, type AnimalSpawn } from './animals.ts';
+import { tickMonsters, type MonsterSpawner } from './spawner.ts';
 import { chunkKey } from './surface.ts';
 import { MIN_Y, WORLD_HEIGHT } from './terrain.ts';
 import type { SurvivalWorld } from './world.ts';
@@ -39,6 +43,7 @@ interface WorldState {
   animals: Set<number>;
   /** Columns being loaded ahead of players. */
   loading: Set<number>;
+  monsters: MonsterSpawner;
 }
 
 const states = new WeakMap<SquidServer, WorldState>();
@@ -62,14 +67,24 @@ export function survivalWorldPlugin(world: SurvivalWorld, viewDistance: number):
 }
 
 function installSurvivalWorld(serv: SquidServer, world: SurvivalWorld, viewDistance: number): void {
-  const state: WorldState = { world, viewDistance, populated: new Set(), animals: new Set(), loading: new Set() };
+  const state: WorldState = {
+    world,
+    viewDistance,
+    populated: new Set(),
+    animals: new Set(),
+    loading: new Set(),
+    monsters: { spawned: new Set(), floors: new Map(), cells: new Map() },
+  };
   states.set(serv, state);
   const spawn = new Vec3(world.spawn.x + 0.5, world.spawn.y, world.spawn.z + 0.5);
   (serv as SquidServer & { getSpawnPoint(w: unknown): Promise<Vec3> }).getSpawnPoint = async () => spawn.clone();
   const overworld = serv.overworld as SquidWorld & NodeJS.EventEmitter;
   overworld.on('chunkColumnLoad', (corner: Vec3) => populate(serv, state, corner.x >> 4, corner.z >> 4));
   for (const { chunkX, chunkZ } of overworld.getColumns()) populate(serv, state, Number(chunkX), Number(chunkZ));
-  serv.on('tick', () => prefetch(serv, state));
+  serv.on('tick', () => {
+    prefetch(serv, state);
+    tickMonsters(serv, state.monsters, world.generator.surfaces, spawn, weatherOf(serv));
+  });
 }
 
 /**
@@ -205,6 +220,14 @@ export function respawnInitialAnimals(serv: SquidServer): void {
   state.populated.clear();
   state.animals.clear();
   for (const { chunkX, chunkZ } of serv.overworld.getColumns()) populate(serv, state, Number(chunkX), Number(chunkZ));
+}
+
+/** Entity ids of the living monsters the natural spawner spawned (empty for a server without a survival world). */
+export function naturalMonsterIds(serv: SquidServer): ReadonlySet<number> {
+  const state = states.get(serv);
+  if (!state) return new Set();
+  for (const id of state.monsters.spawned) if (!serv.entities[id]) state.monsters.spawned.delete(id);
+  return state.monsters.spawned;
 }
 
 /** Entity ids of the living initial animals (empty for a server without a survival world). */

@@ -55,6 +55,15 @@ export function nextBetween(random: Random, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));
 }
 
+/** An entry of `list` drawn by weight (vanilla `WeightedRandomList.getRandom`); `list` must not be empty. */
+export function pickByWeight<T extends { weight: number }>(list: readonly T[], random: Random): T {
+  let pick = nextInt(
+    random,
+    list.reduce((sum, e) => sum + e.weight, 0),
+  );
+  return list.find((e) => (pick -= e.weight) < 0)!;
+}
+
 /**
  * Salts: what each hash or stream decides. Values are arbitrary but fixed (changing one changes
  * every world).
