@@ -9,6 +9,7 @@ import type { Bot } from 'mineflayer';
 import { connectBot, roundTrip, serverPlayer, serverTicks, startTestServer, waitUntil } from '../helpers/world.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { hungerOf } from '../../src/server/services/food.ts';
+import { mobState } from '../../src/server/services/mobs.ts';
 import { airSupply, setAirSupply } from '../../src/server/features/survival.ts';
 
 interface Message {
@@ -174,6 +175,25 @@ describe('hostile mobs', () => {
     expect(message.toString()).toBe('Survivor was blown up by Creeper');
     await waitUntil(() => !Object.values(bot.entities).some((e) => e.name === 'creeper'), 'the creeper is gone');
     await waitUntil(() => bot.health === 20, 'respawned');
+  });
+
+  test('a zombie behind a wall does not come for the player; with the wall gone it does (vanilla: it must see them)', async () => {
+    const feet = bot.entity.position.floored();
+    const wall = (block: string) => `/fill ${feet.x + 3} ${feet.y} ${feet.z - 3} ${feet.x + 3} ${feet.y + 3} ${feet.z + 3} ${block}`;
+    bot.chat(wall('stone'));
+    await waitUntil(() => bot.blockAt(feet.offset(3, 3, 3))?.name === 'stone', 'the wall stands');
+    bot.chat(`/summon zombie ${feet.x + 6.5} ${feet.y} ${feet.z + 0.5}`);
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'zombie'), 'a zombie');
+    const zombie = mobState(
+      server.serv,
+      Object.values(server.serv.entities).find((e) => e.name === 'zombie'),
+    )!;
+    await serverTicks(server, 80);
+    expect(hits).toEqual([]);
+    expect(zombie.chase).toBeUndefined();
+    bot.chat(wall('air'));
+    await waitUntil(() => hits.length > 0, 'the zombie hits', 20_000);
+    expect(hits[0]).toBe(3);
   });
 
   test('creative players are left alone', async () => {

@@ -1,7 +1,7 @@
 /**
  * A light mob AI on one shared timer (every {@link AI_STEP_TICKS} ticks for all mobs): random
  * strolls on the ground with step-up and gravity, panic runs for hurt passive mobs, hostile mobs
- * going for the nearest survival or adventure player within their follow range, and knockback
+ * going for the nearest survival or adventure player they see within their follow range, and knockback
  * momentum. Goals follow vanilla `PanicGoal` / `RandomStrollGoal` / `MeleeAttackGoal`
  * priorities; speeds come from the mob's movement-speed attribute (../services/combat-data.ts).
  *
@@ -32,6 +32,10 @@ const AIR_DRAG = 0.98;
 const GROUND_FRICTION = 0.546;
 /** vanilla horizontal drag in the air per tick. */
 const AIR_FRICTION = 0.91;
+/** Ticks between a hostile mob's looks for a player to chase (vanilla `NearestAttackableTargetGoal` `randomInterval` 10). */
+const TARGET_SEARCH_TICKS = 10;
+/** How long a hostile mob keeps chasing a player it no longer sees (vanilla `TargetGoal.unseenMemoryTicks`, 60). */
+const UNSEEN_MEMORY_TICKS = 60;
 /** Hostile mobs without a listed attack notice players within this many blocks (vanilla default `follow_range`). */
 export const HOSTILE_FOLLOW_RANGE = 16;
 /** vanilla `LivingEntity.knockback` strength of a mob's melee hit, blocks per tick. */
@@ -99,19 +103,52 @@ function isNight(serv: SquidServer): boolean {
   return day >= 13_000 && day < 23_000;
 }
 
-function nearestSurvivalPlayer(serv: SquidServer, mob: MobState): SquidPlayer | undefined {
-  let best: SquidPlayer | undefined;
-  let bestDistance = HOSTILE_ATTACKS[mob.name]?.followRange ?? HOSTILE_FOLLOW_RANGE;
+/** Whether a hostile mob may chase `player`: alive, in survival or adventure, in its world. */
+function huntable(mob: MobState, player: SquidPlayer): boolean {
+  return player.world === mob.entity.world && player.health > 0 && (player.gameMode === 0 || player.gameMode === 2);
+}
+
+/** Whether the mob's eyes see the player's (vanilla `LivingEntity.hasLineOfSight`: no block with a collision shape between). */
+function sees(serv: SquidServer, mob: MobState, player: SquidPlayer): boolean {
+  return lineOfSight(
+    serv,
+    mob.entity.world,
+    mob.entity.position.offset(0, mob.height * 0.85, 0),
+    player.position.offset(0, PLAYER_EYES, 0),
+  );
+}
+
+/**
+ * The player a hostile mob goes for (vanilla `NearestAttackableTargetGoal` with `mustSee`, and
+ * `TargetGoal`'s memory): the nearest survival or adventure player within its follow range that
+ * it sees, looked for every {@link TARGET_SEARCH_TICKS} ticks; it keeps that player while in
+ * range and seen within the last {@link UNSEEN_MEMORY_TICKS} ticks. So monsters in a cave do not
+ * come for a player on the ground above.
+ */
+function chasedPlayer(serv: SquidServer, registry: MobRegistry, mob: MobState): SquidPlayer | undefined {
+  const range = HOSTILE_ATTACKS[mob.name]?.followRange ?? HOSTILE_FOLLOW_RANGE;
   if ((mob.name === 'spider' || mob.name === 'cave_spider') && !isNight(serv)) return undefined;
-  for (const player of serv.players) {
-    if (player.world !== mob.entity.world || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
-    const d = player.position.distanceTo(mob.entity.position);
-    if (d <= bestDistance) {
-      best = player;
-      bestDistance = d;
+  const now = registry.tick;
+  const chase = mob.chase;
+  if (chase) {
+    const player = serv.players.find((p) => p.id === chase.player);
+    if (player && huntable(mob, player) && player.position.distanceTo(mob.entity.position) <= range) {
+      if (now - chase.lookedTick >= TARGET_SEARCH_TICKS) {
+        chase.lookedTick = now;
+        if (sees(serv, mob, player)) chase.seenTick = now;
+      }
+      if (now - chase.seenTick <= UNSEEN_MEMORY_TICKS) return player;
     }
+    mob.chase = undefined;
   }
-  return best;
+  if (now < (mob.nextTargetSearchTick ?? 0)) return undefined;
+  mob.nextTargetSearchTick = now + TARGET_SEARCH_TICKS;
+  const inRange = serv.players
+    .filter((p) => huntable(mob, p) && p.position.distanceTo(mob.entity.position) <= range)
+    .sort((a, b) => a.position.distanceTo(mob.entity.position) - b.position.distanceTo(mob.entity.position));
+  const player = inRange.find((p) => sees(serv, mob, p));
+  if (player) mob.chase = { player: player.id, seenTick: now, lookedTick: now };
+  return player;
 }
 
 /** One AI step ({@link AI_STEP_TICKS} ticks) of one mob: choose a goal, walk, fall, send the new position. */
@@ -133,7 +170,7 @@ function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void 
         mob.targetSpeed = mob.stats.panic!;
       }
     } else if (mob.hostile) {
-      const player = nearestSurvivalPlayer(serv, mob);
+      const player = chasedPlayer(serv, registry, mob);
       const attack = HOSTILE_ATTACKS[mob.name];
       if (player) {
         const keepWalking = attack ? attackPlayer(serv, registry, mob, attack, player) : player.position.distanceTo(pos) > 1.5;

@@ -51,6 +51,13 @@ export interface MobState {
   /** Hostile mobs: the mob tick of their next attack, and a creeper's fuse (ticks lit). */
   nextAttackTick?: number;
   swell?: number;
+  /**
+   * Hostile mobs: the player they chase (entity id), the mob tick they last saw it and last looked
+   * (../features/mob-ai.ts: vanilla `NearestAttackableTargetGoal` with `mustSee`), and the mob tick
+   * of their next look for a player.
+   */
+  chase?: { player: number; seenTick: number; lookedTick: number };
+  nextTargetSearchTick?: number;
   /** Sheep: the fleece's dye colour index ({@link WOOL_COLOURS}) and whether it is sheared. */
   wool?: { colour: number; sheared: boolean };
   /** Villagers: their biome type, profession, level (1–5) and experience (../../game/villagers.ts). */
