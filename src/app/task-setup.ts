@@ -55,7 +55,7 @@ export class MissingPlayerError extends Error {}
  * `shareIngredients`.
  *
  * @param goals filled with each agent's goal text.
- * @param animalsNearby the animals the task's survival spot holds (`AgentTask.animalsNearby`).
+ * @param mobsNearby the mobs the world gives near the task's survival spot (`AgentTask.mobsNearby`).
  */
 export function assignTasks(
   task: LoadedTask,
@@ -63,7 +63,7 @@ export function assignTasks(
   blueprint: Blueprint | undefined,
   names: { agents: string[]; humans: string[] },
   goals: Record<string, string>,
-  animalsNearby: readonly string[] = [],
+  mobsNearby: readonly string[] = [],
 ): void {
   const targets = taskTargets(task);
   const own = perAgentTargets(task);
@@ -81,7 +81,7 @@ export function assignTasks(
       ...(collector ? { collector } : {}),
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
-      ...(animalsNearby.length ? { animalsNearby } : {}),
+      ...(mobsNearby.length ? { mobsNearby } : {}),
       ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
       ...(task.villager?.scenario === 'construction' && task.villager.chests
         ? {
@@ -217,6 +217,11 @@ export async function setUp(
       meeting = { x: blueprintBox(blueprint).max.x + 5, y, z };
     } else if (stands) {
       await teleportAll(agents, commanders, (i) => stands[i]!, stepMs);
+      // An agent that dies (monsters come in the dark) respawns at its stand, not at the world
+      // spawn, which may lie a thousand blocks off (vanilla `/spawnpoint`).
+      await Promise.all(
+        agents.map((agent, i) => commanders[i]!.sendInOrder([`/spawnpoint ${agent.name} ${stands[i]!.x} ${stands[i]!.y} ${stands[i]!.z}`])),
+      );
       // The chunks around each agent have come before play begins: a policy looking around at
       // once must see what the spot holds, not the few chunks sent first.
       await Promise.all(

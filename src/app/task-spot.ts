@@ -7,14 +7,18 @@
  * The spot is found from the seed alone: a forest place near a point drawn from the task's id,
  * its episode and the world's seed, that holds what the task's team must gather there. What that
  * is comes from a plan (`planProduction`) of the task's targets from the team's starting
- * inventories over everything the survival world gives (its blocks and animals): logs, stone,
- * flowers, ores, sheep. The same task, episode and seed give the same spot on any machine.
+ * inventories over everything the survival world gives (its blocks, animals and monsters): logs,
+ * stone, flowers, ores, sheep, spiders. Monsters come in the dark anywhere (the natural spawner:
+ * caves at any hour), so a spot need not hold them; they count only for what nothing else gives
+ * (string for a fishing rod, gunpowder). The same task, episode and seed give the same spot on any
+ * machine.
  */
 import { createHash } from 'node:crypto';
 import type { GameData } from '../game/data.ts';
 import { addCounts, type Counts, planProduction, productionClosure } from '../game/production.ts';
 // The world generator's own modules, not ../server/embedded.ts: a task's spot is found without loading the server.
 import { ANIMAL_NAMES, type AnimalName } from '../server/worldgen/animals.ts';
+import { MONSTER_NAMES } from '../server/worldgen/monsters.ts';
 import type { BiomeName } from '../server/worldgen/blocks.ts';
 import type { SurvivalGenerator } from '../server/worldgen/generator.ts';
 import { findSpot, type Spot } from '../server/worldgen/spawn.ts';
@@ -132,6 +136,8 @@ export interface SpotEffort {
  * searched for more than 10 minutes; now 15–45 s at most.
  */
 export const SPOT_EFFORT: SpotEffort = { looks: 20_000, chunks: 1_000 };
+/** The mobs the survival world gives: its chunks' animals, and the monsters that come in the dark. */
+const MONSTERS: ReadonlySet<string> = new Set(MONSTER_NAMES);
 /** Blocks between the agents' stands around the spot. */
 const STAND_SPACING = 4;
 
@@ -141,6 +147,11 @@ export interface TaskSpot extends Spot {
   needs: TaskNeed[];
   /** Whether the spot holds every need (false: no place near the drawn point does, or the world cannot give it; a forest spot instead). */
   holdsNeeds: boolean;
+  /**
+   * The mobs of `needs` the world gives near the spot: the monsters, which come in the dark
+   * anywhere, and the animals when the spot holds every need.
+   */
+  mobs: string[];
   /** Where each agent stands, agent 0 on the spot itself, the others a few blocks off. */
   stands: Pos[];
 }
@@ -149,7 +160,8 @@ export interface TaskSpot extends Spot {
  * The spot of one run of `task` in the survival world of `generator`: the nearest forest place to
  * a point drawn from the task's id, `episode` and the world's seed that holds the task's
  * {@link taskNeeds} (logs and flowers within {@link NEAR_RADIUS} blocks, ores within
- * {@link ORE_RADIUS}, animals whose chunks start with them within {@link NEAR_RADIUS}); else a
+ * {@link ORE_RADIUS}, animals whose chunks start with them within {@link NEAR_RADIUS}; monsters
+ * anywhere); else a
  * wooded place that does; else, once the search has spent `effort`, the nearest forest place
  * (`holdsNeeds: false`).
  *
@@ -165,7 +177,12 @@ export function findTaskSpot(
   const survey = new WorldSurvey(generator);
   const near = drawnPoint(`${task.id}|${episode}|${generator.seed}`);
   // Only the blocks and animals that give something the task's plans might use matter.
-  const world = sourcesFrom(data, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES, inventory: {} });
+  // Monsters come in the dark anywhere, but the team fights them only for what nothing else gives:
+  // a task the world's blocks and animals give does not count on them (its white wool comes from a
+  // sheep, not from four spiders' string).
+  const peaceful = taskNeeds(data, task, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES });
+  const monsters = peaceful ? [] : MONSTER_NAMES;
+  const world = sourcesFrom(data, { blocks: SURVIVAL_BLOCKS, mobs: [...ANIMAL_NAMES, ...monsters], inventory: {} });
   const involved = productionClosure(data, taskTargets(task), world);
   // Those that give one of the items by themselves: dug, hunted, or milked (a bucket on a cow).
   const gives = (view: { blocks: readonly string[]; mobs: readonly string[] }) => {
@@ -179,7 +196,7 @@ export function findTaskSpot(
   const plans = new Map<string, TaskNeed[] | undefined>();
   const needsOf = (view: WorldView) => {
     const key = JSON.stringify([view.blocks.toSorted(), view.reachable?.toSorted(), view.mobs.toSorted()]);
-    if (!plans.has(key)) plans.set(key, taskNeeds(data, task, view));
+    if (!plans.has(key)) plans.set(key, taskNeeds(data, task, { ...view, mobs: [...view.mobs, ...monsters] }));
     return plans.get(key);
   };
   const mobsNear = (spot: Spot) => new Map([...survey.animalsNear(spot, NEAR_RADIUS)].filter(([name]) => mobsOfUse.has(name)));
@@ -187,7 +204,11 @@ export function findTaskSpot(
   const around = (spot: Spot, mobs = mobsNear(spot), blocks = blocksNear(spot)) => {
     const ores = survey.blocksNear(spot, ORE_RADIUS, (name) => oresOfUse.includes(name));
     const has = (need: TaskNeed) =>
-      need.kind === 'mob' ? (mobs.get(need.name as AnimalName) ?? 0) : Math.max(blocks.get(need.name) ?? 0, ores.get(need.name) ?? 0);
+      need.kind === 'mob'
+        ? MONSTERS.has(need.name)
+          ? Infinity
+          : (mobs.get(need.name as AnimalName) ?? 0)
+        : Math.max(blocks.get(need.name) ?? 0, ores.get(need.name) ?? 0);
     return { needs: needsOf({ blocks: [...blocks.keys()], reachable: [...ores.keys()], mobs: [...mobs.keys()] }), has };
   };
   let looks = 0;
@@ -198,7 +219,8 @@ export function findTaskSpot(
     // sight too with every ore in reach. Most places fail these before any chunk is generated,
     // or before the ores of 50 chunks around are counted.
     const mobs = mobsNear(spot);
-    const mobsMet = (need: TaskNeed) => need.kind !== 'mob' || (mobs.get(need.name as AnimalName) ?? 0) >= need.count;
+    const mobsMet = (need: TaskNeed) =>
+      need.kind !== 'mob' || MONSTERS.has(need.name) || (mobs.get(need.name as AnimalName) ?? 0) >= need.count;
     const any = needsOf({ blocks: [...blocksOfUse], mobs: [...mobs.keys()] });
     if (any === undefined || !any.every(mobsMet)) return false;
     const blocks = blocksNear(spot);
@@ -210,7 +232,7 @@ export function findTaskSpot(
     return needs !== undefined && needs.every((need) => has(need) >= need.count);
   };
   // What the whole world gives: a task it cannot give gets a forest spot without a search.
-  const anywhere = taskNeeds(data, task, { blocks: SURVIVAL_BLOCKS, mobs: ANIMAL_NAMES });
+  const anywhere = peaceful ?? taskNeeds(data, task, { blocks: SURVIVAL_BLOCKS, mobs: [...ANIMAL_NAMES, ...monsters] });
   let spot: Spot | undefined;
   for (const biomes of anywhere ? SPOT_BIOMES : []) {
     try {
@@ -223,7 +245,8 @@ export function findTaskSpot(
   const holdsNeeds = spot !== undefined;
   spot ??= findSpot(generator, { biomes: ['forest'], near });
   const needs = around(spot).needs ?? anywhere ?? [];
-  return { ...spot, needs, holdsNeeds, stands: standsAround(generator, spot, task.agent_count) };
+  const mobs = needs.flatMap((n) => (n.kind === 'mob' && (holdsNeeds || MONSTERS.has(n.name)) ? [n.name] : []));
+  return { ...spot, needs, holdsNeeds, mobs, stands: standsAround(generator, spot, task.agent_count) };
 }
 
 /** Where `count` agents stand around `spot`: the spot, then free places {@link STAND_SPACING} blocks apart, nearest first. */

@@ -101,12 +101,13 @@ export interface AgentTask {
    */
   supplies?: WorldSupplies;
   /**
-   * The animals a survival world's task spot was chosen for (those its team must hunt or milk, whose
-   * chunks started with them within 24 blocks: `src/app/task-spot.ts`). They wander, out of sight
-   * at times: the offline policy plans with them, and looks for one farther off when a command
-   * finds none in range.
+   * The mobs a survival world gives near a task's spot, of those its team must hunt or milk
+   * (`src/app/task-spot.ts`): the animals the spot was chosen for (their chunks started with them
+   * within 24 blocks), and the monsters that come in the dark (caves at any hour). They wander, out
+   * of sight at times: the offline policy plans with them, and looks for one farther off when a
+   * command finds none in range.
    */
-  animalsNearby?: readonly string[];
+  mobsNearby?: readonly string[];
   /**
    * VillagerBench's farm-to-table cooking: the team shares the dish's ingredients out (each agent
    * gets and makes its part) and hands them to one cook, who makes the dish, so that each agent

@@ -81,8 +81,9 @@ export class OracleModel implements ChatModel {
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
       reachable: blockTypesAround(v.bot, COLLECT_RANGE),
-      // The animals the task's spot holds count as seen: they wander out of sight.
-      mobs: [...new Set([...mobTypesAround(v.bot), ...(task?.animalsNearby ?? [])])],
+      // The mobs the world gives near the task's spot count as seen: its animals wander out of
+      // sight, its monsters come and go in the dark.
+      mobs: [...new Set([...mobTypesAround(v.bot), ...(task?.mobsNearby ?? [])])],
       records,
     };
   }

@@ -17,6 +17,7 @@ import {
   usableRecipes,
 } from '../game/production.ts';
 import { commandCall } from '../commands/skill-commands.ts';
+import { MELEE_WEAPONS } from '../skills/combat.ts';
 import type { Harvest, OracleMemory } from './memory.ts';
 import { worldSources } from './sources.ts';
 import type { Observation } from './observation.ts';
@@ -84,17 +85,51 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
     lacking = { ...planProduction(data, stock, left, { ...sources, tableNearby: true }).missing, crafting_table: 1 };
   }
   if (Object.keys(lacking).length > 0) return ends.short(lacking, left);
-  const step = beforeFurnace(data, stock, left, sources, next, obs.inventory) ?? pickStep(data, next.steps, obs.inventory);
-  if (!step) return '';
+  const planned = beforeFurnace(data, stock, left, sources, next, obs.inventory) ?? pickStep(data, next.steps, obs.inventory);
+  if (!planned) return '';
+  const step = armFirst(data, stock, sources, planned, obs.inventory) ?? planned;
   // A hunt or a milking whose mob was out of the command's range: walk to it first (once; then
   // it is given up).
   const seek = m.seek;
   m.seek = undefined;
   const mob = step.kind === 'gather' ? mobOf(step.source.call(1)) : undefined;
-  if (seek && mob === seek) return commandCall({ skill: 'searchForEntity', args: { type: seek, search_range: 64 } });
+  if (seek && mob === seek) {
+    const range = data.entitiesByName[seek]?.type === 'hostile' ? MONSTER_SEEK_RANGE : SEEK_RANGE;
+    return commandCall({ skill: 'searchForEntity', args: { type: seek, search_range: range } });
+  }
   m.harvest = harvestOf(data, step, obs);
   return stepCommand(step);
 }
+
+/**
+ * Before a hunt of a monster (minecraft-data type `hostile`: it fights back, and monsters come in
+ * groups), the next step of a sword's plan when the bot carries no melee weapon: a stone sword when
+ * cobblestone is held, else a wooden one (5 and 4 damage a hit; Minecraft wiki "Sword"). Undefined
+ * when the hunt's own step stands.
+ */
+function armFirst(
+  data: GameData,
+  stock: Counts,
+  sources: ProductionSources,
+  step: ProductionStep,
+  inventory: Counts,
+): ProductionStep | undefined {
+  const mob = step.kind === 'gather' ? mobOf(step.source.call(1)) : undefined;
+  if (typeof mob !== 'string' || data.entitiesByName[mob]?.type !== 'hostile') return undefined;
+  if (MELEE_WEAPONS.some((weapon) => (inventory[weapon] ?? 0) > 0)) return undefined;
+  const sword = (stock.cobblestone ?? 0) > 0 ? 'stone_sword' : 'wooden_sword';
+  const plan = planProduction(data, stock, { [sword]: 1 }, sources);
+  return Object.keys(plan.missing).length > 0 ? undefined : pickStep(data, plan.steps, inventory);
+}
+
+/** How far a mob out of `!attack`'s or `!useItemOnEntity`'s reach is sought (`!searchForEntity`'s range, blocks). */
+const SEEK_RANGE = 64;
+/**
+ * How far a monster is sought: every one there is, as monsters farther than 128 blocks from every
+ * player despawn (vanilla `MobCategory.despawnDistance`) and the server shows a bot the mobs within
+ * 150.
+ */
+const MONSTER_SEEK_RANGE = 128;
 
 /**
  * While what a furnace the plan makes would smelt is still to be gathered, the next step of the

@@ -8,12 +8,9 @@ import { itemById } from '../game/data.ts';
 import { abortable, sleep, throwIfAborted, waitFor } from '../util/abort.ts';
 import { formatCounts, type Counts } from '../game/production.ts';
 import { inventoryCounts } from './items.ts';
-import pathfinderPkg from 'mineflayer-pathfinder';
-import { boundedWalk, goTo, goWithinReach, haltPathfinder, NO_PATH, REACH } from './movement.ts';
+import { boundedWalk, goWithinReach, haltPathfinder, NO_PATH, TUNNEL_FROM, tunnelToward } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 import { loadPlugins } from './plugins.ts';
-
-const { goals } = pathfinderPkg;
 
 /** How far the bot looks for blocks to collect (blocks). */
 export const COLLECT_RANGE = 64;
@@ -38,57 +35,11 @@ function isExposed(bot: Bot, pos: Vec3): boolean {
   return FACES.some((f) => bot.blockAt(pos.plus(f))?.boundingBox === 'empty');
 }
 
-/**
- * Farther than this (blocks, from the bot's feet to the block) a block that is buried, or lies
- * this far below the bot, is dug toward in legs ({@link tunnelToward}) before collectblock takes it.
- */
-const TUNNEL_FROM = 6;
-/** Length of one leg of a tunnel (blocks): short enough for the path search to find in its time. */
-const TUNNEL_LEG = 6;
-/** How long one leg may take (ms): six blocks of deepslate with a stone pickaxe take about 20 s. */
-const TUNNEL_LEG_MS = 45_000;
-/** Most legs of one tunnel: more than {@link COLLECT_RANGE} blocks of them. */
-const TUNNEL_LEGS = Math.ceil(COLLECT_RANGE / (TUNNEL_LEG - 2)) + 2;
-
 /** Whether collectblock would not find its own way to the block at `pos`: far off and buried, or far below. */
 function deepOrBuried(bot: Bot, pos: Vec3): boolean {
   const feet = bot.entity.position;
   if (feet.distanceTo(pos.offset(0.5, 0, 0.5)) <= TUNNEL_FROM) return false;
   return !isExposed(bot, pos) || pos.y < feet.y - TUNNEL_FROM;
-}
-
-/**
- * Digs toward `target` in legs of {@link TUNNEL_LEG} blocks (each a short path search with digging,
- * mineflayer-pathfinder's default movements), until the bot is within reach of it. A leg that
- * brings it no closer ends the tunnel.
- *
- * @returns whether the bot got within reach.
- */
-async function tunnelToward(bot: Bot, target: Vec3, signal: AbortSignal): Promise<boolean> {
-  const centre = target.offset(0.5, 0.5, 0.5);
-  const gap = () => bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(centre);
-  for (let leg = 0; leg < TUNNEL_LEGS; leg++) {
-    const before = gap();
-    if (before <= REACH) return true;
-    const here = bot.entity.position;
-    const way = target.offset(0.5, 0, 0.5).minus(here);
-    const length = way.norm();
-    const to = here.plus(way.scaled(Math.min(TUNNEL_LEG, length - 2) / length)).floored();
-    try {
-      // The leg ends at its end or as soon as the block is in reach: a leg's end inside rock kept
-      // the path search going 43 s after the bot had come within reach of an ore.
-      const goal = new goals.GoalCompositeAny([
-        new goals.GoalNear(to.x, to.y, to.z, 1),
-        new goals.GoalNear(target.x, target.y, target.z, 2),
-      ]);
-      await boundedWalk(signal, TUNNEL_LEG_MS, `${to}`, (bound) => goTo(bot, goal, bound));
-    } catch (err) {
-      throwIfAborted(signal);
-      if (!(err instanceof SkillError)) throw err;
-    }
-    if (gap() > before - 1) return gap() <= REACH;
-  }
-  return gap() <= REACH;
 }
 
 /**
@@ -330,7 +281,7 @@ export async function collectBlocks(bot: Bot, blockName: string, count: number, 
       for (const block of solid.filter((b) => !near.includes(b))) {
         if (!inTime) break;
         if (taken(block)) continue;
-        if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, block.position, signal))) continue;
+        if (deepOrBuried(bot, block.position) && !(await tunnelToward(bot, () => block.position, signal))) continue;
         inTime = await collectSolid(bot, [block], taken, signal);
       }
       if (inTime)

@@ -13,7 +13,7 @@ import { loadPlugins } from './plugins.ts';
 export const ATTACK_RANGE = 24;
 
 /** Melee weapons, best first (by damage per hit in vanilla 1.21). */
-const WEAPONS = [
+export const MELEE_WEAPONS: readonly string[] = [
   'netherite_sword',
   'netherite_axe',
   'diamond_sword',
@@ -31,7 +31,7 @@ const WEAPONS = [
 /** Puts the best melee weapon the bot carries in its hand; returns its name, if any. */
 export async function equipBestWeapon(bot: Bot, signal: AbortSignal): Promise<string | undefined> {
   const items = bot.inventory.items();
-  for (const name of WEAPONS) {
+  for (const name of MELEE_WEAPONS) {
     const item = items.find((i) => i.name === name);
     if (item) {
       if (bot.heldItem?.name !== name) await abortable(bot.equip(item, 'hand'), signal);

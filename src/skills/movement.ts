@@ -75,6 +75,52 @@ export function feetBlock(bot: Bot): BlockPos {
 export const REACH = 4;
 
 /**
+ * Farther than this (blocks, from the bot's feet) a block that is buried, or a place this far below
+ * the bot, is dug toward in legs ({@link tunnelToward}) rather than found by one path search.
+ */
+export const TUNNEL_FROM = 6;
+/** Length of one leg of a tunnel (blocks): short enough for the path search to find in its time. */
+const TUNNEL_LEG = 6;
+/** How long one leg may take (ms): six blocks of deepslate with a stone pickaxe take about 20 s. */
+const TUNNEL_LEG_MS = 45_000;
+
+/**
+ * Digs toward `target` in legs of {@link TUNNEL_LEG} blocks (each a short path search with digging,
+ * mineflayer-pathfinder's default movements), until the bot's eyes are within `reach` blocks of
+ * the target's cell centre. The target is read again before each leg (a mob moves). A leg that
+ * brings the bot no closer ends the tunnel, and so does the number of legs the first distance takes,
+ * plus two.
+ *
+ * @param target the block cell to reach (an ore, a mob's feet), read before each leg.
+ * @returns whether the bot got within reach.
+ * @throws AbortError when `signal` aborts.
+ */
+export async function tunnelToward(bot: Bot, target: () => Vec3, signal: AbortSignal, reach = REACH): Promise<boolean> {
+  const gap = () => bot.entity.position.offset(0, bot.entity.height, 0).distanceTo(target().offset(0.5, 0.5, 0.5));
+  const legs = Math.ceil(gap() / (TUNNEL_LEG - 2)) + 2;
+  for (let leg = 0; leg < legs; leg++) {
+    const before = gap();
+    if (before <= reach) return true;
+    const cell = target();
+    const here = bot.entity.position;
+    const way = cell.offset(0.5, 0, 0.5).minus(here);
+    const length = way.norm();
+    const to = here.plus(way.scaled(Math.min(TUNNEL_LEG, length - 2) / length)).floored();
+    try {
+      // The leg ends at its end or as soon as the target is in reach: a leg's end inside rock kept
+      // the path search going 43 s after the bot had come within reach of an ore.
+      const goal = new goals.GoalCompositeAny([new goals.GoalNear(to.x, to.y, to.z, 1), new goals.GoalNear(cell.x, cell.y, cell.z, 2)]);
+      await boundedWalk(signal, TUNNEL_LEG_MS, `${to}`, (bound) => goTo(bot, goal, bound));
+    } catch (err) {
+      throwIfAborted(signal);
+      if (!(err instanceof SkillError)) throw err;
+    }
+    if (gap() > before - 1) return gap() <= reach;
+  }
+  return gap() <= reach;
+}
+
+/**
  * Walks to within 2 blocks of the block cell `cell` unless its centre is already within
  * {@link REACH} of the bot's eyes.
  *

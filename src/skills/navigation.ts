@@ -5,7 +5,7 @@ import pathfinderPkg from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import type { PlaceStore } from '../game/places.ts';
 import { abortError, sleep, throwIfAborted } from '../util/abort.ts';
-import { feetBlock, goTo, playerEntity } from './movement.ts';
+import { feetBlock, goTo, playerEntity, TUNNEL_FROM, tunnelToward } from './movement.ts';
 import { done, failure, type Outcome, SkillError } from './outcome.ts';
 
 const { goals } = pathfinderPkg;
@@ -86,18 +86,35 @@ export async function followPlayer(bot: Bot, name: string, distance: number, sig
 }
 
 /**
- * Finds the nearest mob of `type` within `range` blocks and walks to within 2 blocks of it.
+ * Finds the nearest mob of `type` within `range` blocks and walks to within 2 blocks of it,
+ * digging its way ({@link tunnelToward}) to one far below or beyond a path's reach.
  *
- * @returns `ok` with the bot's `position` there; `not_found` (`data.sought`) when none is in range.
+ * @returns `ok` with the bot's `position` there; `not_found` (`data.sought`) when none is in range
+ *   or the mob was gone (killed, despawned) by the time the bot got there.
  * @throws SkillError `invalid` for an unknown type, `unreachable` when the mob cannot be reached.
  */
 export async function searchForEntity(bot: Bot, type: string, range: number, signal: AbortSignal): Promise<Outcome> {
   const name = requireEntityType(bot, type);
   const entity = nearestEntity(bot, (e) => e.name === name, range);
   if (!entity) return failure('not_found', `No ${name} within ${range} blocks.`, { sought: { kind: 'mob', name, range } });
-  await goTo(bot, new goals.GoalFollow(entity, 2), signal);
+  // A mob in a cave below, or one no path leads to through the rock: dug toward in legs, as a
+  // buried ore is, then followed (monsters keep to caves).
+  const at = () => entity.position.floored();
+  const below = entity.position.y < bot.entity.position.y - TUNNEL_FROM;
+  if (below) await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1);
+  try {
+    await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+  } catch (err) {
+    if (!(err instanceof SkillError) || below || !(await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1))) throw err;
+    await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+  }
+  if (!entity.isValid)
+    return failure('not_found', `The ${name} was gone before the bot got there.`, { sought: { kind: 'mob', name, range } });
   return done(`Found a ${name} at ${formatPos(entity.position)} and walked to it.`, { position: feetBlock(bot) });
 }
+
+/** How close `!searchForEntity` comes to the mob (blocks). */
+const FOLLOW_DISTANCE = 2;
 
 /**
  * Walks until at least `distance` blocks (straight line) from where the bot stands.

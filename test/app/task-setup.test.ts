@@ -59,7 +59,7 @@ test("a survival task's agents are told the animals its spot holds (they wander 
   const andy = running.agents[0]!;
   const crafting = task({ type: 'techtree', target: 'cake', number_of_target: 1, initial_inventory: { 0: { bucket: 1 } } });
   assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {}, ['cow']);
-  expect(andy.task?.animalsNearby).toEqual(['cow']);
+  expect(andy.task?.mobsNearby).toEqual(['cow']);
   assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {});
-  expect(andy.task?.animalsNearby).toBeUndefined();
+  expect(andy.task?.mobsNearby).toBeUndefined();
 });

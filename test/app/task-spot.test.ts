@@ -1,8 +1,8 @@
 /**
  * A task's spot in the survival world, found from the seed alone (no server): the same task,
  * episode and seed give the same spot; the spot holds what the task's team must gather (logs,
- * stone, sheep for wool, iron ore for ingots), read back from the generated chunks; tasks that
- * hold all they need keep superflat.
+ * stone, sheep for wool, iron ore for ingots), read back from the generated chunks, and counts on
+ * the monsters that come in the dark; tasks that hold all they need keep superflat.
  */
 import { describe, expect, test } from 'vitest';
 import { gameData } from '../../src/game/data.ts';
@@ -71,6 +71,17 @@ describe('task spots', () => {
     const found = 'mob' in wanted ? survey.animalsNear(spot, 24).get(wanted.mob as never) : survey.blocksNear(spot, 56).get(need!.name);
     expect(found ?? 0).toBeGreaterThanOrEqual(need!.count);
     expect(spot.stands).toEqual([{ x: spot.x, y: spot.y, z: spot.z }]);
+  });
+
+  test('monsters come in the dark anywhere: string (spiders) needs no place that holds them, and the agents are told of them', () => {
+    const generator = new SurvivalGenerator(3);
+    const rod = findTaskSpot(generator, data, crafting('rod', 'fishing_rod', { 0: { string: 1, oak_planks: 2 } }), 1);
+    expect(rod.holdsNeeds).toBe(true);
+    expect(rod.needs).toContainEqual({ kind: 'mob', name: 'spider', count: 1 });
+    expect(rod.mobs).toEqual(['spider']);
+    // Animals are told only of a spot that holds them; monsters always.
+    const wool = findTaskSpot(generator, data, crafting('wool', 'pink_wool', { 0: { pink_dye: 1 } }), 1);
+    expect(wool.mobs).toEqual(['sheep']);
   });
 
   test('a team of three gets three stands apart; a task the world cannot give gets a forest spot, said so', () => {

@@ -856,6 +856,36 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     },
   );
 
+  test('a monster is hunted with a sword in hand: a wooden one first, a stone one when cobblestone is held', () => {
+    const policy = new OraclePolicy(data);
+    const decide = (inventory: Counts) => alone(policy, { fishing_rod: 1 }, inventory, ['grass_block', 'oak_log'], ['spider']);
+    const rod = { string: 1, stick: 3, crafting_table: 1 };
+    expect(decide({ ...rod, oak_planks: 2, stick: 4 })).toBe('!craftRecipe("wooden_sword", 1)');
+    expect(decide({ ...rod, oak_planks: 2, stick: 4, cobblestone: 2 })).toBe('!craftRecipe("stone_sword", 1)');
+    expect(decide({ ...rod, wooden_sword: 1 })).toBe('!attack("spider")');
+    // An animal is hunted bare-handed, as before.
+    expect(alone(new OraclePolicy(data), { leather: 1 }, {}, ['grass_block'], ['cow'])).toBe('!attack("cow")');
+  });
+
+  test('a monster out of range is sought as far as monsters live (128 blocks: farther they despawn)', () => {
+    const policy = new OraclePolicy(data);
+    const notFound = entries({
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        command: '!attack',
+        args: {},
+        ok: false,
+        code: 'not_found',
+        text: 'No creeper within 24 blocks.',
+        data: { sought: { kind: 'mob', name: 'creeper', range: 24 } },
+      },
+    });
+    const decide = (records: JournalEntry[]) => alone(policy, { gunpowder: 1 }, { stone_sword: 1 }, ['stone'], ['creeper'], records);
+    expect(decide([])).toBe('!attack("creeper")');
+    expect(decide(notFound)).toBe('!searchForEntity("creeper", 128)');
+  });
+
   test("a crafting table seen but out of the command's range (left behind by a dig): the plan makes one, until a craft places it", () => {
     const policy = new OraclePolicy(data);
     const decide = (inventory: Record<string, number>, records: JournalEntry[] = []) =>
