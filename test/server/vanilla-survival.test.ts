@@ -196,6 +196,29 @@ describe('hostile mobs', () => {
     expect(hits[0]).toBe(3);
   });
 
+  test('zombies burn to death in daylight, not at night', async () => {
+    bot.chat('/gamemode creative');
+    await waitUntil(() => bot.game.gameMode === 'creative', 'creative');
+    bot.chat('/time set midnight');
+    await waitUntil(() => bot.time.timeOfDay >= 18_000 && bot.time.timeOfDay < 19_000, 'midnight');
+    const feet = bot.entity.position.floored();
+    bot.chat(`/summon zombie ${feet.x + 4.5} ${feet.y} ${feet.z + 0.5}`);
+    await waitUntil(() => Object.values(server.serv.entities).some((e) => e.name === 'zombie'), 'a zombie');
+    const zombie = mobState(
+      server.serv,
+      Object.values(server.serv.entities).find((e) => e.name === 'zombie'),
+    )!;
+    // Two health left: two seconds of fire.
+    zombie.health = zombie.entity.health = 2;
+    await serverTicks(server, 100);
+    expect(zombie.dead).toBe(false);
+    expect(zombie.fireTicks ?? 0).toBe(0);
+    bot.chat('/time set noon');
+    await waitUntil(() => zombie.dead, 'the zombie burns to death', 30_000);
+    bot.chat('/gamemode survival');
+    await waitUntil(() => bot.game.gameMode === 'survival', 'survival');
+  });
+
   test('creative players are left alone', async () => {
     bot.chat('/gamemode creative');
     await waitUntil(() => bot.game.gameMode === 'creative', 'creative');

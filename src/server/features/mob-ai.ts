@@ -1,8 +1,8 @@
 /**
  * A light mob AI on one shared timer (every {@link AI_STEP_TICKS} ticks for all mobs): random
  * strolls on the ground with step-up and gravity, panic runs for hurt passive mobs, hostile mobs
- * going for the nearest survival or adventure player they see within their follow range, and knockback
- * momentum. Goals follow vanilla `PanicGoal` / `RandomStrollGoal` / `MeleeAttackGoal`
+ * going for the nearest survival or adventure player they see within their follow range, knockback
+ * momentum, and zombies and skeletons burning in daylight. Goals follow vanilla `PanicGoal` / `RandomStrollGoal` / `MeleeAttackGoal`
  * priorities; speeds come from the mob's movement-speed attribute (../services/combat-data.ts).
  *
  * Hostile mobs attack as vanilla's goals do (../services/combat-data.ts `HOSTILE_ATTACKS`, with
@@ -20,6 +20,7 @@ import { degreesToByte } from '../services/geometry.ts';
 import { CREEPER, HOSTILE_ATTACKS, MELEE_REACH, type HostileAttack } from '../services/combat-data.ts';
 import { hurtPlayer } from '../services/damage.ts';
 import { discardMob, mobRegistry, type MobRegistry, type MobState } from '../services/mobs.ts';
+import { skyDarken } from '../worldgen/monsters.ts';
 
 /** The AI runs once every this many server ticks (20 ticks = 1 s) for all mobs together. */
 export const AI_STEP_TICKS = 2;
@@ -151,8 +152,48 @@ function chasedPlayer(serv: SquidServer, registry: MobRegistry, mob: MobState): 
   return player;
 }
 
+/** Mobs that burn in daylight (vanilla `isSunSensitive`: zombies, zombie villagers, drowned, skeletons, strays; not husks). */
+const SUN_SENSITIVE: ReadonlySet<string> = new Set(['zombie', 'zombie_villager', 'drowned', 'skeleton', 'stray']);
+/** Seconds a sunburn sets a mob on fire for (vanilla `igniteForSeconds(8)`), and the fire's damage every 20 ticks. */
+const SUNBURN_TICKS = 8 * 20;
+const FIRE_DAMAGE = 1;
+
+/**
+ * Daylight burns zombies and skeletons (vanilla `Zombie.aiStep` / `AbstractSkeleton.aiStep` with
+ * `Mob.isSunBurnTick`): by day, with the sky above its eyes in full light (brightness above 0.5:
+ * light 13 or more, the sky's light less its darkening) and not in water, a mob catches fire on a
+ * tick with chance `(brightness − 0.4) × 2 / 30` (4 % in full sun) for 8 s; burning deals 1 every
+ * 20 ticks (vanilla `on_fire` damage), and it dies at 0. So monsters that come out of a cave by day
+ * do not last.
+ */
+function burnInSunlight(serv: SquidServer, mob: MobState): void {
+  if (!SUN_SENSITIVE.has(mob.name)) return;
+  const world = mob.entity.world;
+  const eyes = mob.entity.position.offset(0, mob.height * 0.85, 0).floored();
+  if (!world.sync.getColumnAt(eyes)) return;
+  const darken = skyDarken(Number(serv.time));
+  const light = Math.max(world.sync.getSkyLight(eyes) - darken, world.sync.getBlockLight(eyes));
+  // vanilla DimensionType brightness with ambient light 0: x / (4 − 3x), x = light / 15.
+  const brightness = light / 15 / (4 - (3 * light) / 15);
+  const inWater = serv.registry.blocksByStateId[world.sync.getBlockStateId(eyes)]?.name === 'water';
+  const daylight = darken < 4 && world.sync.getSkyLight(eyes) === 15 && !inWater && brightness > 0.5;
+  for (let t = 0; t < AI_STEP_TICKS; t++) {
+    if (daylight && Math.random() * 30 < (brightness - 0.4) * 2) mob.fireTicks = Math.max(mob.fireTicks ?? 0, SUNBURN_TICKS);
+  }
+  if (inWater) mob.fireTicks = 0;
+  if (!mob.fireTicks) return;
+  const before = mob.fireTicks;
+  mob.fireTicks = Math.max(0, before - AI_STEP_TICKS);
+  // One hurt each time the fire's clock passes a multiple of 20 ticks.
+  if (Math.floor(before / 20) === Math.floor(mob.fireTicks / 20)) return;
+  // Through the mob service's damage event (./mob-combat.ts: invulnerability, the hurt shown, death).
+  serv.emit('mobHurt', { entity: mob.entity, damage: FIRE_DAMAGE });
+}
+
 /** One AI step ({@link AI_STEP_TICKS} ticks) of one mob: choose a goal, walk, fall, send the new position. */
 function stepMob(serv: SquidServer, registry: MobRegistry, mob: MobState): void {
+  if (mob.dead) return;
+  burnInSunlight(serv, mob);
   if (mob.dead) return;
   const entity = mob.entity;
   const pos = entity.position.clone();

@@ -57,6 +57,8 @@ export interface MobState {
    * of their next look for a player.
    */
   chase?: { player: number; seenTick: number; lookedTick: number };
+  /** Ticks the mob still burns (zombies and skeletons in daylight: ../features/mob-ai.ts). */
+  fireTicks?: number;
   nextTargetSearchTick?: number;
   /** Sheep: the fleece's dye colour index ({@link WOOL_COLOURS}) and whether it is sheared. */
   wool?: { colour: number; sheared: boolean };
