@@ -136,7 +136,7 @@ export interface SpotEffort {
  * searched for more than 10 minutes; now 15–45 s at most.
  */
 export const SPOT_EFFORT: SpotEffort = { looks: 20_000, chunks: 1_000 };
-/** The mobs the survival world gives: its chunks' animals, and the monsters that come in the dark. */
+/** The monsters that come in the dark (the natural spawner's species). */
 const MONSTERS: ReadonlySet<string> = new Set(MONSTER_NAMES);
 /** Blocks between the agents' stands around the spot. */
 const STAND_SPACING = 4;
@@ -161,9 +161,8 @@ export interface TaskSpot extends Spot {
  * a point drawn from the task's id, `episode` and the world's seed that holds the task's
  * {@link taskNeeds} (logs and flowers within {@link NEAR_RADIUS} blocks, ores within
  * {@link ORE_RADIUS}, animals whose chunks start with them within {@link NEAR_RADIUS}; monsters
- * anywhere); else a
- * wooded place that does; else, once the search has spent `effort`, the nearest forest place
- * (`holdsNeeds: false`).
+ * anywhere); else a wooded place that does; else, once the search has spent `effort`, the nearest
+ * forest place (`holdsNeeds: false`).
  *
  * @throws Error when the world has no forest within reach of the drawn point (findSpot's error).
  */
