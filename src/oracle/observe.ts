@@ -129,9 +129,12 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
     case '!attack':
     case '!useItemOnEntity':
     case '!searchForEntity': {
-      // Seen but not found by the command: a mob out of its range is walked to once, then given up.
+      // Seen but not found by the command: a mob out of its range is walked to once, then given up;
+      // so is one the search could not reach (a monster deep in a cave: the path searches that
+      // failed took the machine's CPU for minutes from the bots beside it).
       const sought = data?.sought;
-      if (o.code !== 'not_found' || !sought || (sought.kind !== 'block' && sought.kind !== 'mob')) return;
+      const unreachable = o.command === '!searchForEntity' && o.code === 'unreachable';
+      if ((o.code !== 'not_found' && !unreachable) || !sought || (sought.kind !== 'block' && sought.kind !== 'mob')) return;
       if (sought.kind === 'mob' && o.command !== '!searchForEntity') m.seek = sought.name;
       else m.gone.set(sought.name, across(obs));
       return;

@@ -91,7 +91,7 @@ export async function followPlayer(bot: Bot, name: string, distance: number, sig
  *
  * @returns `ok` with the bot's `position` there; `not_found` (`data.sought`) when none is in range
  *   or the mob was gone (killed, despawned) by the time the bot got there.
- * @throws SkillError `invalid` for an unknown type, `unreachable` when the mob cannot be reached.
+ * @throws SkillError `invalid` for an unknown type, `unreachable` (`data.sought`) when the mob cannot be reached.
  */
 export async function searchForEntity(bot: Bot, type: string, range: number, signal: AbortSignal): Promise<Outcome> {
   const name = requireEntityType(bot, type);
@@ -100,16 +100,23 @@ export async function searchForEntity(bot: Bot, type: string, range: number, sig
   // A mob in a cave below, or one no path leads to through the rock: dug toward in legs, as a
   // buried ore is, then followed (monsters keep to caves).
   const at = () => entity.position.floored();
+  const sought = { sought: { kind: 'mob' as const, name, range } };
   const below = entity.position.y < bot.entity.position.y - TUNNEL_FROM;
-  if (below) await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1);
   try {
-    await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+    if (below) await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1);
+    try {
+      await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+    } catch (err) {
+      if (!(err instanceof SkillError) || below || !(await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1))) throw err;
+      await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+    }
   } catch (err) {
-    if (!(err instanceof SkillError) || below || !(await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1))) throw err;
-    await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+    // Which mob could not be reached, so that a caller can leave it be.
+    if (err instanceof SkillError && err.code === 'unreachable')
+      throw new SkillError('unreachable', err.message, { ...err.data, ...sought });
+    throw err;
   }
-  if (!entity.isValid)
-    return failure('not_found', `The ${name} was gone before the bot got there.`, { sought: { kind: 'mob', name, range } });
+  if (!entity.isValid) return failure('not_found', `The ${name} was gone before the bot got there.`, sought);
   return done(`Found a ${name} at ${formatPos(entity.position)} and walked to it.`, { position: feetBlock(bot) });
 }
 

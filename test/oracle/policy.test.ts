@@ -884,6 +884,20 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const decide = (records: JournalEntry[]) => alone(policy, { gunpowder: 1 }, { stone_sword: 1 }, ['stone'], ['creeper'], records);
     expect(decide([])).toBe('!attack("creeper")');
     expect(decide(notFound)).toBe('!searchForEntity("creeper", 128)');
+    // No way to it (deep in a cave): it is given up here, not sought again and again.
+    const unreachable = entries({
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        command: '!searchForEntity',
+        args: {},
+        ok: false,
+        code: 'unreachable',
+        text: 'Took to long to decide path to goal!',
+        data: { sought: { kind: 'mob', name: 'creeper', range: 128 } },
+      },
+    });
+    expect(decide(unreachable)).toMatch(/^I still need 1 gunpowder/);
   });
 
   test("a crafting table seen but out of the command's range (left behind by a dig): the plan makes one, until a craft places it", () => {
