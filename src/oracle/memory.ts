@@ -128,6 +128,12 @@ export class OracleMemory {
   seek: string | undefined;
   /** The furnace in sight was found without fuel: smelting brings its own from now on. */
   unfuelled = false;
+  /**
+   * A command found no free spot to place a block where the bot stands (a crafting table or a
+   * furnace at the bottom of a one-wide shaft it dug): it walks a few blocks off first, digging
+   * itself the room.
+   */
+  cramped = false;
 
   /** This agent coordinates: it is the first teammate by name (or alone). */
   isCoordinator(name: string): boolean {

@@ -96,6 +96,11 @@ function read(m: OracleMemory, obs: Observation, record: JournalEntry, makePlan:
 /** What one of this agent's commands tells it, by code and data. */
 function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
   const { data } = o;
+  // No free spot to place the table or furnace a craft or a smelting needs, where the bot stands.
+  if (o.code === 'not_found' && data?.sought?.kind === 'place') {
+    m.cramped = true;
+    return;
+  }
   switch (o.command) {
     case '!startConversation':
       // A teammate who is not a bot (a human player, or gone) is left out of the plan.

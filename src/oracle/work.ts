@@ -67,6 +67,19 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
     const sowing = harvest && sowBack(obs, harvest, (obs.inventory[harvest.seed] ?? 0) - (targets[harvest.seed] ?? 0));
     return sowing || ends.done();
   }
+  // No room here to place a table or furnace (the bottom of a one-wide shaft): a few blocks off
+  // along the level first, which digs a tunnel whose floor takes the block (walking off any way,
+  // the bot may climb the shaft and find no more room there).
+  if (m.cramped) {
+    m.cramped = false;
+    const at = obs.position;
+    return at
+      ? commandCall({
+          skill: 'goToCoordinates',
+          args: { x: Math.floor(at.x) + ROOM_DISTANCE, y: Math.floor(at.y), z: Math.floor(at.z), closeness: 0 },
+        })
+      : commandCall({ skill: 'moveAway', args: { distance: ROOM_DISTANCE } });
+  }
   // Keep the targets already held out of the ingredients.
   const stock = { ...obs.inventory };
   for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
@@ -121,6 +134,9 @@ function armFirst(
   const plan = planProduction(data, stock, { [sword]: 1 }, sources);
   return Object.keys(plan.missing).length > 0 ? undefined : pickStep(data, plan.steps, inventory);
 }
+
+/** How far the bot walks off to find room to place a block (blocks). */
+const ROOM_DISTANCE = 4;
 
 /** How far a mob out of `!attack`'s or `!useItemOnEntity`'s reach is sought (`!searchForEntity`'s range, blocks). */
 const SEEK_RANGE = 64;

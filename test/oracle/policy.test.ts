@@ -856,6 +856,41 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     },
   );
 
+  test('no room to place the furnace at the bottom of a shaft: the bot digs a few blocks along the level, then smelts', () => {
+    const policy = new OraclePolicy(data);
+    const held = { raw_iron: 1, furnace: 1, oak_planks: 4 };
+    const decide = (records: JournalEntry[]) => alone(policy, { iron_ingot: 1 }, held, ['stone', 'iron_ore'], [], records);
+    expect(decide([])).toMatch(/^!smeltItem\("raw_iron", 1\)/);
+    const cramped = entries({
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        command: '!smeltItem',
+        args: { item_name: 'raw_iron', num: 1 },
+        ok: false,
+        code: 'not_found',
+        text: 'No free spot with solid ground within 2 blocks to place furnace. Move to open ground and try again.',
+        data: { sought: { kind: 'place', name: 'a free spot for furnace', range: 2 } },
+      },
+    });
+    // Along the level: a tunnel whose floor takes the furnace (`alone` stands at 0, 64, 0).
+    expect(decide(cramped)).toBe('!goToCoordinates(4, 64, 0, 0)');
+    const moved = entries({
+      kind: 'outcome',
+      by: 'model',
+      outcome: {
+        command: '!goToCoordinates',
+        args: { x: 4, y: 64, z: 0, closeness: 0 },
+        ok: true,
+        code: 'ok',
+        text: 'Reached (4.5, 64, 0.5).',
+      },
+    });
+    // The retry of a command that changed nothing comes after its wait (./retry.ts).
+    expect(decide(moved)).toBe('!stay(2)');
+    expect(decide([])).toMatch(/^!smeltItem\("raw_iron", 1\)/);
+  });
+
   test('a monster is hunted with a sword in hand: a wooden one first, a stone one when cobblestone is held', () => {
     const policy = new OraclePolicy(data);
     const decide = (inventory: Counts) => alone(policy, { fishing_rod: 1 }, inventory, ['grass_block', 'oak_log'], ['spider']);
