@@ -28,7 +28,6 @@ const VERSION_DEPENDENT_TESTS = [
   'test/commands/container-commands.test.ts',
   'test/commands/movement-commands.test.ts',
   'test/commands/agent-commands.test.ts',
-  'test/commands/survival-commands.test.ts',
   'test/commands/use-on-commands.test.ts',
   'test/commands/switch-commands.test.ts',
   'test/commands/villager-commands.test.ts',
