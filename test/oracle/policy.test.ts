@@ -73,6 +73,11 @@ function entries(...records: JournalRecord[]): JournalEntry[] {
   return records.map((r, i) => ({ ...r, seq: i + 1, t: 0 }));
 }
 
+/** The journal after one command of the agent's own (as the model ran it) ended with `outcome`. */
+function ran(outcome: Extract<JournalRecord, { kind: 'outcome' }>['outcome']): JournalEntry[] {
+  return entries({ kind: 'outcome', by: 'model', outcome });
+}
+
 /** A teammate's chat line as the agent receives it. */
 function line(from: string, text: string): JournalRecord {
   return { kind: 'message', message: { from, text, channel: 'bot' } };
@@ -745,11 +750,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
         records,
       });
     const failed = (command: string, sought: { kind: 'container' | 'block' | 'item'; name: string }) =>
-      entries({
-        kind: 'outcome',
-        by: 'model',
-        outcome: { command, args: {}, ok: false, code: 'not_found', text: 'Not within range.', data: { sought } },
-      });
+      ran({ command, args: {}, ok: false, code: 'not_found', text: 'Not within range.', data: { sought } });
     expect(at(4.5, 7.5)).not.toMatch(/^!goToCoordinates/);
     const home = '!goToCoordinates(4, -60, 7, 2)';
     expect(at(60.5, 7.5, failed('!takeFromChest', { kind: 'container', name: 'chest' }))).toBe(home);
@@ -774,17 +775,13 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
         mobs: [],
         records,
       });
-    const noFurnace = entries({
-      kind: 'outcome',
-      by: 'model',
-      outcome: {
-        command: '!smeltItem',
-        args: { item_name: 'raw_gold', num: 2 },
-        ok: false,
-        code: 'not_found',
-        text: 'No blast_furnace or furnace within 32 blocks.',
-        data: { sought: { kind: 'block', name: 'furnace' } },
-      },
+    const noFurnace = ran({
+      command: '!smeltItem',
+      args: { item_name: 'raw_gold', num: 2 },
+      ok: false,
+      code: 'not_found',
+      text: 'No blast_furnace or furnace within 32 blocks.',
+      data: { sought: { kind: 'block', name: 'furnace' } },
     });
     expect(decide({ raw_gold: 2, coal: 1 })).toBe('!smeltItem("raw_gold", 2)'); // the first decision: home is here
     expect(decide({ raw_gold: 2, coal: 1, cobblestone: 8, crafting_table: 1 }, noFurnace)).toBe('!craftRecipe("furnace", 1)');
@@ -838,17 +835,13 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
       const policy = new OraclePolicy(data);
       const decide = (records: JournalEntry[]) => alone(policy, targets, inventory, ['grass_block', 'oak_log'], [mob], records);
       const notFound = (command: string) =>
-        entries({
-          kind: 'outcome',
-          by: 'model',
-          outcome: {
-            command,
-            args: {},
-            ok: false,
-            code: 'not_found',
-            text: `No ${mob} within 24 blocks.`,
-            data: { sought: { kind: 'mob', name: mob, range: 24 } },
-          },
+        ran({
+          command,
+          args: {},
+          ok: false,
+          code: 'not_found',
+          text: `No ${mob} within 24 blocks.`,
+          data: { sought: { kind: 'mob', name: mob, range: 24 } },
         });
       expect(decide([])).toMatch(new RegExp(`^${command}\\(`));
       expect(decide(notFound(command))).toBe(`!searchForEntity("${mob}", 64)`);
@@ -861,30 +854,22 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     const held = { raw_iron: 1, furnace: 1, oak_planks: 4 };
     const decide = (records: JournalEntry[]) => alone(policy, { iron_ingot: 1 }, held, ['stone', 'iron_ore'], [], records);
     expect(decide([])).toMatch(/^!smeltItem\("raw_iron", 1\)/);
-    const cramped = entries({
-      kind: 'outcome',
-      by: 'model',
-      outcome: {
-        command: '!smeltItem',
-        args: { item_name: 'raw_iron', num: 1 },
-        ok: false,
-        code: 'not_found',
-        text: 'No free spot with solid ground within 2 blocks to place furnace. Move to open ground and try again.',
-        data: { sought: { kind: 'place', name: 'a free spot for furnace', range: 2 } },
-      },
+    const cramped = ran({
+      command: '!smeltItem',
+      args: { item_name: 'raw_iron', num: 1 },
+      ok: false,
+      code: 'not_found',
+      text: 'No free spot with solid ground within 2 blocks to place furnace. Move to open ground and try again.',
+      data: { sought: { kind: 'place', name: 'a free spot for furnace', range: 2 } },
     });
     // Along the level: a tunnel whose floor takes the furnace (`alone` stands at 0, 64, 0).
     expect(decide(cramped)).toBe('!goToCoordinates(4, 64, 0, 0)');
-    const moved = entries({
-      kind: 'outcome',
-      by: 'model',
-      outcome: {
-        command: '!goToCoordinates',
-        args: { x: 4, y: 64, z: 0, closeness: 0 },
-        ok: true,
-        code: 'ok',
-        text: 'Reached (4.5, 64, 0.5).',
-      },
+    const moved = ran({
+      command: '!goToCoordinates',
+      args: { x: 4, y: 64, z: 0, closeness: 0 },
+      ok: true,
+      code: 'ok',
+      text: 'Reached (4.5, 64, 0.5).',
     });
     // The retry of a command that changed nothing comes after its wait (./retry.ts).
     expect(decide(moved)).toBe('!stay(2)');
@@ -904,33 +889,25 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
 
   test('a monster out of range is sought as far as monsters live (128 blocks: farther they despawn)', () => {
     const policy = new OraclePolicy(data);
-    const notFound = entries({
-      kind: 'outcome',
-      by: 'model',
-      outcome: {
-        command: '!attack',
-        args: {},
-        ok: false,
-        code: 'not_found',
-        text: 'No creeper within 24 blocks.',
-        data: { sought: { kind: 'mob', name: 'creeper', range: 24 } },
-      },
+    const notFound = ran({
+      command: '!attack',
+      args: {},
+      ok: false,
+      code: 'not_found',
+      text: 'No creeper within 24 blocks.',
+      data: { sought: { kind: 'mob', name: 'creeper', range: 24 } },
     });
     const decide = (records: JournalEntry[]) => alone(policy, { gunpowder: 1 }, { stone_sword: 1 }, ['stone'], ['creeper'], records);
     expect(decide([])).toBe('!attack("creeper")');
     expect(decide(notFound)).toBe('!searchForEntity("creeper", 128)');
     // No way to it (deep in a cave): it is given up here, not sought again and again.
-    const unreachable = entries({
-      kind: 'outcome',
-      by: 'model',
-      outcome: {
-        command: '!searchForEntity',
-        args: {},
-        ok: false,
-        code: 'unreachable',
-        text: 'Took to long to decide path to goal!',
-        data: { sought: { kind: 'mob', name: 'creeper', range: 128 } },
-      },
+    const unreachable = ran({
+      command: '!searchForEntity',
+      args: {},
+      ok: false,
+      code: 'unreachable',
+      text: 'Took to long to decide path to goal!',
+      data: { sought: { kind: 'mob', name: 'creeper', range: 128 } },
     });
     expect(decide(unreachable)).toMatch(/^I still need 1 gunpowder/);
   });
@@ -952,11 +929,7 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
         records,
       });
     const craft = (item: string, ok: boolean, data: Record<string, unknown>) =>
-      entries({
-        kind: 'outcome',
-        by: 'model',
-        outcome: { command: '!craftRecipe', args: { recipe_name: item, num: 1 }, ok, code: ok ? 'ok' : 'missing_items', text: '', data },
-      });
+      ran({ command: '!craftRecipe', args: { recipe_name: item, num: 1 }, ok, code: ok ? 'ok' : 'missing_items', text: '', data });
     const held = { cobblestone: 3, stick: 2, oak_planks: 4 };
     expect(decide(held)).toBe('!craftRecipe("stone_pickaxe", 1)');
     // None within 32 blocks after all: a table from the planks first.
