@@ -3,9 +3,11 @@
  * this script, so that `!lookAtPlayer` / `!lookAtPosition` can render the bot's view
  * (src/skills/camera.ts).
  *
- * npm does not run gl's install script (it is not in package.json's `allowScripts`), and that
- * script would fetch a prebuilt binary from outside the registries or build against the npm
- * config's `nodedir` (the system Node's headers, the wrong ABI for the project's Node). So this
+ * npm does not run gl's install script: package.json's `allowScripts` denies it (`"gl": false`,
+ * which npm 11 honours; a script merely left out of it still runs there, and took 5.5 min of
+ * `npm ci` on this 2-core machine). That script would fetch a prebuilt binary from outside the
+ * registries or build against the npm config's `nodedir` (the system Node's headers, the wrong
+ * ABI for the project's Node). So this
  * builds it explicitly: the headers of exactly this Node version come from the npm registry's
  * `node-<platform>-<arch>` package (the official build, `include/node` inside), cached under
  * node_modules/.cache/node-headers/, and gl's own node-gyp compiles against them.

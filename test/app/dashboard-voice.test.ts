@@ -18,7 +18,7 @@ import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { CHROMIUM_ARGS, findChromium, shows } from '../helpers/browser.ts';
+import { CHROMIUM_ARGS, findChromium, newTestPage, shows } from '../helpers/browser.ts';
 import { connectBot, settingsFor, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const CHROMIUM = findChromium();
@@ -73,9 +73,8 @@ describe.skipIf(missing !== '')(`the voices in the dashboard's pages${missing ? 
     dashboard = await startDashboard({ port: 0, bots: running, botsDir: dir });
     steve = await connectBot(server, 'Steve');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    [loud, silent] = await Promise.all([browser.newPage(), browser.newPage()]);
+    [loud, silent] = await Promise.all([newTestPage(browser), newTestPage(browser)]);
     for (const page of [loud, silent]) {
-      page.setDefaultTimeout(5_000);
       await page.goto(dashboard.url);
       await shows(() => page.locator('[data-role=connection]').textContent(), 'open');
     }

@@ -26,7 +26,7 @@ import { CampaignBoard } from '../../src/app/dashboard/campaign.ts';
 import { startDashboard, type Dashboard } from '../../src/app/dashboard/server.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import type { EmbeddedServer } from '../../src/server/embedded.ts';
-import { CHROMIUM_ARGS, findChromium, shows } from '../helpers/browser.ts';
+import { CHROMIUM_ARGS, findChromium, newTestPage, shows } from '../helpers/browser.ts';
 import { connectBot, settingsFor, give, serverPlayer, startTestServer, waitUntil } from '../helpers/world.ts';
 
 const CHROMIUM = findChromium();
@@ -91,8 +91,7 @@ describe.skipIf(!CHROMIUM)(
         whispers.push(`${from}: ${text}`);
       });
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-      page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-      page.setDefaultTimeout(5_000);
+      page = await newTestPage(browser, { viewport: { width: 1280, height: 960 } });
       page.on('console', (message) => {
         pageLines.push(message.text());
       });
@@ -297,7 +296,7 @@ describe.skipIf(!CHROMIUM)(
       });
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', () => resolve()));
       const before = events.filter((e) => e.type === 'command').length;
-      const other = await browser.newPage();
+      const other = await newTestPage(browser);
       try {
         // The browser does hold the dashboard's cookie (SameSite does not tell ports apart).
         expect((await page.context().cookies(dashboard.url)).map((c) => c.name)).toContain(`mindcraft_token_${dashboard.port}`);

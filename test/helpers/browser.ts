@@ -3,6 +3,7 @@
  * browser is, the flags a sandboxed CI machine needs, and a wait on what a page shows.
  */
 import { execFileSync } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
 import { waitUntil } from './world.ts';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), if on the PATH. */
@@ -26,6 +27,22 @@ export const CHROMIUM_ARGS = [
   // A name of "another site" that resolves to this machine: what DNS rebinding gives an attacker.
   '--host-resolver-rules=MAP rebind.test 127.0.0.1',
 ];
+
+/** Bound on a page action (a click, a read) that the page answers at once, in ms. */
+const ACTION_TIMEOUT_MS = 5_000;
+/**
+ * Bound on loading a page, in ms: the whole dashboard with its scripts, from a server that shares
+ * two cores with a full test run (a CI run of 2026-11-28 took over 5 s to fire `load`).
+ */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
+/** A new page in `browser` with the tests' bounds: {@link ACTION_TIMEOUT_MS}, {@link NAVIGATION_TIMEOUT_MS}. */
+export async function newTestPage(browser: Browser, options?: Parameters<Browser['newPage']>[0]): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+  return page;
+}
 
 /**
  * Waits until `read()` (a page locator's text or count) equals `want`, matches it, or passes it;
