@@ -97,19 +97,9 @@ export async function searchForEntity(bot: Bot, type: string, range: number, sig
   const name = requireEntityType(bot, type);
   const entity = nearestEntity(bot, (e) => e.name === name, range);
   if (!entity) return failure('not_found', `No ${name} within ${range} blocks.`, { sought: { kind: 'mob', name, range } });
-  // A mob in a cave below, or one no path leads to through the rock: dug toward in legs, as a
-  // buried ore is, then followed (monsters keep to caves).
-  const at = () => entity.position.floored();
   const sought = { sought: { kind: 'mob' as const, name, range } };
-  const below = entity.position.y < bot.entity.position.y - TUNNEL_FROM;
   try {
-    if (below) await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1);
-    try {
-      await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
-    } catch (err) {
-      if (!(err instanceof SkillError) || below || !(await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1))) throw err;
-      await goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
-    }
+    await walkToMob(bot, entity, signal);
   } catch (err) {
     // Which mob could not be reached, so that a caller can leave it be.
     if (err instanceof SkillError && err.code === 'unreachable')
@@ -122,6 +112,28 @@ export async function searchForEntity(bot: Bot, type: string, range: number, sig
 
 /** How close `!searchForEntity` comes to the mob (blocks). */
 const FOLLOW_DISTANCE = 2;
+
+/**
+ * Walks to within {@link FOLLOW_DISTANCE} of `entity`. A mob in a cave below, or one no path
+ * leads to through the rock, is dug toward in legs first, as a buried ore is (monsters keep to
+ * caves), then followed.
+ *
+ * @throws SkillError `unreachable` when neither a path nor a tunnel gets there.
+ */
+async function walkToMob(bot: Bot, entity: Entity, signal: AbortSignal): Promise<void> {
+  const at = () => entity.position.floored();
+  const follow = () => goTo(bot, new goals.GoalFollow(entity, FOLLOW_DISTANCE), signal);
+  if (entity.position.y < bot.entity.position.y - TUNNEL_FROM) {
+    await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1);
+  } else {
+    try {
+      return await follow();
+    } catch (err) {
+      if (!(err instanceof SkillError) || !(await tunnelToward(bot, at, signal, FOLLOW_DISTANCE + 1))) throw err;
+    }
+  }
+  await follow();
+}
 
 /**
  * Walks until at least `distance` blocks (straight line) from where the bot stands.

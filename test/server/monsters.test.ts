@@ -12,7 +12,7 @@ import type { EmbeddedServer } from '../../src/server/embedded.ts';
 import { setGameRule } from '../../src/server/services/game-rules.ts';
 import { mobRegistry } from '../../src/server/services/mobs.ts';
 import { darkEnough, MONSTER_NAMES, skyDarken } from '../../src/server/worldgen/monsters.ts';
-import { DESPAWN_DISTANCE, fitsMonster, MIN_SPAWN_DISTANCE, MONSTER_CAP } from '../../src/server/worldgen/spawner.ts';
+import { DESPAWN_DISTANCE, fitsMonster, MIN_SPAWN_DISTANCE, MONSTER_CAP, newMonsterSpawner } from '../../src/server/worldgen/spawner.ts';
 import { connectBot, serverTicks, startTestServer, teleport, waitUntil } from '../helpers/world.ts';
 
 let server: EmbeddedServer;
@@ -97,7 +97,7 @@ describe('the spawner in a survival world', () => {
   });
 
   test('a place on the day-lit ground never fits a monster; at midnight it does, as a cave does by day', () => {
-    const spawner = { spawned: new Set<number>(), floors: new Map(), cells: new Map() };
+    const spawner = newMonsterSpawner();
     const feet = bot.entity.position.floored();
     const world = server.serv.overworld.sync;
     expect(world.getSkyLight(feet)).toBeGreaterThan(12);

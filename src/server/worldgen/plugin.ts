@@ -23,7 +23,7 @@ import { spawnMob } from '../services/mobs.ts';
 import type { SquidServer, SquidWorld } from '../types.ts';
 import { weatherOf } from '../features/weather-time.ts';
 import { initialAnimals, type AnimalSpawn } from './animals.ts';
-import { tickMonsters, type MonsterSpawner } from './spawner.ts';
+import { newMonsterSpawner, tickMonsters, type MonsterSpawner } from './spawner.ts';
 import { chunkKey } from './surface.ts';
 import { MIN_Y, WORLD_HEIGHT } from './terrain.ts';
 import type { SurvivalWorld } from './world.ts';
@@ -73,7 +73,7 @@ function installSurvivalWorld(serv: SquidServer, world: SurvivalWorld, viewDista
     populated: new Set(),
     animals: new Set(),
     loading: new Set(),
-    monsters: { spawned: new Set(), floors: new Map(), cells: new Map() },
+    monsters: newMonsterSpawner(),
   };
   states.set(serv, state);
   const spawn = new Vec3(world.spawn.x + 0.5, world.spawn.y, world.spawn.z + 0.5);

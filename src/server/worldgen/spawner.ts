@@ -71,6 +71,11 @@ export interface MonsterSpawner {
   readonly cells: Map<number, boolean>;
 }
 
+/** A spawner that has spawned nothing yet, for one server. */
+export function newMonsterSpawner(): MonsterSpawner {
+  return { spawned: new Set(), floors: new Map(), cells: new Map() };
+}
+
 /** The game's state that decides spawning, read once a tick. */
 interface Conditions {
   darken: number;
