@@ -8,7 +8,7 @@ import type { Observation } from './observation.ts';
 import type { Counts } from '../game/production.ts';
 import type { BlueprintCheckData } from '../skills/outcome.ts';
 import type { BuildPlan } from './construction-plan.ts';
-import type { Spot, Status } from './protocol.ts';
+import type { Gift, Spot, Status } from './protocol.ts';
 import type { TeamPlan, Transfer } from './team-plan.ts';
 import type { BuildCell } from '../game/work.ts';
 import type { EscapeChain } from '../tasks/villager/escape.ts';
@@ -100,6 +100,16 @@ export class OracleMemory {
   giveAgain: (() => void) | undefined;
   /** Where a teammate's hand-over to this agent lies: walk onto it. */
   fetch: Spot | undefined;
+  /** A helper has handed its share of the worker's gathering over (see `withHelpers`). */
+  shareGiven = false;
+  /** A helper has told the worker so. */
+  shareSaid = false;
+  /** Worker: the items teammates said they handed to it (`Done. I gave ...`). */
+  readonly received: Counts = {};
+  /** Worker: waits for its helpers' shares once it has made the rest. */
+  shareWaits = 0;
+  /** Worker: its helpers' shares are no longer counted on (they did not come in time): it makes them. */
+  sharesDropped = false;
   // Construction.
   /** The level being built. */
   level: number | undefined;
@@ -153,12 +163,38 @@ export class OracleMemory {
     return [...new Set(plan.plan.owner.values())].sort((a, b) => a.localeCompare(b));
   }
 
-  /** The items the plan's jobs give `name` to make (item → count); none outside a team making items. */
-  jobTargets(name: string): Counts {
+  /**
+   * The items the plan's jobs give `name` to make (item → count); none outside a team making items.
+   *
+   * @param shares whether a helper's share made for a teammate counts (false: only its own jobs).
+   */
+  jobTargets(name: string, shares = true): Counts {
     const targets: Counts = {};
     if (this.plan?.kind !== 'items') return targets;
-    for (const j of this.plan.plan.jobs) if (j.worker === name) targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    for (const j of this.plan.plan.jobs) {
+      if (j.worker !== name || (j.for && !shares)) continue;
+      targets[j.target] = (targets[j.target] ?? 0) + j.count;
+    }
     return targets;
+  }
+
+  /** The helpers' shares still to come to `name` (item → count), see `withHelpers`; none once given up on. */
+  sharesDue(name: string): Counts {
+    const due: Counts = {};
+    if (this.plan?.kind !== 'items' || this.sharesDropped) return due;
+    for (const j of this.plan.plan.jobs) if (j.for === name) due[j.target] = (due[j.target] ?? 0) + j.count;
+    for (const [item, n] of Object.entries(due)) {
+      const left = n - (this.received[item] ?? 0);
+      if (left > 0) due[item] = left;
+      else delete due[item];
+    }
+    return due;
+  }
+
+  /** `name`'s share of a worker's gathering, if it helps one: what it makes, and for whom. */
+  share(name: string): Gift | undefined {
+    const job = this.plan?.kind === 'items' ? this.plan.plan.jobs.find((j) => j.worker === name && j.for) : undefined;
+    return job?.for ? { item: job.target, count: job.count, to: job.for } : undefined;
   }
 
   /** The plan in words, for people (`Jill makes 1 bread, Andy gives Jill 2 wheat`). */
@@ -171,7 +207,7 @@ export class OracleMemory {
       for (const who of plan.plan.owner.values()) counts.set(who, (counts.get(who) ?? 0) + 1);
       return [...[...counts].map(([who, n]) => `${who} places ${n} blocks`), ...gives].join(', ');
     }
-    const jobs = plan.plan.jobs.map((j) => `${j.worker} makes ${j.count} ${j.target}`);
+    const jobs = plan.plan.jobs.map((j) => `${j.worker} makes ${j.count} ${j.target}${j.for ? ` for ${j.for}` : ''}`);
     return [...jobs, ...gives].join(', ');
   }
 

@@ -12,6 +12,7 @@ import {
   formatLying,
   formatNeed,
   isDone,
+  parseGave,
   parseLying,
   parseNeed,
   parseShort,
@@ -200,6 +201,7 @@ function hear(m: OracleMemory, obs: Observation, from: string, text: string, dir
   }
   if (team?.go) m.go = true;
   if (isDone(text)) m.dones.set(from, (m.dones.get(from) ?? 0) + 1);
+  if (direct) for (const g of parseGave(text)) if (g.to === obs.name) m.received[g.item] = (m.received[g.item] ?? 0) + g.count;
   // A hand-over went astray (another agent picked it up): the coordinator asks everyone to
   // make up the shortfall, and each gives what it has.
   const short = parseShort(text);

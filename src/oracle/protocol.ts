@@ -96,7 +96,8 @@ export function parseTeam(text: string): TeamMessage | undefined {
 
 /** The plan in a team message's `So ...` sentence: who makes what, who gives what to whom. */
 export interface PlanSummary {
-  jobs: { worker: string; target: string; count: number }[];
+  /** `for`: the teammate a helper hands its share to (`Jill makes 4 gold_ingot for Andy`). */
+  jobs: { worker: string; target: string; count: number; for?: string }[];
   transfers: { from: string; to: string; item: string; count: number }[];
 }
 
@@ -109,8 +110,8 @@ export function parseSummary(text: string): PlanSummary | undefined {
   if (!m) return undefined;
   const out: PlanSummary = { jobs: [], transfers: [] };
   for (const part of m[1]!.split(', ')) {
-    const job = /^([A-Za-z0-9_]+) makes (\d+) ([a-z0-9_]+)$/.exec(part);
-    if (job) out.jobs.push({ worker: job[1]!, count: Number(job[2]), target: job[3]! });
+    const job = /^([A-Za-z0-9_]+) makes (\d+) ([a-z0-9_]+)(?: for ([A-Za-z0-9_]+))?$/.exec(part);
+    if (job) out.jobs.push({ worker: job[1]!, count: Number(job[2]), target: job[3]!, ...(job[4] ? { for: job[4] } : {}) });
     const give = /^([A-Za-z0-9_]+) gives ([A-Za-z0-9_]+) (\d+) ([a-z0-9_]+)$/.exec(part);
     if (give) out.transfers.push({ from: give[1]!, to: give[2]!, count: Number(give[3]), item: give[4]! });
   }
@@ -164,6 +165,28 @@ export function parseLying(text: string): Spot | undefined {
 /** True when the line reports hand-overs done. */
 export function isDone(text: string): boolean {
   return /^Done\b/.test(text.trim());
+}
+
+/** One hand-over as a `Done.` line names it. */
+export interface Gift {
+  item: string;
+  count: number;
+  to: string;
+}
+
+/** `Done. I gave 4 gold_ingot to Andy, 1 stick to Jill.`: the hand-overs an agent has made. */
+export function formatGave(gifts: readonly Gift[]): string {
+  return `Done. I gave ${gifts.map((g) => `${g.count} ${g.item} to ${g.to}`).join(', ')}.`;
+}
+
+/** The hand-overs a {@link formatGave} line names; none for any other line. */
+export function parseGave(text: string): Gift[] {
+  const m = /^Done\. I gave (.*)\.\s*$/.exec(text.trim());
+  if (!m) return [];
+  return m[1]!.split(', ').flatMap((part) => {
+    const g = /^(\d+) ([a-z0-9_]+) to ([A-Za-z0-9_]+)$/.exec(part);
+    return g ? [{ count: Number(g[1]), item: g[2]!, to: g[3]! }] : [];
+  });
 }
 
 /** `We cannot finish the task: <reason>.` */

@@ -17,6 +17,7 @@ import {
   planProduction,
   type ProductionPlan,
   type ProductionSources,
+  type ProductionStep,
   usableRecipes,
 } from '../game/production.ts';
 
@@ -37,7 +38,12 @@ export interface Job {
   target: string;
   count: number;
   worker?: string;
+  /** The teammate the made items are handed to (a helper's share of a worker's gathering, see {@link withHelpers}). */
+  for?: string;
 }
+
+/** A job with its worker. */
+export type PlannedJob = Job & { worker: string };
 
 export interface Transfer {
   from: string;
@@ -48,7 +54,7 @@ export interface Transfer {
 
 export interface TeamPlan {
   /** Every job with its worker. */
-  jobs: Required<Job>[];
+  jobs: PlannedJob[];
   /** Hand-overs, in the order to make them. */
   transfers: Transfer[];
   /** Why the task cannot be done, when it cannot. */
@@ -65,7 +71,7 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
   const left = new Map(team.map((m) => [m.name, { ...m.inventory }]));
   const plan: TeamPlan = { jobs: [], transfers: [] };
   const open = jobs.filter((j) => !j.worker);
-  const fixed = jobs.filter((j) => j.worker) as Required<Job>[];
+  const fixed = jobs.filter((j): j is PlannedJob => j.worker !== undefined);
 
   const available = (worker: Member): Counts =>
     addCounts(left.get(worker.name)!, ...team.filter((m) => m.name !== worker.name && m.canGive).map((m) => left.get(m.name)!));
@@ -135,6 +141,60 @@ export function planTeam(data: GameData, members: readonly Member[], jobs: reado
     plan.jobs.push(j);
   }
   return plan;
+}
+
+/**
+ * The fewest items a helper's share holds: a helper goes through the whole chain of tools for it
+ * (logs to an iron pickaxe for gold) while the worker waits for it at the end, which one item
+ * (of a bucket's three iron) does not repay.
+ */
+const MIN_SHARE = 2;
+
+/**
+ * Hands a share of each worker's slowest gathering to the teammates the plan leaves free: the
+ * items its plan smelts from what must be dug with a tool (8 gold ingots for a golden apple: the
+ * ore, the pickaxe it takes, the furnace's 10 s an item). Each free member that may gather, craft
+ * and give, and can make one of them itself from what it holds (after its hand-overs) and what the
+ * world gives, makes an equal share (rounded down, at least {@link MIN_SHARE}) and hands it to the
+ * worker, who counts on it and waits for it at the end (./work.ts). Pure, as {@link planTeam}.
+ *
+ * @returns `plan` with the helpers' jobs (`for` the worker) added; `plan` itself when no
+ *   gathering is worth sharing or nobody is free.
+ */
+export function withHelpers(data: GameData, members: readonly Member[], plan: TeamPlan, sources: ProductionSources): TeamPlan {
+  if (plan.unsolvable) return plan;
+  const holding = (name: string): Counts => {
+    const inv = { ...members.find((m) => m.name === name)?.inventory };
+    for (const t of plan.transfers) {
+      if (t.to === name) inv[t.item] = (inv[t.item] ?? 0) + t.count;
+      if (t.from === name) inv[t.item] = (inv[t.item] ?? 0) - t.count;
+    }
+    return inv;
+  };
+  const busy = new Set(plan.jobs.map((j) => j.worker));
+  const free = [...members]
+    .filter((m) => !busy.has(m.name) && m.canGather && m.canCraft && m.canGive)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const jobs = [...plan.jobs];
+  for (const job of plan.jobs) {
+    if (free.length === 0) break;
+    const own = planProduction(data, holding(job.worker), { [job.target]: job.count }, sources);
+    const dug = new Set(own.steps.flatMap((s) => (s.kind === 'gather' && s.source.tools?.length ? [s.item] : [])));
+    const slowest = own.steps
+      .filter((s): s is Extract<ProductionStep, { kind: 'smelt' }> => s.kind === 'smelt' && dug.has(s.input))
+      .reduce<Extract<ProductionStep, { kind: 'smelt' }> | undefined>((best, s) => (!best || s.count > best.count ? s : best), undefined);
+    if (!slowest) continue;
+    const able = free.filter(
+      (m) => Object.keys(planProduction(data, holding(m.name), { [slowest.item]: 1 }, sources).missing).length === 0,
+    );
+    const share = Math.floor(slowest.count / (able.length + 1));
+    if (share < MIN_SHARE) continue;
+    for (const helper of able) {
+      jobs.push({ target: slowest.item, count: share, worker: helper.name, for: job.worker });
+      free.splice(free.indexOf(helper), 1);
+    }
+  }
+  return { ...plan, jobs };
 }
 
 /** The reason no member can make `targets`, for the team's one "cannot be done" message. */

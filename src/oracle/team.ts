@@ -14,8 +14,8 @@ import { type Counts, planProduction } from '../game/production.ts';
 import { planConstruction } from './construction-plan.ts';
 import type { Call, OracleMemory, Plan } from './memory.ts';
 import type { Observation } from './observation.ts';
-import { formatNeed, formatStatus, formatTeam, formatUnsolvable, type Limit, type Status } from './protocol.ts';
-import { type Job, planTeam, transfersFrom } from './team-plan.ts';
+import { formatGave, formatNeed, formatStatus, formatTeam, formatUnsolvable, type Limit, type Status } from './protocol.ts';
+import { type Job, planTeam, transfersFrom, withHelpers } from './team-plan.ts';
 import { worldSources } from './sources.ts';
 
 /** What the team roles need besides the memory: the game's data and this agent's own work. */
@@ -174,10 +174,13 @@ function giveToward(m: OracleMemory, obs: Observation, ctx: TeamContext, call: C
   return undefined;
 }
 
-/** This agent's items less what its own jobs take (the targets it holds and their ingredients) and its plan's hand-overs still to make. */
+/**
+ * This agent's items less what its own jobs take (the targets it holds and their ingredients) and
+ * its plan's hand-overs still to make. A helper's share is made to be given: it is not kept.
+ */
 function spare(m: OracleMemory, obs: Observation, data: GameData): Counts {
   const kept: Counts = {};
-  const targets = m.jobTargets(obs.name);
+  const targets = m.jobTargets(obs.name, false);
   if (Object.keys(targets).length > 0) {
     Object.assign(kept, planProduction(data, obs.inventory, targets, worldSources(m, obs, data)).consumed);
   }
@@ -203,13 +206,10 @@ function follow(m: OracleMemory, obs: Observation, ctx: TeamContext): string {
     if (give) return give;
     if (!m.reportedDone && m.transfers().some((t) => t.from === obs.name)) {
       m.reportedDone = true;
-      const mine = m
-        .transfers()
-        .filter((t) => t.from === obs.name)
-        .map((t) => `${t.count} ${t.item} to ${t.to}`);
+      const mine = m.transfers().filter((t) => t.from === obs.name);
       // To the coordinator, who waits for it, even when this agent last spoke to someone else
       // (a hand-over put right).
-      return say(obs, m.team![0]!, `Done. I gave ${mine.join(', ')}.`);
+      return say(obs, m.team![0]!, formatGave(mine));
     }
     if (m.go) return ctx.work(obs);
     return '';
@@ -249,7 +249,8 @@ export function makePlan(m: OracleMemory, obs: Observation, data: GameData): Pla
   const jobs: Job[] = same
     ? Object.entries(wants[0] ?? {}).map(([target, count]) => ({ target, count, ...(able ? { worker: able.name } : {}) }))
     : team.flatMap((name, i) => Object.entries(wants[i]!).map(([target, count]) => ({ target, count, worker: name })));
-  const plan = planTeam(data, members, jobs, worldSources(m, obs, data, {}));
+  const sources = worldSources(m, obs, data, {});
+  const plan = withHelpers(data, members, planTeam(data, members, jobs, sources), sources);
   if (plan.unsolvable) m.unsolvable = plan.unsolvable;
   return { kind: 'items', plan };
 }

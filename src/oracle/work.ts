@@ -7,6 +7,7 @@ import type { GameData } from '../game/data.ts';
 import { recipeIngredients } from '../game/data.ts';
 import { cropOf } from '../game/crops.ts';
 import {
+  addCounts,
   type Counts,
   formatCounts,
   planProduction,
@@ -21,7 +22,7 @@ import { MELEE_WEAPONS } from '../skills/combat.ts';
 import type { Harvest, OracleMemory } from './memory.ts';
 import { worldSources } from './sources.ts';
 import type { Observation } from './observation.ts';
-import { formatShort } from './protocol.ts';
+import { formatGave, formatShort } from './protocol.ts';
 import { WAIT } from './retry.ts';
 import { makeUp, type TeamContext } from './team.ts';
 
@@ -34,14 +35,30 @@ const SHORT_WAITS = 5;
 export function work(m: OracleMemory, obs: Observation, ctx: TeamContext): string {
   const targets = m.jobTargets(obs.name);
   if (Object.keys(targets).length === 0) return '';
-  return workToward(m, obs, ctx.data, targets, {
-    done: () => {
-      if (m.finishedSaid) return '';
-      m.finishedSaid = true;
-      return `I have ${formatCounts(targets)}.`;
-    },
-    short: (lacking, left) => teamShort(m, obs, ctx, lacking, left),
-  });
+  const share = m.share(obs.name);
+  // Its share handed over, a helper tells the worker (who counted on it) and is done. A hand-over
+  // that failed leaves the share here, for the worker's call for what it lacks (a share is spare).
+  if (share && m.shareGiven) {
+    if (m.shareSaid || (obs.inventory[share.item] ?? 0) >= share.count) return '';
+    m.shareSaid = true;
+    return `!startConversation("${share.to}", "${formatGave([share])}")`;
+  }
+  const done = () => {
+    if (share) {
+      // The share, made: to the worker, wherever it is (down a mine: !givePlayer walks there).
+      // One cut short is made again (OracleMemory.giveAgain).
+      m.shareGiven = true;
+      m.giveAgain = () => {
+        m.shareGiven = false;
+      };
+      return commandCall({ skill: 'givePlayer', args: { player_name: share.to, item_name: share.item, num: share.count } });
+    }
+    if (m.finishedSaid) return '';
+    m.finishedSaid = true;
+    return `I have ${formatCounts(targets)}.`;
+  };
+  const short = (lacking: Counts, left: Counts) => teamShort(m, obs, ctx, lacking, left);
+  return workToward(m, obs, ctx.data, targets, { done, short }, m.sharesDue(obs.name));
 }
 
 /** What a worker does at the end of its work: when it holds the targets, and when it lacks items the world does not give. */
@@ -51,12 +68,18 @@ export interface WorkEnds {
   short(lacking: Counts, left: Counts): string;
 }
 
+/** Waits (`!stay`) for helpers' shares, once all else is made, before a worker makes them itself. */
+const SHARE_WAITS = 30;
+
 /**
  * The next step toward holding `targets`: sow back a harvested crop, craft, smelt or gather;
  * `ends.done()` once they are held, `ends.short()` when something they need is neither held nor
  * to be had from the world.
+ *
+ * @param due items teammates are making for this agent (helpers' shares): planned as held, and
+ *   waited for ({@link SHARE_WAITS} times) when the next step needs them.
  */
-export function workToward(m: OracleMemory, obs: Observation, data: GameData, targets: Counts, ends: WorkEnds): string {
+export function workToward(m: OracleMemory, obs: Observation, data: GameData, targets: Counts, ends: WorkEnds, due: Counts = {}): string {
   // A crop harvested by the last command is sown back, once, with the seeds the work left
   // does not use.
   const harvest = m.harvest;
@@ -80,8 +103,8 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
         })
       : commandCall({ skill: 'moveAway', args: { distance: ROOM_DISTANCE } });
   }
-  // Keep the targets already held out of the ingredients.
-  const stock = { ...obs.inventory };
+  // Keep the targets already held out of the ingredients; count the shares to come.
+  const stock = addCounts(obs.inventory, due);
   for (const [item, n] of Object.entries(targets)) stock[item] = Math.max(0, (stock[item] ?? 0) - n);
   const sources = worldSources(m, obs, data);
   const next = planProduction(data, stock, left, sources);
@@ -100,6 +123,14 @@ export function workToward(m: OracleMemory, obs: Observation, data: GameData, ta
   if (Object.keys(lacking).length > 0) return ends.short(lacking, left);
   const planned = beforeFurnace(data, stock, left, sources, next, obs.inventory) ?? pickStep(data, next.steps, obs.inventory);
   if (!planned) return '';
+  // All else made, a step that takes a share still to come waits for it; for a while only.
+  if (
+    planned.kind === 'craft' &&
+    Object.entries(planned.ingredients).some(([i, n]) => (due[i] ?? 0) > 0 && (obs.inventory[i] ?? 0) < Math.ceil(n / planned.times))
+  ) {
+    if (++m.shareWaits > SHARE_WAITS) m.sharesDropped = true;
+    return WAIT;
+  }
   const step = armFirst(data, stock, sources, planned, obs.inventory) ?? planned;
   // A hunt or a milking whose mob was out of the command's range: walk to it first (once; then
   // it is given up).
@@ -226,16 +257,20 @@ function sowBack(obs: Observation, harvest: Harvest, spare: number): string | un
 }
 
 /**
- * The step to take now: `!craftRecipe` lets the game pick among an item's recipes, so a craft
- * whose item could also be made from another ingredient held (sticks from the cherry planks meant
- * for the fence) waits while another step can go first, and a step that would create such a
- * choice for a later one goes last.
+ * The step to take now: one whose inputs for at least one craft (or one gathering, one smelting)
+ * are at hand. `!craftRecipe` lets the game pick among an item's recipes, so a craft whose item
+ * could also be made from another ingredient held (sticks from the cherry planks meant for the
+ * fence) waits while another step can go first, and a step that would create such a choice for a
+ * later one goes last. When every step that can go is such a craft, one whose other recipes would
+ * only use up what earlier steps were to turn into its own ingredients goes (yellow wool dyed from
+ * the gray wool that was to be bleached white for it).
  */
 export function pickStep(data: GameData, steps: readonly ProductionStep[], inventory: Counts): ProductionStep | undefined {
   // A step can go now when what it uses is at hand: a craft's ingredients, a gathering's tool, a
   // smelting's input, furnace and fuel.
   const ready = (s: ProductionStep, inv: Counts) => {
-    if (s.kind === 'craft') return Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.min(n, 1));
+    // One craft's ingredients (a banner takes its six wool at once).
+    if (s.kind === 'craft') return Object.entries(s.ingredients).every(([i, n]) => (inv[i] ?? 0) >= Math.ceil(n / s.times));
     if (s.kind === 'gather') return gatherReady(s, inv);
     return (
       (inv[s.input] ?? 0) > 0 &&
@@ -243,12 +278,22 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
       (s.fuel === undefined || (inv[s.fuel] ?? 0) > 0)
     );
   };
-  const ambiguous = (s: ProductionStep, inv: Counts) =>
-    s.kind === 'craft' &&
-    usableRecipes(data, data.itemsByName[s.item]!.id).some((r) => {
-      const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
-      return ings.some(([i]) => !(i in s.ingredients)) && ings.every(([i, n]) => (inv[i] ?? 0) >= n);
-    });
+  // The other ingredients of the item's recipes the game could pick instead (all held).
+  const others = (s: ProductionStep, inv: Counts): string[][] =>
+    s.kind !== 'craft'
+      ? []
+      : usableRecipes(data, data.itemsByName[s.item]!.id).flatMap((r) => {
+          const ings = [...recipeIngredients(r)].map(([id, n]) => [data.items[id]!.name, n] as const);
+          const extra = ings.filter(([i]) => !(i in s.ingredients)).map(([i]) => i);
+          return extra.length > 0 && ings.every(([i, n]) => (inv[i] ?? 0) >= n) ? [extra] : [];
+        });
+  const ambiguous = (s: ProductionStep, inv: Counts) => others(s, inv).length > 0;
+  // Items only the steps before `s` use: made into what `s` takes, whichever recipe takes them.
+  const upstream = (s: ProductionStep, item: string) => {
+    const at = steps.indexOf(s);
+    const uses = (o: ProductionStep) => (o.kind === 'craft' ? item in o.ingredients : o.kind === 'smelt' && o.input === item);
+    return steps.every((o, k) => k < at || !uses(o));
+  };
   const after = (s: ProductionStep): Counts => {
     if (s.kind !== 'craft') return inventory;
     const inv = { ...inventory };
@@ -259,7 +304,8 @@ export function pickStep(data: GameData, steps: readonly ProductionStep[], inven
   const candidates = steps.filter((s) => ready(s, inventory));
   const safe = candidates.filter((s) => !ambiguous(s, inventory));
   const calm = safe.filter((s) => !steps.some((o) => o !== s && ambiguous(o, after(s))));
-  return calm[0] ?? safe[0] ?? steps[0];
+  const benign = candidates.filter((s) => others(s, inventory).every((extra) => extra.every((i) => upstream(s, i))));
+  return calm[0] ?? safe[0] ?? benign[0] ?? steps[0];
 }
 
 /** The mob a gathering call hunts (`attack`'s `type`) or uses an item on (`useItemOnEntity`'s `entity_type`). */

@@ -245,9 +245,12 @@ export function simulate(
       }
       case 'collectBlocks': {
         const [block, n] = args as [string, number];
+        // What the block drops (minecraft-data): cobblestone for stone, raw gold for gold ore.
+        const drop = data.blocksByName[block]?.drops[0];
         const item =
           Object.entries(COOKING_SUPPLIES).find(([, s]) => s.kind === 'block' && s.block === block)?.[0] ??
-          (block === 'stone' ? 'cobblestone' : block);
+          (typeof drop === 'number' ? data.items[drop]?.name : undefined) ??
+          block;
         add(a.inventory, item, n);
         // A full-grown crop also gives at least one of its seed item (vanilla loot: 1–4 more).
         const crop = cropOf(data, block);

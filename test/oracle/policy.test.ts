@@ -26,13 +26,21 @@ import {
   parseTeam,
 } from '../../src/oracle/protocol.ts';
 import { sourcesFrom } from '../../src/skills/surroundings.ts';
-import { type Member, planTeam } from '../../src/oracle/team-plan.ts';
+import { type Member, planTeam, withHelpers } from '../../src/oracle/team-plan.ts';
 import { COOKING_WORLD_SOURCES, generateConstructionTasks, generateCookingTasks, generateCraftingTasks } from '../../src/tasks/generate.ts';
 import { seededRandom } from '../../src/tasks/random.ts';
 import { goalFor, perAgentTargets, taskTargets } from '../../src/tasks/loader.ts';
 import { checkBlueprint, normalizeBlockName } from '../../src/tasks/blueprint.ts';
 import type { Blueprint, Task } from '../../src/tasks/schema.ts';
-import { COOKING_WORLD as COOKING, FLAT_WORLD as FLAT, LYING_AT, simulate, type SimAgent, type SimState } from './oracle-sim.ts';
+import {
+  COOKING_WORLD as COOKING,
+  FLAT_WORLD as FLAT,
+  LYING_AT,
+  simulate,
+  type SimAgent,
+  type SimState,
+  type SimWorld,
+} from './oracle-sim.ts';
 
 const data = gameData('1.21.4');
 const NAMES = ['Andy', 'Jill', 'Bob', 'Sally', 'Mike'];
@@ -238,6 +246,39 @@ describe('the crafting split (planTeam), over generated tasks', () => {
     const missing = planTeam(data, members, [{ target: 'compass', count: 1 }], {});
     expect(missing.unsolvable).toBe('1 compass needs 4 iron_ingot, 1 redstone, which nobody has and the world here does not give');
   });
+
+  test('a free teammate makes a share of what the worker must smelt from dug ore, for the worker; a gathering without ore is not shared', () => {
+    // MineCollab's 2-agent golden apple: eight gold ingots from the world, which one agent alone
+    // made in 290 s of its 300 (2026-11-28).
+    const world = sourcesFrom(data, { blocks: ['oak_log', 'stone', 'iron_ore', 'gold_ore'], mobs: [], inventory: {} });
+    const members: Member[] = [
+      { name: 'Andy', inventory: { gold_nugget: 5, apple: 1 }, canCraft: true, canGive: true, canGather: true },
+      { name: 'Jill', inventory: { gold_nugget: 3, crafting_table: 1 }, canCraft: true, canGive: true, canGather: true },
+    ];
+    const jobs = [{ target: 'golden_apple', count: 1 }];
+    const plan = withHelpers(data, members, planTeam(data, members, jobs, world), world);
+    const worker = plan.jobs[0]!.worker;
+    const helper = worker === 'Andy' ? 'Jill' : 'Andy';
+    expect(plan.jobs).toEqual([
+      { target: 'golden_apple', count: 1, worker },
+      { target: 'gold_ingot', count: 4, worker: helper, for: worker },
+    ]);
+    // The same plan whatever order the members come in.
+    expect(withHelpers(data, [...members].reverse(), planTeam(data, [...members].reverse(), jobs, world), world)).toEqual(plan);
+    // A helper that may not gather, or a team of one, shares nothing.
+    const tied = members.map((m) => (m.name === helper ? { ...m, canGather: false } : m));
+    expect(withHelpers(data, tied, planTeam(data, tied, jobs, world), world).jobs).toHaveLength(1);
+    // A bucket's three iron: a share of one does not repay a helper's chain of tools.
+    expect(withHelpers(data, members, planTeam(data, members, [{ target: 'bucket', count: 1 }], world), world).jobs).toHaveLength(1);
+    // Wool from sheep and dye from flowers: no ore, nothing shared.
+    const meadow = sourcesFrom(data, { blocks: ['oak_log', 'dandelion'], mobs: ['sheep'], inventory: {} });
+    const banner = [{ target: 'yellow_banner', count: 1 }];
+    expect(withHelpers(data, members, planTeam(data, members, banner, meadow), meadow).jobs).toHaveLength(1);
+    // The plan in words carries the share to the teammates who read it.
+    expect(parseSummary(`Team: x. So ${worker} makes 1 golden_apple, ${helper} makes 4 gold_ingot for ${worker}.`)?.jobs).toEqual(
+      plan.jobs,
+    );
+  });
 });
 
 describe('production plans', () => {
@@ -266,6 +307,22 @@ describe('production plans', () => {
   test('a craft that the game could make from the wrong planks waits (sticks before the cherry planks)', () => {
     const plan = planProduction(data, { cherry_log: 1, oak_planks: 2, crafting_table: 1 }, { cherry_fence: 1 });
     expect(pickStep(data, plan.steps, { cherry_log: 1, oak_planks: 2, crafting_table: 1 })).toMatchObject({ item: 'stick' });
+  });
+
+  test('a craft goes once one craft of it is at hand; when every craft could take another recipe, the one that only uses up what was meant for it goes', () => {
+    // A 3-agent yellow banner's worker (a run of 2026-11-28): two yellow wool of its own, four dyes,
+    // and the sheep gave three white wool and a gray one (to be bleached with the white dye). The
+    // banner takes its six wool at once: it was tried with two for 180 s. Bleaching could take a
+    // yellow wool instead of the gray one; dyeing could take the gray one instead of a white one,
+    // which is what the gray one was for.
+    const inventory = { yellow_wool: 2, yellow_dye: 4, white_wool: 3, gray_wool: 1, white_dye: 1, stick: 1, crafting_table: 1 };
+    const plan = planProduction(data, inventory, { yellow_banner: 1 });
+    expect(plan.missing).toEqual({});
+    expect(plan.steps.map((s) => s.item)).toEqual(['white_wool', 'yellow_wool', 'yellow_banner']);
+    expect(pickStep(data, plan.steps, inventory)).toMatchObject({ item: 'yellow_wool' });
+    // Six wool at hand: the banner goes.
+    const ready = { yellow_wool: 6, stick: 1, crafting_table: 1 };
+    expect(pickStep(data, planProduction(data, ready, { yellow_banner: 1 }).steps, ready)).toMatchObject({ item: 'yellow_banner' });
   });
 });
 
@@ -379,6 +436,42 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
         if (agents > 1) expect(placers.size).toBeGreaterThan(1);
       }
     }
+  });
+
+  test("a helper makes its share of the worker's gold ingots and hands it over; the worker makes the golden apple", () => {
+    const task: Task = {
+      type: 'techtree',
+      goal: 'Collaborate with other agents to craft a golden_apple',
+      conversation: "Let's work together to craft a golden_apple.",
+      agent_count: 2,
+      initial_inventory: { '0': { gold_nugget: 5, apple: 1 }, '1': { gold_nugget: 3, crafting_table: 1 } },
+      target: 'golden_apple',
+      number_of_target: 1,
+      timeout: 300,
+      blocked_actions: { '0': [], '1': [] },
+    };
+    const ore: SimWorld = { blocks: ['grass_block', 'oak_log', 'stone', 'iron_ore', 'gold_ore'], mobs: [] };
+    const result = simulate(data, team(task, 'golden_apple'), ore, 5000);
+    expect(success(task, 'golden_apple', result), result.log.join('\n')).toBe(true);
+    const [andy, jill] = [result.agents.get('Andy')!, result.agents.get('Jill')!];
+    const [worker, helper] = (andy.inventory.golden_apple ?? 0) > 0 ? [andy, jill] : [jill, andy];
+    expect(helper.commands).toContain(`!givePlayer("${worker.name}", "gold_ingot", 4)`);
+    // The worker counted on the share: it dug and smelted only its own four.
+    expect(worker.commands.filter((c) => c.startsWith('!collectBlocks("gold_ore"'))).toEqual(['!collectBlocks("gold_ore", 4)']);
+    expect(worker.commands.filter((c) => c.startsWith('!smeltItem("raw_gold"'))).toEqual(['!smeltItem("raw_gold", 4)']);
+    // Its share given and said, the helper stops.
+    expect(helper.commands.at(-1)).toBe(`!startConversation("${worker.name}", "Done. I gave 4 gold_ingot to ${worker.name}.")`);
+    expect(helper.inventory.gold_ingot ?? 0).toBe(0);
+
+    // A helper that cannot smelt never brings its share: the worker waits a while, then makes it.
+    const stuck = simulate(data, team({ ...task, blocked_actions: { '0': [], '1': ['!smeltItem'] } }, 'golden_apple'), ore, 5000);
+    expect(success(task, 'golden_apple', stuck), stuck.log.join('\n')).toBe(true);
+    const andyAlone = stuck.agents.get('Andy')!;
+    expect(andyAlone.commands.filter((c) => c === '!stay(2)').length).toBeGreaterThan(10);
+    expect(andyAlone.commands.filter((c) => c.startsWith('!smeltItem("raw_gold"'))).toEqual([
+      '!smeltItem("raw_gold", 4)',
+      '!smeltItem("raw_gold", 4)',
+    ]);
   });
 
   test('a hand-over picked up by the wrong agent: the giver asks them to pass it on; unseen, the worker says what it lacks and the team gives it', () => {
