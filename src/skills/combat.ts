@@ -86,9 +86,27 @@ async function fight(bot: Bot, target: Entity, signal: AbortSignal): Promise<boo
   return died;
 }
 
+/** The mobs each bot has seen die (entity status 3), which lie in their death animation for 20 ticks before they are removed. */
+const dyingByBot = new WeakMap<Bot, WeakSet<Entity>>();
+
+/** Whether `bot` has seen `entity` die; the first call for a bot starts watching (before any fight of its). */
+function isDying(bot: Bot, entity: Entity): boolean {
+  let dying = dyingByBot.get(bot);
+  if (!dying) {
+    const seen = new WeakSet<Entity>();
+    bot.on('entityDead', (e) => {
+      seen.add(e);
+    });
+    dyingByBot.set(bot, seen);
+    dying = seen;
+  }
+  return dying.has(entity);
+}
+
 /**
- * Kills the nearest `type` mob within {@link ATTACK_RANGE} blocks with the best weapon carried,
- * then picks up its loot.
+ * Kills the nearest living `type` mob within {@link ATTACK_RANGE} blocks with the best weapon
+ * carried, then picks up its loot. (One that has died and is still in its death animation is not
+ * a target: a sheep hunt's every other `!attack` had "killed" the sheep just killed.)
  *
  * @returns `ok` with `data.gained` (the loot picked up); `not_found` (`data.sought`) when none is
  *   in range; `failed` when it got away.
@@ -97,7 +115,7 @@ async function fight(bot: Bot, target: Entity, signal: AbortSignal): Promise<boo
 export async function attackNearest(bot: Bot, type: string, signal: AbortSignal): Promise<Outcome> {
   const name = requireEntityType(bot, type);
   if (name === 'player') throw new SkillError('invalid', 'Use !attackPlayer to attack a player.');
-  const target = nearestEntity(bot, (e) => e.name === name, ATTACK_RANGE);
+  const target = nearestEntity(bot, (e) => e.name === name && !isDying(bot, e), ATTACK_RANGE);
   if (!target)
     return failure('not_found', `No ${name} within ${ATTACK_RANGE} blocks.`, { sought: { kind: 'mob', name, range: ATTACK_RANGE } });
   const weapon = await equipBestWeapon(bot, signal);

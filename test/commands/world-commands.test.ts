@@ -458,6 +458,30 @@ describe('combat', () => {
     });
   }, 45_000);
 
+  test('!attack right after a kill goes for a living mob, not the one still in its death animation', async () => {
+    // A sheep hunt (2026-11-28): every other `!attack("sheep")` "killed" the sheep just killed,
+    // which lies dying for 20 ticks before it is removed, and picked up nothing.
+    const base = await area(w, 24, -24);
+    await give(w, 'iron_sword', 1);
+    await summon(w, 'cow', base.offset(3, 0, 0));
+    await summon(w, 'cow', base.offset(9, 0, 0));
+    const dead: number[] = [];
+    const onDead = (e: { id: number }) => {
+      dead.push(e.id);
+    };
+    w.andy.bot.on('entityDead', onDead);
+    try {
+      const first = await outcome(w.andy, '!attack("cow")');
+      expect(first.text).toMatch(/^Killed the cow with iron_sword\. Loot: .*beef/);
+      const second = await outcome(w.andy, '!attack("cow")');
+      expect(second.text).toMatch(/^Killed the cow with iron_sword\. Loot: .*beef/);
+      expect(new Set(dead).size).toBe(2);
+    } finally {
+      w.andy.bot.off('entityDead', onDead);
+      command(w, '/kill @e[type=cow]');
+    }
+  }, 45_000);
+
   test('!attackPlayer hurts the player until !stop, which ends it within 1 s', async () => {
     const base = await area(w, 12, -24);
     await give(w, 'iron_sword', 1);
