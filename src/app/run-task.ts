@@ -382,7 +382,7 @@ export async function runTask(options: TaskRunOptions): Promise<TaskResult> {
     // A VillagerBench task comes back as placed (its blocks or rooms where the set-up put them).
     const validate = validatorFor(blueprint ? { ...played, blueprint } : played);
     const names = { agents: agents.map((a) => a.name), humans: humans.map((h) => h.username) };
-    assignTasks(played, agents, blueprint, names, goals, spot?.mobs ?? []);
+    assignTasks(played, agents, blueprint, names, goals, { mobs: spot?.mobs ?? [], ores: spot?.ores ?? [] });
     await options.onReady?.({ agents, blueprint, origin });
     if (stop.signal.aborted) return await finish({ reason: 'interrupted', outcome: failed }, agents, blueprint);
     playing = Date.now();

@@ -55,7 +55,8 @@ export class MissingPlayerError extends Error {}
  * `shareIngredients`.
  *
  * @param goals filled with each agent's goal text.
- * @param mobsNearby the mobs the world gives near the task's survival spot (`AgentTask.mobsNearby`).
+ * @param nearby what the world gives near the task's survival spot: its mobs (`AgentTask.mobsNearby`)
+ *   and its ores (`AgentTask.oresNearby`).
  */
 export function assignTasks(
   task: LoadedTask,
@@ -63,7 +64,7 @@ export function assignTasks(
   blueprint: Blueprint | undefined,
   names: { agents: string[]; humans: string[] },
   goals: Record<string, string>,
-  mobsNearby: readonly string[] = [],
+  nearby: { mobs: readonly string[]; ores: readonly string[] } = { mobs: [], ores: [] },
 ): void {
   const targets = taskTargets(task);
   const own = perAgentTargets(task);
@@ -81,7 +82,8 @@ export function assignTasks(
       ...(collector ? { collector } : {}),
       ...(recipe ? { partnerRecipe: recipe } : {}),
       ...(task.type === 'cooking' ? { supplies: COOKING_SUPPLIES } : {}),
-      ...(mobsNearby.length ? { mobsNearby } : {}),
+      ...(nearby.mobs.length ? { mobsNearby: nearby.mobs } : {}),
+      ...(nearby.ores.length ? { oresNearby: nearby.ores } : {}),
       ...(task.villager?.scenario === 'escape' && task.villager.chain ? { escape: task.villager.chain } : {}),
       ...(task.villager?.scenario === 'construction' && task.villager.chests
         ? {

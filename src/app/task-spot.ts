@@ -152,6 +152,12 @@ export interface TaskSpot extends Spot {
    * anywhere, and the animals when the spot holds every need.
    */
   mobs: string[];
+  /**
+   * The ores of `needs` the spot holds within {@link ORE_RADIUS} blocks across, at any depth
+   * (when it holds every need): deeper, at times, than `!collectBlocks` sees from the surface
+   * (64 blocks; gold lies around y −16).
+   */
+  ores: string[];
   /** Where each agent stands, agent 0 on the spot itself, the others a few blocks off. */
   stands: Pos[];
 }
@@ -245,7 +251,8 @@ export function findTaskSpot(
   spot ??= findSpot(generator, { biomes: ['forest'], near });
   const needs = around(spot).needs ?? anywhere ?? [];
   const mobs = needs.flatMap((n) => (n.kind === 'mob' && (holdsNeeds || MONSTERS.has(n.name)) ? [n.name] : []));
-  return { ...spot, needs, holdsNeeds, mobs, stands: standsAround(generator, spot, task.agent_count) };
+  const ores = holdsNeeds ? needs.flatMap((n) => (n.kind === 'block' && oresOfUse.includes(n.name) ? [n.name] : [])) : [];
+  return { ...spot, needs, holdsNeeds, mobs, ores, stands: standsAround(generator, spot, task.agent_count) };
 }
 
 /** Where `count` agents stand around `spot`: the spot, then free places {@link STAND_SPACING} blocks apart, nearest first. */

@@ -109,6 +109,13 @@ export interface AgentTask {
    */
   mobsNearby?: readonly string[];
   /**
+   * The ores a survival world gives near a task's spot, of those its team must mine
+   * (`src/app/task-spot.ts`: within 56 blocks across, at any depth). Deeper, at times, than
+   * `!collectBlocks` sees from the surface (64 blocks): the offline policy plans with them from
+   * the start, and digs down toward them on its way.
+   */
+  oresNearby?: readonly string[];
+  /**
    * VillagerBench's farm-to-table cooking: the team shares the dish's ingredients out (each agent
    * gets and makes its part) and hands them to one cook, who makes the dish, so that each agent
    * contributes checkpoint items (the offline policy: `src/oracle/villager-cooking.ts`).

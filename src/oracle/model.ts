@@ -80,7 +80,9 @@ export class OracleModel implements ChatModel {
       canUse: (c) => v.canUse(c),
       partner: v.partner(),
       blocks: blockTypesAround(v.bot),
-      reachable: blockTypesAround(v.bot, COLLECT_RANGE),
+      // The ores the task's spot was chosen for count as reachable: deeper than 64 blocks from
+      // the surface at times (gold), within reach once the bot has dug down for the iron.
+      reachable: [...new Set([...blockTypesAround(v.bot, COLLECT_RANGE), ...(task?.oresNearby ?? [])])],
       // The mobs the world gives near the task's spot count as seen: its animals wander out of
       // sight, its monsters come and go in the dark.
       mobs: [...new Set([...mobTypesAround(v.bot), ...(task?.mobsNearby ?? [])])],

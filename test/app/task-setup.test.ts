@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAgents, type RunningBots } from '../../src/app/start-bots.ts';
+import { OracleModel } from '../../src/oracle/model.ts';
 import { assignTasks, setUp } from '../../src/app/task-setup.ts';
 import { profileSchema } from '../../src/settings/index.ts';
 import { taskSchema, type LoadedTask } from '../../src/tasks/schema.ts';
@@ -55,11 +56,16 @@ test('a bot the server refuses commands to is told so: the set-up timed out, the
   );
 });
 
-test("a survival task's agents are told the animals its spot holds (they wander out of sight), and no others are", () => {
+test("a survival task's agents are told the animals and ores its spot holds (they wander out of sight; they lie deep), and no others", () => {
   const andy = running.agents[0]!;
   const crafting = task({ type: 'techtree', target: 'cake', number_of_target: 1, initial_inventory: { 0: { bucket: 1 } } });
-  assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {}, ['cow']);
+  assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {}, { mobs: ['cow'], ores: ['iron_ore'] });
   expect(andy.task?.mobsNearby).toEqual(['cow']);
+  expect(andy.task?.oresNearby).toEqual(['iron_ore']);
+  // The offline policy plans with them: on this superflat world no iron is within reach otherwise.
+  expect(new OracleModel(andy).observe().reachable).toContain('iron_ore');
   assignTasks(crafting, [andy], undefined, { agents: ['Andy'], humans: [] }, {});
   expect(andy.task?.mobsNearby).toBeUndefined();
+  expect(andy.task?.oresNearby).toBeUndefined();
+  expect(new OracleModel(andy).observe().reachable).not.toContain('iron_ore');
 });

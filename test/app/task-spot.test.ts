@@ -71,6 +71,9 @@ describe('task spots', () => {
     const found = 'mob' in wanted ? survey.animalsNear(spot, 24).get(wanted.mob as never) : survey.blocksNear(spot, 56).get(need!.name);
     expect(found ?? 0).toBeGreaterThanOrEqual(need!.count);
     expect(spot.stands).toEqual([{ x: spot.x, y: spot.y, z: spot.z }]);
+    // The ores it was chosen for, which the agents are told of (they may lie deeper than a bot sees).
+    expect(spot.ores).toEqual(spot.needs.filter((n) => n.kind === 'block' && n.name.endsWith('_ore')).map((n) => n.name));
+    if ('block' in wanted && wanted.block.endsWith('_ore')) expect(spot.ores).toContain(need!.name);
   });
 
   test('monsters come in the dark anywhere: string (spiders) needs no place that holds them, and the agents are told of them', () => {
