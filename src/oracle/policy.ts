@@ -28,6 +28,7 @@ import { fromPlayer } from '../conversation/types.ts';
 import { nameResolver } from '../game/names.ts';
 import { understandRequest } from './requests.ts';
 import { escapeDecision } from './villager-escape.ts';
+import { commandCall } from '../commands/skill-commands.ts';
 
 export type { Observation } from './observation.ts';
 
@@ -101,8 +102,12 @@ export class OraclePolicy {
     // VillagerBench cooking: the ingredients shared out, then handed to the cook.
     if (obs.task?.shareIngredients && obs.targets) return this.#cooking.decide(this.#memory, obs, this.#data);
     if (!obs.targets && !obs.blueprint) {
-      // No task: a player's newest request, when it is one the policy understands; once the
-      // request's command has run (and nothing newer was asked), what it did, told back.
+      // No task: a teammate's call to give a player what a hand-over of its failed to bring (this
+      // agent picked it up, standing by), answered with what it holds of it.
+      const passOn = this.#passOn(obs);
+      if (passOn) return passOn;
+      // A player's newest request, when it is one the policy understands; once the request's
+      // command has run (and nothing newer was asked), what it did, told back.
       const asked = obs.records.findLast(
         (r) => (r.kind === 'message' && fromPlayer(r.message)) || (r.kind === 'outcome' && r.by === 'model'),
       );
@@ -113,6 +118,27 @@ export class OraclePolicy {
       return request || OFFLINE_ANSWER;
     }
     return teamDecision(this.#memory, obs, this.#team);
+  }
+
+  /**
+   * Outside a task, the next `!givePlayer` toward a teammate's `X needs ...` call (the giver of a
+   * hand-over that this agent picked up asks so): what this agent holds of the items, one call at
+   * a time; undefined when there is none or it holds nothing of it.
+   */
+  #passOn(obs: Observation): string | undefined {
+    const m = this.#memory;
+    while (m.needs.length > 0) {
+      const need = m.needs[0]!;
+      const item = Object.keys(need.items).find((i) => (need.items[i] ?? 0) > 0 && (obs.inventory[i] ?? 0) > 0);
+      if (!item || need.worker === obs.name) {
+        m.needs.shift();
+        continue;
+      }
+      const n = Math.min(need.items[item]!, obs.inventory[item]!);
+      need.items[item] = need.items[item]! - n;
+      return commandCall({ skill: 'givePlayer', args: { player_name: need.worker, item_name: item, num: n } });
+    }
+    return undefined;
   }
 
   #work(obs: Observation): string {

@@ -93,4 +93,26 @@ describe('plain requests', () => {
     const again = { ...request, message: { ...request.message, text: 'stop' }, seq: 3 };
     expect(policy.decide(observation([report, again]))).toBe('!stop');
   });
+
+  test("a teammate's call to pass on what this bot picked up of a hand-over to a player is answered with what it holds of it", () => {
+    // `npm start` (2026-11-28): Steve asked Andy for 2 oak logs; Jill, standing by, picked up the
+    // throw, Andy asked her to give them to Steve, and she said nothing.
+    const jill = (inventory: Observation['inventory'], records: Observation['records']) => ({
+      ...observation(records),
+      name: 'Jill',
+      inventory,
+    });
+    const call = {
+      kind: 'message',
+      message: { from: 'Andy', text: 'Steve needs 2 oak_log. Please give what you have of it.', channel: 'bot' },
+      seq: 1,
+      t: 0,
+    } as const;
+    const policy = new OraclePolicy(data);
+    expect(policy.decide(jill({ oak_log: 2 }, [call]))).toBe('!givePlayer("Steve", "oak_log", 2)');
+    // Given: nothing more to give toward it.
+    expect(policy.decide(jill({}, []))).toBe('');
+    // Holding none of it: the call is let go.
+    expect(new OraclePolicy(data).decide(jill({ dirt: 3 }, [call]))).toBe('');
+  });
 });
