@@ -161,6 +161,13 @@ function outcome(m: OracleMemory, obs: Observation, o: CommandOutcome): void {
       if (o.code === 'missing_items' && data?.missing && Object.keys(data.missing).some((item) => item !== o.args.item_name))
         m.unfuelled = true;
       return;
+    case '!goToCoordinates':
+      // Back where the task began after a furnace was out of range (see `goHome`): the furnaces
+      // stand here, even when the one that was not found lay within GONE_RADIUS of this spot (the
+      // hunt had ended 20 blocks off, the smoker 33 blocks from there).
+      if (o.ok && m.home && o.args.x === m.home.x && o.args.y === m.home.y && o.args.z === m.home.z)
+        for (const station of SMELTERS) m.gone.delete(station);
+      return;
     default:
       return;
   }

@@ -10,6 +10,7 @@ import { addCounts, type Counts, planProduction } from '../../src/game/productio
 import { blueprintCells, blueprintClashes, cellKey, planConstruction } from '../../src/oracle/construction-plan.ts';
 import { OraclePolicy } from '../../src/oracle/policy.ts';
 import { pickStep } from '../../src/oracle/work.ts';
+import { WAIT } from '../../src/oracle/retry.ts';
 import type { JournalEntry, JournalRecord } from '../../src/commands/journal.ts';
 import { partnerRecipe } from '../../src/tasks/goals.ts';
 import {
@@ -850,6 +851,47 @@ describe('teams of oracles play generated tasks (in-memory world)', () => {
     expect(at(60.5, 7.5, failed('!smeltItem', { kind: 'block', name: 'furnace' }))).toBe(home);
     // A chest that lacks the item is no reason to go back.
     expect(at(5.5, 7.5, failed('!takeFromChest', { kind: 'item', name: 'coal' }))).not.toBe(home);
+  });
+
+  test('back where the task began after a furnace was out of range, the smoker there is used, even when the hunt ended near home', () => {
+    // A Hell's Kitchen run (2026-11-28): the pig was killed 20 blocks from the start, the smoker
+    // 33 blocks from there; back home, the worker still counted the smoker gone and asked for
+    // its dish until the time ran out.
+    const policy = new OraclePolicy(data);
+    const at = (x: number, z: number, records: JournalEntry[] = []) =>
+      policy.decide({
+        name: 'Andy',
+        inventory: { porkchop: 1 },
+        targets: { cooked_porkchop: 1 },
+        blueprint: undefined,
+        task: { teammates: [] },
+        canUse: () => true,
+        partner: undefined,
+        position: { x, y: -60, z },
+        blocks: [...FLAT.blocks, 'smoker'],
+        mobs: [],
+        records,
+      });
+    expect(at(27.5, 19.5)).toBe('!smeltItem("porkchop", 1)');
+    const missed = ran({
+      command: '!smeltItem',
+      args: { item_name: 'porkchop', num: 1 },
+      ok: false,
+      code: 'not_found',
+      text: 'No smoker or furnace within 32 blocks and you have none to place: craft a furnace from 8 cobblestone.',
+      data: { sought: { kind: 'block', name: 'furnace' } },
+    });
+    expect(at(27.5, 39.5, missed)).toBe('!goToCoordinates(27, -60, 19, 2)');
+    const back = ran({
+      command: '!goToCoordinates',
+      args: { x: 27, y: -60, z: 19, closeness: 2 },
+      ok: true,
+      code: 'ok',
+      text: 'Reached (27.5, -60.0, 21.6).',
+    });
+    // The same command as the one that failed: tried again after the policy's usual wait.
+    expect(at(27.5, 21.5, back)).toBe(WAIT);
+    expect(at(27.5, 21.5)).toBe('!smeltItem("porkchop", 1)');
   });
 
   test('a furnace left far behind (up a mine): one is made from the cobblestone held rather than a walk back; with nothing to make one, the walk', () => {
