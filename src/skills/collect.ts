@@ -115,6 +115,10 @@ const SETTLE_MAX_MS = 1_500;
 const DROPS_MAX_MS = 3_000;
 /** How long a dug block's drop may take to appear (ms). */
 const DROP_SPAWN_MS = 1_000;
+/** The longest walk to one crop, flower or cane (ms): they lie within sight. */
+const SHAPELESS_WALK_MS = 30_000;
+/** How long after its dig time a dig may wait for the server's block update (ms). */
+const DIG_CONFIRM_MS = 3_000;
 /** A drop within this distance of a dug block's centre counts as that block's drop (blocks). */
 const DROP_RADIUS = 2;
 
@@ -183,7 +187,9 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
     throwIfAborted(signal);
     const pos = block.position;
     try {
-      await goWithinReach(bot, pos, signal);
+      // Bounded: the pathfinder can replan a walk among crops without end (a reworded-outcomes
+      // cooking run's `!collectBlocks("beetroots", 6)` ran 130 s until the task ended).
+      await boundedWalk(signal, SHAPELESS_WALK_MS, `the ${block.name} at ${pos}`, (bound) => goWithinReach(bot, pos, bound));
     } catch {
       throwIfAborted(signal);
       continue; // no path: leave this one
@@ -192,7 +198,16 @@ async function digShapeless(bot: Bot, blocks: Block[], signal: AbortSignal): Pro
     if (now?.type !== block.type) continue;
     loadPlugins(bot);
     await abortable(bot.tool.equipForBlock(now, {}), signal);
-    await abortable(bot.dig(now, true), signal, () => bot.stopDigging());
+    // A dig the server never confirms (mineflayer waits for the block's update) is left after its
+    // dig time and a margin.
+    const digBound = AbortSignal.any([signal, AbortSignal.timeout(bot.digTime(now) + DIG_CONFIRM_MS)]);
+    try {
+      await abortable(bot.dig(now, true), digBound, () => bot.stopDigging());
+    } catch (err) {
+      throwIfAborted(signal);
+      if (!digBound.aborted) throw err;
+      continue;
+    }
     // The drop spawns a tick or two after the block breaks; pickUpDrops walks to it.
     await waitFor(() => dropsNear(bot, [pos]).length > 0, DROP_SPAWN_MS, signal);
   }
